@@ -1,0 +1,55 @@
+// The suite-facing HTTP client interface. Implementation: harness/http-client.ts.
+import type { Exchange } from './model.ts';
+
+/** Who the request authenticates as. Default `primary`. */
+export type Caller =
+  | 'primary'
+  | 'limited'
+  | 'none'
+  | { bearer: string }
+  | { authorization: string };
+
+export interface ApiRequest {
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
+  /** Path under the base URL, starting `/v1/`. */
+  path: string;
+  /** Query parameters in order; a repeated name is allowed. */
+  query?: Array<[string, string]> | Record<string, string>;
+  headers?: Record<string, string>;
+  /** Serialised with JSON.stringify and sent as application/json unless headers say otherwise. */
+  json?: unknown;
+  /** Sent byte for byte (malformed JSON, key order, whitespace variants). */
+  rawBody?: string;
+  as?: Caller;
+  /** Does not retry on 429/503 even outside the topics that test them. */
+  noRetry?: boolean;
+}
+
+export interface ApiResponse {
+  status: number;
+  /** Lower-cased header names. */
+  headers: Record<string, string>;
+  text: string;
+  /** Parsed body when it is JSON; undefined otherwise. */
+  json: unknown;
+  exchange: Exchange;
+}
+
+export interface TokenRequest {
+  /** Whole Authorization header, or none. */
+  authorization?: string;
+  /** application/x-www-form-urlencoded body. */
+  form: Record<string, string>;
+}
+
+export interface ApiClient {
+  send(request: ApiRequest): Promise<ApiResponse>;
+  /** An access token for an application, cached until shortly before expiry. */
+  token(app: 'primary' | 'limited'): Promise<string>;
+  /** A raw call to the token endpoint, for the checks of the token endpoint itself. */
+  tokenEndpoint(request: TokenRequest): Promise<ApiResponse>;
+  /** A fresh idempotency key carrying the run id, so reruns never collide. */
+  idempotencyKey(label?: string): string;
+  /** Requests sent so far by this client. */
+  readonly requestCount: number;
+}

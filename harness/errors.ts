@@ -1,0 +1,25 @@
+// Errors of the harness itself (the run could not be made). Kept apart from ConformanceFailure:
+// these end a run with exit 2 and never count as a check's verdict.
+
+export type HarnessErrorCode =
+  | 'CONF_MISSING_VARIABLE'
+  | 'CONF_INVALID_VALUE'
+  | 'CONF_UNKNOWN_TOPIC'
+  | 'CONF_ENV_FILE'
+  | 'TARGET_UNREACHABLE'
+  | 'TOKEN_ENDPOINT_UNREACHABLE'
+  | 'CREDENTIALS_REFUSED'
+  | 'SAFETY_REFUSED'
+  | 'REQUEST_BUDGET_EXHAUSTED'
+  | 'SECRET_LEAK_BLOCKED'
+  | 'REPORT_WRITE_FAILED';
+
+export class HarnessError extends Error {
+  override readonly name = 'HarnessError';
+  constructor(
+    readonly code: HarnessErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}

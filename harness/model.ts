@@ -1,0 +1,131 @@
+// The data shared by the runner, the suites and the reporters. Serialisable: it crosses from the
+// runner process into vitest workers through `provide`/`inject`.
+
+export const TOPICS = [
+  'auth-ordering',
+  'idempotency',
+  'recipient-limits',
+  'cursors',
+  'bulk-invariants',
+  'wallet',
+  'concealment',
+  'request-id',
+  'problem-details',
+  'validation',
+  'schemas',
+  'webhooks',
+  'messages',
+] as const;
+export type Topic = (typeof TOPICS)[number];
+
+export type Profile = 'full' | 'safe';
+
+export interface AppCredentials {
+  clientId: string;
+  clientSecret: string;
+}
+
+export interface Target {
+  baseUrl: string;
+  tokenUrl: string;
+  audience: string;
+  embedded: boolean;
+  /** Control origin of the embedded reference (clock, faults, test tokens); absent elsewhere. */
+  controlUrl?: string;
+}
+
+/** Literal query parameter names of the recipient listing (the document does not name them). */
+export interface ListingParamNames {
+  limit: string;
+  cursor: string;
+  status: string;
+  to: string;
+}
+
+export interface Fixtures {
+  businessId?: string;
+  otherBusinessId?: string;
+  senderId?: string;
+  unauthorizedSenderId?: string;
+  templateId?: string;
+  templatePlaceholders?: string[];
+  inactiveTemplateId?: string;
+  messageId?: string;
+  foreignMessageId?: string;
+  webhookEndpointId?: string;
+  expiredCursor?: string;
+  expiredCursorBulkId?: string;
+  /** Numbers the run may send to. Against a non-embedded host no other number is ever sent. */
+  recipients?: string[];
+}
+
+export interface RunSettings {
+  runId: string;
+  profile: Profile;
+  seed: number;
+  runs: number;
+  maxRequests: number;
+  concurrency: number;
+  timeoutMs: number;
+  settleTimeoutMs: number;
+  /** JSON-lines file the client appends every exchange to (redacted), read by cross-topic checks. */
+  exchangeLogPath: string;
+}
+
+export interface SuiteConfig {
+  target: Target;
+  apps: { primary?: AppCredentials; limited?: AppCredentials };
+  fixtures: Fixtures;
+  params: ListingParamNames;
+  settings: RunSettings;
+  /** Secrets to redact wherever they appear (client secrets); tokens are added as obtained. */
+  secrets: string[];
+}
+
+export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skip' | 'error';
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface RecordedResponse {
+  status: number;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+/** One request and its response, redacted and cut to a sane length, replayable with `curl`. */
+export interface Exchange {
+  request: RecordedRequest;
+  response?: RecordedResponse;
+  /** Transport failure instead of a response (reset, timeout, size cap). */
+  transportError?: string;
+  durationMs: number;
+  curl: string;
+}
+
+/** What a check stores in its vitest `meta`, read by harness/reporter.ts. */
+export interface CheckMeta {
+  topic: Topic;
+  checkId: string;
+  requirements: string[];
+  /** Why the check was skipped (profile, missing fixture, fault not observable). */
+  skipReason?: string;
+  failure?: {
+    requirement: string;
+    section: string;
+    expected: string;
+    actual: string;
+    message: string;
+  };
+  /** Which reading of the document the target chose, or other facts worth reporting. */
+  notes: string[];
+  /** Findings beyond the document: reported, never failing. */
+  advisories: string[];
+  evidence: Exchange[];
+  seed?: number;
+  counterexample?: string;
+}

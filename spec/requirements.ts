@@ -1,0 +1,33 @@
+// The requirements catalogue (spec/requirements.yaml), loaded once and typed.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import type { Topic } from '../harness/model.ts';
+import type { RequirementId } from './requirement-ids.ts';
+
+export type Level = 'must' | 'should' | 'note';
+export type Testability = 'black-box' | 'needs-fixture' | 'needs-fault' | 'not-testable';
+
+export interface Requirement {
+  id: RequirementId;
+  section: string;
+  level: Level;
+  text: string;
+  testability: Testability;
+  topic: Topic;
+  /** Every reading the document supports, where it can be read more than one way. */
+  readings?: string[];
+  /** The position the checker takes where the document says "not shown". */
+  assumption?: string;
+}
+
+const file = fileURLToPath(new URL('./requirements.yaml', import.meta.url));
+
+export const requirements: Requirement[] = (parse(readFileSync(file, 'utf8')) as { requirements: Requirement[] })
+  .requirements;
+
+const byId = new Map(requirements.map((r) => [r.id as string, r]));
+
+export function requirementById(id: string): Requirement | undefined {
+  return byId.get(id);
+}

@@ -1,0 +1,23 @@
+import type { RequirementId } from '../../spec/requirement-ids.ts';
+import type { Exchange } from '../../harness/model.ts';
+
+/** A broken rule of the document. The check wrapper copies it into the test's meta. */
+export class ConformanceFailure extends Error {
+  override readonly name = 'ConformanceFailure';
+  readonly requirement: RequirementId;
+  readonly expected: string;
+  readonly actual: string;
+  readonly exchanges: Exchange[];
+  constructor(args: { requirement: RequirementId; expected: string; actual: string; exchanges?: Exchange[] }) {
+    super(`Received: ${args.actual} / Expected: ${args.expected} (${args.requirement})`);
+    this.requirement = args.requirement;
+    this.expected = args.expected;
+    this.actual = args.actual;
+    this.exchanges = args.exchanges ?? [];
+  }
+}
+
+/** Thrown by `t.skip(reason)`; the wrapper turns it into a vitest skip with the reason kept. */
+export class CheckSkipped extends Error {
+  override readonly name = 'CheckSkipped';
+}
