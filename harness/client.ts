@@ -15,7 +15,12 @@ export interface ApiRequest {
   path: string;
   /** Query parameters in order; a repeated name is allowed. */
   query?: Array<[string, string]> | Record<string, string>;
-  headers?: Record<string, string>;
+  /**
+   * Explicit headers win over the client's defaults (Authorization from `as`, a run-scoped
+   * `X-Request-Id`, `Accept`, `Content-Type` for `json`). A header given as `undefined` is not sent
+   * at all: `{ 'x-request-id': undefined }` sends the request without any X-Request-Id.
+   */
+  headers?: Record<string, string | undefined>;
   /** Serialised with JSON.stringify and sent as application/json unless headers say otherwise. */
   json?: unknown;
   /** Sent byte for byte (malformed JSON, key order, whitespace variants). */

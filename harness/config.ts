@@ -1,0 +1,321 @@
+// The run's configuration: flags > environment > .env (read with dotenv's `parse`, never written
+// into process.env), checked up front. Every problem is a HarnessError naming the variable (and
+// the topics that need it), so a run that cannot be made stops before it sends anything.
+import { randomBytes, randomInt } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { parse as parseDotenv } from 'dotenv';
+import { HarnessError } from './errors.ts';
+import { TOPICS } from './model.ts';
+import type { AppCredentials, Fixtures, ListingParamNames, Profile, RunSettings, Target, Topic } from './model.ts';
+
+export interface Variable {
+  name: string;
+  meaning: string;
+  default?: string;
+  /** Topics whose checks need it against a non-embedded host; `all` for every topic. */
+  topics: Topic[] | 'all';
+  /** Needed whenever CONFORMANCE_BASE_URL is set (the run cannot be made without it). */
+  requiredWithHost?: boolean;
+}
+
+const BULK_SENDING: Topic[] = ['idempotency', 'recipient-limits', 'cursors', 'bulk-invariants', 'validation'];
+
+/** Every CONFORMANCE_* variable; used by the error messages, `.env.example` and the README. */
+export const VARIABLES: Variable[] = [
+  { name: 'CONFORMANCE_BASE_URL', meaning: 'API host of the implementation under test; paths /v1/... are appended. Unset: the embedded reference is the target', topics: 'all' },
+  { name: 'CONFORMANCE_TOKEN_URL', meaning: 'whole token endpoint URL ({auth_url}/oauth2/token); never derived from the API host', topics: 'all', requiredWithHost: true },
+  { name: 'CONFORMANCE_CLIENT_ID', meaning: 'primary application: active grant on CONFORMANCE_BUSINESS_ID with every permission', topics: 'all', requiredWithHost: true },
+  { name: 'CONFORMANCE_CLIENT_SECRET', meaning: 'secret of the primary application (redacted everywhere)', topics: 'all', requiredWithHost: true },
+  { name: 'CONFORMANCE_AUDIENCE', meaning: 'audience requested for access tokens', default: 'service-external-api', topics: 'all' },
+  { name: 'CONFORMANCE_BUSINESS_ID', meaning: 'the business the primary application is granted on', topics: 'all', requiredWithHost: true },
+  { name: 'CONFORMANCE_OTHER_BUSINESS_ID', meaning: 'a business the primary application has no grant on', topics: ['auth-ordering', 'concealment'] },
+  { name: 'CONFORMANCE_LIMITED_CLIENT_ID', meaning: 'second application, granted on the business but without wallet.balance.read', topics: ['auth-ordering', 'wallet'] },
+  { name: 'CONFORMANCE_LIMITED_CLIENT_SECRET', meaning: 'secret of the limited application (redacted everywhere)', topics: ['auth-ordering', 'wallet'] },
+  { name: 'CONFORMANCE_SENDER_ID', meaning: 'a sender identity authorized for the business', topics: BULK_SENDING },
+  { name: 'CONFORMANCE_UNAUTHORIZED_SENDER_ID', meaning: 'a sender identity not authorized for the business', topics: ['auth-ordering', 'validation'] },
+  { name: 'CONFORMANCE_TEMPLATE_ID', meaning: 'an active template of the business', topics: ['validation', 'idempotency'] },
+  { name: 'CONFORMANCE_TEMPLATE_PLACEHOLDERS', meaning: 'placeholder names of CONFORMANCE_TEMPLATE_ID, comma-separated', topics: ['validation', 'idempotency'] },
+  { name: 'CONFORMANCE_INACTIVE_TEMPLATE_ID', meaning: 'an archived template of the business', topics: ['validation'] },
+  { name: 'CONFORMANCE_MESSAGE_ID', meaning: 'an individual SMS of the business', topics: ['messages'] },
+  { name: 'CONFORMANCE_FOREIGN_MESSAGE_ID', meaning: 'an individual SMS of CONFORMANCE_OTHER_BUSINESS_ID (its existence must stay concealed)', topics: ['concealment', 'messages'] },
+  { name: 'CONFORMANCE_WEBHOOK_ENDPOINT_ID', meaning: 'an active webhook endpoint of the business that the run may deactivate (the only DELETE target)', topics: ['webhooks'] },
+  { name: 'CONFORMANCE_EXPIRED_CURSOR', meaning: 'a recipient-listing cursor issued more than 24 hours ago', topics: ['cursors'] },
+  { name: 'CONFORMANCE_EXPIRED_CURSOR_BULK_ID', meaning: 'the bulk SMS that CONFORMANCE_EXPIRED_CURSOR pages', topics: ['cursors'] },
+  { name: 'CONFORMANCE_RECIPIENTS', meaning: 'E.164 numbers the run may send to, comma-separated; no other number of a non-embedded host is ever sent to', topics: BULK_SENDING },
+  { name: 'CONFORMANCE_PARAM_LIMIT', meaning: 'query parameter name of the recipient listing page size', default: 'limit', topics: ['cursors'] },
+  { name: 'CONFORMANCE_PARAM_CURSOR', meaning: 'query parameter name of the recipient listing cursor', default: 'cursor', topics: ['cursors'] },
+  { name: 'CONFORMANCE_PARAM_STATUS', meaning: 'query parameter name of the recipient listing status filter', default: 'status', topics: ['cursors'] },
+  { name: 'CONFORMANCE_PARAM_TO', meaning: 'query parameter name of the recipient listing number filter', default: 'to', topics: ['cursors'] },
+  { name: 'CONFORMANCE_PROFILE', meaning: 'full, or safe: safe sends nothing that creates, sends, bills or deactivates (GET only)', default: 'full', topics: 'all' },
+  { name: 'CONFORMANCE_TOPICS', meaning: 'comma-separated topic ids to run', default: 'all topics', topics: 'all' },
+  { name: 'CONFORMANCE_SEED', meaning: 'property-based seed, printed by every run so a failure replays', default: 'random', topics: 'all' },
+  { name: 'CONFORMANCE_RUNS', meaning: 'cases per property', default: '25', topics: 'all' },
+  { name: 'CONFORMANCE_MAX_REQUESTS', meaning: 'request budget of the whole run', default: '5000', topics: 'all' },
+  { name: 'CONFORMANCE_CONCURRENCY', meaning: 'requests in flight at once', default: '4', topics: 'all' },
+  { name: 'CONFORMANCE_TIMEOUT_MS', meaning: 'timeout of one request, in milliseconds', default: '10000', topics: 'all' },
+  { name: 'CONFORMANCE_SETTLE_TIMEOUT_MS', meaning: 'longest wait for an asynchronous effect (bulk processing), in milliseconds', default: '15000', topics: 'all' },
+  { name: 'CONFORMANCE_REPORT_DIR', meaning: 'where the reports are written', default: 'reports', topics: 'all' },
+  { name: 'CONFORMANCE_REFERENCE_DEFECTS', meaning: 'embedded reference only: named defects to switch on, comma-separated (to see the checker fail)', topics: 'all' },
+];
+
+export interface RunConfig {
+  /** The host under test; undefined when the embedded reference is the target (the runner starts it). */
+  target?: Target;
+  apps: { primary?: AppCredentials; limited?: AppCredentials };
+  fixtures: Fixtures;
+  params: ListingParamNames;
+  settings: RunSettings;
+  topics: Topic[];
+  reportDir: string;
+  /** Named defects of the embedded reference. */
+  defects: string[];
+  /** Whether the seed was given (flag or variable) or drawn at random. */
+  seedGiven: boolean;
+  /** `i/n`: run only that share of the topic files. */
+  shard?: string;
+  /** The .env file read, if any. */
+  envFile?: string;
+}
+
+/** Flags of `conformance run`; each beats its variable. */
+export interface RunFlags {
+  topic?: string;
+  profile?: string;
+  envFile?: string;
+  reportDir?: string;
+  seed?: string;
+  runs?: string;
+  defects?: string;
+  shard?: string;
+}
+
+const FLAG_OF: Record<string, keyof RunFlags> = {
+  CONFORMANCE_TOPICS: 'topic',
+  CONFORMANCE_PROFILE: 'profile',
+  CONFORMANCE_REPORT_DIR: 'reportDir',
+  CONFORMANCE_SEED: 'seed',
+  CONFORMANCE_RUNS: 'runs',
+  CONFORMANCE_REFERENCE_DEFECTS: 'defects',
+};
+
+const FLAG_NAME: Record<keyof RunFlags, string> = {
+  topic: '--topic',
+  profile: '--profile',
+  envFile: '--env-file',
+  reportDir: '--report-dir',
+  seed: '--seed',
+  runs: '--runs',
+  defects: '--defects',
+  shard: '--shard',
+};
+
+const E164 = /^\+[1-9]\d{7,14}$/;
+
+/** Run ids go into X-Request-Id and idempotency keys: only characters their patterns allow. */
+export function newRunId(now = new Date()): string {
+  const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+  return `conf-${stamp}-${randomBytes(3).toString('hex')}`;
+}
+
+function topicsNeeding(variable: Variable, selected: Topic[]): Topic[] {
+  return variable.topics === 'all' ? selected : selected.filter((t) => (variable.topics as Topic[]).includes(t));
+}
+
+export function loadConfig(flags: RunFlags = {}, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): RunConfig {
+  const fileValues = readEnvFile(flags.envFile, cwd);
+  const dotenv = fileValues.values;
+
+  /** Where a value came from, for messages: the flag and/or the variable. */
+  const source = (name: string): string => {
+    const flag = FLAG_OF[name];
+    return flag && flags[flag] !== undefined ? `${FLAG_NAME[flag]} (${name})` : name;
+  };
+  const get = (name: string): string | undefined => {
+    const flag = FLAG_OF[name];
+    const candidates = [flag ? flags[flag] : undefined, env[name], dotenv[name]];
+    for (const value of candidates) {
+      if (value !== undefined && value.trim() !== '') return value.trim();
+    }
+    return undefined;
+  };
+  const invalid = (name: string, message: string): never => {
+    throw new HarnessError('CONF_INVALID_VALUE', `${source(name)} ${message}`);
+  };
+  const url = (name: string): string | undefined => {
+    const value = get(name);
+    if (value === undefined) return undefined;
+    let parsed: URL;
+    try {
+      parsed = new URL(value);
+    } catch {
+      return invalid(name, `is not a URL (got ${JSON.stringify(value)})`);
+    }
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') invalid(name, `must be an http or https URL (got ${parsed.protocol})`);
+    if (parsed.username || parsed.password) invalid(name, 'must not carry credentials in the URL');
+    return value;
+  };
+  const integer = (name: string, fallback: number, min: number, max: number): number => {
+    const value = get(name);
+    if (value === undefined) return fallback;
+    if (!/^-?\d+$/.test(value)) return invalid(name, `must be a whole number (got ${JSON.stringify(value)})`);
+    const n = Number(value);
+    if (n < min || n > max) return invalid(name, `must be between ${min} and ${max} (got ${n})`);
+    return n;
+  };
+  const list = (name: string): string[] | undefined =>
+    get(name)
+      ?.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+
+  // Topics first: the messages about missing variables name them.
+  const topicValues = list('CONFORMANCE_TOPICS');
+  let topics: Topic[] = [...TOPICS];
+  if (topicValues) {
+    const unknown = topicValues.filter((t) => !(TOPICS as readonly string[]).includes(t));
+    if (unknown.length > 0) {
+      throw new HarnessError(
+        'CONF_UNKNOWN_TOPIC',
+        `${source('CONFORMANCE_TOPICS')} names unknown topic${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; known topics: ${TOPICS.join(', ')}`,
+      );
+    }
+    topics = TOPICS.filter((t) => topicValues.includes(t));
+    if (topics.length === 0) invalid('CONFORMANCE_TOPICS', 'selects no topic');
+  }
+
+  const profile = get('CONFORMANCE_PROFILE') ?? 'full';
+  if (profile !== 'full' && profile !== 'safe') invalid('CONFORMANCE_PROFILE', `must be full or safe (got ${JSON.stringify(profile)})`);
+
+  const seedText = get('CONFORMANCE_SEED');
+  const seed = integer('CONFORMANCE_SEED', randomInt(0, 2 ** 31), -(2 ** 31), 2 ** 31 - 1);
+  const settings: RunSettings = {
+    runId: newRunId(),
+    profile: profile as Profile,
+    seed,
+    runs: integer('CONFORMANCE_RUNS', 25, 1, 100_000),
+    maxRequests: integer('CONFORMANCE_MAX_REQUESTS', 5000, 1, 10_000_000),
+    concurrency: integer('CONFORMANCE_CONCURRENCY', 4, 1, 256),
+    timeoutMs: integer('CONFORMANCE_TIMEOUT_MS', 10_000, 100, 600_000),
+    settleTimeoutMs: integer('CONFORMANCE_SETTLE_TIMEOUT_MS', 15_000, 0, 3_600_000),
+    exchangeLogPath: '',
+  };
+  settings.exchangeLogPath = join(tmpdir(), `conformance-${settings.runId}`, 'exchanges.jsonl');
+
+  const params: ListingParamNames = {
+    limit: get('CONFORMANCE_PARAM_LIMIT') ?? 'limit',
+    cursor: get('CONFORMANCE_PARAM_CURSOR') ?? 'cursor',
+    status: get('CONFORMANCE_PARAM_STATUS') ?? 'status',
+    to: get('CONFORMANCE_PARAM_TO') ?? 'to',
+  };
+
+  const recipients = list('CONFORMANCE_RECIPIENTS');
+  for (const number of recipients ?? []) {
+    if (!E164.test(number)) invalid('CONFORMANCE_RECIPIENTS', `must list E.164 numbers like +4915112345678 (got ${JSON.stringify(number)})`);
+  }
+
+  const defects = list('CONFORMANCE_REFERENCE_DEFECTS') ?? [];
+  const shard = flags.shard?.trim();
+  if (shard !== undefined) {
+    const m = /^(\d+)\/(\d+)$/.exec(shard);
+    if (!m || Number(m[1]) < 1 || Number(m[1]) > Number(m[2])) {
+      throw new HarnessError('CONF_INVALID_VALUE', `--shard must be i/n with 1 <= i <= n (got ${JSON.stringify(shard)})`);
+    }
+  }
+
+  const baseUrl = url('CONFORMANCE_BASE_URL');
+  const tokenUrl = url('CONFORMANCE_TOKEN_URL');
+  const fixtures: Fixtures = {};
+  const assign = <K extends keyof Fixtures>(key: K, value: Fixtures[K] | undefined) => {
+    if (value !== undefined) fixtures[key] = value;
+  };
+
+  const config: RunConfig = {
+    apps: {},
+    fixtures,
+    params,
+    settings,
+    topics,
+    reportDir: resolve(cwd, get('CONFORMANCE_REPORT_DIR') ?? 'reports'),
+    defects,
+    seedGiven: seedText !== undefined,
+    ...(shard !== undefined ? { shard } : {}),
+    ...(fileValues.path ? { envFile: fileValues.path } : {}),
+  };
+
+  if (baseUrl === undefined) return config; // embedded: the runner takes the reference's fixtures
+
+  if (defects.length > 0) {
+    invalid('CONFORMANCE_REFERENCE_DEFECTS', 'applies only to the embedded reference (unset CONFORMANCE_BASE_URL)');
+  }
+  const missing = VARIABLES.filter((v) => v.requiredWithHost && get(v.name) === undefined);
+  if (missing.length > 0) {
+    const names = missing.map((v) => v.name).join(', ');
+    throw new HarnessError(
+      'CONF_MISSING_VARIABLE',
+      `${names} ${missing.length > 1 ? 'are' : 'is'} not set; with CONFORMANCE_BASE_URL set, ${missing.length > 1 ? 'they are' : 'it is'} needed by every topic (${topicsNeeding(missing[0]!, topics).join(', ')})`,
+    );
+  }
+  const pairs: Array<[string, string]> = [
+    ['CONFORMANCE_LIMITED_CLIENT_ID', 'CONFORMANCE_LIMITED_CLIENT_SECRET'],
+    ['CONFORMANCE_EXPIRED_CURSOR', 'CONFORMANCE_EXPIRED_CURSOR_BULK_ID'],
+    ['CONFORMANCE_TEMPLATE_PLACEHOLDERS', 'CONFORMANCE_TEMPLATE_ID'],
+  ];
+  for (const [a, b] of pairs) {
+    if ((get(a) === undefined) !== (get(b) === undefined)) {
+      const [set, unset] = get(a) === undefined ? [b, a] : [a, b];
+      const variable = VARIABLES.find((v) => v.name === unset)!;
+      const needing = topicsNeeding(variable, topics);
+      throw new HarnessError(
+        'CONF_MISSING_VARIABLE',
+        `${unset} is not set but ${set} is; they go together (needed by ${needing.length > 0 ? needing.join(', ') : 'topics not selected'})`,
+      );
+    }
+  }
+
+  config.target = {
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    tokenUrl: tokenUrl!,
+    audience: get('CONFORMANCE_AUDIENCE') ?? 'service-external-api',
+    embedded: false,
+  };
+  config.apps.primary = { clientId: get('CONFORMANCE_CLIENT_ID')!, clientSecret: get('CONFORMANCE_CLIENT_SECRET')! };
+  const limitedId = get('CONFORMANCE_LIMITED_CLIENT_ID');
+  const limitedSecret = get('CONFORMANCE_LIMITED_CLIENT_SECRET');
+  if (limitedId && limitedSecret) config.apps.limited = { clientId: limitedId, clientSecret: limitedSecret };
+
+  assign('businessId', get('CONFORMANCE_BUSINESS_ID'));
+  assign('otherBusinessId', get('CONFORMANCE_OTHER_BUSINESS_ID'));
+  assign('senderId', get('CONFORMANCE_SENDER_ID'));
+  assign('unauthorizedSenderId', get('CONFORMANCE_UNAUTHORIZED_SENDER_ID'));
+  assign('templateId', get('CONFORMANCE_TEMPLATE_ID'));
+  assign('templatePlaceholders', list('CONFORMANCE_TEMPLATE_PLACEHOLDERS'));
+  assign('inactiveTemplateId', get('CONFORMANCE_INACTIVE_TEMPLATE_ID'));
+  assign('messageId', get('CONFORMANCE_MESSAGE_ID'));
+  assign('foreignMessageId', get('CONFORMANCE_FOREIGN_MESSAGE_ID'));
+  assign('webhookEndpointId', get('CONFORMANCE_WEBHOOK_ENDPOINT_ID'));
+  assign('expiredCursor', get('CONFORMANCE_EXPIRED_CURSOR'));
+  assign('expiredCursorBulkId', get('CONFORMANCE_EXPIRED_CURSOR_BULK_ID'));
+  assign('recipients', recipients);
+  return config;
+}
+
+/** Reads --env-file (must exist) or ./.env (optional). Values never reach process.env. */
+function readEnvFile(flagPath: string | undefined, cwd: string): { path?: string; values: Record<string, string> } {
+  const path = resolve(cwd, flagPath ?? '.env');
+  if (!existsSync(path)) {
+    if (flagPath !== undefined) throw new HarnessError('CONF_ENV_FILE', `--env-file ${flagPath}: no such file`);
+    return { values: {} };
+  }
+  try {
+    return { path, values: parseDotenv(readFileSync(path)) };
+  } catch (error) {
+    throw new HarnessError('CONF_ENV_FILE', `${flagPath ? `--env-file ${flagPath}` : '.env'}: cannot be read (${(error as Error).message})`);
+  }
+}
+
+/** Secrets of a configuration: what must never appear in any output. */
+export function configSecrets(apps: RunConfig['apps']): string[] {
+  return [apps.primary?.clientSecret, apps.limited?.clientSecret].filter((s): s is string => Boolean(s));
+}

@@ -1,0 +1,116 @@
+// Safety rails, enforced inside the HTTP client so that no suite can get around them.
+//
+// 1. Profile `safe` sends nothing but GET through the API client (token requests go through the
+//    token endpoint path of the client, which is a POST by nature and creates nothing).
+// 2. Against a non-embedded host, a request body may only address numbers of
+//    CONFORMANCE_RECIPIENTS: every `to` value and every string in a `recipients` array must be one
+//    of them. A body that is not JSON may not contain any other digit run that looks like a number.
+// 3. DELETE against a non-embedded host only ever targets the configured webhook endpoint (any
+//    business segment, since the endpoint id alone names the resource); against the embedded
+//    reference any DELETE is allowed (its 404 checks use random endpoint ids).
+// 4. Idempotency keys always carry the run id, so a rerun never collides with an earlier run.
+import type { ApiRequest } from './client.ts';
+import { HarnessError } from './errors.ts';
+import type { Profile } from './model.ts';
+
+export interface SafetyContext {
+  profile: Profile;
+  embedded: boolean;
+  webhookEndpointId?: string;
+  recipients?: string[];
+}
+
+function refuse(message: string): never {
+  throw new HarnessError('SAFETY_REFUSED', message);
+}
+
+/** Throws SAFETY_REFUSED when the request may not be sent. Called before any byte leaves. */
+export function assertRequestAllowed(request: ApiRequest, context: SafetyContext): void {
+  const method = request.method.toUpperCase();
+  if (context.profile === 'safe' && method !== 'GET') {
+    refuse(`profile safe sends only GET; refused ${method} ${request.path}`);
+  }
+  if (context.embedded) return;
+  if (method === 'DELETE') assertDeleteTargetsConfiguredEndpoint(request.path, context.webhookEndpointId);
+  assertOnlyAllowedRecipients(request, context.recipients ?? []);
+}
+
+function assertDeleteTargetsConfiguredEndpoint(path: string, endpointId: string | undefined): void {
+  if (!endpointId) {
+    refuse(`DELETE ${path} refused: no CONFORMANCE_WEBHOOK_ENDPOINT_ID is configured, and a run only deactivates that endpoint`);
+  }
+  const pathOnly = path.split('?')[0] ?? '';
+  const segments = pathOnly.split('/');
+  // ['', 'v1', 'businesses', <any>, 'webhook-endpoints', <id>]
+  const ok =
+    segments.length === 6 &&
+    segments[0] === '' &&
+    segments[1] === 'v1' &&
+    segments[2] === 'businesses' &&
+    segments[4] === 'webhook-endpoints' &&
+    safeDecode(segments[5] ?? '') === endpointId;
+  if (!ok) refuse(`DELETE ${pathOnly} refused: a run only deactivates the configured webhook endpoint ${endpointId}`);
+}
+
+function safeDecode(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
+/** Every number a body addresses: `to` values anywhere, and strings or numbers in `recipients` arrays. */
+export function addressedNumbers(body: unknown): string[] {
+  const found: string[] = [];
+  const visit = (value: unknown, key: string | undefined, inRecipients: boolean): void => {
+    if (Array.isArray(value)) {
+      for (const item of value) visit(item, undefined, key === 'recipients' || inRecipients);
+      return;
+    }
+    if (value !== null && typeof value === 'object') {
+      for (const [k, v] of Object.entries(value)) visit(v, k, false);
+      return;
+    }
+    if (typeof value === 'string' || typeof value === 'number') {
+      if (key === 'to' || (inRecipients && key === undefined)) found.push(String(value));
+    }
+  };
+  visit(body, undefined, false);
+  return found;
+}
+
+const digitsOf = (text: string) => text.replace(/\D/g, '');
+
+function assertOnlyAllowedRecipients(request: ApiRequest, recipients: string[]): void {
+  if (request.json === undefined && request.rawBody === undefined) return;
+  const allowed = new Set(recipients);
+  let body: unknown = request.json;
+  if (request.json === undefined) {
+    try {
+      body = JSON.parse(request.rawBody ?? '');
+    } catch {
+      // Not JSON: a lenient server might still read numbers out of it, so no other number may appear.
+      const allowedDigits = new Set(recipients.map(digitsOf));
+      for (const match of (request.rawBody ?? '').match(/\+?\d[\d ().-]{5,}\d/g) ?? []) {
+        if (!allowedDigits.has(digitsOf(match))) {
+          refuse(`${request.method} ${request.path} refused: the body mentions ${match}, which is not in CONFORMANCE_RECIPIENTS`);
+        }
+      }
+      return;
+    }
+  }
+  for (const number of addressedNumbers(body)) {
+    if (!allowed.has(number)) {
+      refuse(
+        `${request.method} ${request.path} refused: ${JSON.stringify(number)} is not in CONFORMANCE_RECIPIENTS; ` +
+          'against a non-embedded host the run only sends to those numbers',
+      );
+    }
+  }
+}
+
+/** A fresh idempotency key: `${runId}-${label}-${clientTag}${counter}`, always carrying the run id. */
+export function makeIdempotencyKey(runId: string, clientTag: string, counter: number, label?: string): string {
+  return `${runId}-${label ?? 'k'}-${clientTag}${counter}`;
+}
