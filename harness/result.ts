@@ -1,0 +1,421 @@
+// The one typed result of a run, built from the collected checks and the requirements catalogue.
+// Every report (JSON, Markdown, HTML, JUnit) renders this object and nothing else.
+import * as catalogue from '../spec/requirements.ts';
+import type { Level, Requirement, Testability } from '../spec/requirements.ts';
+import { HarnessError } from './errors.ts';
+import type { CheckMeta, CheckStatus, Exchange, Profile, Topic } from './model.ts';
+import type { CollectedCheck } from './reporter.ts';
+
+export type { CollectedCheck } from './reporter.ts';
+
+export type Verdict = 'pass' | 'fail' | 'error';
+export type TopicVerdict = 'pass' | 'fail' | 'error' | 'skipped';
+/** `warn` is a broken `should`; `error` means the harness could not tell. */
+export type RequirementStatus = 'pass' | 'fail' | 'warn' | 'error' | 'skipped' | 'untested';
+
+export interface RunInfo {
+  tool: { name: string; version: string };
+  contract: { version: string; sha256: string };
+  target: { baseUrl: string; embedded: boolean };
+  profile: Profile;
+  seed: number;
+  runs: number;
+  startedAt: string;
+  finishedAt: string;
+  /** Topics selected for the run, in report order. */
+  topics: Topic[];
+  /** vitest `--shard` value (`1/3`), or the shards a merged result was made of (`1/3,2/3`). */
+  shard?: string;
+  /** Problems that stopped part of the run (module failed to load, unhandled error, ...). */
+  harnessErrors?: HarnessErrorEntry[];
+}
+
+export interface HarnessErrorEntry {
+  code: string;
+  message: string;
+}
+
+export interface Summary {
+  total: number;
+  passed: number;
+  failed: number;
+  warned: number;
+  skipped: number;
+  errored: number;
+}
+
+export interface CheckResult {
+  id: string;
+  title: string;
+  requirements: string[];
+  status: CheckStatus;
+  /** Skip reason, failure message or harness error message; null on a pass. */
+  reason: string | null;
+  durationMs: number;
+  failure?: CheckMeta['failure'];
+  notes: string[];
+  advisories: string[];
+  evidence: Exchange[];
+  seed?: number;
+  counterexample?: string;
+}
+
+export interface TopicResult {
+  id: Topic;
+  verdict: TopicVerdict;
+  summary: Summary;
+  checks: CheckResult[];
+}
+
+export interface RequirementResult {
+  id: string;
+  section: string;
+  text: string;
+  level: Level;
+  testability: Testability;
+  topic: Topic;
+  status: RequirementStatus;
+  /** Ids of the checks that cite it. */
+  checks: string[];
+  /** The position taken where the document is silent, when a check relied on it. */
+  assumption?: string;
+}
+
+/** Coverage of one requirement level (must / should / note). */
+export type TierCoverage = Record<RequirementStatus, number> & { total: number };
+
+export interface SectionCoverage {
+  /** Section number of the document ("4.1"). */
+  section: string;
+  title?: string;
+  counts: TierCoverage;
+  requirements: string[];
+}
+
+export interface RunResult {
+  tool: { name: string; version: string };
+  contract: { version: string; sha256: string };
+  target: { baseUrl: string; embedded: boolean };
+  profile: Profile;
+  seed: number;
+  runs: number;
+  startedAt: string;
+  finishedAt: string;
+  durationMs: number;
+  shard?: string;
+  verdict: Verdict;
+  summary: Summary;
+  topics: TopicResult[];
+  requirements: RequirementResult[];
+  /** Requirement coverage per level. */
+  tiers: Record<Level, TierCoverage>;
+  /** Requirement coverage per section of the document. */
+  sections: SectionCoverage[];
+  /** Readings the target chose and other reportable facts, per check. */
+  notes: Array<{ check: string; text: string }>;
+  /** Findings beyond the document: reported, never failing. */
+  advisories: Array<{ check: string; text: string }>;
+  /** Assumptions of the catalogue that executed checks relied on. */
+  assumptions: Array<{ requirement: string; text: string }>;
+  harnessErrors: HarnessErrorEntry[];
+}
+
+const REQUIREMENT_STATUSES: RequirementStatus[] = ['pass', 'fail', 'warn', 'error', 'skipped', 'untested'];
+const LEVELS: Level[] = ['must', 'should', 'note'];
+
+/**
+ * Which outcome of the checks citing a requirement decides its status. A broken rule wins; an
+ * error outranks a pass because the requirement was then not fully verified (a false pass is the
+ * worst outcome); a skip only shows when nothing ran.
+ */
+const PRECEDENCE: RequirementStatus[] = ['fail', 'warn', 'error', 'pass', 'skipped', 'untested'];
+
+export function emptySummary(): Summary {
+  return { total: 0, passed: 0, failed: 0, warned: 0, skipped: 0, errored: 0 };
+}
+
+function countInto(summary: Summary, status: CheckStatus): void {
+  summary.total += 1;
+  if (status === 'pass') summary.passed += 1;
+  else if (status === 'fail') summary.failed += 1;
+  else if (status === 'warn') summary.warned += 1;
+  else if (status === 'skip') summary.skipped += 1;
+  else summary.errored += 1;
+}
+
+function emptyCoverage(): TierCoverage {
+  return { pass: 0, fail: 0, warn: 0, error: 0, skipped: 0, untested: 0, total: 0 };
+}
+
+export function topicVerdict(summary: Summary): TopicVerdict {
+  if (summary.failed > 0) return 'fail';
+  if (summary.errored > 0) return 'error';
+  if (summary.skipped === summary.total) return 'skipped';
+  return 'pass';
+}
+
+function runVerdict(summary: Summary, harnessErrors: HarnessErrorEntry[]): Verdict {
+  if (summary.failed > 0) return 'fail';
+  if (summary.errored > 0 || harnessErrors.length > 0) return 'error';
+  return 'pass';
+}
+
+function reasonOf(check: CollectedCheck): string | null {
+  switch (check.status) {
+    case 'pass':
+      return null;
+    case 'skip':
+      return check.skipReason ?? 'skipped without a stated reason';
+    case 'fail':
+    case 'warn':
+      return check.failure?.message ?? check.errorMessage ?? 'failed';
+    case 'error':
+      return check.errorMessage ?? 'the check could not run';
+  }
+}
+
+function toCheckResult(check: CollectedCheck): CheckResult {
+  const out: CheckResult = {
+    id: check.checkId,
+    title: check.title,
+    requirements: [...check.requirements],
+    status: check.status,
+    reason: reasonOf(check),
+    durationMs: Math.round(check.durationMs),
+    notes: [...check.notes],
+    advisories: [...check.advisories],
+    evidence: [...check.evidence],
+  };
+  if (check.failure) out.failure = { ...check.failure };
+  if (check.seed !== undefined) out.seed = check.seed;
+  if (check.counterexample !== undefined) out.counterexample = check.counterexample;
+  return out;
+}
+
+/** What one check says about one requirement it cites. */
+function contribution(check: CollectedCheck, requirementId: string): RequirementStatus | undefined {
+  switch (check.status) {
+    case 'pass':
+      return 'pass';
+    case 'skip':
+      return 'skipped';
+    case 'error':
+      return 'error';
+    case 'fail':
+    case 'warn':
+      // The check stopped at the requirement it names; the others it cites were not decided.
+      if (!check.failure || check.failure.requirement === requirementId) return check.status;
+      return undefined;
+  }
+}
+
+function strongest(statuses: RequirementStatus[]): RequirementStatus {
+  for (const status of PRECEDENCE) if (statuses.includes(status)) return status;
+  return 'untested';
+}
+
+function sectionKey(section: string): string {
+  // Coverage groups by the document's numbered sections ("4.1 rule 3" -> "4.1").
+  const match = /^\d+(?:\.\d+)?/.exec(section.trim());
+  return match ? match[0] : section.trim() || '?';
+}
+
+function compareSections(a: string, b: string): number {
+  const pa = a.split('.').map(Number);
+  const pb = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(pa.length, pb.length); i++) {
+    const x = pa[i] ?? -1;
+    const y = pb[i] ?? -1;
+    if (Number.isNaN(x) || Number.isNaN(y)) return a.localeCompare(b);
+    if (x !== y) return x - y;
+  }
+  return 0;
+}
+
+/** Section titles, if the catalogue module exports them (as a list or a record). */
+function sectionTitles(): Map<string, string> {
+  const titles = new Map<string, string>();
+  const raw = (catalogue as Record<string, unknown>)['sections'];
+  if (Array.isArray(raw)) {
+    for (const entry of raw) {
+      if (!entry || typeof entry !== 'object') continue;
+      const e = entry as Record<string, unknown>;
+      const id = e['id'] ?? e['section'] ?? e['number'];
+      const title = e['title'] ?? e['name'];
+      if (id !== undefined && typeof title === 'string') titles.set(String(id), title);
+    }
+  } else if (raw && typeof raw === 'object') {
+    for (const [id, title] of Object.entries(raw as Record<string, unknown>)) {
+      if (typeof title === 'string') titles.set(id, title);
+    }
+  }
+  return titles;
+}
+
+export interface BuildOptions {
+  /** The catalogue to report coverage of; the project's own by default (tests pass their own). */
+  catalogue?: Requirement[];
+  sectionTitles?: Map<string, string>;
+}
+
+export function buildRunResult(info: RunInfo, checks: CollectedCheck[], options: BuildOptions = {}): RunResult {
+  const reqs = options.catalogue ?? catalogue.requirements;
+  const titles = options.sectionTitles ?? sectionTitles();
+
+  const topicOrder: Topic[] = [...info.topics];
+  for (const check of checks) if (!topicOrder.includes(check.topic)) topicOrder.push(check.topic);
+
+  const summary = emptySummary();
+  const topics: TopicResult[] = topicOrder.map((id) => {
+    const own = checks.filter((c) => c.topic === id);
+    const topicSummary = emptySummary();
+    for (const c of own) {
+      countInto(topicSummary, c.status);
+      countInto(summary, c.status);
+    }
+    return { id, verdict: topicVerdict(topicSummary), summary: topicSummary, checks: own.map(toCheckResult) };
+  });
+
+  const requirementResults: RequirementResult[] = reqs.map((r) => {
+    const citing = checks.filter((c) => c.requirements.includes(r.id) || c.failure?.requirement === r.id);
+    const status = strongest(
+      citing.map((c) => contribution(c, r.id)).filter((s): s is RequirementStatus => s !== undefined),
+    );
+    const out: RequirementResult = {
+      id: r.id,
+      section: r.section,
+      text: r.text,
+      level: r.level,
+      testability: r.testability,
+      topic: r.topic,
+      status,
+      checks: citing.map((c) => c.checkId),
+    };
+    if (r.assumption && citing.some((c) => c.status !== 'skip')) out.assumption = r.assumption;
+    return out;
+  });
+
+  const tiers = Object.fromEntries(LEVELS.map((l) => [l, emptyCoverage()])) as Record<Level, TierCoverage>;
+  const bySection = new Map<string, SectionCoverage>();
+  for (const r of requirementResults) {
+    const tier = (tiers[r.level] ??= emptyCoverage());
+    tier[r.status] += 1;
+    tier.total += 1;
+    const key = sectionKey(r.section);
+    let entry = bySection.get(key);
+    if (!entry) {
+      entry = { section: key, counts: emptyCoverage(), requirements: [] };
+      const title = titles.get(key);
+      if (title) entry.title = title;
+      bySection.set(key, entry);
+    }
+    entry.counts[r.status] += 1;
+    entry.counts.total += 1;
+    entry.requirements.push(r.id);
+  }
+  const sections = [...bySection.values()].sort((a, b) => compareSections(a.section, b.section));
+
+  const harnessErrors = [...(info.harnessErrors ?? [])];
+  const result: RunResult = {
+    tool: { ...info.tool },
+    contract: { ...info.contract },
+    target: { baseUrl: info.target.baseUrl, embedded: info.target.embedded },
+    profile: info.profile,
+    seed: info.seed,
+    runs: info.runs,
+    startedAt: info.startedAt,
+    finishedAt: info.finishedAt,
+    durationMs: Math.max(0, Date.parse(info.finishedAt) - Date.parse(info.startedAt)) || 0,
+    verdict: runVerdict(summary, harnessErrors),
+    summary,
+    topics,
+    requirements: requirementResults,
+    tiers,
+    sections,
+    notes: checks.flatMap((c) => c.notes.map((text) => ({ check: c.checkId, text }))),
+    advisories: checks.flatMap((c) => c.advisories.map((text) => ({ check: c.checkId, text }))),
+    assumptions: requirementResults
+      .filter((r) => r.assumption !== undefined)
+      .map((r) => ({ requirement: r.id, text: r.assumption as string })),
+    harnessErrors,
+  };
+  if (info.shard !== undefined) result.shard = info.shard;
+  return result;
+}
+
+/** The collected checks a result was built from, so shard results can be merged and rebuilt. */
+export function checksOf(result: RunResult): CollectedCheck[] {
+  return result.topics.flatMap((topic) =>
+    topic.checks.map((c) => {
+      const check: CollectedCheck = {
+        topic: topic.id,
+        checkId: c.id,
+        title: c.title,
+        requirements: [...c.requirements],
+        status: c.status,
+        durationMs: c.durationMs,
+        notes: [...c.notes],
+        advisories: [...c.advisories],
+        evidence: [...c.evidence],
+      };
+      if (c.failure) check.failure = { ...c.failure };
+      if (c.status === 'skip' && c.reason !== null) check.skipReason = c.reason;
+      if (c.status === 'error' && c.reason !== null) check.errorMessage = c.reason;
+      if (c.seed !== undefined) check.seed = c.seed;
+      if (c.counterexample !== undefined) check.counterexample = c.counterexample;
+      return check;
+    }),
+  );
+}
+
+/**
+ * One result from the results of `vitest --shard` runs. They must check the same contract against
+ * the same target with the same seed; a check that appears in several shards is kept once.
+ */
+export function mergeRunResults(results: RunResult[], options: BuildOptions = {}): RunResult {
+  const [first] = results;
+  if (!first) throw new HarnessError('CONF_INVALID_VALUE', 'no shard results to merge');
+  for (const r of results) {
+    const same =
+      r.contract.sha256 === first.contract.sha256 &&
+      r.target.baseUrl === first.target.baseUrl &&
+      r.profile === first.profile &&
+      r.seed === first.seed &&
+      r.runs === first.runs;
+    if (!same) {
+      throw new HarnessError(
+        'CONF_INVALID_VALUE',
+        `shard results differ in contract, target, profile, seed or runs (shard ${r.shard ?? '?'} vs ${first.shard ?? '?'}); they cannot be merged`,
+      );
+    }
+  }
+  const seen = new Set<string>();
+  const checks: CollectedCheck[] = [];
+  for (const r of results) {
+    for (const c of checksOf(r)) {
+      if (seen.has(c.checkId)) continue;
+      seen.add(c.checkId);
+      checks.push(c);
+    }
+  }
+  const topics: Topic[] = [];
+  for (const r of results) for (const t of r.topics) if (!topics.includes(t.id)) topics.push(t.id);
+  const times = (key: 'startedAt' | 'finishedAt') => results.map((r) => r[key]).sort();
+  const shards = results.map((r) => r.shard).filter((s): s is string => s !== undefined);
+  const info: RunInfo = {
+    tool: first.tool,
+    contract: first.contract,
+    target: first.target,
+    profile: first.profile,
+    seed: first.seed,
+    runs: first.runs,
+    startedAt: times('startedAt')[0] as string,
+    finishedAt: times('finishedAt').at(-1) as string,
+    topics,
+    harnessErrors: results.flatMap((r) => r.harnessErrors),
+  };
+  if (shards.length > 0) info.shard = shards.join(',');
+  return buildRunResult(info, checks, options);
+}
+
+export { REQUIREMENT_STATUSES, LEVELS };
