@@ -54,6 +54,13 @@ export interface ConvertOptions {
    * property the branch requires (e.g. `{ '': 'template_id' }`).
    */
   branch?: Record<InstancePath, number | string>;
+  /**
+   * Extra schema keywords merged (as a conjunction) into the schema at an instance path, e.g.
+   * `{ '/recipients': { maxItems: 5 } }`: a narrowing that keeps every other rule of the schema.
+   */
+  constrain?: Record<InstancePath, SchemaObject>;
+  /** Narrows the schema-derived arbitrary at an instance path (filter or map to a subset). */
+  narrow?: Record<InstancePath, (arb: fc.Arbitrary<unknown>) => fc.Arbitrary<unknown>>;
   /** Unit of generated free strings (default printable ASCII, one code point per unit). */
   stringUnit?: 'grapheme-ascii' | 'binary' | 'grapheme-composite';
 }
@@ -201,6 +208,7 @@ interface Ctx {
   ajv: AjvLike;
   validators: Map<string, ValidateFunction>;
   refStack: string[];
+  narrowing: Set<string>;
 }
 
 /** A validator for the sub-schema at `schemaPath` of the root (for exclusivity and `not`). */
@@ -257,6 +265,7 @@ export function arbitraryFromSchema(root: JsonSchema, options: ConvertOptions = 
     ajv,
     validators: new Map(),
     refStack: [],
+    narrowing: new Set(),
   };
   const start = schemaPath === '' ? root : resolvePointer(root, '#' + schemaPath).schema;
   return convert(ctx, start, schemaPath, []);
@@ -265,6 +274,34 @@ export function arbitraryFromSchema(root: JsonSchema, options: ConvertOptions = 
 function convert(ctx: Ctx, schema: JsonSchema, at: string, path: string[]): fc.Arbitrary<unknown> {
   const override = Object.entries(ctx.options.overrides ?? {}).find(([p]) => pathMatches(p, path));
   if (override) return override[1];
+  const key = path.join('\u0000') + '\u0001' + path.length;
+  const narrow = Object.entries(ctx.options.narrow ?? {}).find(([p]) => pathMatches(p, path))?.[1];
+  if (narrow && !ctx.narrowing.has(key)) {
+    // Narrow once, at the outermost conversion of this path ($ref and allOf recurse on it).
+    ctx.narrowing.add(key);
+    try {
+      return narrow(convert(ctx, schema, at, path));
+    } finally {
+      ctx.narrowing.delete(key);
+    }
+  }
+  const extra = Object.entries(ctx.options.constrain ?? {}).filter(([p]) => pathMatches(p, path));
+  if (extra.length > 0) {
+    let base: SchemaObject = schema === true ? {} : schema === false ? { not: {} } : schema;
+    for (const [, more] of extra) base = mergeSchemas(base, more, at);
+    schema = base;
+  }
+  if (isObject(schema) && isObject(schema['x-semantic-limit'])) {
+    // A bound the service enforces with a problem response rather than the schema (quotas):
+    // valid values stay inside it.
+    const { 'x-semantic-limit': limit, ...rest } = schema;
+    const keywords = Object.fromEntries(Object.entries(limit as SchemaObject).filter(([k]) => KNOWN_KEYWORDS.has(k)));
+    schema = mergeSchemas(rest, keywords, at);
+  }
+  return convertSchema(ctx, schema, at, path);
+}
+
+function convertSchema(ctx: Ctx, schema: JsonSchema, at: string, path: string[]): fc.Arbitrary<unknown> {
   if (schema === true) return convert(ctx, {}, at, path);
   if (schema === false) throw new UnsupportedSchemaError(at, 'schema `false` admits no value');
   for (const k of Object.keys(schema)) {
