@@ -1,0 +1,75 @@
+// What a run prints: the opening lines (target, seed), progress per topic while vitest runs, and
+// the summary table at the end. vitest's own output is silenced; this module is the run's voice.
+import { basename } from 'node:path';
+import type { Reporter, TestModule } from 'vitest/node';
+import type { RunResult } from './result.ts';
+
+export type Print = (line: string) => void;
+
+/** Topic id of a suite file: `suites/<topic>.suite.ts`. */
+export function topicOfFile(file: string): string {
+  return basename(file).replace(/\.suite\.[cm]?[jt]s$/, '');
+}
+
+export interface ProgressOptions {
+  print: Print;
+  /** Rewrites a "running" line in place; plain lines otherwise (CI, pipes). */
+  tty: boolean;
+  /** Writes without a newline (the TTY in-place line). */
+  write?: (text: string) => void;
+}
+
+/** A vitest reporter that prints one line per topic as it finishes. */
+export class ProgressReporter implements Reporter {
+  constructor(private readonly options: ProgressOptions) {}
+
+  onTestModuleStart(module: TestModule): void {
+    if (this.options.tty && this.options.write) this.options.write(`  … ${topicOfFile(module.moduleId)}`);
+  }
+
+  onTestModuleEnd(module: TestModule): void {
+    const counts = { passed: 0, failed: 0, skipped: 0 };
+    for (const test of module.children.allTests()) {
+      const state = test.result().state;
+      if (state === 'passed') counts.passed++;
+      else if (state === 'failed') counts.failed++;
+      else if (state === 'skipped') counts.skipped++;
+    }
+    const loadFailed = module.errors().length > 0;
+    const mark = loadFailed ? '!' : counts.failed > 0 ? '✗' : '✓';
+    const seconds = ((module.diagnostic().duration ?? 0) / 1000).toFixed(1);
+    const detail = loadFailed
+      ? 'suite could not be loaded'
+      : `${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`;
+    const line = `  ${mark} ${topicOfFile(module.moduleId).padEnd(18)} ${detail} (${seconds} s)`;
+    if (this.options.tty && this.options.write) this.options.write(`\r\x1b[K`);
+    this.options.print(line);
+  }
+}
+
+function table(rows: string[][]): string[] {
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]) => r.map((cell, i) => (i === 0 ? cell.padEnd(widths[i]!) : cell.padStart(widths[i]!))).join('  ');
+  return [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)];
+}
+
+/** The closing table: one row per topic, a total row, the verdict and where the reports are. */
+export function summaryLines(result: RunResult, reportDir?: string): string[] {
+  const header = ['topic', 'verdict', 'passed', 'failed', 'warned', 'skipped', 'errored'];
+  const rows = result.topics.map((t) => [
+    t.id,
+    t.verdict,
+    String(t.summary.passed),
+    String(t.summary.failed),
+    String(t.summary.warned),
+    String(t.summary.skipped),
+    String(t.summary.errored),
+  ]);
+  const s = result.summary;
+  rows.push(['total', result.verdict, String(s.passed), String(s.failed), String(s.warned), String(s.skipped), String(s.errored)]);
+  const lines = ['', ...table([header, ...rows]), ''];
+  for (const error of result.harnessErrors) lines.push(`harness error [${error.code}]: ${error.message}`);
+  lines.push(`verdict: ${result.verdict} (seed ${result.seed}; replay with --seed ${result.seed})`);
+  if (reportDir) lines.push(`reports: ${reportDir}`);
+  return lines;
+}
