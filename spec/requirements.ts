@@ -21,13 +21,32 @@ export interface Requirement {
   assumption?: string;
 }
 
+/** A section or subsection of the document ("4.1"), with a title in the project's words. */
+export interface Section {
+  id: string;
+  title: string;
+}
+
+interface Catalogue {
+  sections: Section[];
+  requirements: Requirement[];
+}
+
 const file = fileURLToPath(new URL('./requirements.yaml', import.meta.url));
 
-export const requirements: Requirement[] = (parse(readFileSync(file, 'utf8')) as { requirements: Requirement[] })
-  .requirements;
+const catalogue = parse(readFileSync(file, 'utf8')) as Catalogue;
+
+export const sections: Section[] = catalogue.sections;
+
+export const requirements: Requirement[] = catalogue.requirements;
 
 const byId = new Map(requirements.map((r) => [r.id as string, r]));
 
 export function requirementById(id: string): Requirement | undefined {
   return byId.get(id);
+}
+
+/** The entries of one topic, in catalogue order. */
+export function requirementsByTopic(topic: Topic): Requirement[] {
+  return requirements.filter((r) => r.topic === topic);
 }
