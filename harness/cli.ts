@@ -7,10 +7,18 @@ import type { ParseArgsConfig } from 'node:util';
 import { loadConfig } from './config.ts';
 import { HarnessError } from './errors.ts';
 import { mergeShardReports, runConformance, startEmbeddedReference } from './runner.ts';
+import type { RunOptions } from './runner.ts';
 
 export interface CliIo {
   out: (line: string) => void;
   err: (line: string) => void;
+}
+
+/** What a command gets besides its parsed arguments. */
+export interface CommandContext {
+  io: CliIo;
+  /** Overrides for tests (fixture suites folder). */
+  runOptions: Pick<RunOptions, 'suitesDir'>;
 }
 
 export interface Command {
@@ -20,7 +28,7 @@ export interface Command {
   usage: string;
   options: NonNullable<ParseArgsConfig['options']>;
   allowPositionals?: boolean;
-  run(args: { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] }, io: CliIo): Promise<number>;
+  run(args: { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] }, context: CommandContext): Promise<number>;
 }
 
 const listOf = (value: unknown): string[] | undefined =>
@@ -46,7 +54,7 @@ const runCommand: Command = {
     'merge-reports': { type: 'string' },
   },
   allowPositionals: true,
-  async run({ values, positionals }, io) {
+  async run({ values, positionals }, { io, runOptions }) {
     const config = loadConfig({
       topic: str(values.topic),
       profile: str(values.profile),
@@ -64,7 +72,7 @@ const runCommand: Command = {
       return outcome.exitCode;
     }
     if (positionals.length > 0) throw new HarnessError('CONF_INVALID_VALUE', `unexpected argument ${positionals[0]} (see conformance help)`);
-    const outcome = await runConformance(config, { print: io.out, printError: io.err });
+    const outcome = await runConformance(config, { ...runOptions, print: io.out, printError: io.err });
     return outcome.exitCode;
   },
 };
@@ -78,7 +86,7 @@ const serveCommand: Command = {
     'env-out': { type: 'string' },
     defects: { type: 'string' },
   },
-  async run({ values }, io) {
+  async run({ values }, { io }) {
     const portText = str(values.port);
     let port: number | undefined;
     if (portText !== undefined) {
@@ -118,7 +126,7 @@ const helpCommand: Command = {
   summary: 'show the commands and their options',
   usage: 'conformance help',
   options: {},
-  async run(_args, io) {
+  async run(_args, { io }) {
     io.out('usage: conformance <command> [options]\n');
     for (const command of COMMANDS.values()) {
       io.out(`  ${command.name.padEnd(8)} ${command.summary}`);
@@ -142,7 +150,7 @@ const defaultIo: CliIo = {
   err: (line) => process.stderr.write(`${line}\n`),
 };
 
-export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
+export async function main(argv: string[], io: CliIo = defaultIo, runOptions: CommandContext['runOptions'] = {}): Promise<number> {
   const [name = 'help', ...rest] = argv;
   const commandName = name === '--help' || name === '-h' ? 'help' : name;
   try {
@@ -154,7 +162,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     } catch (error) {
       throw new HarnessError('CONF_INVALID_VALUE', `${(error as Error).message.split('\n')[0]} (usage: ${command.usage.split('\n')[0]})`);
     }
-    return await command.run(parsed as never, io);
+    return await command.run(parsed as never, { io, runOptions });
   } catch (error) {
     if (error instanceof HarnessError) {
       io.err(`conformance: ${error.message} [${error.code}]`);

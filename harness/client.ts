@@ -57,4 +57,10 @@ export interface ApiClient {
   idempotencyKey(label?: string): string;
   /** Requests sent so far by this client. */
   readonly requestCount: number;
+  /**
+   * Replaces every secret and token this client knows of (client secrets, Basic credentials,
+   * tokens obtained) by `<redacted>`. The check wrapper passes failure texts, notes and error
+   * messages through it, since a suite may quote a response body that echoes a credential.
+   */
+  redact?(text: string): string;
 }

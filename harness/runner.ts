@@ -21,6 +21,7 @@ import type { Print } from './output.ts';
 import { SecretSet, redactText } from './redact.ts';
 import { CheckCollector } from './reporter.ts';
 import { buildRunResult, mergeRunResults } from './result.ts';
+import { writeReports } from './reports/index.ts';
 import type { HarnessErrorEntry, RunInfo, RunResult } from './result.ts';
 
 /** Root of the installed package (never the user's working directory). */
@@ -59,15 +60,6 @@ export async function startEmbeddedReference(options: ReferenceOptions): Promise
     if (error instanceof HarnessError) throw error;
     throw new HarnessError('CONF_INVALID_VALUE', `the embedded reference could not start: ${(error as Error).message}`);
   }
-}
-
-type WriteReports = (dir: string, result: RunResult, secrets: string[]) => Promise<unknown> | unknown;
-
-async function loadReportWriter(): Promise<WriteReports> {
-  const module = (await import(pathToFileURL(join(PACKAGE_ROOT, 'harness', 'reports', 'index.ts')).href)) as {
-    writeReports: WriteReports;
-  };
-  return module.writeReports;
 }
 
 export interface RunOptions {
@@ -249,7 +241,9 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
       harnessErrors: [...harnessErrors, ...collector.harnessErrors()],
       ...(config.shard ? { shard: config.shard } : {}),
     };
-    const result = buildRunResult(info, collector.checks());
+    // Defence in depth: workers redact what they know; the configured secrets go once more here.
+    const scrub = <T>(value: T): T => JSON.parse(redactText(JSON.stringify(value), secrets)) as T;
+    const result = buildRunResult(scrub(info), scrub(collector.checks()));
     await writeAll(config.reportDir, result, [...secrets.list()]);
     if (existsSync(config.settings.exchangeLogPath)) {
       copyFileSync(config.settings.exchangeLogPath, join(config.reportDir, 'exchanges.jsonl'));
@@ -264,7 +258,6 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
 }
 
 async function writeAll(dir: string, result: RunResult, secrets: string[]): Promise<void> {
-  const writeReports = await loadReportWriter();
   try {
     await writeReports(dir, result, secrets);
   } catch (error) {

@@ -73,9 +73,15 @@ export function checksFor(topic: Topic) {
           if (!ok) t.fail(requirement, expected, actual, ...responses);
         },
       };
+      // A suite may quote a body that echoes a credential: nothing leaves the worker unredacted.
+      const redact = (text: string) => (api.redact ? api.redact(text) : text);
       try {
         await body(t);
       } catch (error) {
+        if (error instanceof Error) {
+          error.message = redact(error.message);
+          if (error.stack) error.stack = redact(error.stack);
+        }
         if (error instanceof CheckSkipped) {
           live.skipReason = error.message;
           ctx.skip(error.message);
@@ -94,6 +100,15 @@ export function checksFor(topic: Topic) {
           };
         }
         throw error;
+      } finally {
+        live.notes = live.notes.map(redact);
+        live.advisories = live.advisories.map(redact);
+        if (live.skipReason) live.skipReason = redact(live.skipReason);
+        if (live.counterexample) live.counterexample = redact(live.counterexample);
+        if (live.failure) {
+          const f = live.failure;
+          live.failure = { ...f, expected: redact(f.expected), actual: redact(f.actual), message: redact(f.message) };
+        }
       }
     });
   };
