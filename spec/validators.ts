@@ -82,27 +82,34 @@ function indexSchemas(node: unknown, pointer: string): void {
   else for (const [key, value] of Object.entries(node)) indexSchemas(value, `${pointer}/${escapeToken(key)}`);
 }
 
+/**
+ * A fresh ajv with the contract's options (2020-12, strict, all errors, formats, the document's
+ * `x-` keywords) and no schema registered: for compiling jsonSchemaFor() output elsewhere.
+ */
+export function createContractAjv(): Ajv2020 {
+  const instance = new Ajv2020({
+    strict: true,
+    // A oneOf branch `{ required: [message] }` names members defined by its parent schema.
+    strictRequired: false,
+    // Nullable fields are written as type arrays (["string", "null"]).
+    allowUnionTypes: true,
+    allErrors: true,
+    // Errors then carry the schema object they failed in (mapped back to a document pointer:
+    // ajv's own schemaPath is relative to whichever referenced schema it compiled apart).
+    verbose: true,
+    // The OpenAPI objects around the schemas (openapi, info, paths, components, ...) are
+    // annotations to ajv: it compiles the document root once, never traversing them.
+    keywords: [...extensionKeywords(openapi), ...Object.keys(openapi).filter((k) => !k.startsWith('x-'))],
+  });
+  // ajv-formats is CommonJS: under NodeNext its default import is the module object.
+  const addFormats = ((formatsPlugin as unknown as { default?: unknown }).default ?? formatsPlugin) as (ajv: Ajv2020) => void;
+  addFormats(instance);
+  return instance;
+}
+
 function ajv(): Ajv2020 {
   if (!compiledAjv) {
-    compiledAjv = new Ajv2020({
-      strict: true,
-      // A oneOf branch `{ required: [message] }` names members defined by its parent schema.
-      strictRequired: false,
-      // Nullable fields are written as type arrays (["string", "null"]).
-      allowUnionTypes: true,
-      allErrors: true,
-      // Errors then carry the schema object they failed in (mapped back to a document pointer:
-      // ajv's own schemaPath is relative to whichever referenced schema it compiled apart).
-      verbose: true,
-      // The OpenAPI objects around the schemas (openapi, info, paths, components, ...) are
-      // annotations to ajv: it compiles the document root once, never traversing them.
-      keywords: [...extensionKeywords(openapi), ...Object.keys(openapi).filter((k) => !k.startsWith('x-'))],
-    });
-    // ajv-formats is CommonJS: under NodeNext its default import is the module object.
-    const addFormats = ((formatsPlugin as unknown as { default?: typeof formatsPlugin }).default ?? formatsPlugin) as unknown as (
-      ajv: Ajv2020,
-    ) => void;
-    addFormats(compiledAjv);
+    compiledAjv = createContractAjv();
     const registered = structuredClone(openapi) as object;
     indexSchemas(registered, '#');
     compiledAjv.addSchema(registered, DOCUMENT_ID);
