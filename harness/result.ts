@@ -252,14 +252,17 @@ function sectionTitles(): Map<string, string> {
   return titles;
 }
 
+/** A catalogue requirement, with the id loosened so tests can bring their own catalogue. */
+export type CatalogueEntry = Omit<Requirement, 'id'> & { id: string };
+
 export interface BuildOptions {
   /** The catalogue to report coverage of; the project's own by default (tests pass their own). */
-  catalogue?: Requirement[];
+  catalogue?: readonly CatalogueEntry[];
   sectionTitles?: Map<string, string>;
 }
 
 export function buildRunResult(info: RunInfo, checks: CollectedCheck[], options: BuildOptions = {}): RunResult {
-  const reqs = options.catalogue ?? catalogue.requirements;
+  const reqs: readonly CatalogueEntry[] = options.catalogue ?? catalogue.requirements;
   const titles = options.sectionTitles ?? sectionTitles();
 
   const topicOrder: Topic[] = [...info.topics];

@@ -1,0 +1,134 @@
+// The reporter tested as vitest tests its own: fixture suites run through vitest's Node API with
+// the CheckCollector attached, then the collected checks are built into a result and rendered.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { XMLParser, XMLValidator } from 'fast-xml-parser';
+import type { CollectedCheck } from '../../harness/reporter.ts';
+import { buildRunResult, type RunResult } from '../../harness/result.ts';
+import { renderReports } from '../../harness/reports/index.ts';
+import { runInfo, sectionTitles, testCatalogue } from './catalogue.ts';
+import { runFixtures } from './run-fixtures.ts';
+import { validateReport } from './schema.ts';
+
+let checks: CollectedCheck[];
+let harnessErrors: Array<{ code: string; message: string }>;
+let result: RunResult;
+
+const byId = (id: string) => {
+  const check = checks.find((c) => c.checkId === id);
+  if (!check) throw new Error(`no collected check ${id}`);
+  return check;
+};
+
+beforeAll(async () => {
+  const collector = await runFixtures(['wallet-outcomes.fixture.ts', 'idempotency-skipped.fixture.ts', 'broken.fixture.ts']);
+  // Normalise what varies between runs: durations.
+  checks = collector.checks().map((c) => ({ ...c, durationMs: 0 }));
+  harnessErrors = collector.harnessErrors();
+  result = buildRunResult(runInfo({ harnessErrors }), checks, { catalogue: testCatalogue, sectionTitles });
+}, 120_000);
+
+describe('CheckCollector', () => {
+  it('keeps pass, fail, warn, skip and error apart', () => {
+    expect(Object.fromEntries(checks.map((c) => [c.checkId, c.status]))).toEqual({
+      'idempotency/profile': 'skip',
+      'idempotency/collection': 'skip',
+      'wallet/pass': 'pass',
+      'wallet/fail': 'fail',
+      'wallet/warn': 'warn',
+      'wallet/skip': 'skip',
+      'wallet/error': 'error',
+      'wallet/timeout': 'error',
+      'wallet/injected': 'pass',
+    });
+  });
+
+  it('ignores tests declared without conformance meta', () => {
+    expect(checks.some((c) => c.title.startsWith('not a check'))).toBe(false);
+  });
+
+  it('keeps the failure data and the evidence of a failed check', () => {
+    const fail = byId('wallet/fail');
+    expect(fail.failure?.requirement).toBe('FIX-MUST-B');
+    expect(fail.evidence).toHaveLength(1);
+    expect(fail.evidence[0]?.response?.status).toBe(500);
+    expect(fail.errorMessage).toBeUndefined();
+  });
+
+  it('grades a broken should as warn, not fail', () => {
+    expect(byId('wallet/warn').failure?.requirement).toBe('FIX-SHOULD');
+    expect(byId('wallet/warn').status).toBe('warn');
+  });
+
+  it('keeps skip reasons, including a skip at collection', () => {
+    expect(byId('wallet/skip').skipReason).toBe('CONFORMANCE_LIMITED_CLIENT_ID is not set');
+    expect(byId('idempotency/profile').skipReason).toBe('profile safe sends GET only');
+    expect(byId('idempotency/collection').skipReason).toBe('skipped without a stated reason');
+  });
+
+  it('gives an error a one-line message without a stack', () => {
+    expect(byId('wallet/error').errorMessage).toBe('TypeError: fetch failed: connect ECONNREFUSED 127.0.0.1:1');
+    expect(byId('wallet/timeout').errorMessage).toMatch(/^Test timed out in 50ms/);
+    for (const c of checks) expect(c.errorMessage ?? '').not.toMatch(/\n|\s+at\s/);
+  });
+
+  it('reports a suite that cannot load as a harness error, not as a check', () => {
+    expect(harnessErrors).toEqual([
+      { code: 'SUITE_LOAD_FAILED', message: 'test/reports/fixtures/broken.fixture.ts: suite failed to load on purpose' },
+    ]);
+  });
+});
+
+describe('the result of the fixture run', () => {
+  it('counts each outcome separately and grades topics and run', () => {
+    expect(result.summary).toEqual({ total: 9, passed: 2, failed: 1, warned: 1, skipped: 3, errored: 2 });
+    expect(result.topics.map((t) => [t.id, t.verdict])).toEqual([
+      ['wallet', 'fail'],
+      ['idempotency', 'skipped'],
+    ]);
+    expect(result.verdict).toBe('fail');
+  });
+
+  it('lists every catalogue requirement with its status', () => {
+    expect(Object.fromEntries(result.requirements.map((r) => [r.id, r.status]))).toEqual({
+      'FIX-MUST-A': 'pass',
+      'FIX-MUST-B': 'fail',
+      'FIX-SHOULD': 'warn',
+      'FIX-NEEDS-FIXTURE': 'skipped',
+      'FIX-ERRORED': 'error',
+      'FIX-UNTESTED': 'untested',
+    });
+    expect(result.assumptions).toEqual([{ requirement: 'FIX-MUST-A', text: testCatalogue[0]?.assumption }]);
+  });
+
+  it('renders reports that keep the outcomes apart', () => {
+    const files = renderReports(result);
+    expect(validateReport(JSON.parse(files['report.json']))).toEqual([]);
+
+    expect(XMLValidator.validate(files['junit.xml'])).toBe(true);
+    const xml = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(files['junit.xml']);
+    const suites = xml.testsuites.testsuite as Array<{ name: string; testcase: unknown }>;
+    const cases = suites.flatMap((s) => [s.testcase].flat() as Array<Record<string, unknown>>);
+    const kind = (c: Record<string, unknown>) =>
+      ['failure', 'error', 'skipped'].filter((k) => k in c).join('+') || 'none';
+    expect(Object.fromEntries(cases.map((c) => [`${String(c['classname'])}: ${String(c['name'])}`, kind(c)]))).toMatchObject({
+      'wallet: fail: a must is broken [FIX-MUST-A, FIX-MUST-B]': 'failure',
+      'wallet: warn: a should is broken [FIX-SHOULD]': 'none',
+      'wallet: error: the harness throws [FIX-ERRORED]': 'error',
+      'wallet: error: the check times out [FIX-ERRORED]': 'error',
+      'wallet: skip: a fixture is missing [FIX-NEEDS-FIXTURE]': 'skipped',
+      'idempotency: skipped by profile [FIX-MUST-B]': 'skipped',
+      'harness: SUITE_LOAD_FAILED #1': 'error',
+    });
+
+    const md = files['report.md'];
+    expect(md).toContain('# Conformance report: FAIL');
+    expect(md).toContain('9 checks: 2 passed, 1 failed, 1 warned, 3 skipped, 2 errors.');
+    expect(md).toContain('### FAIL `wallet/fail`');
+    expect(md).toContain('- Requirement: `FIX-MUST-B` (section 4.5, must)');
+
+    const html = files['report.html'];
+    expect(html.match(/data-status="error"/g)).toHaveLength(2);
+    expect(html).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;quotes&quot;');
+    expect(html.match(/<script/g)).toHaveLength(1);
+  });
+});
