@@ -1,0 +1,212 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { HarnessError } from '../../harness/errors.ts';
+import { readAllExchanges } from '../../harness/exchange-log.ts';
+import { RESPONSE_SIZE_CAP, RETRY_AFTER_CAP_MS, createApiClient, parseRetryAfter } from '../../harness/http-client.ts';
+import { BUSINESS_ID, CANARY_TOKEN, startFakeTarget } from './fixtures/fake-target.ts';
+import type { FakeTarget } from './fixtures/fake-target.ts';
+import { suiteConfigFor } from './fixtures/suite-config.ts';
+
+let fake: FakeTarget;
+beforeAll(async () => {
+  fake = await startFakeTarget();
+});
+afterAll(async () => {
+  await fake.close();
+});
+
+const wallet = `/v1/businesses/${BUSINESS_ID}/wallet/balance`;
+
+async function harnessError(promise: Promise<unknown>): Promise<HarnessError> {
+  try {
+    await promise;
+  } catch (error) {
+    if (error instanceof HarnessError) return error;
+    throw error;
+  }
+  throw new Error('no HarnessError was thrown');
+}
+
+describe('tokens', () => {
+  it('obtains one token with client_secret_basic and caches it', async () => {
+    const api = createApiClient(suiteConfigFor(fake));
+    const before = fake.calls.length;
+    await api.send({ method: 'GET', path: wallet });
+    await api.send({ method: 'GET', path: wallet });
+    await api.close();
+    const calls = fake.calls.slice(before);
+    const tokenCalls = calls.filter((c) => c.url === '/oauth2/token');
+    expect(tokenCalls).toHaveLength(1);
+    expect(tokenCalls[0]!.method).toBe('POST');
+    expect(tokenCalls[0]!.headers.authorization).toMatch(/^Basic /);
+    expect(new URLSearchParams(tokenCalls[0]!.body).get('grant_type')).toBe('client_credentials');
+    expect(new URLSearchParams(tokenCalls[0]!.body).get('audience')).toBe('service-external-api');
+    const apiCalls = calls.filter((c) => c.url === wallet);
+    expect(apiCalls.map((c) => c.headers.authorization)).toEqual([`Bearer ${CANARY_TOKEN}`, `Bearer ${CANARY_TOKEN}`]);
+  });
+
+  it('refused credentials give CREDENTIALS_REFUSED; a closed port gives TOKEN_ENDPOINT_UNREACHABLE', async () => {
+    const refusing = await startFakeTarget({ refuseCredentials: true });
+    const api = createApiClient(suiteConfigFor(refusing));
+    expect((await harnessError(api.token('primary'))).code).toBe('CREDENTIALS_REFUSED');
+    await api.close();
+    await refusing.close();
+    const closed = createApiClient(suiteConfigFor({ baseUrl: refusing.baseUrl, tokenUrl: refusing.tokenUrl }));
+    const error = await harnessError(closed.token('primary'));
+    expect(error.code).toBe('TOKEN_ENDPOINT_UNREACHABLE');
+    await closed.close();
+  });
+});
+
+describe('requests', () => {
+  it('sends a run-scoped X-Request-Id unless the request sets or omits it', async () => {
+    const api = createApiClient(suiteConfigFor(fake));
+    const before = fake.calls.length;
+    await api.send({ method: 'GET', path: wallet });
+    await api.send({ method: 'GET', path: wallet, headers: { 'X-Request-Id': 'mine-1' } });
+    await api.send({ method: 'GET', path: wallet, headers: { 'x-request-id': undefined } });
+    await api.close();
+    const ids = fake.calls.slice(before).filter((c) => c.url === wallet).map((c) => c.headers['x-request-id']);
+    expect(ids[0]).toMatch(/^conf-test-run-[0-9a-f]+-\d+$/);
+    expect(ids[0]).toMatch(/^[A-Za-z0-9._-]{1,128}$/);
+    expect(ids[1]).toBe('mine-1');
+    expect(ids[2]).toBeUndefined();
+  });
+
+  it('never sends Authorization to another origin: a path must stay under the base URL', async () => {
+    const api = createApiClient(suiteConfigFor(fake));
+    for (const path of ['http://127.0.0.2:1/v1/x', 'v1/x']) {
+      expect((await harnessError(api.send({ method: 'GET', path }))).code).toBe('SAFETY_REFUSED');
+    }
+    // A protocol-relative path is appended to the base URL, so it stays on the API origin.
+    const res = await api.send({ method: 'GET', path: '//evil.test/v1/x' });
+    expect(new URL(res.exchange.request.url).origin).toBe(fake.baseUrl);
+    await api.close();
+  });
+
+  it('does not follow redirects', async () => {
+    const api = createApiClient(suiteConfigFor(fake));
+    const res = await api.send({ method: 'GET', path: '/redirect' });
+    expect(res.status).toBe(302);
+    expect(res.headers.location).toBe('http://127.0.0.2:9/stolen');
+    await api.close();
+  });
+
+  it('cuts a response above the size cap and reports a transport error', async () => {
+    const api = createApiClient(suiteConfigFor(fake));
+    const res = await api.send({ method: 'GET', path: '/huge' });
+    expect(res.status).toBe(0);
+    expect(res.exchange.transportError).toContain(String(RESPONSE_SIZE_CAP));
+    await api.close();
+  });
+
+  it('a closed port is a response with status 0 and a transport error, not an exception', async () => {
+    const closed = await startFakeTarget();
+    const api = createApiClient(suiteConfigFor(fake));
+    await api.token('primary');
+    await closed.close();
+    const other = createApiClient({ ...suiteConfigFor(closed), apps: {} });
+    const res = await other.send({ method: 'GET', path: wallet, as: 'none' });
+    expect(res.status).toBe(0);
+    expect(res.exchange.transportError).toMatch(/ECONNREFUSED/);
+    await api.close();
+    await other.close();
+  });
+
+  it('a hanging server is cut off by the timeout', async () => {
+    const server = createServer(() => undefined); // never answers
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const api = createApiClient(suiteConfigFor({ baseUrl: origin, tokenUrl: `${origin}/t` }, { settings: { timeoutMs: 300 } }));
+    const started = Date.now();
+    const res = await api.send({ method: 'GET', path: '/v1/x', as: 'none' });
+    expect(res.status).toBe(0);
+    expect(Date.now() - started).toBeLessThan(3000);
+    await api.close();
+    server.closeAllConnections();
+    server.close();
+  });
+
+  it('honours Retry-After once, bounded, unless noRetry', async () => {
+    const api = createApiClient(suiteConfigFor(fake));
+    await api.token('primary');
+    fake.throttle(1, '1');
+    let started = Date.now();
+    const retried = await api.send({ method: 'GET', path: wallet });
+    expect(retried.status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+
+    fake.throttle(1, '1');
+    const direct = await api.send({ method: 'GET', path: wallet, noRetry: true });
+    expect(direct.status).toBe(429);
+
+    fake.throttle(2, '3600'); // an hour: the wait is capped, and only one retry is made
+    started = Date.now();
+    const capped = await api.send({ method: 'GET', path: wallet });
+    expect(capped.status).toBe(429);
+    expect(Date.now() - started).toBeLessThan(RETRY_AFTER_CAP_MS + 2000);
+    fake.throttle(0, '0');
+    await api.close();
+  }, 20_000);
+
+  it('parses Retry-After as seconds or an HTTP-date', () => {
+    expect(parseRetryAfter('2')).toBe(2000);
+    expect(parseRetryAfter(new Date(10_000).toUTCString(), 5_000)).toBe(5_000);
+    expect(parseRetryAfter('soon')).toBeUndefined();
+  });
+
+  it('stops at the request budget with REQUEST_BUDGET_EXHAUSTED', async () => {
+    const api = createApiClient(suiteConfigFor(fake, { settings: { maxRequests: 3 } }));
+    await api.send({ method: 'GET', path: wallet }); // token + request
+    await api.send({ method: 'GET', path: wallet });
+    expect(api.requestCount).toBe(3);
+    expect((await harnessError(api.send({ method: 'GET', path: wallet }))).code).toBe('REQUEST_BUDGET_EXHAUSTED');
+    await api.close();
+  });
+
+  it('keeps at most `concurrency` requests in flight', async () => {
+    let inFlight = 0;
+    let most = 0;
+    const server = createServer((_req, res) => {
+      inFlight++;
+      most = Math.max(most, inFlight);
+      setTimeout(() => {
+        inFlight--;
+        res.end('{}');
+      }, 50);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const api = createApiClient(suiteConfigFor({ baseUrl: origin, tokenUrl: `${origin}/t` }, { settings: { concurrency: 2 } }));
+    await Promise.all(Array.from({ length: 8 }, () => api.send({ method: 'GET', path: '/v1/x', as: 'none' })));
+    expect(most).toBe(2);
+    await api.close();
+    server.close();
+  });
+
+  it('appends every exchange to the exchange log, with a replayable curl line', async () => {
+    const config = suiteConfigFor(fake);
+    const api = createApiClient(config);
+    await api.send({ method: 'POST', path: `/v1/businesses/${BUSINESS_ID}/sms/bulk-messages`, json: { recipients: [{ to: '+4915112345678' }] } });
+    await api.close();
+    const log = readAllExchanges(config.settings.exchangeLogPath);
+    expect(log.map((x) => `${x.request.method} ${new URL(x.request.url).pathname}`)).toEqual([
+      'POST /oauth2/token',
+      `POST /v1/businesses/${BUSINESS_ID}/sms/bulk-messages`,
+    ]);
+    expect(log[1]!.curl).toContain('"Authorization: Bearer $TOKEN"');
+    expect(log[1]!.curl).toContain(`--data-raw '{"recipients":[{"to":"+4915112345678"}]}'`);
+  });
+
+  it('idempotency keys carry the run id and never repeat', () => {
+    const a = createApiClient(suiteConfigFor(fake));
+    const b = createApiClient(suiteConfigFor(fake));
+    const keys = [a.idempotencyKey(), a.idempotencyKey('replay'), b.idempotencyKey(), b.idempotencyKey('replay')];
+    for (const key of keys) expect(key).toContain('conf-test-run');
+    expect(new Set(keys).size).toBe(4);
+    expect(keys[1]).toContain('replay');
+    void a.close();
+    void b.close();
+  });
+});
