@@ -1,0 +1,44 @@
+// Every exchange of the run so far, read from the run's exchange log (harness/exchange-log.ts),
+// for the cross-topic checks (problem-details, request-id). The log is redacted and bodies are
+// cut, so readers treat a body that does not parse as "not inspectable", never as a violation.
+import { readAllExchanges } from '../../harness/exchange-log.ts';
+import type { Exchange, RecordedResponse, SuiteConfig } from '../../harness/model.ts';
+
+/** An exchange with a response from the API host (token endpoint and control origin left out). */
+export interface ApiExchange extends Exchange {
+  response: RecordedResponse;
+}
+
+export function runExchanges(config: SuiteConfig): Exchange[] {
+  return readAllExchanges(config.settings.exchangeLogPath);
+}
+
+/** True when the URL is under the configured API base (the token endpoint lives elsewhere). */
+export function isApiUrl(config: SuiteConfig, url: string): boolean {
+  const base = config.target.baseUrl.replace(/\/+$/, '');
+  return url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`);
+}
+
+/** The run's exchanges with the API host that got a response. */
+export function apiExchanges(config: SuiteConfig): ApiExchange[] {
+  return runExchanges(config).filter(
+    (x): x is ApiExchange => x.response !== undefined && isApiUrl(config, x.request.url),
+  );
+}
+
+/** Case-insensitive header lookup on a recorded message. */
+export function headerOf(headers: Record<string, string>, name: string): string | undefined {
+  const wanted = name.toLowerCase();
+  for (const [key, value] of Object.entries(headers)) if (key.toLowerCase() === wanted) return value;
+  return undefined;
+}
+
+/** The parsed JSON body, or undefined when absent, cut by the log's size limit, or not JSON. */
+export function jsonBodyOf(response: RecordedResponse): unknown {
+  if (response.body === undefined || response.body === '') return undefined;
+  try {
+    return JSON.parse(response.body);
+  } catch {
+    return undefined;
+  }
+}
