@@ -8,7 +8,7 @@ import type { RunResult } from '../result.ts';
 import { escapeHtml, renderHtml } from './html.ts';
 import { renderJson } from './json.ts';
 import { escapeXml, renderJunit } from './junit.ts';
-import { renderMarkdown } from './markdown.ts';
+import { escapeMarkdown, renderMarkdown } from './markdown.ts';
 
 export const REPORT_FILES = ['report.json', 'report.md', 'report.html', 'junit.xml'] as const;
 export type ReportFile = (typeof REPORT_FILES)[number];
@@ -22,14 +22,14 @@ export function renderReports(result: RunResult): Record<ReportFile, string> {
   };
 }
 
-/** Each secret as it could appear in a rendered file: raw, URL-, JSON-, HTML- and XML-escaped. */
+/**
+ * Each secret as it could appear in a rendered file: as it travels (raw, URL-, form- or
+ * JSON-encoded), then as each renderer escapes text (HTML, XML, Markdown).
+ */
 function leakForms(secrets: string[]): string[] {
-  const set = new SecretSet(secrets);
   const forms = new Set<string>();
-  for (const value of set.list()) {
-    forms.add(value);
-    forms.add(escapeHtml(value));
-    forms.add(escapeXml(value));
+  for (const value of new SecretSet(secrets).list()) {
+    for (const form of [value, escapeHtml(value), escapeXml(value), escapeMarkdown(value)]) forms.add(form);
   }
   return [...forms];
 }

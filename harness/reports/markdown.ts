@@ -4,7 +4,7 @@ import type { CheckResult, RunResult, TopicResult } from '../result.ts';
 import { CHECK_STATUS_LABEL, REQUIREMENT_STATUS_ORDER, VERDICT_LABEL, formatRequest, formatResponse, runFacts } from './text.ts';
 
 /** Plain text in Markdown: no HTML, no table breaks, no accidental emphasis or links. */
-function text(value: string): string {
+export function escapeMarkdown(value: string): string {
   return value
     .replace(/&/g, '&amp;')
     .replace(/</g, '&lt;')
@@ -12,6 +12,11 @@ function text(value: string): string {
     .replace(/([\\`*_[\]|#])/g, '\\$1')
     .replace(/\r?\n/g, ' ');
 }
+
+const text = escapeMarkdown;
+
+/** Exchanges shown per finding here; report.html and report.json keep them all. */
+const EXCHANGES_SHOWN = 3;
 
 /** A code span that survives backticks inside the value. */
 function code(value: string): string {
@@ -63,12 +68,16 @@ function checkDetail(result: RunResult, topic: TopicResult, check: CheckResult):
   if (check.counterexample !== undefined) lines.push(`- Counterexample: ${code(check.counterexample)}`);
   for (const note of check.notes) lines.push(`- Note: ${text(note)}`);
   lines.push('');
-  check.evidence.forEach((exchange, i) => {
+  // A CI job summary has a size limit; the other reports keep every exchange.
+  check.evidence.slice(0, EXCHANGES_SHOWN).forEach((exchange, i) => {
     lines.push(`Exchange ${i + 1} of ${check.evidence.length} (${Math.round(exchange.durationMs)} ms):`, '');
     lines.push(fenced(formatRequest(exchange), 'http'), '');
     lines.push(fenced(formatResponse(exchange), 'http'), '');
     lines.push('Replay:', '', fenced(exchange.curl, 'sh'), '');
   });
+  if (check.evidence.length > EXCHANGES_SHOWN) {
+    lines.push(`${check.evidence.length - EXCHANGES_SHOWN} more exchanges are in report.html and report.json.`, '');
+  }
   return lines;
 }
 
