@@ -1,0 +1,174 @@
+// Equivalence for idempotency (4.1 rules 3-4): from one body, raw JSON texts equal to it as JSON
+// values (key order, whitespace, string escapes, number spelling) and valid bodies that differ
+// from it in exactly one field.
+import fc from 'fast-check';
+import type { BulkRequestBody, BulkRequestOptions } from './bulk-request.ts';
+import { componentSchema, e164Arb, plainText, recipientsFrom, templateValueArb } from './domain.ts';
+import { arbitraryFromSchema } from './from-schema.ts';
+import { jsonSchemaFor } from '../spec/validators.ts';
+
+/**
+ * One canonical text per JSON value: object keys sorted by code unit, no whitespace, numbers
+ * and strings as JSON.stringify writes them. Two texts are equal JSON values exactly when
+ * their parses canonicalise to the same string.
+ */
+export function canonicalJson(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value);
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
+  const keys = Object.keys(value).sort();
+  return `{${keys.map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`).join(',')}}`;
+}
+
+/** How one equal variant is written; each choice keeps the JSON value. */
+export interface Spelling {
+  /** Seed of the key permutation of every object (0 keeps the original order). */
+  orderSeed: number;
+  /** Whitespace put around structural characters. */
+  space: '' | ' ' | '\n' | '\t' | '\r\n  ';
+  /** Write some characters of strings as \uXXXX escapes (and `/` as `\/`). */
+  escapes: boolean;
+  /** Spell integers as 5.0, 5e0, 50E-1 ... and other numbers with an exponent. */
+  numbers: boolean;
+}
+
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function spellNumber(n: number, pick: () => number): string {
+  const plain = JSON.stringify(n);
+  if (!Number.isFinite(n) || Object.is(n, -0)) return plain;
+  if (Number.isInteger(n) && Math.abs(n) < 1e14) {
+    const forms = [plain, `${plain}.0`, `${plain}e0`, `${plain}E+0`, `${n * 10}e-1`, `${plain}.000`];
+    return forms[Math.floor(pick() * forms.length)]!;
+  }
+  return pick() < 0.5 ? plain : `${plain}e0`.replace(/e([+-]?\d+)e0$/, 'e$1');
+}
+
+function spellString(s: string, escapes: boolean, pick: () => number): string {
+  if (!escapes) return JSON.stringify(s);
+  let out = '"';
+  for (const ch of s) {
+    const code = ch.codePointAt(0)!;
+    if (ch === '"' || ch === '\\' || code < 0x20) {
+      out += JSON.stringify(ch).slice(1, -1);
+    } else if (ch === '/' && pick() < 0.5) {
+      out += '\\/';
+    } else if (code <= 0xffff && pick() < 0.3) {
+      out += '\\u' + (pick() < 0.5 ? code.toString(16) : code.toString(16).toUpperCase()).padStart(4, '0');
+    } else {
+      out += ch;
+    }
+  }
+  return out + '"';
+}
+
+/** Writes `value` as JSON text spelled as `spelling` says. */
+export function spellJson(value: unknown, spelling: Spelling): string {
+  const pick = prng(spelling.orderSeed ^ 0x9e3779b9);
+  const order = prng(spelling.orderSeed);
+  const ws = spelling.space;
+  const write = (v: unknown): string => {
+    if (v === null || typeof v === 'boolean') return JSON.stringify(v);
+    if (typeof v === 'number') return spelling.numbers ? spellNumber(v, pick) : JSON.stringify(v);
+    if (typeof v === 'string') return spellString(v, spelling.escapes, pick);
+    if (Array.isArray(v)) return `[${ws}${v.map(write).join(`${ws},${ws}`)}${ws}]`;
+    const keys = Object.keys(v as object);
+    if (spelling.orderSeed !== 0) {
+      for (let i = keys.length - 1; i > 0; i--) {
+        const j = Math.floor(order() * (i + 1));
+        [keys[i], keys[j]] = [keys[j]!, keys[i]!];
+      }
+    }
+    const members = keys.map((k) => `${spellString(k, spelling.escapes, pick)}${ws}:${ws}${write((v as Record<string, unknown>)[k])}`);
+    return `{${ws}${members.join(`${ws},${ws}`)}${ws}}`;
+  };
+  return ws + write(value) + ws;
+}
+
+/** Raw JSON texts equal to `body` as a JSON value; shrinking heads back to the plain spelling. */
+export function equalVariantsArb(body: unknown): fc.Arbitrary<string> {
+  return fc
+    .record({
+      orderSeed: fc.integer({ min: 0, max: 0x7fffffff }),
+      space: fc.constantFrom<Spelling['space']>('', ' ', '\n', '\t', '\r\n  '),
+      escapes: fc.boolean(),
+      numbers: fc.boolean(),
+    })
+    .map((spelling) => spellJson(body, spelling));
+}
+
+/** A valid body that differs from the original in exactly one field. */
+export interface DifferentVariant {
+  /** JSON Pointer of the changed field. */
+  pointer: string;
+  body: BulkRequestBody;
+}
+
+export interface DifferentVariantOptions extends Pick<BulkRequestOptions, 'pool' | 'senderId'> {
+  /** Other authorized senders, to change `from` without a 403. */
+  otherSenderIds?: string[];
+  /** Other active templates, to change `template_id` without a 422. */
+  otherTemplateIds?: string[];
+}
+
+/**
+ * Valid bodies that differ from `body` in exactly one field (classification, message, one
+ * recipient's number, one template variable value, the recipient list's length, from or
+ * template_id when alternatives are given), so a repeat reaches the idempotency check.
+ */
+export function differentVariantsArb(body: BulkRequestBody, options: DifferentVariantOptions): fc.Arbitrary<DifferentVariant> {
+  const kinds: Array<fc.Arbitrary<DifferentVariant>> = [];
+  const classes = (componentSchema('MessageClassification').enum as string[]).filter((c) => c !== body.classification);
+  if (classes.length > 0) {
+    kinds.push(fc.constantFrom(...classes).map((c) => ({ pointer: '/classification', body: { ...body, classification: c } })));
+  }
+  if (body.message !== undefined) {
+    const root = jsonSchemaFor('CreateSmsBulkMessageRequest');
+    const messages = (arbitraryFromSchema(root, {}, '/properties/message') as fc.Arbitrary<string>).filter((m) => plainText(m) && m !== body.message);
+    kinds.push(messages.map((message) => ({ pointer: '/message', body: { ...body, message } })));
+  }
+  const numbers = options.pool ? options.pool : undefined;
+  const toArb = numbers ? (numbers.length > 1 ? recipientsFrom(numbers) : undefined) : e164Arb();
+  if (toArb) {
+    kinds.push(
+      fc
+        .tuple(fc.integer({ min: 0, max: body.recipients.length - 1 }), toArb)
+        .filter(([i, to]) => body.recipients[i]!.to !== to)
+        .map(([i, to]) => {
+          const recipients = body.recipients.map((r, j) => (j === i ? { ...r, to } : r));
+          return { pointer: `/recipients/${i}/to`, body: { ...body, recipients } };
+        }),
+    );
+  }
+  const withVars = body.recipients.map((r, i) => ({ r, i })).filter(({ r }) => r.template_variables && Object.keys(r.template_variables).length > 0);
+  if (withVars.length > 0) {
+    kinds.push(
+      fc
+        .tuple(fc.constantFrom(...withVars), templateValueArb().filter(plainText))
+        .chain(([{ r, i }, v]) =>
+          fc.constantFrom(...Object.keys(r.template_variables!)).filter((k) => r.template_variables![k] !== v).map((k) => {
+            const recipients = body.recipients.map((x, j) => (j === i ? { ...x, template_variables: { ...x.template_variables, [k]: v } } : x));
+            return { pointer: `/recipients/${i}/template_variables/${k}`, body: { ...body, recipients } };
+          }),
+        ),
+    );
+  }
+  if (body.recipients.length > 1) {
+    kinds.push(fc.constant({ pointer: '/recipients', body: { ...body, recipients: body.recipients.slice(0, -1) } }));
+  }
+  const others = (options.otherSenderIds ?? []).filter((s) => s !== body.from);
+  if (others.length > 0) kinds.push(fc.constantFrom(...others).map((from) => ({ pointer: '/from', body: { ...body, from } })));
+  const templates = (options.otherTemplateIds ?? []).filter((t) => t !== body.template_id);
+  if (body.template_id !== undefined && templates.length > 0) {
+    kinds.push(fc.constantFrom(...templates).map((template_id) => ({ pointer: '/template_id', body: { ...body, template_id } })));
+  }
+  return fc.oneof(...kinds);
+}

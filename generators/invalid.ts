@@ -1,0 +1,465 @@
+// Single-violation requests: a valid request with exactly one thing wrong, and every answer the
+// document allows for it. Bodies start from bulkRequestArb; bounds and enums are read from the
+// schemas; statuses and codes come from the catalogue entry each case cites.
+//
+// Pointer convention (as spec/validators.ts reports failures): a JSON Pointer into the body that
+// names the offending member itself. For a forbidden extra member or a missing required one that
+// is `<object>/<member>` (ajv's instancePath is the object: kept as `objectPointer`, the member
+// name as `property`). A oneOf failure sits at the object. `pointers` lists every pointer the
+// validator reports for the case (a body with neither message nor template_id fails the oneOf
+// at '' and each branch's `required` at /message and /template_id). Header and query cases
+// point at the header or parameter name (as a problem's errors[].pointer does for parameters).
+import fc from 'fast-check';
+import type { ListingParamNames } from '../harness/model.ts';
+import { bulkBodyWithRecipientCount, bulkRequestArb, recipientCountBounds, type BulkRequestBody, type BulkRequestOptions } from './bulk-request.ts';
+import { componentSchema, e164Lengths, templateValueMaxLength, uuidV7Arb } from './domain.ts';
+import { codePointLength, type SchemaObject } from './from-schema.ts';
+import { parameterSchema } from './parameters.ts';
+import type { Location, Outcome, RequestParts, RequirementId } from './cases.ts';
+
+export interface InvalidCase {
+  name: string;
+  /** `schema`: the validator rejects it; `semantic`: schema-valid, refused by a service rule; `malformed`: not JSON at all. */
+  kind: 'schema' | 'semantic' | 'malformed';
+  request: RequestParts;
+  in: Location;
+  /** Primary pointer (see the convention above). */
+  pointer: string;
+  /** Every pointer the validator reports for this case (exactly these). */
+  pointers: string[];
+  /** For additionalProperties / required: the object ajv reports and the member concerned. */
+  objectPointer?: string;
+  property?: string;
+  /** The violated keyword (`additionalProperties`, `maxLength`, `oneOf`, `x-semantic-limit`, `json`, ...). */
+  keyword: string;
+  /** Primary expected answer (= outcomes[0]). */
+  status: number;
+  code: string;
+  /** Every answer the document allows (several where the catalogue lists readings). */
+  outcomes: Outcome[];
+  requirement: RequirementId;
+  /** Fixtures the case needs against a real host (a template with placeholders). */
+  requires: Array<'template'>;
+}
+
+/** An invalid X-Request-Id: it must be replaced by a generated one, never make the request fail. */
+export interface RequestIdCase {
+  name: string;
+  request: RequestParts & { headers: Record<string, string> };
+  header: 'X-Request-Id';
+  value: string;
+  /** The keyword of RequestId the value breaks. */
+  keyword: string;
+  expectation: 'replace';
+  requirements: RequirementId[];
+}
+
+const VALIDATION_FAILED: Outcome = { status: 400, code: 'validation_failed' };
+const SYNTHETIC_PLACEHOLDER = 'name';
+
+function props(name: 'CreateSmsBulkMessageRequest' | 'BulkRecipient'): Record<string, SchemaObject> {
+  return componentSchema(name).properties as Record<string, SchemaObject>;
+}
+
+function lengthOf(schema: SchemaObject, keyword: 'minLength' | 'maxLength'): number {
+  const v = schema[keyword];
+  if (typeof v !== 'number') throw new Error(`schema has no ${keyword}`);
+  return v;
+}
+
+function make(c: Omit<InvalidCase, 'status' | 'code' | 'pointers' | 'requires'> & { pointers?: string[]; requires?: Array<'template'> }): InvalidCase {
+  const first = c.outcomes[0]!;
+  return { ...c, status: first.status, code: first.code ?? '', pointers: c.pointers ?? [c.pointer], requires: c.requires ?? [] };
+}
+
+function clone<T>(x: T): T {
+  return structuredClone(x);
+}
+
+/** A member name the schema does not declare. */
+function extraName(declared: string[]): fc.Arbitrary<string> {
+  return fc.stringMatching(/^[a-z][a-z_]{0,11}$/).filter((n) => !declared.includes(n) && n !== '__proto__');
+}
+
+const extraValue = fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.constant(null));
+
+/** Text `length` long from the letters a-z (plain, header-safe). */
+function letters(length: number): fc.Arbitrary<string> {
+  return fc.array(fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz'), { minLength: length, maxLength: length }).map((cs) => cs.join(''));
+}
+
+/** Strings that are not E.164 numbers, each failing its pattern or length in a different way. */
+function notE164(): fc.Arbitrary<string> {
+  const lengths = e164Lengths();
+  const min = Math.min(...lengths);
+  const max = Math.max(...lengths);
+  const digits = (n: number) => fc.array(fc.integer({ min: 0, max: 9 }), { minLength: n, maxLength: n }).map((d) => d.join(''));
+  return fc.oneof(
+    digits(min).map((d) => '1' + d.slice(1)), // no leading +
+    digits(min - 1).map((d) => '+0' + d.slice(1)), // first digit 0
+    digits(min - 2).map((d) => '+1' + d), // one too short
+    digits(max - 1).map((d) => '+1' + d), // one too long
+    digits(min - 1).map((d) => '+1' + d.slice(0, -2) + 'ab'), // letters
+    digits(min - 1).map((d) => '+1 ' + d), // a space
+  );
+}
+
+function templateOptions(options: BulkRequestOptions): { options: BulkRequestOptions; requires: Array<'template'> } {
+  if (options.templateId && options.placeholders && options.placeholders.length > 0) {
+    return { options: { ...options, content: 'template' }, requires: [] };
+  }
+  const templateId = options.templateId ?? fc.sample(uuidV7Arb(), { seed: 11, numRuns: 1 })[0]!;
+  return { options: { ...options, templateId, placeholders: [SYNTHETIC_PLACEHOLDER], content: 'template' }, requires: ['template'] };
+}
+
+/** Picks an index into the recipients of a body. */
+function withIndex(bodies: fc.Arbitrary<BulkRequestBody>): fc.Arbitrary<[BulkRequestBody, number]> {
+  return bodies.chain((b) => fc.tuple(fc.constant(b), fc.integer({ min: 0, max: b.recipients.length - 1 })));
+}
+
+/** One arbitrary per kind of single-violation submission (body and headers). */
+export function invalidBulkCaseArbs(options: BulkRequestOptions): Record<string, fc.Arbitrary<InvalidCase>> {
+  const messageOpts: BulkRequestOptions = { ...options, content: 'message' };
+  const messageBodies = bulkRequestArb({ ...messageOpts, count: options.count ?? { min: 1, max: 3 } });
+  const anyBodies = bulkRequestArb({ ...options, count: options.count ?? { min: 1, max: 3 } });
+  const tpl = templateOptions(options);
+  const templateBodies = bulkRequestArb({ ...tpl.options, count: options.count ?? { min: 1, max: 3 } });
+  const top = props('CreateSmsBulkMessageRequest');
+  const item = props('BulkRecipient');
+  const senderSchema = componentSchema('SenderId');
+  const messageSchema = top.message!;
+  const valueMax = templateValueMaxLength();
+  const classifications = (componentSchema('MessageClassification').enum as string[]) ?? [];
+  const { max: recipientMax } = recipientCountBounds();
+
+  const cases: Record<string, fc.Arbitrary<InvalidCase>> = {
+    'body: unknown member': fc.tuple(anyBodies, extraName(Object.keys(top)), extraValue).map(([b, name, value]) =>
+      make({
+        name: `body with an unknown member "${name}"`,
+        kind: 'schema', in: 'body', request: { body: { ...b, [name]: value } },
+        pointer: `/${name}`, objectPointer: '', property: name, keyword: 'additionalProperties',
+        outcomes: [VALIDATION_FAILED], requirement: 'VAL-BODY-FIELDS',
+      }),
+    ),
+    'recipient: unknown member': fc.tuple(withIndex(anyBodies), extraName(Object.keys(item)), extraValue).map(([[b, i], name, value]) => {
+      const body = clone(b);
+      (body.recipients[i] as unknown as Record<string, unknown>)[name] = value;
+      return make({
+        name: `recipient ${i} with an unknown member "${name}"`,
+        kind: 'schema', in: 'body', request: { body },
+        pointer: `/recipients/${i}/${name}`, objectPointer: `/recipients/${i}`, property: name, keyword: 'additionalProperties',
+        outcomes: [VALIDATION_FAILED], requirement: 'VAL-RECIPIENT-ITEM-FIELDS',
+      });
+    }),
+    'recipient: to missing': withIndex(anyBodies).map(([b, i]) => {
+      const body = clone(b);
+      delete (body.recipients[i] as Partial<BulkRequestBody['recipients'][number]>).to;
+      return make({
+        name: `recipient ${i} without to`,
+        kind: 'schema', in: 'body', request: { body },
+        pointer: `/recipients/${i}/to`, objectPointer: `/recipients/${i}`, property: 'to', keyword: 'required',
+        outcomes: [VALIDATION_FAILED], requirement: 'VAL-RECIPIENT-ITEM-FIELDS',
+      });
+    }),
+    'body: required member missing': fc
+      .tuple(anyBodies, fc.constantFrom(...(componentSchema('CreateSmsBulkMessageRequest').required as string[])))
+      .map(([b, member]) => {
+        const body = clone(b) as unknown as Record<string, unknown>;
+        delete body[member];
+        return make({
+          name: `body without ${member}`,
+          kind: 'schema', in: 'body', request: { body },
+          pointer: `/${member}`, objectPointer: '', property: member, keyword: 'required',
+          outcomes: [VALIDATION_FAILED], requirement: 'VAL-BODY-FIELDS',
+        });
+      }),
+    'content: both message and template_id': fc.tuple(messageBodies, uuidV7Arb()).map(([b, id]) =>
+      make({
+        name: 'body with both message and template_id',
+        kind: 'schema', in: 'body', request: { body: { ...b, template_id: options.templateId ?? id } },
+        pointer: '', keyword: 'oneOf',
+        outcomes: [VALIDATION_FAILED], requirement: 'VAL-EXACTLY-ONE-CONTENT',
+      }),
+    ),
+    'content: neither message nor template_id': messageBodies.map((b) => {
+      const body = clone(b);
+      delete body.message;
+      return make({
+        name: 'body with neither message nor template_id',
+        kind: 'schema', in: 'body', request: { body },
+        pointer: '', pointers: ['', '/message', '/template_id'], keyword: 'oneOf',
+        outcomes: [VALIDATION_FAILED], requirement: 'VAL-EXACTLY-ONE-CONTENT',
+      });
+    }),
+    'message: one past the maximum length': fc.tuple(messageBodies, letters(lengthOf(messageSchema, 'maxLength') + 1)).map(([b, m]) =>
+      make({
+        name: `message of ${codePointLength(m)} characters`,
+        kind: 'schema', in: 'body', request: { body: { ...b, message: m } },
+        pointer: '/message', keyword: 'maxLength',
+        outcomes: [VALIDATION_FAILED], requirement: 'VAL-MESSAGE-LENGTH',
+      }),
+    ),
+    'message: one below the minimum length': fc.tuple(messageBodies, letters(lengthOf(messageSchema, 'minLength') - 1)).map(([b, m]) =>
+      make({
+        name: `message of ${codePointLength(m)} characters`,
+        kind: 'schema', in: 'body', request: { body: { ...b, message: m } },
+        pointer: '/message', keyword: 'minLength',
+        outcomes: [VALIDATION_FAILED], requirement: 'VAL-MESSAGE-LENGTH',
+      }),
+    ),
+    'message: not a string': fc.tuple(messageBodies, fc.oneof(fc.integer(), fc.boolean(), fc.constant(null))).map(([b, m]) =>
+      make({
+        name: `message ${JSON.stringify(m)}`,
+        kind: 'schema', in: 'body', request: { body: { ...b, message: m } },
+        pointer: '/message', keyword: 'type',
+        outcomes: [VALIDATION_FAILED], requirement: 'VAL-BODY-FIELDS',
+      }),
+    ),
+    'from: one past the maximum length': fc.tuple(anyBodies, letters(lengthOf(senderSchema, 'maxLength') + 1)).map(([b, from]) =>
+      make({
+        name: `from of ${from.length} characters`,
+        kind: 'schema', in: 'body', request: { body: { ...b, from } },
+        pointer: '/from', keyword: 'maxLength',
+        outcomes: [VALIDATION_FAILED, { status: 403, code: 'sender_not_authorized' }], requirement: 'VAL-FROM-LENGTH',
+      }),
+    ),
+    'from: one below the minimum length': fc.tuple(anyBodies, letters(lengthOf(senderSchema, 'minLength') - 1)).map(([b, from]) =>
+      make({
+        name: `from of ${from.length} characters`,
+        kind: 'schema', in: 'body', request: { body: { ...b, from } },
+        pointer: '/from', keyword: 'minLength',
+        outcomes: [VALIDATION_FAILED, { status: 403, code: 'sender_not_authorized' }], requirement: 'VAL-FROM-LENGTH',
+      }),
+    ),
+    'classification: outside the enum': fc
+      .tuple(anyBodies, fc.oneof(fc.constantFrom(...classifications.map((c) => c.toUpperCase())), fc.stringMatching(/^[a-z]{1,12}$/)))
+      .filter(([, c]) => !classifications.includes(c))
+      .map(([b, classification]) =>
+        make({
+          name: `classification "${classification}"`,
+          kind: 'schema', in: 'body', request: { body: { ...b, classification } },
+          pointer: '/classification', keyword: 'enum',
+          outcomes: [VALIDATION_FAILED], requirement: 'VAL-CLASSIFICATION-ENUM',
+        }),
+      ),
+    'recipients: empty': anyBodies.map((b) =>
+      make({
+        name: 'recipients is empty',
+        kind: 'schema', in: 'body', request: { body: { ...b, recipients: [] } },
+        pointer: '/recipients', keyword: 'minItems',
+        outcomes: [VALIDATION_FAILED], requirement: 'RLIM-MIN-1',
+      }),
+    ),
+    'recipients: not an array': fc.tuple(anyBodies, fc.oneof(fc.constant({}), fc.string({ maxLength: 8 }), fc.constant(null))).map(([b, r]) =>
+      make({
+        name: `recipients ${JSON.stringify(r)}`,
+        kind: 'schema', in: 'body', request: { body: { ...b, recipients: r } },
+        pointer: '/recipients', keyword: 'type',
+        outcomes: [VALIDATION_FAILED], requirement: 'VAL-BODY-FIELDS',
+      }),
+    ),
+    'recipient: to not E.164': fc.tuple(withIndex(anyBodies), notE164()).map(([[b, i], to]) => {
+      const body = clone(b);
+      body.recipients[i]!.to = to;
+      return make({
+        name: `recipient ${i} to ${JSON.stringify(to)}`,
+        kind: 'schema', in: 'body', request: { body },
+        pointer: `/recipients/${i}/to`, keyword: 'pattern',
+        outcomes: [VALIDATION_FAILED, { status: 422, code: 'invalid_recipient' }, { status: 202, code: null }],
+        requirement: 'VAL-INVALID-RECIPIENT',
+      });
+    }),
+    'template variable: one past the maximum length': fc.tuple(withIndex(templateBodies), letters(valueMax + 1)).map(([[b, i], v]) => {
+      const body = clone(b);
+      const key = Object.keys(body.recipients[i]!.template_variables!)[0]!;
+      body.recipients[i]!.template_variables![key] = v;
+      return make({
+        name: `recipient ${i} template variable "${key}" of ${v.length} characters`,
+        kind: 'schema', in: 'body', request: { body },
+        pointer: `/recipients/${i}/template_variables/${key}`, keyword: 'maxLength',
+        outcomes: [VALIDATION_FAILED], requirement: 'VAL-TEMPLATE-VARIABLE-LENGTH', requires: tpl.requires,
+      });
+    }),
+    'template variable: not a string': fc.tuple(withIndex(templateBodies), fc.oneof(fc.integer(), fc.boolean(), fc.constant(null))).map(([[b, i], v]) => {
+      const body = clone(b);
+      const vars = body.recipients[i]!.template_variables! as Record<string, unknown>;
+      const key = Object.keys(vars)[0]!;
+      vars[key] = v;
+      return make({
+        name: `recipient ${i} template variable "${key}" = ${JSON.stringify(v)}`,
+        kind: 'schema', in: 'body', request: { body },
+        pointer: `/recipients/${i}/template_variables/${key}`, keyword: 'type',
+        outcomes: [VALIDATION_FAILED], requirement: 'VAL-TEMPLATE-VARIABLE-LENGTH', requires: tpl.requires,
+      });
+    }),
+    'template_id: not a UUIDv7': fc
+      .tuple(templateBodies, fc.oneof(fc.uuid({ version: [1, 4, 6, 8] }), fc.stringMatching(/^[a-z0-9-]{1,36}$/)))
+      .filter(([, id]) => !new RegExp(componentSchema('UuidV7').pattern as string, 'u').test(id))
+      .map(([b, id]) =>
+        make({
+          name: `template_id ${JSON.stringify(id)}`,
+          kind: 'schema', in: 'body', request: { body: { ...b, template_id: id } },
+          pointer: '/template_id', keyword: 'pattern',
+          outcomes: [VALIDATION_FAILED], requirement: 'VAL-TEMPLATE-ID-FORMAT', requires: tpl.requires,
+        }),
+      ),
+    'body: not an object': fc.oneof(fc.constant([] as unknown), fc.constant('text'), fc.integer(), fc.constant(null)).map((body) =>
+      make({
+        name: `body ${JSON.stringify(body)}`,
+        kind: 'schema', in: 'body', request: { body },
+        pointer: '', keyword: 'type',
+        outcomes: [VALIDATION_FAILED], requirement: 'VAL-BODY-FIELDS',
+      }),
+    ),
+    'body: malformed JSON': anyBodies.chain((b) => {
+      const text = JSON.stringify(b);
+      return fc.integer({ min: 1, max: text.length - 1 }).map((cut) =>
+        make({
+          name: `body cut after ${cut} of ${text.length} characters`,
+          kind: 'malformed', in: 'body', request: { rawBody: text.slice(0, cut) },
+          pointer: '', keyword: 'json',
+          outcomes: [VALIDATION_FAILED], requirement: 'VAL-MALFORMED-JSON',
+        }),
+      );
+    }),
+    'body: none': fc.constant(
+      make({
+        name: 'no body',
+        kind: 'malformed', in: 'body', request: { rawBody: '' },
+        pointer: '', keyword: 'required',
+        outcomes: [VALIDATION_FAILED], requirement: 'VAL-BODY-REQUIRED',
+      }),
+    ),
+    'recipients: one past the maximum count': bulkBodyWithRecipientCount(recipientMax + 1, options).map((body) =>
+      make({
+        name: `${body.recipients.length} recipients`,
+        kind: 'semantic', in: 'body', request: { body },
+        pointer: '/recipients', keyword: 'x-semantic-limit',
+        outcomes: [recipientLimitOutcome()], requirement: 'RLIM-MAX-1000',
+      }),
+    ),
+  };
+
+  // Headers: a valid body with one header wrong.
+  const keySchema = parameterSchema('createSmsBulkMessage', 'Idempotency-Key', 'header');
+  const keyMax = lengthOf(keySchema, 'maxLength');
+  const keyMin = lengthOf(keySchema, 'minLength');
+  cases['Idempotency-Key: one past the maximum length'] = fc.tuple(anyBodies, letters(keyMax + 1)).map(([body, key]) =>
+    make({
+      name: `Idempotency-Key of ${key.length} characters`,
+      kind: 'schema', in: 'header', request: { body, headers: { 'Idempotency-Key': key } },
+      pointer: 'Idempotency-Key', keyword: 'maxLength',
+      outcomes: [VALIDATION_FAILED], requirement: 'IDEM-KEY-LENGTH',
+    }),
+  );
+  cases['Idempotency-Key: one below the minimum length'] = fc.tuple(anyBodies, letters(keyMin - 1)).map(([body, key]) =>
+    make({
+      name: `Idempotency-Key of ${key.length} characters`,
+      kind: 'schema', in: 'header', request: { body, headers: { 'Idempotency-Key': key } },
+      pointer: 'Idempotency-Key', keyword: 'minLength',
+      outcomes: [VALIDATION_FAILED], requirement: 'IDEM-KEY-LENGTH',
+    }),
+  );
+  cases['Idempotency-Key: missing'] = anyBodies.map((body) =>
+    make({
+      name: 'no Idempotency-Key',
+      kind: 'schema', in: 'header', request: { body, headers: { 'Idempotency-Key': null } },
+      pointer: 'Idempotency-Key', keyword: 'required',
+      outcomes: [VALIDATION_FAILED], requirement: 'IDEM-KEY-REQUIRED',
+    }),
+  );
+  return cases;
+}
+
+function recipientLimitOutcome(): Outcome {
+  const recipients = props('CreateSmsBulkMessageRequest').recipients!;
+  const limit = recipients['x-semantic-limit'] as SchemaObject;
+  return { status: limit.status as number, code: limit.code as string };
+}
+
+/** Any single-violation submission. */
+export function invalidBulkCaseArb(options: BulkRequestOptions): fc.Arbitrary<InvalidCase> {
+  return fc.oneof(...Object.values(invalidBulkCaseArbs(options)));
+}
+
+// ---- the recipient listing's query ----------------------------------------------------------
+
+/** One arbitrary per kind of single-violation listing query, under the run's parameter names. */
+export function invalidListingCaseArbs(names: ListingParamNames): Record<string, fc.Arbitrary<InvalidCase>> {
+  const op = 'listSmsBulkMessageRecipients' as const;
+  const limit = parameterSchema(op, 'limit', 'query');
+  const min = limit.minimum as number;
+  const max = limit.maximum as number;
+  const q = (name: string, value: string): RequestParts => ({ query: [[name, value]] });
+  const filterOutcomes: Outcome[] = [VALIDATION_FAILED, { status: 200, code: null }];
+  const statusEnum = (parameterSchema(op, 'status', 'query').enum as string[]) ?? [];
+  return {
+    'limit: one past the maximum': fc.constant(
+      make({ name: `${names.limit}=${max + 1}`, kind: 'schema', in: 'query', request: q(names.limit, String(max + 1)), pointer: names.limit, keyword: 'maximum', outcomes: [VALIDATION_FAILED], requirement: 'CUR-MAX-LIMIT' }),
+    ),
+    'limit: above the maximum': fc.integer({ min: max + 1, max: 1_000_000 }).map((n) =>
+      make({ name: `${names.limit}=${n}`, kind: 'schema', in: 'query', request: q(names.limit, String(n)), pointer: names.limit, keyword: 'maximum', outcomes: [VALIDATION_FAILED], requirement: 'CUR-MAX-LIMIT' }),
+    ),
+    'limit: below the minimum': fc.integer({ min: -1000, max: min - 1 }).map((n) =>
+      make({ name: `${names.limit}=${n}`, kind: 'schema', in: 'query', request: q(names.limit, String(n)), pointer: names.limit, keyword: 'minimum', outcomes: [VALIDATION_FAILED], requirement: 'CUR-LIMIT-INVALID' }),
+    ),
+    'limit: not an integer': fc
+      .oneof(fc.constantFrom('1.5', 'abc', 'ten', '1e', '0x10'), fc.stringMatching(/^[a-z]{1,6}$/))
+      .map((v) =>
+        make({ name: `${names.limit}=${v}`, kind: 'schema', in: 'query', request: q(names.limit, v), pointer: names.limit, keyword: 'type', outcomes: [VALIDATION_FAILED], requirement: 'CUR-LIMIT-INVALID' }),
+      ),
+    'cursor: empty': fc.constant(
+      make({
+        name: `${names.cursor}= (empty)`, kind: 'schema', in: 'query', request: q(names.cursor, ''), pointer: names.cursor, keyword: 'minLength',
+        outcomes: [VALIDATION_FAILED, { status: 200, code: null }], requirement: 'CUR-EMPTY',
+      }),
+    ),
+    'cursor: not issued by the server': fc.stringMatching(/^[A-Za-z0-9_-]{8,40}$/).map((c) =>
+      make({
+        name: `${names.cursor}=${c}`, kind: 'semantic', in: 'query', request: q(names.cursor, c), pointer: names.cursor, keyword: 'x-cursor',
+        outcomes: [VALIDATION_FAILED], requirement: 'CUR-INVALID',
+      }),
+    ),
+    'status: outside the enum': fc
+      .oneof(fc.constantFrom(...statusEnum.map((s) => s.toUpperCase()), 'pending', 'all'), fc.stringMatching(/^[a-z]{1,10}$/))
+      .filter((s) => !statusEnum.includes(s))
+      .map((s) =>
+        make({ name: `${names.status}=${s}`, kind: 'schema', in: 'query', request: q(names.status, s), pointer: names.status, keyword: 'enum', outcomes: filterOutcomes, requirement: 'CUR-FILTER-UNKNOWN-VALUE' }),
+      ),
+    'to: not E.164': notE164().map((to) =>
+      make({ name: `${names.to}=${to}`, kind: 'schema', in: 'query', request: q(names.to, to), pointer: names.to, keyword: 'pattern', outcomes: filterOutcomes, requirement: 'CUR-FILTER-UNKNOWN-VALUE' }),
+    ),
+  };
+}
+
+/** Any single-violation listing query. */
+export function invalidListingCaseArb(names: ListingParamNames): fc.Arbitrary<InvalidCase> {
+  return fc.oneof(...Object.values(invalidListingCaseArbs(names)));
+}
+
+// ---- X-Request-Id ---------------------------------------------------------------------------
+
+/** Invalid client request ids (empty, too long, characters outside the pattern): each is replaced. */
+export function requestIdReplacementArb(): fc.Arbitrary<RequestIdCase> {
+  const schema = parameterSchema('createSmsBulkMessage', 'X-Request-Id', 'header');
+  const max = lengthOf(schema, 'maxLength');
+  const pattern = new RegExp(schema.pattern as string, 'u');
+  // Visible ASCII the pattern refuses (header-safe, so the value reaches the server intact).
+  const refused = [...Array.from({ length: 0x7e - 0x21 + 1 }, (_, i) => String.fromCharCode(0x21 + i))].filter((c) => !pattern.test(c));
+  const ok = fc.stringMatching(pattern, { maxLength: 12 });
+  const kinds: Array<fc.Arbitrary<{ value: string; keyword: string }>> = [
+    fc.constant({ value: '', keyword: 'minLength' }),
+    letters(max + 1).map((value) => ({ value, keyword: 'maxLength' })),
+    fc.tuple(ok, fc.constantFrom(...refused), ok).map(([a, c, b]) => ({ value: a + c + b, keyword: 'pattern' })),
+    fc.tuple(ok, ok).map(([a, b]) => ({ value: `${a} ${b}`, keyword: 'pattern' })),
+  ];
+  return fc.oneof(...kinds).map(({ value, keyword }) => ({
+    name: `X-Request-Id ${JSON.stringify(value.length > 40 ? value.slice(0, 20) + '...' : value)} (${keyword})`,
+    request: { headers: { 'X-Request-Id': value } },
+    header: 'X-Request-Id' as const,
+    value,
+    keyword,
+    expectation: 'replace' as const,
+    requirements: ['RID-REPLACE-INVALID', 'RID-INVALID-NOT-REJECTED'] as RequirementId[],
+  }));
+}
