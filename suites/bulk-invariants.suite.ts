@@ -1,0 +1,334 @@
+// bulk-invariants: what a bulk SMS says about itself, at acceptance and on every later read
+// (2.2 settled / intake / submission / delivery_summary, 3.1 statuses, 4.1 acceptance, 4.2).
+import * as fc from 'fast-check';
+import { describe } from 'vitest';
+import type { ApiResponse } from '../harness/client.ts';
+import type { CheckContext } from './support/check.ts';
+import { checksFor } from './support/check.ts';
+import {
+  bulkIdOf,
+  businessIdOf,
+  pollUntilCompleted,
+  requireSubmissions,
+  submitAccepted,
+  validBodies,
+  type BulkRequestBody,
+  type Observation,
+} from './support/bulk.ts';
+import { forAll, generate } from './support/property.ts';
+import { paths } from './support/paths.ts';
+
+const check = checksFor('bulk-invariants');
+
+const STATUSES = ['created', 'scheduled', 'queued', 'processing', 'paused', 'completed', 'failed', 'cancelled'];
+const UTC_TIMESTAMP = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?[Zz]$/;
+const COUNT_FIELDS = {
+  intake: ['good', 'bad', 'empty'],
+  submission: ['processed', 'success', 'failed', 'retryable_failed_count', 'exhausted'],
+} as const;
+
+type Json = Record<string, unknown>;
+
+const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** Null and omitted are the same thing for the optional objects of 2.2. */
+const isAbsent = (v: unknown) => v === null || v === undefined;
+
+/**
+ * The rules every observation of a bulk must satisfy, whatever its state. `entries` is the
+ * number of submitted recipient entries (an upper bound for resolved outcomes).
+ */
+function checkObservation(t: CheckContext, body: Json, response: ApiResponse, entries: number): void {
+  const status = body.status;
+  t.expect(
+    typeof status === 'string' && STATUSES.includes(status),
+    'BULK-STATUS-VALUES',
+    `status one of ${STATUSES.join(', ')}`,
+    `status ${JSON.stringify(status)}`,
+    response,
+  );
+
+  // 2.2 settled: computed from status and retryable_failed_count when that count is known.
+  const submission = body.submission;
+  const retryable = isObject(submission) ? submission.retryable_failed_count : undefined;
+  const settled = body.settled;
+  if (typeof retryable === 'number') {
+    const want = status === 'completed' && retryable === 0;
+    t.expect(
+      settled === want,
+      'BULK-SETTLED-RULE',
+      `settled ${want} (status ${String(status)}, retryable_failed_count ${retryable})`,
+      `settled ${JSON.stringify(settled)}`,
+      response,
+    );
+  } else {
+    // Unknown count: settled cannot be computed, so it is null (or false, as at acceptance).
+    t.expect(
+      settled !== true,
+      'BULK-SETTLED-NULL',
+      'settled null or false while retryable_failed_count is not available',
+      `settled true with ${isObject(submission) ? 'no retryable_failed_count in submission' : `submission ${JSON.stringify(submission ?? null)}`}`,
+      response,
+    );
+  }
+
+  // 2.2 delivery_summary: null/omitted comes with a warning once the bulk has moved past queued.
+  const summary = body.delivery_summary;
+  const warnings = Array.isArray(body.warnings) ? body.warnings : [];
+  if (isAbsent(summary)) {
+    if (status !== 'queued') {
+      t.expect(
+        warnings.length > 0,
+        'BULK-DELIVERY-UNAVAILABLE-WARNING',
+        'a warning entry (e.g. delivery_summary_unavailable) with the missing delivery_summary',
+        `delivery_summary ${JSON.stringify(summary ?? null)} and warnings ${JSON.stringify(body.warnings ?? null)} at status ${String(status)}`,
+        response,
+      );
+    }
+  } else if (isObject(summary)) {
+    // A summary next to the target's own "unavailable" warning is one it could not know: invented.
+    const unavailable = warnings.some((w) => isObject(w) && w.code === 'delivery_summary_unavailable');
+    t.expect(
+      !unavailable,
+      'BULK-DELIVERY-NO-INVENTED-ZEROS',
+      'delivery_summary null or omitted while the response itself warns delivery_summary_unavailable',
+      `delivery_summary ${JSON.stringify(summary)} with warnings ${JSON.stringify(warnings)}`,
+      response,
+    );
+    const missing = ['as_of', 'complete', 'outcomes_resolved'].filter((k) => !(k in summary));
+    t.expect(
+      missing.length === 0,
+      'BULK-DELIVERY-SUMMARY-FIELDS',
+      'delivery_summary with as_of, complete and outcomes_resolved',
+      `delivery_summary without ${missing.join(', ')}: ${JSON.stringify(summary)}`,
+      response,
+    );
+    t.expect(
+      typeof summary.as_of === 'string' && UTC_TIMESTAMP.test(summary.as_of),
+      'BULK-DELIVERY-SUMMARY-FIELDS',
+      'delivery_summary.as_of an RFC 3339 time in UTC with Z',
+      `as_of ${JSON.stringify(summary.as_of)}`,
+      response,
+    );
+    const resolved = summary.outcomes_resolved;
+    t.expect(
+      typeof resolved === 'number' && Number.isInteger(resolved) && resolved >= 0 && resolved <= entries,
+      'BULK-DELIVERY-SUMMARY-FIELDS',
+      `outcomes_resolved an integer from 0 to ${entries} (it counts recipients, and ${entries} entries were submitted)`,
+      `outcomes_resolved ${JSON.stringify(resolved)}`,
+      response,
+    );
+  }
+}
+
+/** Beyond the document: counts that go down or a status that leaves completed are reported only. */
+function adviseMonotonic(t: CheckContext, bulkId: string, observations: Observation[]): void {
+  for (let i = 1; i < observations.length; i++) {
+    const before = observations[i - 1]!.body;
+    const after = observations[i]!.body;
+    for (const [group, fields] of Object.entries(COUNT_FIELDS)) {
+      const a = before[group];
+      const b = after[group];
+      if (!isObject(a) || !isObject(b)) continue;
+      for (const field of fields) {
+        if (field === 'retryable_failed_count') continue; // outstanding retries go down by design
+        const x = a[field];
+        const y = b[field];
+        if (typeof x === 'number' && typeof y === 'number' && y < x) {
+          t.advise(`bulk ${bulkId}: ${group}.${field} went down from ${x} to ${y} between two reads`);
+        }
+      }
+    }
+    const ra = isObject(before.delivery_summary) ? before.delivery_summary.outcomes_resolved : undefined;
+    const rb = isObject(after.delivery_summary) ? after.delivery_summary.outcomes_resolved : undefined;
+    if (typeof ra === 'number' && typeof rb === 'number' && rb < ra) {
+      t.advise(`bulk ${bulkId}: delivery_summary.outcomes_resolved went down from ${ra} to ${rb}`);
+    }
+    if (before.status === 'completed' && after.status !== 'completed') {
+      t.advise(`bulk ${bulkId}: status went from completed back to ${String(after.status)}`);
+    }
+  }
+}
+
+/** Resolves a Location value to a path under the API base, or undefined when it points elsewhere. */
+function pathOfLocation(baseUrl: string, requestPath: string, location: string): string | undefined {
+  const base = baseUrl.replace(/\/+$/, '');
+  let resolved: URL;
+  try {
+    resolved = new URL(location, `${base}${requestPath}`);
+  } catch {
+    return undefined;
+  }
+  const href = resolved.href;
+  return href.startsWith(`${base}/`) ? href.slice(base.length) : undefined;
+}
+
+async function acceptOne(t: CheckContext, label: string): Promise<{ body: BulkRequestBody; response: ApiResponse; json: Json }> {
+  const body = generate(t, validBodies(t), label);
+  const { response } = await submitAccepted(t, body);
+  t.expect(isObject(response.json), 'BULK-ACCEPT-202', '202 with a JSON bulk SMS body', response.text.slice(0, 200), response);
+  return { body, response, json: response.json as Json };
+}
+
+describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
+  check(
+    {
+      id: 'acceptance-shape',
+      title: 'POST a valid bulk: the 202 shows status queued, intake counts, submission and delivery_summary null, settled false, no warnings',
+      requirements: ['BULK-ACCEPT-202', 'BULK-ACCEPT-QUEUED', 'BULK-ACCEPT-SHAPE', 'BULK-ECHO-REQUEST'],
+    },
+    async (t) => {
+      requireSubmissions(t);
+      const { body, response, json } = await acceptOne(t, 'acceptance-shape');
+      t.expect(json.status === 'queued', 'BULK-ACCEPT-QUEUED', 'status queued in the 202', `status ${JSON.stringify(json.status)}`, response);
+      t.expect(
+        isAbsent(json.submission),
+        'BULK-ACCEPT-SHAPE',
+        'submission null (or omitted) at acceptance',
+        `submission ${JSON.stringify(json.submission)}`,
+        response,
+      );
+      t.expect(
+        isAbsent(json.delivery_summary),
+        'BULK-ACCEPT-SHAPE',
+        'delivery_summary null (or omitted) at acceptance',
+        `delivery_summary ${JSON.stringify(json.delivery_summary)}`,
+        response,
+      );
+      t.expect(json.settled === false, 'BULK-ACCEPT-SHAPE', 'settled false at acceptance', `settled ${JSON.stringify(json.settled)}`, response);
+      if (json.warnings === undefined) t.note('the 202 omits warnings (read as an empty list)');
+      else
+        t.expect(
+          Array.isArray(json.warnings) && json.warnings.length === 0,
+          'BULK-ACCEPT-SHAPE',
+          'warnings empty at acceptance',
+          `warnings ${JSON.stringify(json.warnings)}`,
+          response,
+        );
+      // Intake: the acceptance description shows counts, the general rule allows null; both readings.
+      if (isObject(json.intake)) {
+        const present = COUNT_FIELDS.intake.filter((k) => typeof (json.intake as Json)[k] === 'number');
+        const sum = present.reduce((n, k) => n + ((json.intake as Json)[k] as number), 0);
+        // Zeros in every intake count of a non-empty submission are invented, not counted.
+        t.expect(
+          !(present.length === COUNT_FIELDS.intake.length && sum === 0),
+          'BULK-NO-INVENTED-ZEROS',
+          `intake counts that account for the ${body.recipients.length} submitted entries, or no intake`,
+          `intake ${JSON.stringify(json.intake)}`,
+          response,
+        );
+        t.note(`intake at acceptance: ${JSON.stringify(json.intake)}`);
+      } else {
+        t.note(`intake at acceptance is ${JSON.stringify(json.intake ?? null)} (allowed while totals are not authoritative)`);
+      }
+      const businessId = businessIdOf(t);
+      t.expect(json.business_id === businessId, 'BULK-ECHO-REQUEST', `business_id ${businessId}`, `business_id ${JSON.stringify(json.business_id)}`, response);
+      t.expect(json.from === body.from, 'BULK-ECHO-REQUEST', `from ${JSON.stringify(body.from)}`, `from ${JSON.stringify(json.from)}`, response);
+      t.expect(
+        json.classification === body.classification,
+        'BULK-ECHO-REQUEST',
+        `classification ${body.classification}`,
+        `classification ${JSON.stringify(json.classification)}`,
+        response,
+      );
+      if (body.message !== undefined) {
+        t.expect(json.message === body.message, 'BULK-ECHO-REQUEST', `message ${JSON.stringify(body.message)}`, `message ${JSON.stringify(json.message)}`, response);
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'location-leads-to-resource',
+      title: 'POST a valid bulk, then GET its Location: 200 with the same id',
+      requirements: ['BULK-LOCATION', 'BULK-RETRIEVE'],
+    },
+    async (t) => {
+      requireSubmissions(t);
+      const { response, json } = await acceptOne(t, 'location');
+      const location = response.headers['location'];
+      t.expect(typeof location === 'string' && location.length > 0, 'BULK-LOCATION', 'a Location header on the 202', 'no Location header', response);
+      const businessId = businessIdOf(t);
+      const path = pathOfLocation(t.config.target.baseUrl, paths.bulkMessages(businessId), location!);
+      if (!path) {
+        // An absolute reference elsewhere cannot be followed with the run's client; it must still name the bulk.
+        t.expect(location!.includes(String(json.id)), 'BULK-LOCATION', `a Location naming bulk ${String(json.id)}`, `Location ${location}`, response);
+        t.note(`Location ${location} points outside the API base; checked that it names the bulk only`);
+        return;
+      }
+      t.note(`Location is ${/^[a-z][a-z0-9+.-]*:/i.test(location!) ? 'an absolute URL' : 'a relative reference'}`);
+      const read = await t.api.send({ method: 'GET', path });
+      t.expect(read.status === 200, 'BULK-LOCATION', `GET ${path} answers 200`, `${read.status}`, response, read);
+      const readId = isObject(read.json) ? read.json.id : undefined;
+      t.expect(readId === json.id, 'BULK-LOCATION', `the bulk ${String(json.id)} at Location`, `id ${JSON.stringify(readId)}`, response, read);
+      const direct = await t.api.send({ method: 'GET', path: paths.bulkMessage(businessId, String(json.id)) });
+      t.expect(
+        direct.status === 200 && isObject(direct.json) && direct.json.id === json.id,
+        'BULK-RETRIEVE',
+        `GET the bulk by id answers 200 with id ${String(json.id)}`,
+        `${direct.status} id ${JSON.stringify(isObject(direct.json) ? direct.json.id : undefined)}`,
+        direct,
+      );
+    },
+  );
+
+  check(
+    {
+      id: 'every-observation-consistent',
+      title:
+        'POST several generated bulks and read each until completed: every read keeps the settled rule, warns when delivery_summary is missing, and bounds outcomes_resolved',
+      requirements: [
+        'BULK-SETTLED-RULE',
+        'BULK-SETTLED-NULL',
+        'BULK-SETTLED-INDEPENDENT',
+        'BULK-STATUS-VALUES',
+        'BULK-DELIVERY-UNAVAILABLE-WARNING',
+        'BULK-DELIVERY-SUMMARY-FIELDS',
+        'BULK-DELIVERY-NO-INVENTED-ZEROS',
+        'BULK-RETRIEVE',
+      ],
+    },
+    async (t) => {
+      requireSubmissions(t);
+      // Each case is a batch read in parallel, so the whole property costs one settle time per case.
+      // The batch mixes single-recipient bulks (no retries) with larger ones (retries outstanding).
+      const batch = fc.tuple(
+        validBodies(t, { count: { min: 1, max: 1 } }),
+        validBodies(t, { count: { min: 2, max: 5 } }),
+        validBodies(t, { count: { min: 2, max: 5 } }),
+        validBodies(t, { count: { min: 1, max: 5 } }),
+      );
+      let reads = 0;
+      let completedCount = 0;
+      await forAll(
+        t,
+        batch,
+        async (bodies) => {
+          await Promise.all(
+            bodies.map(async (body) => {
+              const { response } = await submitAccepted(t, body);
+              const bulkId = bulkIdOf(response);
+              t.expect(bulkId !== undefined, 'BULK-ACCEPT-202', '202 body with an id', response.text.slice(0, 200), response);
+              const entries = body.recipients.length;
+              const result = await pollUntilCompleted(
+                t,
+                bulkId!,
+                (o) => {
+                  reads++;
+                  checkObservation(t, o.body, o.response, entries);
+                },
+                { untilSettled: true },
+              );
+              if (result.unexpected) {
+                t.fail('BULK-RETRIEVE', `GET of accepted bulk ${bulkId} answers 200`, `${result.unexpected.status}`, result.unexpected);
+              }
+              if (result.completed) completedCount++;
+              adviseMonotonic(t, bulkId!, result.observations);
+            }),
+          );
+        },
+        { maxRuns: 2 },
+      );
+      t.note(`${reads} reads checked; ${completedCount} bulk(s) reached completed within ${t.config.settings.settleTimeoutMs} ms`);
+    },
+  );
+});

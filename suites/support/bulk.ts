@@ -1,0 +1,226 @@
+// Bulk submission and observation helpers shared by the stateful topics: submit with the run's
+// sender and recipients under a fresh idempotency key, poll until `completed` within the settle
+// bound, and (on the embedded reference) count what was created.
+import type * as fc from 'fast-check';
+import type { ApiResponse, Caller } from '../../harness/client.ts';
+import type { SuiteConfig } from '../../harness/model.ts';
+import {
+  bulkBodyWithRecipientCount,
+  bulkRequestArb,
+  type BulkRecipientBody,
+  type BulkRequestBody,
+  type BulkRequestOptions,
+} from '../../generators/bulk-request.ts';
+import type { CheckContext } from './check.ts';
+import { paths } from './paths.ts';
+
+export type { BulkRecipientBody, BulkRequestBody };
+
+/** The business every stateful check works on; skips the check when the fixture is missing. */
+export function businessIdOf(t: CheckContext): string {
+  const id = t.config.fixtures.businessId;
+  if (!id) t.skip('no business fixture (CONFORMANCE_BUSINESS_ID)');
+  return id;
+}
+
+/** Skips every check that would create a bulk when the profile forbids it. */
+export function requireSubmissions(t: CheckContext): void {
+  if (t.config.settings.profile === 'safe') t.skip('profile safe sends nothing that creates a bulk SMS');
+}
+
+/** The run's authorized sender; skips without it. */
+export function senderOf(t: CheckContext): string {
+  const sender = t.config.fixtures.senderId;
+  if (!sender) t.skip('no authorized sender fixture (CONFORMANCE_SENDER_ID)');
+  return sender;
+}
+
+/** Numbers the run may send to; skips without any. */
+export function recipientPool(t: CheckContext): string[] {
+  const pool = t.config.fixtures.recipients ?? [];
+  if (pool.length === 0) t.skip('no recipient numbers the run may send to (CONFORMANCE_RECIPIENTS)');
+  return pool;
+}
+
+/** `count` recipient entries, reusing the allowed numbers cyclically (duplicates count as entries). */
+export function cyclicRecipients(pool: readonly string[], count: number): BulkRecipientBody[] {
+  return Array.from({ length: count }, (_, i) => ({ to: pool[i % pool.length]! }));
+}
+
+/** True when a submission reaches real telephones: only the embedded reference is harmless. */
+export function sendsRealMessages(config: SuiteConfig): boolean {
+  return !config.target.embedded;
+}
+
+/**
+ * What the body generators need from the run: its sender, and (against a real host) the
+ * allowlist as the only numbers. The embedded reference takes generated numbers, which vary more.
+ */
+export function bodyOptions(t: CheckContext, extra: Partial<BulkRequestOptions> = {}): BulkRequestOptions {
+  const { fixtures } = t.config;
+  const options: BulkRequestOptions = { senderId: senderOf(t), ...extra };
+  if (!t.config.target.embedded && !options.pool) options.pool = recipientPool(t);
+  if (fixtures.templateId && options.templateId === undefined && extra.content !== 'message') {
+    options.templateId = fixtures.templateId;
+    options.placeholders = fixtures.templatePlaceholders ?? [];
+  }
+  return options;
+}
+
+/** Valid bodies for this run (1 to 5 recipients unless `count` says otherwise). */
+export function validBodies(t: CheckContext, extra: Partial<BulkRequestOptions> = {}): fc.Arbitrary<BulkRequestBody> {
+  return bulkRequestArb(bodyOptions(t, extra));
+}
+
+/** Valid bodies with exactly `n` recipient entries (fast for 1000 and more). */
+export function bodiesWithCount(t: CheckContext, n: number, extra: Partial<BulkRequestOptions> = {}): fc.Arbitrary<BulkRequestBody> {
+  return bulkBodyWithRecipientCount(n, bodyOptions(t, extra));
+}
+
+export interface SubmitOptions {
+  /** Idempotency key; a fresh run-scoped key when absent. `null` sends no header at all. */
+  key?: string | null;
+  as?: Caller;
+  headers?: Record<string, string>;
+  /** Sent byte for byte (as application/json unless `headers` say otherwise) instead of `body`. */
+  rawBody?: string;
+}
+
+export interface Submission {
+  response: ApiResponse;
+  key: string | null;
+  body: unknown;
+}
+
+export async function submitBulk(t: CheckContext, body: unknown, options: SubmitOptions = {}): Promise<Submission> {
+  const businessId = businessIdOf(t);
+  const key = options.key === undefined ? t.api.idempotencyKey() : options.key;
+  const headers: Record<string, string> = {};
+  if (options.rawBody !== undefined) headers['Content-Type'] = 'application/json';
+  if (key !== null) headers['Idempotency-Key'] = key;
+  Object.assign(headers, options.headers ?? {});
+  const response = await t.api.send({
+    method: 'POST',
+    path: paths.bulkMessages(businessId),
+    headers,
+    ...(options.rawBody !== undefined ? { rawBody: options.rawBody } : body === undefined ? {} : { json: body }),
+    as: options.as ?? 'primary',
+    noRetry: true,
+  });
+  return { response, key, body: options.rawBody ?? body };
+}
+
+/** Submits a body the check needs accepted (a setup step); anything but 202 fails BULK-ACCEPT-202 with the evidence. */
+export async function submitAccepted(t: CheckContext, body: unknown, options: SubmitOptions = {}): Promise<Submission> {
+  const submission = await submitBulk(t, body, options);
+  const { response } = submission;
+  if (response.status !== 202) {
+    t.evidence(response);
+    t.fail(
+      'BULK-ACCEPT-202',
+      '202 for a valid body with the authorized sender',
+      `${response.status} ${problemCode(response) ?? ''}`.trim(),
+      response,
+    );
+  }
+  return submission;
+}
+
+export function problemCode(response: ApiResponse): string | undefined {
+  const body = response.json as { code?: unknown } | undefined;
+  return typeof body?.code === 'string' ? body.code : undefined;
+}
+
+export function bulkIdOf(response: ApiResponse): string | undefined {
+  const body = response.json as { id?: unknown } | undefined;
+  return typeof body?.id === 'string' ? body.id : undefined;
+}
+
+export async function getBulk(t: CheckContext, bulkId: string, as: Caller = 'primary'): Promise<ApiResponse> {
+  return t.api.send({ method: 'GET', path: paths.bulkMessage(businessIdOf(t), bulkId), as });
+}
+
+export interface Observation {
+  response: ApiResponse;
+  body: Record<string, unknown>;
+  atMs: number;
+}
+
+export interface PollResult {
+  observations: Observation[];
+  final?: Observation;
+  completed: boolean;
+  /** Responses that were not 200 (kept for evidence; polling stops at the first). */
+  unexpected?: ApiResponse;
+}
+
+export interface PollOptions {
+  /** Keep reading after `completed` while `settled` is false (outstanding retries), within the same bound. */
+  untilSettled?: boolean;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Reads the bulk until its status is `completed` (and, with `untilSettled`, until `settled` is no
+ * longer false), bounded by the run's settle timeout. Each observation is handed to `observe` as
+ * it arrives so invariants are checked on every state seen. Never fails for slowness: callers
+ * report how far the bulk got.
+ */
+export async function pollUntilCompleted(
+  t: CheckContext,
+  bulkId: string,
+  observe?: (observation: Observation) => void,
+  options: PollOptions = {},
+): Promise<PollResult> {
+  const started = Date.now();
+  const deadline = started + t.config.settings.settleTimeoutMs;
+  const observations: Observation[] = [];
+  // Short steps against the embedded reference, gentler against a real host.
+  let delay = t.config.target.embedded ? 25 : 500;
+  for (;;) {
+    const response = await getBulk(t, bulkId);
+    if (response.status !== 200 || typeof response.json !== 'object' || response.json === null) {
+      return { observations, completed: false, unexpected: response, final: observations.at(-1) };
+    }
+    const observation: Observation = { response, body: response.json as Record<string, unknown>, atMs: Date.now() - started };
+    observations.push(observation);
+    observe?.(observation);
+    const completed = observation.body.status === 'completed';
+    if (completed && (!options.untilSettled || observation.body.settled !== false)) {
+      return { observations, final: observation, completed: true };
+    }
+    if (Date.now() + delay > deadline) return { observations, final: observation, completed };
+    await sleep(delay);
+    delay = Math.min(delay * 2, t.config.target.embedded ? 100 : 5000);
+  }
+}
+
+/**
+ * Number of bulk SMS the embedded reference holds (all businesses), read from its control origin;
+ * undefined elsewhere: the document offers no listing of bulks, so nothing can be counted.
+ */
+export async function createdBulkCount(t: CheckContext): Promise<number | undefined> {
+  const controlUrl = t.config.target.controlUrl;
+  if (!controlUrl) return undefined;
+  try {
+    const response = await fetch(new URL('/state/counts', controlUrl));
+    if (!response.ok) return undefined;
+    const body = (await response.json()) as { bulkMessages?: unknown };
+    return typeof body.bulkMessages === 'number' ? body.bulkMessages : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Runs `action` and reports whether the number of bulks changed: `undefined` when nothing can
+ * be counted on this target, so callers fall back to the black-box signs (no `Location`, no id).
+ */
+export async function createdDuring<T>(t: CheckContext, action: () => Promise<T>): Promise<{ result: T; created?: number }> {
+  const before = await createdBulkCount(t);
+  const result = await action();
+  if (before === undefined) return { result };
+  const after = await createdBulkCount(t);
+  return after === undefined ? { result } : { result, created: after - before };
+}
