@@ -132,3 +132,33 @@ describe('the result of the fixture run', () => {
     expect(html.match(/<script/g)).toHaveLength(1);
   });
 });
+
+describe('CheckCollector on suites written with the real check wrapper', () => {
+  let wrapped: CollectedCheck[];
+  beforeAll(async () => {
+    // Levels from the project's own catalogue, as in a real run.
+    wrapped = (await runFixtures(['check-wrapper.fixture.ts'], {})).checks();
+  }, 120_000);
+
+  it('maps each outcome of check() to its status', () => {
+    expect(Object.fromEntries(wrapped.map((c) => [c.checkId, c.status]))).toEqual({
+      'wallet/wrapped-pass': 'pass',
+      'wallet/wrapped-fail': 'fail',
+      'wallet/wrapped-warn': 'warn',
+      'wallet/wrapped-skip': 'skip',
+      'wallet/wrapped-error': 'error',
+    });
+  });
+
+  it('keeps the data the wrapper records', () => {
+    const get = (id: string) => wrapped.find((c) => c.checkId === `wallet/${id}`);
+    expect(get('wrapped-pass')?.notes).toEqual(['the target chose reading A']);
+    expect(get('wrapped-pass')?.evidence).toHaveLength(1);
+    expect(get('wrapped-pass')?.seed).toBe(42);
+    expect(get('wrapped-fail')?.failure).toMatchObject({ requirement: 'WAL-RETRIEVE', expected: '200 with a balance', actual: '500 internal_error' });
+    expect(get('wrapped-warn')?.failure?.requirement).toBe('PROB-INSTANCE');
+    expect(get('wrapped-skip')?.skipReason).toBe('CONFORMANCE_BUSINESS_ID is not set');
+    expect(get('wrapped-error')?.errorMessage).toBe('RangeError: response larger than the size cap');
+    expect(get('wrapped-pass')?.title).toBe('wrapped: passes with a note [WAL-RETRIEVE]');
+  });
+});
