@@ -558,16 +558,19 @@ function dateTimeArb(pattern: RegExp): fc.Arbitrary<string> {
   return rfc3339Arb('any');
 }
 
+// Light URI generators (fc.webUrl is thorough but slow); the format check still filters them.
+const segment = fc.stringMatching(/^[a-z0-9_-]{1,12}$/);
+const absoluteUri = fc
+  .tuple(fc.constantFrom('https', 'http', 'urn'), fc.array(segment, { minLength: 1, maxLength: 3 }), fc.array(segment, { maxLength: 3 }))
+  .map(([scheme, host, path]) => (scheme === 'urn' ? `urn:${host.join(':')}` : `${scheme}://${host.join('.')}.example/${path.join('/')}`));
+const relativeUri = fc.array(segment, { minLength: 1, maxLength: 4 }).map((segs) => '/' + segs.join('/'));
+
 const FORMAT_GENERATORS: Record<string, () => fc.Arbitrary<string>> = {
   'date-time': () => rfc3339Arb('any'),
   date: () => rfc3339Arb('utc').map((s) => s.slice(0, 10)),
   uuid: () => fc.uuid(),
-  uri: () => fc.webUrl(),
-  'uri-reference': () =>
-    fc.oneof(
-      fc.webUrl(),
-      fc.array(fc.stringMatching(/^[a-z0-9_-]{1,12}$/), { minLength: 1, maxLength: 4 }).map((segs) => '/' + segs.join('/')),
-    ),
+  uri: () => absoluteUri,
+  'uri-reference': () => fc.oneof(absoluteUri, relativeUri),
 };
 
 function convertArray(ctx: Ctx, s: SchemaObject, at: string, path: string[]): fc.Arbitrary<unknown[]> {
