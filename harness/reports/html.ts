@@ -220,6 +220,10 @@ ${list(
   ).join('')}</div>
 ${result.topics.map((t) => topicSection(result, t)).join('\n')}
 ${list(
+  'Readings chosen and other notes',
+  result.notes.map((n) => `<code>${h(n.check)}</code> ${h(n.text)}`),
+)}
+${list(
   'Assumptions applied (where the document is silent)',
   result.assumptions.map((a) => `<code>${h(a.requirement)}</code> ${h(a.text)}`),
 )}

@@ -221,6 +221,12 @@ describe('report.html', () => {
     expect(html).toContain('Assumption: A missing field list is read as every field required.');
   });
 
+  it('lists the readings chosen, the assumptions applied and the advisories', () => {
+    expect(html).toContain('<h2>Readings chosen and other notes</h2><ul><li><code>wallet/pass</code> the target chose reading B</li></ul>');
+    expect(html).toContain('<h2>Assumptions applied (where the document is silent)</h2><ul><li><code>FIX-MUST-A</code>');
+    expect(html).toContain('<li><code>problem-details/warn</code> the detail repeats the title</li>');
+  });
+
   it('escapes a script injected in a title and everywhere else', () => {
     const checks = sampleChecks();
     checks[0] = { ...checks[0]!, title: '<script>alert("x")</script>', notes: ['<b onclick=x>'] };
