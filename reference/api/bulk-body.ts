@@ -1,0 +1,113 @@
+// 4.1 body schema of createSmsBulkMessage, checked field by field so every failure names its
+// JSON Pointer (7: errors[]). Cross-resource rules (sender, template) come later in the handler.
+import type { ActiveDefects } from '../defects.ts';
+import type { FieldError } from '../problems.ts';
+import { UUID_V7 } from '../ids.ts';
+
+export const MAX_RECIPIENTS = 1000;
+export const E164 = /^\+[1-9]\d{7,14}$/;
+const CLASSIFICATIONS = new Set(['transactional', 'promotional']);
+const BODY_FIELDS = new Set(['from', 'classification', 'message', 'template_id', 'recipients']);
+const RECIPIENT_FIELDS = new Set(['to', 'template_variables']);
+
+export interface BulkBody {
+  from: string;
+  classification: 'transactional' | 'promotional';
+  message?: string;
+  template_id?: string;
+  recipients: Array<{ to: string; template_variables?: Record<string, string> }>;
+}
+
+/** JSON Pointer token escaping (RFC 6901). */
+export const token = (s: string) => s.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/** Length in characters (code points), as JSON Schema counts it. */
+export const chars = (s: string) => {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+};
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** 2.1 E164PhoneNumber: pattern and length 9 to 16. */
+export function isE164(v: unknown): v is string {
+  return typeof v === 'string' && E164.test(v) && v.length >= 9 && v.length <= 16;
+}
+
+export function validateBulkBody(body: unknown, defects: ActiveDefects): FieldError[] {
+  const errors: FieldError[] = [];
+  const bad = (pointer: string) => errors.push({ pointer, code: 'field_invalid' });
+  if (!isObject(body)) {
+    bad('');
+    return errors;
+  }
+  // 4.1: no extra properties.
+  if (!defects.has('extra-body-property-accepted')) {
+    for (const key of Object.keys(body)) if (!BODY_FIELDS.has(key)) bad(`/${token(key)}`);
+  }
+  const from = body.from;
+  if (typeof from !== 'string' || chars(from) < 1 || chars(from) > 20) bad('/from');
+  if (typeof body.classification !== 'string' || !CLASSIFICATIONS.has(body.classification)) bad('/classification');
+  const hasMessage = 'message' in body;
+  const hasTemplate = 'template_id' in body;
+  // 4.1: exactly one of message / template_id.
+  if (hasMessage === hasTemplate && !(hasMessage && defects.has('both-message-and-template-accepted'))) {
+    bad('/message');
+    bad('/template_id');
+  }
+  if (hasMessage) {
+    const m = body.message;
+    const max = defects.has('message-4097-accepted') ? 4097 : 4096;
+    if (typeof m !== 'string' || chars(m) < 1 || chars(m) > max) bad('/message');
+  }
+  if (hasTemplate && (typeof body.template_id !== 'string' || !UUID_V7.test(body.template_id))) bad('/template_id');
+  const recipients = body.recipients;
+  if (!Array.isArray(recipients)) {
+    bad('/recipients');
+    return errors;
+  }
+  // 8: 1 to 1000 recipients (above the maximum is answered earlier with 422).
+  if (recipients.length === 0 && !defects.has('zero-recipients-accepted')) bad('/recipients');
+  recipients.forEach((item, i) => {
+    const at = `/recipients/${i}`;
+    if (!isObject(item)) return void bad(at);
+    for (const key of Object.keys(item)) if (!RECIPIENT_FIELDS.has(key)) bad(`${at}/${token(key)}`);
+    const to = item.to;
+    const lenient = defects.has('invalid-e164-accepted') && typeof to === 'string' && /^[1-9]\d{7,14}$/.test(to);
+    if (!isE164(to) && !lenient) bad(`${at}/to`);
+    if ('template_variables' in item) {
+      const vars = item.template_variables;
+      if (!isObject(vars)) return void bad(`${at}/template_variables`);
+      const max = defects.has('template-variable-513-accepted') ? 513 : 512;
+      for (const [key, value] of Object.entries(vars)) {
+        if (typeof value !== 'string' || chars(value) > max) bad(`${at}/template_variables/${token(key)}`);
+      }
+    }
+  });
+  return errors;
+}
+
+/** 4.1 rule 7: placeholders are written `{{name}}` in the text. */
+export function placeholdersOf(text: string): string[] {
+  const names = new Set<string>();
+  for (const m of text.matchAll(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g)) names.add(m[1]!);
+  return [...names];
+}
+
+/**
+ * 4.1 rule 7 and 2.1 TemplateVariables: every key must be a placeholder, and (reference choice)
+ * every placeholder of a template must be given, so each recipient's text can be rendered.
+ */
+export function checkVariables(body: BulkBody, placeholders: readonly string[], requireAll: boolean): FieldError[] {
+  const errors: FieldError[] = [];
+  const known = new Set(placeholders);
+  body.recipients.forEach((r, i) => {
+    const vars = r.template_variables ?? {};
+    for (const key of Object.keys(vars)) {
+      if (!known.has(key)) errors.push({ pointer: `/recipients/${i}/template_variables/${token(key)}`, code: 'field_invalid' });
+    }
+    if (requireAll && placeholders.some((p) => !(p in vars))) errors.push({ pointer: `/recipients/${i}/template_variables`, code: 'field_invalid' });
+  });
+  return errors;
+}

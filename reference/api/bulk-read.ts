@@ -1,0 +1,111 @@
+// 4.2 retrieve a bulk SMS and 4.3 list its recipient rows.
+import type { BulkRecord } from '../store.ts';
+import { CURSOR_LIFETIME_MS, type CursorFilters } from '../cursors.ts';
+import { rowStateAt } from '../lifecycle.ts';
+import { authorize } from './authorize.ts';
+import { isE164 } from './bulk-body.ts';
+import type { Call } from './call.ts';
+import { renderBulk, renderRow } from './render.ts';
+
+export const DEFAULT_PAGE_SIZE = 100;
+export const MAX_PAGE_SIZE = 1000;
+const STATUS_FILTERS = new Set(['queued', 'sent', 'delivered', 'failed']);
+/** Literal query parameter names (the document does not name them; reference choice). */
+export const PARAMS = { limit: 'limit', cursor: 'cursor', status: 'status', to: 'to' } as const;
+
+/** 5.6 step 4: a bulk of another business looks exactly like one that does not exist. */
+function ownedBulk(call: Call, businessId: string, bulkId: string): BulkRecord | undefined {
+  const bulk = call.deps.store.bulk(bulkId);
+  if (bulk && (bulk.businessId === businessId || call.defects.has('foreign-bulk-disclosed'))) return bulk;
+  call.problem('resource_not_found', 'No bulk SMS message with this id exists for this business.');
+  return undefined;
+}
+
+export function getBulk(call: Call, businessId: string, bulkId: string): void {
+  if (!authorize(call, businessId, 'sms.bulk.read')) return;
+  const bulk = ownedBulk(call, businessId, bulkId);
+  if (bulk) call.json(200, renderBulk(call, bulk));
+}
+
+export function listRecipients(call: Call, businessId: string, bulkId: string): void {
+  const d = call.defects;
+  if (!authorize(call, businessId, 'sms.bulk.read')) return;
+  const bulk = ownedBulk(call, businessId, bulkId);
+  if (!bulk) return;
+  const now = call.deps.clock.now();
+  const q = call.query;
+  const invalid = (param: string, detail: string) => call.validationFailed(detail, [{ pointer: param, code: 'field_invalid' }]);
+
+  for (const name of Object.values(PARAMS)) {
+    if (q.getAll(name).length > 1) return invalid(name, `The query parameter ${name} may be given once.`);
+  }
+
+  // 4.3: page size is an integer 1 to 1000, default 100; above the maximum gives 400.
+  let limit = d.has('page-size-default-50') ? 50 : DEFAULT_PAGE_SIZE;
+  const limitText = q.get(PARAMS.limit);
+  if (limitText !== null) {
+    const max = d.has('limit-1001-accepted') ? MAX_PAGE_SIZE + 1 : MAX_PAGE_SIZE;
+    if (!/^\d{1,7}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > max) {
+      return invalid(PARAMS.limit, `${PARAMS.limit} must be an integer from 1 to ${MAX_PAGE_SIZE}.`);
+    }
+    limit = Number(limitText);
+  }
+
+  // 4.3: status filter is one of queued, sent, delivered, failed; number filter is E.164.
+  const statusText = q.get(PARAMS.status);
+  if (statusText !== null && !STATUS_FILTERS.has(statusText)) {
+    return invalid(PARAMS.status, `${PARAMS.status} must be one of queued, sent, delivered, failed.`);
+  }
+  const toText = q.get(PARAMS.to);
+  if (toText !== null && !isE164(toText)) return invalid(PARAMS.to, `${PARAMS.to} must be an E.164 number.`);
+
+  let filters: CursorFilters = { status: statusText, to: toText };
+  let start = 0;
+  const cursorText = q.get(PARAMS.cursor);
+  if (cursorText !== null) {
+    const bad = () => invalid(PARAMS.cursor, 'The cursor is invalid or expired.');
+    if (cursorText.length === 0) return bad();
+    const reading = call.deps.cursors.decode(cursorText, { skipSignature: d.has('tampered-cursor-accepted') });
+    if (!reading.ok) return bad();
+    const c = reading.payload;
+    // 4.3: 24-hour lifetime.
+    if (now - c.issuedAt >= CURSOR_LIFETIME_MS && !d.has('expired-cursor-accepted')) return bad();
+    // 4.3: bound to business, resource, filters and ordering.
+    if (c.business !== businessId) return bad();
+    if (c.bulk !== bulk.id && !d.has('cursor-not-bound-to-bulk')) return bad();
+    if (c.ordering !== 'position') return bad();
+    // Reference choice: a later page may omit the filters (the cursor's own apply); filters that
+    // are given must equal the cursor's.
+    const statusBound = !d.has('cursor-not-bound-to-status-filter');
+    if (statusText !== null && statusText !== c.filters.status && statusBound) return bad();
+    if (toText !== null && toText !== c.filters.to) return bad();
+    filters = d.has('omitted-filters-dropped')
+      ? { status: statusText, to: toText }
+      : { status: statusText !== null && !statusBound ? statusText : c.filters.status, to: c.filters.to };
+    if (!Number.isInteger(c.next) || c.next < 0) return bad();
+    start = c.next;
+  }
+
+  const page: Record<string, unknown>[] = [];
+  let hasMore = false;
+  let lastPosition = -1;
+  for (const row of bulk.rows) {
+    if (row.position < start) continue;
+    if (filters.to !== null && row.to !== filters.to) continue;
+    if (filters.status !== null) {
+      const s = rowStateAt(row, bulk, now);
+      // 4.3: the status filter matches submission or delivery status.
+      if (s.submission_status !== filters.status && s.delivery_status !== filters.status) continue;
+    }
+    if (page.length === limit) {
+      hasMore = true;
+      break;
+    }
+    page.push(renderRow(call, bulk, row, now));
+    lastPosition = row.position;
+  }
+  const nextCursor = hasMore
+    ? call.deps.cursors.encode({ business: businessId, bulk: bulk.id, filters, next: lastPosition + 1, issuedAt: now })
+    : null;
+  call.json(200, { data: page, pagination: { limit, has_more: hasMore, next_cursor: nextCursor } });
+}

@@ -1,0 +1,99 @@
+// One API request in flight: what the pipeline learned about it and how it answers. Every answer
+// goes through here, so the request id and problem rules (4.0, 7) hold for every response.
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Clock } from '../clock.ts';
+import type { CursorCodec } from '../cursors.ts';
+import type { ActiveDefects } from '../defects.ts';
+import type { Application, Store } from '../store.ts';
+import type { TokenService } from '../tokens.ts';
+import { PROBLEM_MEDIA_TYPE, buildProblem, writeJson, type FieldError, type ProblemCode } from '../problems.ts';
+
+export interface Faults {
+  /** 4.5: the authoritative wallet source is switched off. */
+  walletUnavailable: boolean;
+  /** Requests per application per minute of business time; null means unlimited. */
+  rateLimitPerMinute: number | null;
+  /** Every authenticated API request answers 503 service_unavailable. */
+  serviceUnavailable: boolean;
+  /** Every authenticated API request throws, to show the 500 internal_error problem. */
+  internalError: boolean;
+}
+
+export interface Deps {
+  store: Store;
+  clock: Clock;
+  tokens: TokenService;
+  cursors: CursorCodec;
+  defects: ActiveDefects;
+  faults: Faults;
+  /** Counters kept across requests (wallet reads, rate windows). */
+  counters: { walletReads: number; rate: Map<string, { windowStart: number; count: number }> };
+}
+
+export class Call {
+  app: Application | undefined;
+  /** True while answering a path no operation matches (for the request-id defect). */
+  unknownRoute = false;
+
+  constructor(
+    readonly deps: Deps,
+    readonly req: IncomingMessage,
+    readonly res: ServerResponse,
+    readonly requestId: string,
+    readonly path: string,
+    readonly query: URLSearchParams,
+  ) {}
+
+  get defects(): ActiveDefects {
+    return this.deps.defects;
+  }
+
+  /** 2.1: response timestamps are UTC with `Z`. */
+  time(ms: number): string;
+  time(ms: number | null): string | null;
+  time(ms: number | null): string | null {
+    if (ms === null) return null;
+    const iso = new Date(ms).toISOString();
+    return this.defects.has('timestamps-plus-offset') ? `${iso.slice(0, -1)}+00:00` : iso;
+  }
+
+  private baseHeaders(extra: Record<string, string> = {}): Record<string, string> {
+    // 4: every response carries X-Request-Id.
+    if (this.unknownRoute && this.defects.has('request-id-missing-on-unknown-route')) return extra;
+    return { 'X-Request-Id': this.requestId, ...extra };
+  }
+
+  json(status: number, body: unknown, headers: Record<string, string> = {}): void {
+    writeJson(this.res, status, body, 'application/json', this.baseHeaders(headers));
+  }
+
+  /** A body already serialised (idempotent replay keeps the original bytes). */
+  raw(status: number, text: string, headers: Record<string, string> = {}): void {
+    this.res.writeHead(status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(text), ...this.baseHeaders(headers) });
+    this.res.end(text);
+  }
+
+  empty(status: number): void {
+    this.res.writeHead(status, this.baseHeaders());
+    this.res.end();
+  }
+
+  /** 7: an RFC 9457 problem whose request_id equals the X-Request-Id header. */
+  problem(code: ProblemCode, detail: string, options: { errors?: FieldError[]; headers?: Record<string, string>; extra?: Record<string, unknown> } = {}): void {
+    const d = this.defects;
+    const errors = code === 'validation_failed' && d.has('validation-errors-missing') ? undefined : options.errors;
+    const body: Record<string, unknown> = { ...buildProblem(code, detail, this.requestId, errors), ...options.extra };
+    if (d.has('problem-type-wrong-base-one-code') && code === 'idempotency_conflict') body.type = `https://errors.example.invalid/${code}`;
+    if (d.has('problem-request-id-mismatch')) body.request_id = `${this.requestId}-x`;
+    if (d.has('problem-missing-detail')) delete body.detail;
+    if (d.has('problem-status-mismatch') && body.status === 422) body.status = 400;
+    const status = buildProblem(code, '', this.requestId).status;
+    const mediaType = d.has('problem-media-type-json') ? 'application/json' : PROBLEM_MEDIA_TYPE;
+    writeJson(this.res, status, body, mediaType, this.baseHeaders(options.headers));
+  }
+
+  validationFailed(detail: string, errors: FieldError[]): void {
+    this.problem('validation_failed', detail, { errors });
+  }
+}
+

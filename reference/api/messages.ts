@@ -1,0 +1,24 @@
+// 4.4 retrieve an individual SMS: another business's message is concealed (404 as for a random id).
+import { authorize } from './authorize.ts';
+import type { Call } from './call.ts';
+import { renderMessage } from './render.ts';
+
+const NOT_FOUND_DETAIL = 'No SMS message with this id exists for this business.';
+
+export function getMessage(call: Call, businessId: string, messageId: string): void {
+  const d = call.defects;
+  if (!authorize(call, businessId, 'sms.message.read')) return;
+  const message = call.deps.store.message(messageId);
+  if (message && message.business_id === businessId) return call.json(200, renderMessage(call, message));
+  if (message) {
+    // 4.4 / 5.8: existence across businesses is not disclosed; the answer equals a random id's.
+    if (d.has('foreign-message-disclosed')) return call.json(200, renderMessage(call, message));
+    if (d.has('foreign-message-403')) return call.problem('permission_denied', 'This message belongs to another business.');
+    if (d.has('foreign-message-404-extra-property')) {
+      return call.problem('resource_not_found', NOT_FOUND_DETAIL, { extra: { business_id: message.business_id } });
+    }
+  } else if (d.has('message-not-found-200')) {
+    return call.json(200, {});
+  }
+  call.problem('resource_not_found', NOT_FOUND_DETAIL);
+}

@@ -1,0 +1,84 @@
+// JSON shapes of section 2, rendered from stored records and the lifecycle projection.
+import type { BulkRecord, IndividualMessage, RecipientRow } from '../store.ts';
+import { projectBulk, rowStateAt } from '../lifecycle.ts';
+import type { Call } from './call.ts';
+
+/** 2.2 SmsBulkMessage. `acceptance` renders the 202 of 4.1 (warnings empty, submission null). */
+export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?: boolean } = {}): Record<string, unknown> {
+  const d = call.defects;
+  const now = call.deps.clock.now();
+  const p = projectBulk(bulk, now, d);
+  let status: string = p.status;
+  let submission: Record<string, number> | null = p.submission;
+  let settled = p.settled;
+  if (options.acceptance) {
+    // 4.1: the acceptance response shows queued, submission null, settled false, warnings empty.
+    status = d.has('acceptance-status-processing') ? 'processing' : 'queued';
+    submission = d.has('acceptance-submission-zeros') ? { processed: 0, success: 0, failed: 0, retryable_failed_count: 0, exhausted: 0 } : null;
+    settled = false;
+  }
+  const warnings: Array<{ code: string; detail: string }> = [];
+  let deliverySummary: Record<string, unknown> | null = null;
+  if (p.delivery) {
+    deliverySummary = { as_of: call.time(p.delivery.asOf), complete: p.delivery.complete, outcomes_resolved: p.delivery.outcomesResolved };
+  } else if (!options.acceptance) {
+    // 2.2: null delivery_summary comes with a warning; zeros are never invented.
+    if (!d.has('missing-unavailable-warning')) {
+      warnings.push({ code: 'delivery_summary_unavailable', detail: 'Delivery reporting for this bulk message is not available yet.' });
+    }
+    if (d.has('invented-zero-delivery-summary')) deliverySummary = { as_of: call.time(now), complete: false, outcomes_resolved: 0 };
+  }
+  const body: Record<string, unknown> = {
+    id: bulk.id,
+    business_id: bulk.businessId,
+    from: bulk.from,
+    classification: bulk.classification,
+    status,
+    settled,
+    message: bulk.message,
+    template: bulk.template,
+    accepted_at: call.time(bulk.acceptedAt),
+    intake: bulk.intake,
+    submission,
+    delivery_summary: deliverySummary,
+    warnings,
+  };
+  if (d.has('bulk-response-extra-property')) body.priority = 'normal';
+  return body;
+}
+
+/** 2.3 recipient row at the current time. */
+export function renderRow(call: Call, bulk: BulkRecord, row: RecipientRow, now: number): Record<string, unknown> {
+  const s = rowStateAt(row, bulk, now);
+  return {
+    id: row.id,
+    to: row.to,
+    submission_status: s.submission_status,
+    delivery_status: s.delivery_status,
+    status_reason: s.status_reason,
+    accepted_at: call.time(bulk.acceptedAt),
+    submitted_at: call.time(s.submitted_at),
+    delivered_at: call.time(s.delivered_at),
+    failed_at: call.time(s.failed_at),
+  };
+}
+
+/** 2.4 individual message. */
+export function renderMessage(call: Call, m: IndividualMessage): Record<string, unknown> {
+  const d = call.defects;
+  return {
+    id: m.id,
+    business_id: m.business_id,
+    from: m.from,
+    to: m.to,
+    classification: m.classification,
+    message: m.message,
+    status: d.has('message-status-provider-code') && m.status === 'delivered' ? 'DELIVRD' : m.status,
+    status_reason: m.status_reason,
+    template: d.has('message-template-pin-dropped') ? null : m.template,
+    accepted_at: call.time(m.accepted_at),
+    submitted_at: call.time(m.submitted_at),
+    delivered_at: call.time(m.delivered_at),
+    failed_at: call.time(m.failed_at),
+  };
+}

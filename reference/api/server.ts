@@ -1,0 +1,174 @@
+// The API origin: request id (4.0), authentication first (5.6 step 1, 5.8), rate limit, routing
+// to the operations of section 4, and the 500 problem for anything unexpected (7).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { REQUEST_ID, generateRequestId } from '../ids.ts';
+import { Call, type Deps } from './call.ts';
+import { validateBulkBody } from './bulk-body.ts';
+import { createBulk } from './bulk-create.ts';
+import { getBulk, listRecipients } from './bulk-read.ts';
+import { getMessage } from './messages.ts';
+import { getWallet } from './wallet.ts';
+import { deactivateWebhookEndpoint } from './webhooks.ts';
+
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+const RATE_WINDOW_MS = 60_000;
+
+type Operation =
+  | { op: 'createBulk'; business: string }
+  | { op: 'getBulk'; business: string; id: string }
+  | { op: 'listRecipients'; business: string; id: string }
+  | { op: 'getMessage'; business: string; id: string }
+  | { op: 'getWallet'; business: string }
+  | { op: 'deactivateWebhook'; business: string; id: string };
+
+function segment(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
+}
+
+/** Section 4 paths; anything else (including a known path with another method) is unknown. */
+export function route(method: string, path: string, batchesAlias = false): Operation | undefined {
+  const parts = path.split('/');
+  // ['', 'v1', 'businesses', '{businessId}', ...rest]
+  if (parts.length < 5 || parts[0] !== '' || parts[1] !== 'v1' || parts[2] !== 'businesses' || !parts[3]) return undefined;
+  const business = segment(parts[3]);
+  const rest = parts.slice(4);
+  const n = rest.length;
+  // 9.4: /sms/batches does not exist (the alias is a defect).
+  if (rest[0] === 'sms' && (rest[1] === 'bulk-messages' || (batchesAlias && rest[1] === 'batches'))) {
+    if (n === 2 && method === 'POST') return { op: 'createBulk', business };
+    if (n === 3 && rest[2] && method === 'GET') return { op: 'getBulk', business, id: segment(rest[2]) };
+    if (n === 4 && rest[2] && rest[3] === 'messages' && method === 'GET') return { op: 'listRecipients', business, id: segment(rest[2]) };
+    return undefined;
+  }
+  if (n === 3 && rest[0] === 'sms' && rest[1] === 'messages' && rest[2] && method === 'GET') return { op: 'getMessage', business, id: segment(rest[2]) };
+  if (n === 2 && rest[0] === 'wallet' && rest[1] === 'balance' && method === 'GET') return { op: 'getWallet', business };
+  if (n === 2 && rest[0] === 'webhook-endpoints' && rest[1] && method === 'DELETE') return { op: 'deactivateWebhook', business, id: segment(rest[1]) };
+  return undefined;
+}
+
+function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boolean }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let tooLarge = false;
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length;
+      if (size > MAX_BODY_BYTES) tooLarge = true;
+      else chunks.push(chunk);
+    });
+    req.on('end', () => resolve({ text: Buffer.concat(chunks).toString('utf8'), tooLarge }));
+    req.on('error', reject);
+  });
+}
+
+/** 4.0: echo a valid client request id, otherwise generate one. */
+function requestIdFor(req: IncomingMessage, deps: Deps): string {
+  const d = deps.defects;
+  const given = req.headers['x-request-id'];
+  if (typeof given === 'string' && !d.has('request-id-ignored')) {
+    if (REQUEST_ID.test(given)) return d.has('request-id-truncated-64') ? given.slice(0, 64) : given;
+    if (d.has('request-id-invalid-echoed') && given.length > 0 && /^[\x21-\x7e]+$/.test(given)) return given;
+  }
+  return generateRequestId();
+}
+
+export function createApiServer(deps: Deps): Server {
+  return createServer((req, res) => {
+    handle(deps, req, res).catch(() => {
+      if (!res.headersSent) {
+        res.writeHead(500, { 'Content-Type': 'text/plain' });
+        res.end();
+      } else res.destroy();
+    });
+  });
+}
+
+async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const d = deps.defects;
+  const rawUrl = req.url ?? '/';
+  const q = rawUrl.indexOf('?');
+  const path = q === -1 ? rawUrl : rawUrl.slice(0, q);
+  const query = new URLSearchParams(q === -1 ? '' : rawUrl.slice(q + 1));
+  const call = new Call(deps, req, res, requestIdFor(req, deps), path, query);
+  const method = req.method ?? 'GET';
+  try {
+    let body = { text: '', tooLarge: false };
+    if (method === 'POST' || method === 'PUT' || method === 'PATCH') body = await readBody(req);
+    else req.resume();
+    const operation = route(method, path, d.has('batches-path-alias'));
+    const authorization = req.headers.authorization;
+
+    if (!authorization && d.has('not-found-before-auth') && operation && !deps.store.business(operation.business)) {
+      return call.problem('resource_not_found', 'No such business.');
+    }
+    if (!authorization && d.has('validation-before-auth') && operation?.op === 'createBulk') {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(body.text);
+      } catch {
+        return call.validationFailed('The request body is not valid JSON.', [{ pointer: '', code: 'field_invalid' }]);
+      }
+      const errors = validateBulkBody(parsed, d);
+      if (errors.length > 0) return call.validationFailed('The request body is invalid.', errors);
+    }
+
+    // 5.6 step 1 / 5.8: authentication before anything else, unknown paths included.
+    const bearer = typeof authorization === 'string' ? /^Bearer[ ]+([^\s]+)\s*$/i.exec(authorization)?.[1] : undefined;
+    let claims = bearer ? await deps.tokens.verify(bearer) : undefined;
+    if (!claims && bearer && (d.has('expired-token-accepted') || d.has('wrong-audience-accepted'))) {
+      claims = await deps.tokens.verifyIgnoring(bearer, { expiry: d.has('expired-token-accepted'), audience: d.has('wrong-audience-accepted') });
+    }
+    call.app = claims ? deps.store.application(claims.clientId) : undefined;
+    if (!call.app) {
+      if (!authorization && d.has('missing-token-403')) return call.problem('permission_denied', 'Access denied.');
+      // RFC 6750 section 3: the challenge names the scheme.
+      const challenge = bearer ? 'Bearer realm="service-external-api", error="invalid_token"' : 'Bearer realm="service-external-api"';
+      return call.problem('authentication_required', 'A valid bearer access token is required.', { headers: { 'WWW-Authenticate': challenge } });
+    }
+
+    // 7 / 8: a rate limit per application; its value is not in the document (set via control).
+    const limit = deps.faults.rateLimitPerMinute;
+    if (limit !== null) {
+      const now = deps.clock.now();
+      const window = deps.counters.rate.get(call.app.clientId);
+      if (!window || now - window.windowStart >= RATE_WINDOW_MS) deps.counters.rate.set(call.app.clientId, { windowStart: now, count: 1 });
+      else if (++window.count > limit) {
+        const retryAfter = Math.max(1, Math.ceil((window.windowStart + RATE_WINDOW_MS - now) / 1000));
+        const headers: Record<string, string> = d.has('rate-limit-without-retry-after') ? {} : { 'Retry-After': String(retryAfter) };
+        return call.problem('rate_limit_exceeded', 'Too many requests for this application; retry later.', { headers });
+      }
+    }
+    if (deps.faults.serviceUnavailable) {
+      return call.problem('service_unavailable', 'The service is temporarily unavailable.', { headers: { 'Retry-After': '5' } });
+    }
+    if (deps.faults.internalError) throw new Error('simulated internal failure');
+
+    if (!operation) {
+      call.unknownRoute = true;
+      return call.problem('resource_not_found', 'No operation exists at this path.');
+    }
+    if (body.tooLarge) return call.validationFailed('The request body is too large.', [{ pointer: '', code: 'field_invalid' }]);
+    switch (operation.op) {
+      case 'createBulk':
+        return createBulk(call, operation.business, body.text);
+      case 'getBulk':
+        return getBulk(call, operation.business, operation.id);
+      case 'listRecipients':
+        return listRecipients(call, operation.business, operation.id);
+      case 'getMessage':
+        return getMessage(call, operation.business, operation.id);
+      case 'getWallet':
+        return getWallet(call, operation.business);
+      case 'deactivateWebhook':
+        return deactivateWebhookEndpoint(call, operation.business, operation.id);
+    }
+  } catch {
+    // 7: internal_error, with no stack or secret in the detail.
+    if (!res.headersSent) return call.problem('internal_error', 'An unexpected error occurred.');
+    res.destroy();
+  }
+}

@@ -1,0 +1,50 @@
+// 4.5 retrieve wallet balance: grant plus wallet.balance.read; 503 when the source is off.
+import { authorize } from './authorize.ts';
+import type { Call } from './call.ts';
+
+/** Seconds a client should wait when the wallet source is unavailable. */
+export const WALLET_RETRY_AFTER_S = 5;
+
+export function getWallet(call: Call, businessId: string): void {
+  const d = call.defects;
+  const { store, clock, faults, counters } = call.deps;
+  if (d.has('grant-not-checked') && store.business(businessId)) {
+    // Defect: skips 5.6 step 2 (and so step 3) for this one operation.
+  } else if (d.has('wallet-permission-not-checked')) {
+    if (!call.app?.grants.some((g) => g.businessId === businessId && g.active)) {
+      return call.problem('permission_denied', 'The application has no active grant for this business.');
+    }
+  } else if (!authorize(call, businessId, 'wallet.balance.read')) {
+    return;
+  }
+  const business = store.business(businessId)!;
+  const now = clock.now();
+  if (faults.walletUnavailable) {
+    if (d.has('wallet-unavailable-invents-zero')) {
+      return call.json(200, walletBody(call, business.id, business.name, business.currency, '0.00', now));
+    }
+    if (d.has('wallet-unavailable-500')) return call.problem('internal_error', 'An unexpected error occurred.');
+    // 4.5: never invent a balance; 503 balance_unavailable, with Retry-After as a courtesy (7).
+    return call.problem('balance_unavailable', 'The wallet source of record is temporarily unavailable.', {
+      headers: { 'Retry-After': String(WALLET_RETRY_AFTER_S) },
+    });
+  }
+  counters.walletReads++;
+  const body = walletBody(call, business.id, business.name, business.currency, business.currentBalance, now);
+  if (d.has('reserved-nonzero-every-tenth-read') && counters.walletReads % 10 === 0) body.reserved_balance = '0.01';
+  call.json(200, body);
+}
+
+function walletBody(call: Call, id: string, name: string, currency: string, current: string, now: number): Record<string, unknown> {
+  const d = call.defects;
+  return {
+    business_id: id,
+    business_name: name,
+    currency,
+    current_balance: d.has('wallet-balance-as-number') ? Number(current) : current,
+    // 2.5: available equals current in v1; reserved is always 0.00.
+    available_balance: d.has('available-differs-from-current') ? (Number(current) - 1).toFixed(2) : current,
+    reserved_balance: '0.00',
+    as_of: call.time(now),
+  };
+}

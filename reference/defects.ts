@@ -1,0 +1,118 @@
+// Named defects: each breaks exactly one rule of the document, at the one spot that rule lives
+// (`if (defects.has('…'))` in the handler), so the checker can prove it notices. Selected at start.
+import type { Topic } from '../harness/model.ts';
+import type { RequirementId } from '../spec/requirement-ids.ts';
+
+export interface Defect {
+  /** kebab-case, stable */
+  id: string;
+  requirement: RequirementId;
+  topic: Topic;
+  description: string;
+}
+
+const registry = [
+  // auth-ordering
+  { id: 'validation-before-auth', requirement: 'AUTH-401-FIRST', topic: 'auth-ordering', description: 'A bulk submission without a token but with an invalid body gets 400 validation_failed instead of 401.' },
+  { id: 'not-found-before-auth', requirement: 'AUTH-401-FIRST', topic: 'auth-ordering', description: 'A call without a token on a business the reference does not know gets 404 instead of 401.' },
+  { id: 'wrong-audience-accepted', requirement: 'AUTH-AUDIENCE', topic: 'auth-ordering', description: 'Tokens issued for another audience are accepted.' },
+  { id: 'expired-token-accepted', requirement: 'AUTH-401-INVALID', topic: 'auth-ordering', description: 'Expired tokens are accepted.' },
+  { id: 'grant-not-checked', requirement: 'AUTH-GRANT', topic: 'auth-ordering', description: 'The wallet balance of a business the application has no grant on is returned (200).' },
+  { id: 'missing-token-403', requirement: 'AUTH-401-MISSING', topic: 'auth-ordering', description: 'A call without an Authorization header gets 403 permission_denied instead of 401 authentication_required.' },
+  // idempotency
+  { id: 'replay-new-id-on-reordered-keys', requirement: 'IDEM-KEY-PERMANENT', topic: 'idempotency', description: 'A repeat whose body holds the same JSON with keys in another order creates a second bulk (new id) under the same key.' },
+  { id: 'idempotency-conflict-ignored', requirement: 'IDEM-CONFLICT', topic: 'idempotency', description: 'A repeat with a different payload is accepted as a new bulk instead of 409 idempotency_conflict.' },
+  { id: 'idempotency-key-optional', requirement: 'IDEM-KEY-REQUIRED', topic: 'idempotency', description: 'A submission without Idempotency-Key is accepted.' },
+  { id: 'expired-key-creates-new', requirement: 'IDEM-NO-REUSE-AFTER-EXPIRY', topic: 'idempotency', description: 'A key reused after the seven-day window creates a new bulk.' },
+  { id: 'idempotency-scope-ignores-application', requirement: 'IDEM-SCOPE', topic: 'idempotency', description: "Keys are scoped per business only: another application reusing a key gets the first application's response." },
+  { id: 'replay-window-one-day', requirement: 'IDEM-WINDOW', topic: 'idempotency', description: 'Equivalent repeats more than one day after the first get 409 instead of the replay.' },
+  // recipient-limits
+  { id: 'recipient-limit-1001-accepted', requirement: 'RLIM-MAX-1000', topic: 'recipient-limits', description: 'The effective maximum is 1001: 1001 recipients are accepted.' },
+  { id: 'recipient-limit-status-400', requirement: 'RLIM-MAX-1000', topic: 'recipient-limits', description: 'Too many recipients gives 400 validation_failed instead of 422 recipient_limit_exceeded.' },
+  { id: 'recipient-limit-counts-unique', requirement: 'RLIM-COUNT-ALL-ENTRIES', topic: 'recipient-limits', description: 'Duplicates are removed before counting, so 1001 entries repeating a few numbers are accepted.' },
+  { id: 'recipient-limit-after-entry-validation', requirement: 'RLIM-COUNT-INVALID-ENTRIES', topic: 'recipient-limits', description: 'More than 1000 entries that include invalid numbers get 400 validation_failed (entries validated before counting).' },
+  { id: 'recipient-limit-creates-bulk', requirement: 'RLIM-NO-PARTIAL', topic: 'recipient-limits', description: 'The 422 is answered, but a bulk was created before the count was checked (visible through the control origin).' },
+  { id: 'zero-recipients-accepted', requirement: 'RLIM-MIN-1', topic: 'recipient-limits', description: 'An empty recipients array is accepted.' },
+  // cursors
+  { id: 'cursor-not-bound-to-status-filter', requirement: 'CUR-BOUND-FILTERS', topic: 'cursors', description: 'A cursor issued under one status filter is accepted with another (the new filter applies).' },
+  { id: 'omitted-filters-dropped', requirement: 'CUR-OMIT-FILTERS-NEXT-PAGE', topic: 'cursors', description: 'A next page requested with the cursor but without the filters is no longer filtered.' },
+  { id: 'cursor-not-bound-to-bulk', requirement: 'CUR-BOUND', topic: 'cursors', description: 'A cursor of one bulk is accepted on another bulk of the same business.' },
+  { id: 'expired-cursor-accepted', requirement: 'CUR-EXPIRED', topic: 'cursors', description: 'Cursors older than 24 hours are accepted.' },
+  { id: 'tampered-cursor-accepted', requirement: 'CUR-INVALID', topic: 'cursors', description: 'The cursor signature is not checked: an edited cursor is accepted.' },
+  { id: 'page-size-default-50', requirement: 'CUR-DEFAULT-LIMIT', topic: 'cursors', description: 'The default page size is 50 instead of 100.' },
+  { id: 'limit-1001-accepted', requirement: 'CUR-MAX-LIMIT', topic: 'cursors', description: 'A page size of 1001 is accepted.' },
+  // bulk-invariants
+  { id: 'settled-true-with-retries-some-bulks', requirement: 'BULK-SETTLED-RULE', topic: 'bulk-invariants', description: 'For bulks whose id ends in an even hex digit, settled is true once completed even while retries are outstanding.' },
+  { id: 'settled-ignores-status', requirement: 'BULK-SETTLED-RULE', topic: 'bulk-invariants', description: 'settled is true while processing when no retries are outstanding.' },
+  { id: 'invented-zero-delivery-summary', requirement: 'BULK-DELIVERY-NO-INVENTED-ZEROS', topic: 'bulk-invariants', description: 'While delivery reporting is unavailable, delivery_summary carries zeros instead of null.' },
+  { id: 'missing-unavailable-warning', requirement: 'BULK-DELIVERY-UNAVAILABLE-WARNING', topic: 'bulk-invariants', description: 'delivery_summary is null without any warning entry.' },
+  { id: 'acceptance-submission-zeros', requirement: 'BULK-ACCEPT-SHAPE', topic: 'bulk-invariants', description: 'The 202 shows submission counts of zero instead of null.' },
+  { id: 'acceptance-status-processing', requirement: 'BULK-ACCEPT-QUEUED', topic: 'bulk-invariants', description: 'The 202 shows status processing instead of queued.' },
+  { id: 'outcomes-exceed-recipients', requirement: 'BULK-OUTCOMES-BOUND', topic: 'bulk-invariants', description: 'outcomes_resolved exceeds the number of recipient entries.' },
+  { id: 'location-missing', requirement: 'BULK-LOCATION', topic: 'bulk-invariants', description: 'The 202 has no Location header.' },
+  // wallet
+  { id: 'reserved-nonzero-every-tenth-read', requirement: 'WAL-RESERVED-ZERO', topic: 'wallet', description: 'Every tenth wallet read shows reserved_balance 0.01.' },
+  { id: 'available-differs-from-current', requirement: 'WAL-AVAILABLE-EQUALS-CURRENT', topic: 'wallet', description: 'available_balance is current_balance minus 1.00.' },
+  { id: 'wallet-unavailable-invents-zero', requirement: 'WAL-NO-INVENTED-ZEROS', topic: 'wallet', description: 'When the wallet source is off, a 200 with zero balances is returned.' },
+  { id: 'wallet-unavailable-500', requirement: 'WAL-UNAVAILABLE', topic: 'wallet', description: 'When the wallet source is off, the answer is 500 internal_error instead of 503.' },
+  { id: 'wallet-permission-not-checked', requirement: 'WAL-PERMISSION', topic: 'wallet', description: 'The wallet balance is returned to an application without wallet.balance.read.' },
+  { id: 'wallet-balance-as-number', requirement: 'WAL-MONEY-FORMAT', topic: 'wallet', description: 'current_balance is a JSON number.' },
+  // concealment
+  { id: 'foreign-message-404-extra-property', requirement: 'CONC-SAME-AS-MISSING', topic: 'concealment', description: "The 404 for another business's message carries one extra property (that message's business_id) which a random id's 404 lacks." },
+  { id: 'foreign-message-403', requirement: 'CONC-CROSS-BUSINESS-MESSAGE', topic: 'concealment', description: "Another business's message gives 403 instead of the 404 a random id gets." },
+  { id: 'foreign-message-disclosed', requirement: 'CONC-CROSS-BUSINESS-MESSAGE', topic: 'concealment', description: "Another business's message is returned (200) under the caller's business." },
+  { id: 'foreign-bulk-disclosed', requirement: 'CONC-CROSS-BUSINESS-BULK', topic: 'concealment', description: "Another business's bulk is returned (200) under the caller's business." },
+  // request-id
+  { id: 'request-id-truncated-64', requirement: 'RID-ECHO', topic: 'request-id', description: 'A valid X-Request-Id longer than 64 characters is echoed cut to 64.' },
+  { id: 'request-id-ignored', requirement: 'RID-ECHO', topic: 'request-id', description: 'A valid client X-Request-Id is replaced by a generated one.' },
+  { id: 'request-id-missing-on-unknown-route', requirement: 'RID-EVERY-RESPONSE', topic: 'request-id', description: 'The 404 of an unknown path has no X-Request-Id header.' },
+  { id: 'request-id-invalid-echoed', requirement: 'RID-REPLACE-INVALID', topic: 'request-id', description: 'An X-Request-Id outside the pattern is echoed instead of replaced.' },
+  { id: 'problem-request-id-mismatch', requirement: 'RID-PROBLEM-MATCH', topic: 'request-id', description: 'request_id in a problem body differs from the X-Request-Id header.' },
+  // problem-details
+  { id: 'problem-media-type-json', requirement: 'PROB-MEDIA-TYPE', topic: 'problem-details', description: 'Problems are sent as application/json.' },
+  { id: 'problem-type-wrong-base-one-code', requirement: 'PROB-TYPE-FORM', topic: 'problem-details', description: 'The idempotency_conflict problem type uses a different base from every other code.' },
+  { id: 'problem-missing-detail', requirement: 'PROB-SCHEMA', topic: 'problem-details', description: 'Problems have no detail member.' },
+  { id: 'problem-status-mismatch', requirement: 'PROB-STATUS-MATCH', topic: 'problem-details', description: 'The 422 problems say status 400 in the body.' },
+  { id: 'validation-errors-missing', requirement: 'PROB-VALIDATION-ERRORS', topic: 'problem-details', description: '400 validation_failed problems carry no errors array.' },
+  { id: 'rate-limit-without-retry-after', requirement: 'PROB-RETRY-AFTER', topic: 'problem-details', description: 'The 429 rate_limit_exceeded has no Retry-After header.' },
+  // validation
+  { id: 'both-message-and-template-accepted', requirement: 'VAL-EXACTLY-ONE-CONTENT', topic: 'validation', description: 'A body with both message and template_id is accepted.' },
+  { id: 'extra-body-property-accepted', requirement: 'VAL-BODY-FIELDS', topic: 'validation', description: 'Unknown top-level body members are ignored instead of refused.' },
+  { id: 'message-4097-accepted', requirement: 'VAL-MESSAGE-LENGTH', topic: 'validation', description: 'A message of 4097 characters is accepted.' },
+  { id: 'invalid-e164-accepted', requirement: 'VAL-INVALID-RECIPIENT', topic: 'validation', description: 'Recipient numbers without the leading + are accepted as good recipients.' },
+  { id: 'template-variable-513-accepted', requirement: 'VAL-TEMPLATE-VARIABLE-LENGTH', topic: 'validation', description: 'Template variable values of 513 characters are accepted.' },
+  { id: 'unauthorized-sender-accepted', requirement: 'VAL-SENDER-AUTHORIZED', topic: 'validation', description: 'A sender identity not authorized for the business is accepted.' },
+  { id: 'archived-template-accepted', requirement: 'VAL-TEMPLATE-ACTIVE', topic: 'validation', description: 'An archived template is accepted.' },
+  { id: 'content-type-not-checked', requirement: 'VAL-CONTENT-TYPE', topic: 'validation', description: 'A JSON body sent as text/plain is accepted.' },
+  // schemas
+  { id: 'timestamps-plus-offset', requirement: 'SCH-UTC-TIMESTAMPS', topic: 'schemas', description: 'Response timestamps use +00:00 instead of Z.' },
+  { id: 'bulk-response-extra-property', requirement: 'SCH-NO-EXTRA-PROPERTIES', topic: 'schemas', description: 'Bulk SMS responses carry an extra member (priority).' },
+  { id: 'ids-not-uuidv7', requirement: 'SCH-UUIDV7', topic: 'schemas', description: 'New bulk ids are UUID version 4.' },
+  { id: 'batches-path-alias', requirement: 'SCH-NO-BATCHES-PATH', topic: 'schemas', description: '/sms/batches answers like /sms/bulk-messages.' },
+  // webhooks
+  { id: 'webhook-delete-200-with-body', requirement: 'HOOK-DEACTIVATE-204', topic: 'webhooks', description: 'Deactivation answers 200 with a JSON body.' },
+  { id: 'webhook-delete-foreign-endpoint', requirement: 'HOOK-OWNERSHIP', topic: 'webhooks', description: "Another business's endpoint is deactivated through the caller's business path (204)." },
+  { id: 'webhook-delete-not-deactivated', requirement: 'HOOK-DEACTIVATE-EFFECT', topic: 'webhooks', description: 'Deactivation answers 204 but the endpoint stays active.' },
+  { id: 'webhook-delete-random-204', requirement: 'HOOK-NOT-FOUND', topic: 'webhooks', description: 'A random endpoint id answers 204 instead of 404.' },
+  // messages
+  { id: 'message-status-provider-code', requirement: 'MSG-STATUS-VALUES', topic: 'messages', description: 'The individual message status is a raw provider code (DELIVRD).' },
+  { id: 'message-template-pin-dropped', requirement: 'MSG-TEMPLATE-PIN', topic: 'messages', description: 'A template-based message shows template null.' },
+  { id: 'message-not-found-200', requirement: 'MSG-NOT-FOUND', topic: 'messages', description: 'A message id that exists nowhere answers 200 with an empty object.' },
+] as const satisfies readonly Defect[];
+
+export type DefectId = (typeof registry)[number]['id'];
+
+export const DEFECTS: readonly Defect[] = registry;
+
+export type ActiveDefects = ReadonlySet<DefectId>;
+
+export function isDefectId(id: string): id is DefectId {
+  return registry.some((d) => d.id === id);
+}
+
+/** The active set for a start; unknown ids are refused so a typo cannot pass as "no defect". */
+export function activeDefects(ids: readonly string[] = []): ActiveDefects {
+  const unknown = ids.filter((id) => !isDefectId(id));
+  if (unknown.length > 0) throw new RangeError(`unknown defect id(s): ${unknown.join(', ')}`);
+  return new Set(ids as DefectId[]);
+}

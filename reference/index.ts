@@ -1,0 +1,169 @@
+// Starts the embedded reference implementation: the API origin, the authorization server origin
+// and the control origin, each on its own loopback port, over one in-memory world.
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { AppCredentials, Fixtures } from '../harness/model.ts';
+import { createApiServer } from './api/server.ts';
+import type { Deps, Faults } from './api/call.ts';
+import { createAuthHandler } from './auth-server.ts';
+import { createClock, type Clock } from './clock.ts';
+import { createControlServer } from './control.ts';
+import { createCursorCodec } from './cursors.ts';
+import { activeDefects } from './defects.ts';
+import { buildWorld } from './fixtures.ts';
+import { MemoryStore, type Store } from './store.ts';
+import { AUDIENCE, createTokenService } from './tokens.ts';
+
+export { DEFECTS, type Defect } from './defects.ts';
+
+export interface ReferenceOptions {
+  /** Ids from reference/defects.ts; unknown ids are refused. */
+  defects?: string[];
+  /** Default 127.0.0.1. */
+  host?: string;
+  /** 0 = ephemeral (default). */
+  port?: number;
+  authPort?: number;
+  controlPort?: number;
+  /** Initial clock source (milliseconds since the epoch); the control origin can advance it. */
+  now?: () => number;
+}
+
+/** Fixture ids beyond the CONFORMANCE_* set, for the reference's own tests. */
+export interface ReferenceExtras {
+  otherBusinessBulkId: string;
+  otherBusinessWebhookEndpointId: string;
+  otherBusinessTemplateId: string;
+  otherBusinessSenderId: string;
+  /** Active webhook endpoints of the granted business (the fixture hands out the first). */
+  webhookEndpointIds: string[];
+}
+
+export interface RunningReference {
+  baseUrl: string;
+  /** `${authOrigin}/oauth2/token`, its own origin. */
+  tokenUrl: string;
+  /** Control origin (own port). */
+  controlUrl: string;
+  audience: 'service-external-api';
+  apps: { primary: AppCredentials; limited: AppCredentials };
+  fixtures: Fixtures;
+  /** Active defect ids. */
+  defects: string[];
+  extras: ReferenceExtras;
+  /** The clock, for in-process callers (tests may also use the control origin). */
+  clock: Clock;
+  store: Store;
+  /** CONFORMANCE_*=value lines (INTERFACE.md) that point a run at this reference. */
+  envLines(): string[];
+  close(): Promise<void>;
+}
+
+function listen(server: Server, host: string, port: number): Promise<number> {
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => {
+      server.off('error', reject);
+      resolve((server.address() as AddressInfo).port);
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.close(() => resolve());
+    server.closeAllConnections();
+  });
+}
+
+function origin(host: string, port: number): string {
+  return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
+}
+
+export async function startReference(options: ReferenceOptions = {}): Promise<RunningReference> {
+  const host = options.host ?? '127.0.0.1';
+  const defects = activeDefects(options.defects ?? []);
+  const clock = createClock(options.now);
+  const cursors = createCursorCodec();
+  const world = buildWorld(clock.now(), cursors);
+  const store = new MemoryStore(world.seed);
+  const faults: Faults = { walletUnavailable: false, rateLimitPerMinute: null, serviceUnavailable: false, internalError: false };
+
+  // The auth origin must be known before tokens name it as their issuer.
+  const authServer = createServer();
+  const authPort = await listen(authServer, host, options.authPort ?? 0);
+  const authOrigin = origin(host, authPort);
+  const tokens = createTokenService(authOrigin);
+  authServer.on('request', createAuthHandler(store, tokens));
+
+  const deps: Deps = { store, clock, tokens, cursors, defects, faults, counters: { walletReads: 0, rate: new Map() } };
+  const apiServer = createApiServer(deps);
+  const controlServer = createControlServer({
+    store,
+    clock,
+    tokens,
+    cursors,
+    defects,
+    faults,
+    apps: { primary: world.apps.primary.clientId, limited: world.apps.limited.clientId },
+  });
+  const servers = [authServer];
+  try {
+    const apiPort = await listen(apiServer, host, options.port ?? 0);
+    servers.push(apiServer);
+    const controlPort = await listen(controlServer, host, options.controlPort ?? 0);
+    servers.push(controlServer);
+
+    const baseUrl = origin(host, apiPort);
+    const tokenUrl = `${authOrigin}/oauth2/token`;
+    const controlUrl = origin(host, controlPort);
+    const f = world.fixtures;
+    const apps = world.apps;
+    return {
+      baseUrl,
+      tokenUrl,
+      controlUrl,
+      audience: AUDIENCE,
+      apps,
+      fixtures: { ...f, templatePlaceholders: [...f.templatePlaceholders], recipients: [...f.recipients] },
+      defects: [...defects],
+      extras: {
+        otherBusinessBulkId: world.otherBusinessBulkId,
+        otherBusinessWebhookEndpointId: world.otherBusinessWebhookEndpointId,
+        otherBusinessTemplateId: world.otherBusinessTemplateId,
+        otherBusinessSenderId: world.otherBusinessSenderId,
+        webhookEndpointIds: [...world.webhookEndpointIds],
+      },
+      clock,
+      store,
+      envLines: () => [
+        `CONFORMANCE_BASE_URL=${baseUrl}`,
+        `CONFORMANCE_TOKEN_URL=${tokenUrl}`,
+        `CONFORMANCE_CLIENT_ID=${apps.primary.clientId}`,
+        `CONFORMANCE_CLIENT_SECRET=${apps.primary.clientSecret}`,
+        `CONFORMANCE_LIMITED_CLIENT_ID=${apps.limited.clientId}`,
+        `CONFORMANCE_LIMITED_CLIENT_SECRET=${apps.limited.clientSecret}`,
+        `CONFORMANCE_AUDIENCE=${AUDIENCE}`,
+        `CONFORMANCE_BUSINESS_ID=${f.businessId}`,
+        `CONFORMANCE_OTHER_BUSINESS_ID=${f.otherBusinessId}`,
+        `CONFORMANCE_SENDER_ID=${f.senderId}`,
+        `CONFORMANCE_UNAUTHORIZED_SENDER_ID=${f.unauthorizedSenderId}`,
+        `CONFORMANCE_TEMPLATE_ID=${f.templateId}`,
+        `CONFORMANCE_TEMPLATE_PLACEHOLDERS=${f.templatePlaceholders.join(',')}`,
+        `CONFORMANCE_INACTIVE_TEMPLATE_ID=${f.inactiveTemplateId}`,
+        `CONFORMANCE_MESSAGE_ID=${f.messageId}`,
+        `CONFORMANCE_FOREIGN_MESSAGE_ID=${f.foreignMessageId}`,
+        `CONFORMANCE_WEBHOOK_ENDPOINT_ID=${f.webhookEndpointId}`,
+        `CONFORMANCE_EXPIRED_CURSOR=${f.expiredCursor}`,
+        `CONFORMANCE_EXPIRED_CURSOR_BULK_ID=${f.expiredCursorBulkId}`,
+        `CONFORMANCE_RECIPIENTS=${f.recipients.join(',')}`,
+      ],
+      close: async () => {
+        await Promise.all(servers.map(closeServer));
+      },
+    };
+  } catch (error) {
+    await Promise.all(servers.map(closeServer));
+    throw error;
+  }
+}
