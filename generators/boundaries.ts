@@ -7,7 +7,7 @@ import type { ListingParamNames } from '../harness/model.ts';
 import { jsonSchemaFor } from '../spec/validators.ts';
 import { bulkBodyWithRecipientCount, bulkRequestArb, type BulkRequestBody, type BulkRequestOptions } from './bulk-request.ts';
 import { GeneratorError, plainText, uuidV7Arb } from './domain.ts';
-import { arbitraryFromSchema, codePointLength, resolvePointer, type SchemaObject } from './from-schema.ts';
+import { arbitraryFromSchema, codePointLength, resolvePointer, semanticLimitKeywords, type SchemaObject } from './from-schema.ts';
 import { parameterSchema } from './parameters.ts';
 import { domainRefinements } from './schemas.ts';
 import type { Location, Outcome, RequestParts, RequirementId } from './cases.ts';
@@ -49,9 +49,10 @@ export function boundsOf(name: SchemaName): FieldBound[] {
     }
     const semantic = schema['x-semantic-limit'];
     if (isObject(semantic) && typeof semantic.status === 'number' && typeof semantic.code === 'string') {
+      const keywords = semanticLimitKeywords(schema);
       for (const keyword of BOUND_KEYWORDS) {
-        if (typeof semantic[keyword] === 'number') {
-          out.push({ pointer, schemaPath, keyword, limit: semantic[keyword] as number, semantic: { status: semantic.status, code: semantic.code } });
+        if (typeof keywords[keyword] === 'number') {
+          out.push({ pointer, schemaPath, keyword, limit: keywords[keyword] as number, semantic: { status: semantic.status, code: semantic.code } });
         }
       }
     }

@@ -12,7 +12,7 @@ import {
   templateValueMaxLength,
   templateVariablesFor,
 } from './domain.ts';
-import type { ConvertOptions, SchemaObject } from './from-schema.ts';
+import { semanticLimitKeywords, type ConvertOptions, type SchemaObject } from './from-schema.ts';
 import { schemaArb } from './schemas.ts';
 
 export interface BulkRecipientBody {
@@ -48,12 +48,12 @@ const DEFAULT_COUNT = { min: 1, max: 5 };
 /** Recipient count bounds of the schema, the semantic (quota) maximum included. */
 export function recipientCountBounds(): { min: number; max: number } {
   const recipients = (componentSchema('CreateSmsBulkMessageRequest').properties as Record<string, SchemaObject>).recipients!;
-  const semantic = recipients['x-semantic-limit'] as SchemaObject | undefined;
+  const semantic = semanticLimitKeywords(recipients);
   const min = typeof recipients.minItems === 'number' ? recipients.minItems : 0;
   const max =
     typeof recipients.maxItems === 'number'
       ? recipients.maxItems
-      : typeof semantic?.maxItems === 'number'
+      : typeof semantic.maxItems === 'number'
         ? semantic.maxItems
         : Number.POSITIVE_INFINITY;
   return { min, max };

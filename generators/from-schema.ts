@@ -143,6 +143,23 @@ const KNOWN_KEYWORDS = new Set([
   'default', 'deprecated', 'readOnly', 'writeOnly', '$comment', 'discriminator', 'xml', 'externalDocs',
 ]);
 
+/**
+ * The bounds of an `x-semantic-limit` (a quota the service enforces with a problem response)
+ * as schema keywords: `maxEntries`/`minEntries` count array entries, like maxItems/minItems.
+ */
+export function semanticLimitKeywords(schema: SchemaObject): SchemaObject {
+  const limit = schema['x-semantic-limit'];
+  if (!isObject(limit)) return {};
+  const out: SchemaObject = {};
+  for (const [k, v] of Object.entries(limit)) {
+    if (typeof v !== 'number') continue;
+    if (k === 'maxEntries') out.maxItems = v;
+    else if (k === 'minEntries') out.minItems = v;
+    else if (['maxItems', 'minItems', 'maxLength', 'minLength', 'maximum', 'minimum', 'maxProperties', 'minProperties'].includes(k)) out[k] = v;
+  }
+  return out;
+}
+
 /** Merges `allOf` parts (and a chosen branch) into one schema: conjunction of their keywords. */
 export function mergeSchemas(a: SchemaObject, b: SchemaObject, at: string): SchemaObject {
   const out: SchemaObject = { ...a };
@@ -294,9 +311,9 @@ function convert(ctx: Ctx, schema: JsonSchema, at: string, path: string[]): fc.A
   if (isObject(schema) && isObject(schema['x-semantic-limit'])) {
     // A bound the service enforces with a problem response rather than the schema (quotas):
     // valid values stay inside it.
-    const { 'x-semantic-limit': limit, ...rest } = schema;
-    const keywords = Object.fromEntries(Object.entries(limit as SchemaObject).filter(([k]) => KNOWN_KEYWORDS.has(k)));
-    schema = mergeSchemas(rest, keywords, at);
+    const { 'x-semantic-limit': _limit, ...rest } = schema;
+    void _limit;
+    schema = mergeSchemas(rest, semanticLimitKeywords(schema), at);
   }
   return convertSchema(ctx, schema, at, path);
 }
