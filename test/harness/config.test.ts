@@ -1,6 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { parse as parseDotenv } from 'dotenv';
 import { describe, expect, it } from 'vitest';
 import { VARIABLES, loadConfig } from '../../harness/config.ts';
 import type { RunFlags } from '../../harness/config.ts';
@@ -137,5 +138,13 @@ describe('configuration sources', () => {
       expect(names).toContain(required);
     }
     for (const v of VARIABLES) expect(v.meaning.length).toBeGreaterThan(10);
+  });
+});
+
+describe('.env.example', () => {
+  it('mentions every variable of VARIABLES and sets none of them', () => {
+    const text = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8');
+    for (const v of VARIABLES) expect(text, v.name).toContain(`# ${v.name}=`);
+    expect(Object.keys(parseDotenv(text))).toEqual([]);
   });
 });
