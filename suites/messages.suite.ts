@@ -1,0 +1,168 @@
+// messages: retrieval of one individual SMS (2.4, 3.2, 4.4).
+import { describe } from 'vitest';
+import type { ApiResponse } from '../harness/client.ts';
+import { validate } from '../spec/validators.ts';
+import { checksFor, type CheckContext } from './support/check.ts';
+import { paths } from './support/paths.ts';
+import { describeResponse, expectProblem, problemViolations, viewOfApiResponse } from './support/problem.ts';
+import { randomUuidV7 } from './support/random-ids.ts';
+
+const check = checksFor('messages');
+
+const MESSAGE_STATUSES = ['queued', 'sent', 'delivered', 'failed'];
+const TIMESTAMP_FIELDS = ['accepted_at', 'submitted_at', 'delivered_at', 'failed_at'] as const;
+
+interface Configured {
+  businessId: string;
+  messageId: string;
+  res: ApiResponse;
+  body: Record<string, unknown>;
+}
+
+// The configured message is read once and judged by several checks (keeps the request count low).
+let configured: Promise<ApiResponse> | undefined;
+
+/** The configured message as a 200 JSON object; fails MSG-RETRIEVE otherwise, skips without fixtures. */
+async function configuredMessage(t: CheckContext): Promise<Configured> {
+  const { businessId, messageId } = t.config.fixtures;
+  if (!businessId) t.skip('needs CONFORMANCE_BUSINESS_ID');
+  if (!messageId) t.skip('needs CONFORMANCE_MESSAGE_ID (an individual SMS of the business)');
+  configured ??= t.api.send({ method: 'GET', path: paths.message(businessId, messageId) });
+  const res = await configured;
+  const isObject = res.json !== null && typeof res.json === 'object' && !Array.isArray(res.json);
+  t.expect(res.status === 200 && isObject, 'MSG-RETRIEVE', '200 with the individual SMS', describeResponse(res), res);
+  return { businessId, messageId, res, body: res.json as Record<string, unknown> };
+}
+
+describe('messages (2.4, 3.2, 4.4)', () => {
+  check(
+    {
+      id: 'configured-message-retrieved',
+      title: 'GET the configured message: 200 with that message, its id equal to the one requested',
+      requirements: ['MSG-RETRIEVE'],
+    },
+    async (t) => {
+      const { messageId, res, body } = await configuredMessage(t);
+      t.expect(body.id === messageId, 'MSG-RETRIEVE', `id ${messageId}`, `id ${JSON.stringify(body.id)}`, res);
+      t.evidence(res);
+    },
+  );
+
+  check(
+    {
+      id: 'configured-message-schema',
+      title: 'GET the configured message: every member has the type of 2.4 (ids UUIDv7, to E.164, classification, template pin or null, timestamps)',
+      requirements: ['MSG-SCHEMA', 'MSG-REQUIRED-FIELDS'],
+    },
+    async (t) => {
+      const { res, body } = await configuredMessage(t);
+      const failures = validate('IndividualSmsMessage', body);
+      const first = failures[0];
+      if (first) {
+        t.fail('MSG-SCHEMA', 'an individual SMS whose members have their 2.4 types', `${first.pointer || '/'} ${first.message}`, res);
+      }
+      t.note(`members present: ${Object.keys(body).sort().join(', ')}`);
+    },
+  );
+
+  check(
+    {
+      id: 'configured-message-business',
+      title: 'GET the configured message: business_id is the business of the path',
+      requirements: ['MSG-BUSINESS'],
+    },
+    async (t) => {
+      const { businessId, res, body } = await configuredMessage(t);
+      t.expect(
+        typeof body.business_id === 'string' && body.business_id.toLowerCase() === businessId.toLowerCase(),
+        'MSG-BUSINESS',
+        `business_id ${businessId}`,
+        `business_id ${JSON.stringify(body.business_id)}`,
+        res,
+      );
+    },
+  );
+
+  check(
+    {
+      id: 'configured-message-status',
+      title: 'GET the configured message: status is queued, sent, delivered or failed',
+      requirements: ['MSG-STATUS-VALUES'],
+    },
+    async (t) => {
+      const { res, body } = await configuredMessage(t);
+      if (body.status === undefined) t.skip('the message has no status member (which members are required is not shown)');
+      t.expect(
+        typeof body.status === 'string' && MESSAGE_STATUSES.includes(body.status),
+        'MSG-STATUS-VALUES',
+        `status one of ${MESSAGE_STATUSES.join(', ')}`,
+        `status ${JSON.stringify(body.status)}`,
+        res,
+      );
+      t.note(`status ${String(body.status)}`);
+    },
+  );
+
+  check(
+    {
+      id: 'configured-message-utc-timestamps',
+      title: 'GET the configured message: accepted_at and every non-null time are RFC 3339 in UTC with a Z offset',
+      requirements: ['SCH-UTC-TIMESTAMPS', 'MSG-SCHEMA'],
+    },
+    async (t) => {
+      const { res, body } = await configuredMessage(t);
+      let seen = 0;
+      for (const field of TIMESTAMP_FIELDS) {
+        const value = body[field];
+        if (value === undefined || (value === null && field !== 'accepted_at')) continue;
+        seen++;
+        t.expect(
+          typeof value === 'string' && validate('Timestamp', value).length === 0,
+          'SCH-UTC-TIMESTAMPS',
+          `${field} an RFC 3339 UTC time ending in Z`,
+          `${field} ${JSON.stringify(value)}`,
+          res,
+        );
+      }
+      if (seen === 0) t.skip('the message carries no timestamp member to judge');
+    },
+  );
+
+  check(
+    {
+      id: 'random-message-404',
+      title: 'GET a message id that exists nowhere: 404 resource_not_found',
+      requirements: ['MSG-NOT-FOUND'],
+    },
+    async (t) => {
+      const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
+      const res = await t.api.send({ method: 'GET', path: paths.message(businessId, randomUuidV7(t, 'messages/random')) });
+      expectProblem(t, res, { status: 404, codes: ['resource_not_found'], requirement: 'MSG-NOT-FOUND', why: '4.4: no such message' });
+    },
+  );
+
+  check(
+    {
+      id: 'malformed-message-id',
+      title: 'GET with a message id that is not a UUIDv7 (free text, a UUIDv4): refused with a 4xx problem, never 2xx or 5xx',
+      requirements: ['VAL-PATH-UUIDV7', 'MSG-ERRORS-NOT-SHOWN'],
+    },
+    async (t) => {
+      const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
+      const malformed = ['not-a-uuid', '3b241101-e2bb-4255-8caf-4136c566a962'];
+      for (const id of malformed) {
+        const res = await t.api.send({ method: 'GET', path: paths.message(businessId, id) });
+        t.expect(
+          res.status >= 400 && res.status < 500,
+          'VAL-PATH-UUIDV7',
+          `a 4xx refusal for message id ${JSON.stringify(id)} (400 validation_failed or 404 resource_not_found)`,
+          describeResponse(res),
+          res,
+        );
+        const first = problemViolations(viewOfApiResponse(res), { secrets: t.config.secrets })[0];
+        if (first) t.fail(first.requirement, first.expected, first.actual, res);
+        t.note(`message id ${JSON.stringify(id)}: ${describeResponse(res)}`);
+      }
+    },
+  );
+});

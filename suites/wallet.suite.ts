@@ -1,0 +1,259 @@
+// wallet: the wallet balance (2.1, 2.5, 4.5). Read many times, since a defect may show on some
+// reads only; refused without the grant or the permission; a problem, never invented zeros, when
+// the wallet source is down.
+import { describe } from 'vitest';
+import type { ApiResponse } from '../harness/client.ts';
+import { validate } from '../spec/validators.ts';
+import { checksFor, type CheckContext } from './support/check.ts';
+import { withFaults } from './support/control.ts';
+import { paths } from './support/paths.ts';
+import { codeOf, describeResponse, expectProblem } from './support/problem.ts';
+
+const check = checksFor('wallet');
+
+/** Reads of the balance the read-based checks share. */
+const READS = 20;
+
+interface Balance {
+  business_id?: unknown;
+  business_name?: unknown;
+  currency?: unknown;
+  current_balance?: unknown;
+  available_balance?: unknown;
+  reserved_balance?: unknown;
+  as_of?: unknown;
+}
+
+interface Read {
+  res: ApiResponse;
+  body: Balance;
+}
+
+let shared: Promise<ApiResponse[]> | undefined;
+
+/** The business's balance read READS times by the primary application; every read must be a 200 object. */
+async function reads(t: CheckContext): Promise<{ businessId: string; reads: Read[] }> {
+  const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
+  shared ??= (async () => {
+    const out: ApiResponse[] = [];
+    for (let i = 0; i < READS; i++) out.push(await t.api.send({ method: 'GET', path: paths.walletBalance(businessId) }));
+    return out;
+  })();
+  const all = await shared;
+  const out: Read[] = [];
+  for (const [i, res] of all.entries()) {
+    const isObject = res.json !== null && typeof res.json === 'object' && !Array.isArray(res.json);
+    t.expect(res.status === 200 && isObject, 'WAL-RETRIEVE', `200 with the wallet balance (read ${i + 1} of ${all.length})`, describeResponse(res), res);
+    out.push({ res, body: res.json as Balance });
+  }
+  return { businessId, reads: out };
+}
+
+/** Decimal money string to a canonical form (sign, integer digits, fraction without trailing zeros). */
+export function canonicalMoney(value: string): string {
+  const negative = value.startsWith('-');
+  const [int = '0', frac = ''] = value.replace(/^-/, '').split('.');
+  const fraction = frac.replace(/0+$/, '');
+  const integer = int.replace(/^0+(?=\d)/, '');
+  const zero = /^0*$/.test(integer) && fraction === '';
+  return `${negative && !zero ? '-' : ''}${integer}${fraction ? `.${fraction}` : ''}`;
+}
+
+const isMoney = (v: unknown): v is string => typeof v === 'string' && validate('DecimalMoney', v).length === 0;
+
+describe('wallet (2.1, 2.5, 4.5)', () => {
+  check(
+    {
+      id: 'retrieve-schema',
+      title: `GET the wallet balance ${READS} times: 200 each time, with all seven members of 2.5 of their types`,
+      requirements: ['WAL-RETRIEVE', 'WAL-SCHEMA', 'WAL-FIELDS-PRESENT'],
+    },
+    async (t) => {
+      const { reads: all } = await reads(t);
+      for (const { res, body } of all) {
+        const first = validate('WalletBalance', body)[0];
+        if (first) t.fail('WAL-SCHEMA', 'a wallet balance with business_id, business_name, currency, three money strings and as_of', `${first.pointer || '/'} ${first.message}`, res);
+      }
+      t.evidence(all[0]!.res);
+    },
+  );
+
+  check(
+    {
+      id: 'reserved-zero-every-read',
+      title: `GET the wallet balance ${READS} times: reserved_balance is zero (0.00) on every read`,
+      requirements: ['WAL-RESERVED-ZERO'],
+    },
+    async (t) => {
+      const { reads: all } = await reads(t);
+      const spellings = new Set<string>();
+      for (const [i, { res, body }] of all.entries()) {
+        const value = body.reserved_balance;
+        // Both readings of "always 0.00": the exact string, or any decimal string worth zero.
+        const zero = isMoney(value) && canonicalMoney(value) === '0';
+        t.expect(zero, 'WAL-RESERVED-ZERO', 'reserved_balance "0.00"', `reserved_balance ${JSON.stringify(value)} on read ${i + 1} of ${all.length}`, res);
+        spellings.add(value as string);
+      }
+      t.note(`reserved_balance spelled ${[...spellings].map((s) => JSON.stringify(s)).join(', ')} over ${all.length} reads`);
+    },
+  );
+
+  check(
+    {
+      id: 'available-equals-current',
+      title: `GET the wallet balance ${READS} times: available_balance is the same amount as current_balance on every read`,
+      requirements: ['WAL-AVAILABLE-EQUALS-CURRENT'],
+    },
+    async (t) => {
+      const { reads: all } = await reads(t);
+      let identical = 0;
+      for (const [i, { res, body }] of all.entries()) {
+        const { available_balance: available, current_balance: current } = body;
+        const same = isMoney(available) && isMoney(current) && canonicalMoney(available) === canonicalMoney(current);
+        t.expect(
+          same,
+          'WAL-AVAILABLE-EQUALS-CURRENT',
+          `available_balance equal to current_balance ${JSON.stringify(current)}`,
+          `available_balance ${JSON.stringify(available)} on read ${i + 1} of ${all.length}`,
+          res,
+        );
+        if (available === current) identical++;
+      }
+      t.note(identical === all.length ? 'the two strings were identical on every read' : `numerically equal; identical strings on ${identical} of ${all.length} reads`);
+    },
+  );
+
+  check(
+    {
+      id: 'money-strings',
+      title: 'GET the wallet balance: current, available and reserved balances are decimal strings, never JSON numbers',
+      requirements: ['WAL-MONEY-FORMAT'],
+    },
+    async (t) => {
+      const { reads: all } = await reads(t);
+      for (const { res, body } of all) {
+        for (const field of ['current_balance', 'available_balance', 'reserved_balance'] as const) {
+          const value = body[field];
+          t.expect(isMoney(value), 'WAL-MONEY-FORMAT', `${field} a decimal money string`, `${field} ${JSON.stringify(value)}`, res);
+        }
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'currency-code',
+      title: 'GET the wallet balance: currency is three upper-case letters (ISO 4217 alphabetic)',
+      requirements: ['WAL-CURRENCY-FORMAT'],
+    },
+    async (t) => {
+      const { reads: all } = await reads(t);
+      const { res, body } = all[0]!;
+      const currency = body.currency;
+      t.expect(typeof currency === 'string' && /^[A-Z]{3}$/.test(currency), 'WAL-CURRENCY-FORMAT', 'currency of three upper-case letters', `currency ${JSON.stringify(currency)}`, res);
+      const known = (Intl as unknown as { supportedValuesOf?: (key: string) => string[] }).supportedValuesOf?.('currency') ?? [];
+      if (known.length > 0 && !known.includes(currency as string)) {
+        t.advise(`currency ${currency} is not an ISO 4217 code this runtime knows (the list may lag behind ISO)`);
+      }
+      t.note(`currency ${String(currency)}`);
+    },
+  );
+
+  check(
+    {
+      id: 'as-of-utc',
+      title: 'GET the wallet balance: as_of is an RFC 3339 time in UTC with a Z offset',
+      requirements: ['WAL-AS-OF-UTC'],
+    },
+    async (t) => {
+      const { reads: all } = await reads(t);
+      for (const { res, body } of all) {
+        t.expect(
+          typeof body.as_of === 'string' && validate('Timestamp', body.as_of).length === 0,
+          'WAL-AS-OF-UTC',
+          'as_of an RFC 3339 UTC time ending in Z',
+          `as_of ${JSON.stringify(body.as_of)}`,
+          res,
+        );
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'business-of-path',
+      title: 'GET the wallet balance: business_id is the business of the path and business_name has 1 to 256 characters',
+      requirements: ['WAL-BUSINESS-ID', 'WAL-BUSINESS-NAME-LENGTH'],
+    },
+    async (t) => {
+      const { businessId, reads: all } = await reads(t);
+      for (const { res, body } of all) {
+        t.expect(
+          typeof body.business_id === 'string' && body.business_id.toLowerCase() === businessId.toLowerCase(),
+          'WAL-BUSINESS-ID',
+          `business_id ${businessId}`,
+          `business_id ${JSON.stringify(body.business_id)}`,
+          res,
+        );
+        const name = body.business_name;
+        const length = typeof name === 'string' ? [...name].length : -1;
+        t.expect(length >= 1 && length <= 256, 'WAL-BUSINESS-NAME-LENGTH', 'business_name of 1 to 256 characters', `business_name ${JSON.stringify(name)}`, res);
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'permission-required',
+      title: 'GET the wallet balance as the application granted on the business but without wallet.balance.read: 403 permission_denied',
+      requirements: ['WAL-PERMISSION'],
+    },
+    async (t) => {
+      const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
+      if (!t.config.apps.limited) t.skip('needs the limited application (CONFORMANCE_LIMITED_CLIENT_ID / _SECRET)');
+      const res = await t.api.send({ method: 'GET', path: paths.walletBalance(businessId), as: 'limited' });
+      expectProblem(t, res, { status: 403, codes: ['permission_denied'], requirement: 'WAL-PERMISSION', why: '4.5: wallet.balance.read missing' });
+    },
+  );
+
+  check(
+    {
+      id: 'grant-required',
+      title: 'GET the wallet balance of a business the application has no grant on: 403 permission_denied (or a concealing 404 resource_not_found)',
+      requirements: ['WAL-GRANT'],
+    },
+    async (t) => {
+      const other = t.config.fixtures.otherBusinessId ?? t.skip('needs CONFORMANCE_OTHER_BUSINESS_ID');
+      const res = await t.api.send({ method: 'GET', path: paths.walletBalance(other) });
+      expectProblem(t, res, { status: [403, 404], codes: ['permission_denied', 'resource_not_found'], requirement: 'WAL-GRANT', why: '4.5: no grant on the business' });
+      t.note(`no grant answered with ${describeResponse(res)}`);
+    },
+  );
+
+  check(
+    {
+      id: 'source-unavailable',
+      title: 'GET the wallet balance while the wallet source is down (forced on the embedded reference): 503 balance_unavailable or service_unavailable, never a 200 with invented zeros',
+      requirements: ['WAL-UNAVAILABLE', 'WAL-NO-INVENTED-ZEROS', 'PROB-RETRY-AFTER'],
+    },
+    async (t) => {
+      const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
+      const res = await withFaults(t, { walletUnavailable: true }, 'an unavailable wallet source', () =>
+        t.api.send({ method: 'GET', path: paths.walletBalance(businessId), noRetry: true }),
+      );
+      if (res.status === 200) {
+        const body = (res.json ?? {}) as Balance;
+        const zeros = [body.current_balance, body.available_balance].every((v) => isMoney(v) && canonicalMoney(v) === '0');
+        t.fail('WAL-NO-INVENTED-ZEROS', '503 balance_unavailable or service_unavailable (no balance while the source is down)', `200 with current_balance ${JSON.stringify(body.current_balance)}${zeros ? ' (invented zeros)' : ''}`, res);
+      }
+      expectProblem(t, res, { status: 503, codes: ['balance_unavailable', 'service_unavailable'], requirement: 'WAL-UNAVAILABLE', why: '4.5: wallet source unavailable' });
+      const code = codeOf(res.json);
+      const retryAfter = res.headers['retry-after'];
+      t.note(`source down answered with 503 ${code}${retryAfter === undefined ? ', no Retry-After' : `, Retry-After ${retryAfter}`}`);
+      // Section 7 names Retry-After for service_unavailable only (checked in expectProblem).
+      if (code === 'balance_unavailable' && retryAfter === undefined) {
+        t.advise('503 balance_unavailable without Retry-After: allowed by the document, but clients cannot tell when to retry');
+      }
+    },
+  );
+});
