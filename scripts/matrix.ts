@@ -1,0 +1,591 @@
+// The mutation matrix: proves the checker's verdicts. For every named defect of the reference it
+// runs `conformance run` against the embedded reference with that defect switched on and requires
+// verdict fail, the defect's topic failed, and a failed check citing the requirement the defect
+// breaks. Against the faithful reference it requires verdict pass on the whole run, under several
+// seeds, and the same status for every check under every seed (no flaky verdicts).
+//
+//   npm run matrix [-- --seeds 11,22,33 --concurrency 2 --json out.json --keep-runs]
+//
+// Runs go through the same path users take: `loadConfig(flags)` then `runConformance(config)`,
+// in-process in two long-lived worker processes (fast: no process start per run), and one defect
+// through the CLI as a child process (`node bin/conformance.mjs run ...`) to prove that path too.
+import { fork, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import type { Topic } from '../harness/model.ts';
+import { TOPICS } from '../harness/model.ts';
+import type { RunResult } from '../harness/result.ts';
+import type { Defect } from '../reference/defects.ts';
+import { DEFECTS } from '../reference/defects.ts';
+
+export const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const SELF = fileURLToPath(import.meta.url);
+
+/** Seeds of the faithful whole runs: three for the verdict, five so flakiness shows. */
+export const DEFAULT_FAITHFUL_SEEDS = [1101, 2202, 3303, 4404, 5505];
+/** Seed of every defect run (fixed, so a miss replays with the same seed). */
+export const DEFECT_SEED = 4242;
+/** A run that takes longer than this is stopped and counted as an error. */
+const JOB_TIMEOUT_MS = 240_000;
+/** A worker is replaced after this many runs, so nothing one run leaves behind piles up. */
+const RUNS_PER_WORKER = 20;
+
+/**
+ * problem-details and schemas check the exchanges of the whole run (harness/runner.ts runs them
+ * last), so a defect of theirs only shows when some topic's requests expose it. The whole run is
+ * the safe choice: it exposes every defect the checker can see, at the cost of time.
+ */
+const WHOLE_RUN_TOPICS: Topic[] = ['problem-details', 'schemas'];
+
+/** The topics a defect's run selects. */
+export function topicsFor(defect: Defect): Topic[] {
+  if (WHOLE_RUN_TOPICS.includes(defect.topic)) return [...TOPICS];
+  return [defect.topic];
+}
+
+// ---------------------------------------------------------------------------------------------
+// What one run says, reduced to what the matrix judges (the same for in-process and CLI runs).
+
+export interface CheckDigest {
+  id: string;
+  status: string;
+  requirements: string[];
+  /** Requirement named by the failure, when the check failed on a ConformanceFailure. */
+  failedRequirement?: string;
+  reason?: string | null;
+}
+
+export interface TopicDigest {
+  id: string;
+  verdict: string;
+  checks: CheckDigest[];
+}
+
+export interface RunDigest {
+  exitCode: number;
+  verdict: string;
+  topics: TopicDigest[];
+  harnessErrors: string[];
+  durationMs: number;
+  /** The run could not be made or judged (crash, timeout, no report). */
+  error?: string;
+}
+
+export function digestOf(result: RunResult, exitCode: number, durationMs: number): RunDigest {
+  return {
+    exitCode,
+    verdict: result.verdict,
+    durationMs,
+    harnessErrors: (result.harnessErrors ?? []).map((e) => `${e.code}: ${e.message}`),
+    topics: result.topics.map((t) => ({
+      id: t.id,
+      verdict: t.verdict,
+      checks: t.checks.map((c) => ({
+        id: c.id,
+        status: c.status,
+        requirements: [...c.requirements],
+        ...(c.failure?.requirement ? { failedRequirement: c.failure.requirement } : {}),
+        ...(c.status !== 'pass' ? { reason: c.reason } : {}),
+      })),
+    })),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Jobs and their judgement.
+
+export type Via = 'in-process' | 'cli';
+
+export interface Job {
+  key: string;
+  kind: 'defect' | 'faithful';
+  defect?: string;
+  topics: Topic[];
+  seed: number;
+  via: Via;
+}
+
+export interface DefectOutcome {
+  defect: string;
+  requirement: string;
+  expectedTopic: string;
+  topicsRun: string[];
+  failedTopics: string[];
+  /** Failed checks that cite the defect's requirement. */
+  citingChecks: string[];
+  caught: boolean;
+  /** Why it counts as missed (empty when caught). */
+  why: string[];
+  via: Via;
+  durationMs: number;
+}
+
+export interface FaithfulOutcome {
+  seed: number;
+  passed: boolean;
+  verdict: string;
+  exitCode: number;
+  why: string[];
+  /** checkId -> status, for the flakiness comparison. */
+  statuses: Record<string, string>;
+  durationMs: number;
+  via: Via;
+}
+
+export function judgeDefect(defect: Defect, topicsRun: string[], digest: RunDigest, via: Via): DefectOutcome {
+  const failedTopics = digest.topics.filter((t) => t.verdict === 'fail').map((t) => t.id);
+  const citingChecks = digest.topics.flatMap((t) =>
+    t.checks
+      .filter((c) => c.status === 'fail' && (c.failedRequirement === defect.requirement || c.requirements.includes(defect.requirement)))
+      .map((c) => c.id),
+  );
+  const why: string[] = [];
+  if (digest.error) why.push(`run error: ${digest.error}`);
+  if (digest.verdict !== 'fail') why.push(`verdict ${digest.verdict}, expected fail`);
+  if (digest.verdict === 'fail' && digest.exitCode !== 1) why.push(`exit code ${digest.exitCode}, expected 1`);
+  if (!failedTopics.includes(defect.topic)) {
+    const topic = digest.topics.find((t) => t.id === defect.topic);
+    why.push(topic ? `topic ${defect.topic} ${topic.verdict}, expected fail` : `topic ${defect.topic} did not run`);
+  }
+  if (citingChecks.length === 0) why.push(`no failed check cites ${defect.requirement}`);
+  if (digest.harnessErrors.length > 0) why.push(`harness errors: ${digest.harnessErrors.join('; ')}`);
+  return {
+    defect: defect.id,
+    requirement: defect.requirement,
+    expectedTopic: defect.topic,
+    topicsRun,
+    failedTopics,
+    citingChecks,
+    // Harness errors alone do not hide a catch, but they are reported in `why`.
+    caught: !digest.error && digest.verdict === 'fail' && digest.exitCode === 1 && failedTopics.includes(defect.topic) && citingChecks.length > 0,
+    why,
+    via,
+    durationMs: digest.durationMs,
+  };
+}
+
+export function judgeFaithful(seed: number, digest: RunDigest, via: Via): FaithfulOutcome {
+  const why: string[] = [];
+  if (digest.error) why.push(`run error: ${digest.error}`);
+  if (digest.verdict !== 'pass') why.push(`verdict ${digest.verdict}, expected pass`);
+  if (digest.exitCode !== 0) why.push(`exit code ${digest.exitCode}, expected 0`);
+  const ran = new Set(digest.topics.map((t) => t.id));
+  const absent = TOPICS.filter((t) => !ran.has(t));
+  if (!digest.error && absent.length > 0) why.push(`topics absent from the whole run: ${absent.join(', ')}`);
+  for (const topic of digest.topics) {
+    for (const check of topic.checks) {
+      if (check.status === 'fail' || check.status === 'error') {
+        why.push(`${check.status}: ${check.id}${check.reason ? ` (${oneLine(check.reason, 200)})` : ''}`);
+      }
+    }
+  }
+  for (const error of digest.harnessErrors) why.push(`harness error: ${oneLine(error, 200)}`);
+  const statuses: Record<string, string> = {};
+  for (const topic of digest.topics) for (const check of topic.checks) statuses[check.id] = check.status;
+  return {
+    seed,
+    passed: why.length === 0,
+    verdict: digest.verdict,
+    exitCode: digest.exitCode,
+    why,
+    statuses,
+    durationMs: digest.durationMs,
+    via,
+  };
+}
+
+/** Checks whose status differs between faithful runs: `checkId: seed=status, ...`. */
+export function unstableChecks(runs: FaithfulOutcome[]): string[] {
+  const ids = new Set(runs.flatMap((r) => Object.keys(r.statuses)));
+  const out: string[] = [];
+  for (const id of [...ids].sort()) {
+    const seen = runs.map((r) => r.statuses[id] ?? 'absent');
+    if (new Set(seen).size > 1) out.push(`${id}: ${runs.map((r, i) => `seed ${r.seed}=${seen[i]}`).join(', ')}`);
+  }
+  return out;
+}
+
+function oneLine(text: string, max: number): string {
+  const line = text.replace(/\s+/g, ' ').trim();
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running one job: in-process (worker) or through the CLI (child process).
+
+/** A working directory without a .env, so no developer setting points the run elsewhere. */
+function cleanCwd(root: string): string {
+  const dir = join(root, 'cwd');
+  mkdirSync(dir, { recursive: true });
+  return dir;
+}
+
+function flagsOf(job: Job, reportDir: string): string[] {
+  return [
+    '--topic', job.topics.join(','),
+    '--seed', String(job.seed),
+    '--report-dir', reportDir,
+    ...(job.defect ? ['--defects', job.defect] : []),
+  ];
+}
+
+/** In-process: the same config the CLI builds (loadConfig over the same flags), then runConformance. */
+async function runInProcess(job: Job, reportDir: string, cwd: string): Promise<RunDigest> {
+  const started = Date.now();
+  const { loadConfig } = await import('../harness/config.ts');
+  const { runConformance } = await import('../harness/runner.ts');
+  const config = loadConfig(
+    { topic: job.topics.join(','), seed: String(job.seed), reportDir, ...(job.defect ? { defects: job.defect } : {}) },
+    {},
+    cwd,
+  );
+  const silent = () => undefined;
+  const outcome = await runConformance(config, { print: silent, printError: silent, tty: false });
+  return digestOf(outcome.result, outcome.exitCode, Date.now() - started);
+}
+
+/** Through the command line, exactly as a user types it. */
+function runThroughCli(job: Job, reportDir: string, cwd: string): Promise<RunDigest> {
+  const started = Date.now();
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'conformance.mjs'), 'run', ...flagsOf(job, reportDir)], {
+    cwd,
+    // Only PATH and HOME: no CONFORMANCE_* of the caller's shell leaks in.
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  child.stdout.resume();
+  child.stderr.on('data', (c) => (stderr += c));
+  return new Promise((resolve) => {
+    child.on('close', (code) => {
+      const file = join(reportDir, 'report.json');
+      if (!existsSync(file)) {
+        resolve({ exitCode: code ?? -1, verdict: 'none', topics: [], harnessErrors: [], durationMs: Date.now() - started, error: `no report.json (exit ${code}): ${oneLine(stderr, 300)}` });
+        return;
+      }
+      const result = JSON.parse(readFileSync(file, 'utf8')) as RunResult;
+      resolve(digestOf(result, code ?? -1, Date.now() - started));
+    });
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Worker side: receives jobs over IPC, runs them one at a time, answers with digests.
+
+interface JobMessage {
+  type: 'job';
+  job: Job;
+  reportDir: string;
+  cwd: string;
+}
+interface DoneMessage {
+  type: 'done';
+  key: string;
+  digest: RunDigest;
+}
+
+async function workerMain(): Promise<void> {
+  process.on('message', (message: JobMessage) => {
+    if (message.type !== 'job') return;
+    const { job, reportDir, cwd } = message;
+    const run = job.via === 'cli' ? runThroughCli(job, reportDir, cwd) : runInProcess(job, reportDir, cwd);
+    run
+      .catch((error: unknown): RunDigest => ({
+        exitCode: -1,
+        verdict: 'none',
+        topics: [],
+        harnessErrors: [],
+        durationMs: 0,
+        error: oneLine(error instanceof Error ? `${(error as { code?: string }).code ?? error.name}: ${error.message}` : String(error), 300),
+      }))
+      .then((digest) => process.send!({ type: 'done', key: job.key, digest } satisfies DoneMessage));
+  });
+  process.send!({ type: 'ready' });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Coordinator: a pool of workers, each running one job at a time.
+
+export interface MatrixOptions {
+  faithfulSeeds?: number[];
+  defects?: readonly Defect[];
+  concurrency?: number;
+  /** Defect run through the CLI child process (default: the first defect). */
+  cliDefect?: string;
+  /** Copy the reports of every run (not only of misses) to reports/matrix-runs/. */
+  keepRuns?: boolean;
+  /** One line per finished run. */
+  progress?: (line: string) => void;
+}
+
+export interface MatrixResult {
+  startedAt: string;
+  durationMs: number;
+  concurrency: number;
+  defectSeed: number;
+  defects: DefectOutcome[];
+  faithful: FaithfulOutcome[];
+  unstable: string[];
+  score: { caught: number; total: number };
+  /** Every defect caught, every faithful run passed, no check changed status between seeds. */
+  ok: boolean;
+}
+
+export function matrixJobs(options: Pick<MatrixOptions, 'faithfulSeeds' | 'defects' | 'cliDefect'> = {}): Job[] {
+  const seeds = options.faithfulSeeds ?? DEFAULT_FAITHFUL_SEEDS;
+  const defects = options.defects ?? DEFECTS;
+  const cliDefect = options.cliDefect ?? defects[0]?.id;
+  const faithful: Job[] = seeds.map((seed) => ({ key: `faithful-${seed}`, kind: 'faithful', topics: [...TOPICS], seed, via: 'in-process' }));
+  const perDefect: Job[] = defects.map((d) => ({
+    key: `defect-${d.id}`,
+    kind: 'defect',
+    defect: d.id,
+    topics: topicsFor(d),
+    seed: DEFECT_SEED,
+    via: d.id === cliDefect ? 'cli' : 'in-process',
+  }));
+  // Longest first: whole runs, then whole-run defects, then the single-topic ones.
+  const weight = (j: Job) => j.topics.length;
+  return [...faithful, ...perDefect].sort((a, b) => weight(b) - weight(a));
+}
+
+class Worker {
+  private child: ChildProcess;
+  private ready: Promise<void>;
+  runs = 0;
+  constructor() {
+    this.child = fork(SELF, ['--worker'], {
+      cwd: ROOT,
+      execArgv: ['--import', 'tsx'],
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'production' },
+      stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
+    });
+    this.child.stderr?.resume();
+    this.ready = new Promise((resolve) => this.child.once('message', () => resolve()));
+  }
+
+  async run(job: Job, reportDir: string, cwd: string): Promise<RunDigest> {
+    await this.ready;
+    this.runs++;
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        cleanup();
+        this.stop();
+        resolve({ exitCode: -1, verdict: 'none', topics: [], harnessErrors: [], durationMs: JOB_TIMEOUT_MS, error: `timed out after ${JOB_TIMEOUT_MS / 1000} s` });
+      }, JOB_TIMEOUT_MS);
+      const onMessage = (message: DoneMessage) => {
+        if (message.type !== 'done' || message.key !== job.key) return;
+        cleanup();
+        resolve(message.digest);
+      };
+      const onExit = (code: number | null) => {
+        cleanup();
+        resolve({ exitCode: -1, verdict: 'none', topics: [], harnessErrors: [], durationMs: 0, error: `matrix worker exited (${code}) during the run` });
+      };
+      const cleanup = () => {
+        clearTimeout(timer);
+        this.child.off('message', onMessage);
+        this.child.off('exit', onExit);
+      };
+      this.child.on('message', onMessage);
+      this.child.once('exit', onExit);
+      this.child.send({ type: 'job', job, reportDir, cwd } satisfies JobMessage);
+    });
+  }
+
+  get alive(): boolean {
+    return this.child.exitCode === null && this.child.signalCode === null;
+  }
+
+  stop(): void {
+    if (this.alive) this.child.kill('SIGKILL');
+  }
+}
+
+export async function runMatrix(options: MatrixOptions = {}): Promise<MatrixResult> {
+  const started = Date.now();
+  const concurrency = Math.max(1, options.concurrency ?? 2);
+  const defects = options.defects ?? DEFECTS;
+  const jobs = matrixJobs(options);
+  const progress = options.progress ?? (() => undefined);
+  const root = mkdtempSync(join(tmpdir(), 'conformance-matrix-'));
+  const cwd = cleanCwd(root);
+  const keptDir = join(ROOT, 'reports', 'matrix-runs');
+  rmSync(keptDir, { recursive: true, force: true });
+  const digests = new Map<string, RunDigest>();
+  const queue = [...jobs];
+  let finished = 0;
+
+  async function lane(): Promise<void> {
+    let worker = new Worker();
+    try {
+      for (let job = queue.shift(); job; job = queue.shift()) {
+        if (!worker.alive || worker.runs >= RUNS_PER_WORKER) {
+          worker.stop();
+          worker = new Worker();
+        }
+        const reportDir = join(root, job.key);
+        const digest = await worker.run(job, reportDir, cwd);
+        digests.set(job.key, digest);
+        finished++;
+        const outcome = judge(job, digest);
+        const keep = options.keepRuns || !outcome.ok;
+        if (keep && existsSync(reportDir)) cpSync(reportDir, join(keptDir, job.key), { recursive: true });
+        progress(`[${String(finished).padStart(3)}/${jobs.length}] ${outcome.ok ? 'ok  ' : 'FAIL'} ${job.key} (${(digest.durationMs / 1000).toFixed(1)} s)${outcome.ok ? '' : `: ${outcome.why}`}`);
+        rmSync(reportDir, { recursive: true, force: true });
+      }
+    } finally {
+      worker.stop();
+    }
+  }
+
+  const judge = (job: Job, digest: RunDigest): { ok: boolean; why: string } => {
+    if (job.kind === 'faithful') {
+      const f = judgeFaithful(job.seed, digest, job.via);
+      return { ok: f.passed, why: f.why.slice(0, 3).join('; ') };
+    }
+    const d = judgeDefect(defects.find((x) => x.id === job.defect)!, job.topics, digest, job.via);
+    return { ok: d.caught, why: d.why.join('; ') };
+  };
+
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, lane));
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+
+  const defectOutcomes = defects.map((d) => {
+    const job = jobs.find((j) => j.defect === d.id)!;
+    return judgeDefect(d, job.topics, digests.get(job.key)!, job.via);
+  });
+  const faithful = jobs
+    .filter((j) => j.kind === 'faithful')
+    .sort((a, b) => a.seed - b.seed)
+    .map((j) => judgeFaithful(j.seed, digests.get(j.key)!, j.via));
+  const unstable = unstableChecks(faithful);
+  const caught = defectOutcomes.filter((d) => d.caught).length;
+  return {
+    startedAt: new Date(started).toISOString(),
+    durationMs: Date.now() - started,
+    concurrency,
+    defectSeed: DEFECT_SEED,
+    defects: defectOutcomes,
+    faithful,
+    unstable,
+    score: { caught, total: defectOutcomes.length },
+    ok: caught === defectOutcomes.length && faithful.every((f) => f.passed) && unstable.length === 0,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rendering: the table on stdout and reports/matrix.md.
+
+export function matrixTable(result: MatrixResult): string[] {
+  const rows = [
+    ['defect', 'expected topic', 'topics that failed', 'result'],
+    ...result.defects.map((d) => [d.defect, d.expectedTopic, d.failedTopics.join(',') || '-', d.caught ? 'caught' : 'MISSED']),
+  ];
+  const widths = rows[0]!.map((_, i) => Math.max(...rows.map((r) => r[i]!.length)));
+  const line = (r: string[]) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd();
+  const lines = [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)];
+  for (const d of result.defects.filter((x) => !x.caught)) lines.push(`missed ${d.defect} (${d.requirement}): ${d.why.join('; ')}`);
+  lines.push('');
+  for (const f of result.faithful) {
+    lines.push(`faithful reference, whole run, seed ${f.seed}: ${f.passed ? 'pass' : `NOT PASS (${f.why.slice(0, 5).join('; ')})`}`);
+  }
+  lines.push(result.unstable.length === 0 ? 'check statuses identical across the faithful seeds' : `unstable checks across seeds: ${result.unstable.join(' | ')}`);
+  lines.push(`score: ${result.score.caught}/${result.score.total} defects caught; ${result.faithful.filter((f) => f.passed).length}/${result.faithful.length} faithful runs pass; ${(result.durationMs / 1000).toFixed(0)} s at concurrency ${result.concurrency}`);
+  return lines;
+}
+
+const cell = (text: string) => text.replace(/\|/g, '\\|');
+
+export function matrixMarkdown(result: MatrixResult): string {
+  const out = [
+    '# Mutation matrix',
+    '',
+    `Started ${result.startedAt}; ${(result.durationMs / 1000).toFixed(0)} s at concurrency ${result.concurrency}. ` +
+      `Defect runs use seed ${result.defectSeed}.`,
+    '',
+    `**Score: ${result.score.caught}/${result.score.total} defects caught; ` +
+      `${result.faithful.filter((f) => f.passed).length}/${result.faithful.length} faithful whole runs pass; ` +
+      `${result.unstable.length} checks changed status between seeds.**`,
+    '',
+    '## Defects',
+    '',
+    '| defect | requirement | expected topic | topics run | topics that failed | failed checks citing it | result | via | time |',
+    '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
+    ...result.defects.map((d) =>
+      `| ${cell(d.defect)} | ${d.requirement} | ${d.expectedTopic} | ${d.topicsRun.length === TOPICS.length ? 'all' : d.topicsRun.join(', ')} | ` +
+        `${d.failedTopics.join(', ') || '-'} | ${d.citingChecks.join(', ') || '-'} | ${d.caught ? 'caught' : `**missed**: ${cell(d.why.join('; '))}`} | ` +
+        `${d.via} | ${(d.durationMs / 1000).toFixed(1)} s |`,
+    ),
+    '',
+    '## Faithful reference (whole run)',
+    '',
+    '| seed | verdict | exit | result | time |',
+    '| --- | --- | --- | --- | --- |',
+    ...result.faithful.map((f) => `| ${f.seed} | ${f.verdict} | ${f.exitCode} | ${f.passed ? 'pass' : cell(f.why.join('; '))} | ${(f.durationMs / 1000).toFixed(1)} s |`),
+    '',
+    result.unstable.length === 0
+      ? 'Every check had the same status under every seed.'
+      : ['Checks whose status changed between seeds:', '', ...result.unstable.map((u) => `- ${cell(u)}`)].join('\n'),
+    '',
+  ];
+  return out.join('\n');
+}
+
+export function writeMatrixReport(result: MatrixResult, file = join(ROOT, 'reports', 'matrix.md')): string {
+  mkdirSync(join(file, '..'), { recursive: true });
+  writeFileSync(file, matrixMarkdown(result));
+  return file;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: {
+      seeds: { type: 'string' },
+      concurrency: { type: 'string' },
+      defects: { type: 'string' },
+      json: { type: 'string' },
+      'keep-runs': { type: 'boolean' },
+      worker: { type: 'boolean' },
+    },
+  });
+  if (values.worker) {
+    await workerMain();
+    return -1; // stays alive on IPC
+  }
+  const numbers = (text: string | undefined) => text?.split(',').map((s) => Number(s.trim())).filter((n) => Number.isInteger(n));
+  const only = values.defects?.split(',').map((s) => s.trim());
+  const unknown = only?.filter((id) => !DEFECTS.some((d) => d.id === id)) ?? [];
+  if (unknown.length > 0) {
+    process.stderr.write(`matrix: unknown defect(s) ${unknown.join(', ')}\n`);
+    return 2;
+  }
+  const seeds = numbers(values.seeds);
+  const result = await runMatrix({
+    ...(seeds && seeds.length > 0 ? { faithfulSeeds: seeds } : {}),
+    ...(only ? { defects: DEFECTS.filter((d) => only.includes(d.id)) } : {}),
+    concurrency: Number(values.concurrency ?? 2) || 2,
+    keepRuns: Boolean(values['keep-runs']),
+    progress: (line) => process.stdout.write(`${line}\n`),
+  });
+  process.stdout.write(`\n${matrixTable(result).join('\n')}\n`);
+  const file = writeMatrixReport(result);
+  process.stdout.write(`written: ${file}\n`);
+  if (values.json) writeFileSync(values.json, JSON.stringify(result));
+  return result.ok ? 0 : 1;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === SELF) {
+  void main().then((code) => {
+    if (code >= 0) process.exit(code);
+  });
+}
