@@ -97,7 +97,7 @@ function notE164(): fc.Arbitrary<string> {
   return fc.oneof(
     digits(min).map((d) => '1' + d.slice(1)), // no leading +
     digits(min - 1).map((d) => '+0' + d.slice(1)), // first digit 0
-    digits(min - 2).map((d) => '+1' + d), // one too short
+    digits(min - 3).map((d) => '+1' + d), // one too short
     digits(max - 1).map((d) => '+1' + d), // one too long
     digits(min - 1).map((d) => '+1' + d.slice(0, -2) + 'ab'), // letters
     digits(min - 1).map((d) => '+1 ' + d), // a space
