@@ -4,7 +4,7 @@
 // 2 the run could not be made (or not completely: errors in the harness or a suite).
 import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
+import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
 import { BaseSequencer, createVitest } from 'vitest/node';
 import type { TestSpecification, Vitest } from 'vitest/node';
@@ -21,7 +21,8 @@ import type { Print } from './output.ts';
 import { SecretSet, redactText } from './redact.ts';
 import { CheckCollector } from './reporter.ts';
 import { buildRunResult, mergeRunResults } from './result.ts';
-import { writeReports } from './reports/index.ts';
+import { findLeaks, writeReports } from './reports/index.ts';
+import { readObtainedTokens } from './gating/token-log.ts';
 import type { HarnessErrorEntry, RunInfo, RunResult } from './result.ts';
 
 /** Root of the installed package (never the user's working directory). */
@@ -29,7 +30,7 @@ export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SUITES_DIR = join(PACKAGE_ROOT, 'suites');
 
 /** Topics that read the exchange log of the whole run, so they run last. */
-const READS_WHOLE_RUN: Topic[] = ['problem-details', 'schemas'];
+export const READS_WHOLE_RUN: Topic[] = ['problem-details', 'schemas'];
 
 /** What reference/index.ts offers (loaded only when the run targets it). */
 export interface ReferenceHandle {
@@ -51,11 +52,9 @@ export interface ReferenceOptions {
 
 export async function startEmbeddedReference(options: ReferenceOptions): Promise<ReferenceHandle> {
   // Loaded lazily: a run against a host never loads the reference.
-  const module = (await import(pathToFileURL(join(PACKAGE_ROOT, 'reference', 'index.ts')).href)) as {
-    startReference(options: ReferenceOptions): Promise<ReferenceHandle>;
-  };
+  const { startReference } = await import('../reference/index.ts');
   try {
-    return await module.startReference(options);
+    return await startReference(options);
   } catch (error) {
     if (error instanceof HarnessError) throw error;
     throw new HarnessError('CONF_INVALID_VALUE', `the embedded reference could not start: ${(error as Error).message}`);
@@ -69,6 +68,18 @@ export interface RunOptions {
   printError?: Print;
   /** Progress lines rewritten in place (a terminal); plain lines otherwise. */
   tty?: boolean;
+  /** Only the checks whose full name matches (vitest testNamePattern); `conformance replay` uses it. */
+  testNamePattern?: string;
+  /**
+   * The last step before the reports are written (harness/gating: verdict tiers, baseline,
+   * certification summary). The exit code follows the verdict it returns.
+   */
+  finalize?: (result: RunResult) => RunResult | Promise<RunResult>;
+  /**
+   * Runs after the reports are written, while the run's secrets are still known: `leakScan`
+   * throws SECRET_LEAK_BLOCKED for any file that contains one (certify writes certificate.json).
+   */
+  afterReports?: (result: RunResult, leakScan: (files: Record<string, string>) => void) => Promise<void>;
 }
 
 export interface RunOutcome {
@@ -212,6 +223,7 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
           hookTimeout: settle + config.settings.timeoutMs * 4 + 30_000,
           passWithNoTests: true,
           silent: true,
+          ...(options.testNamePattern !== undefined ? { testNamePattern: options.testNamePattern } : {}),
           ...(config.shard ? { shard: config.shard } : {}),
         } as never,
         {},
@@ -228,10 +240,18 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
       if (process.env.CONFORMANCE_DEBUG === '1') for (const chunk of vitestOutput) printError(redactText(chunk.trimEnd(), secrets));
     }
 
+    // Tokens the workers obtained are secrets too: nothing below may write them.
+    for (const token of readObtainedTokens(config.settings.exchangeLogPath)) secrets.add(token);
+
     const info: RunInfo = {
       tool: toolInfo(),
       contract: { version: contractVersion, sha256: contractSha256 },
-      target: { baseUrl: suiteConfig.target.baseUrl, embedded: suiteConfig.target.embedded },
+      target: {
+        baseUrl: suiteConfig.target.baseUrl,
+        embedded: suiteConfig.target.embedded,
+        // So that `conformance replay` starts the reference with the same defects.
+        ...(suiteConfig.target.embedded && config.defects.length > 0 ? { defects: [...config.defects] } : {}),
+      },
       profile: config.settings.profile,
       seed: config.settings.seed,
       runs: config.settings.runs,
@@ -243,8 +263,17 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
     };
     // Defence in depth: workers redact what they know; the configured secrets go once more here.
     const scrub = <T>(value: T): T => JSON.parse(redactText(JSON.stringify(value), secrets)) as T;
-    const result = buildRunResult(scrub(info), scrub(collector.checks()));
+    const built = buildRunResult(scrub(info), scrub(collector.checks()));
+    const result = options.finalize ? await options.finalize(built) : built;
     await writeAll(config.reportDir, result, [...secrets.list()]);
+    if (options.afterReports) {
+      await options.afterReports(result, (files) => {
+        const leaking = findLeaks(files, [...secrets.list()]);
+        if (leaking.length > 0) {
+          throw new HarnessError('SECRET_LEAK_BLOCKED', `a secret of the run would appear in ${leaking.join(', ')}; it was not written`);
+        }
+      });
+    }
     if (existsSync(config.settings.exchangeLogPath)) {
       copyFileSync(config.settings.exchangeLogPath, join(config.reportDir, 'exchanges.jsonl'));
     }
