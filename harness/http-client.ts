@@ -6,6 +6,7 @@ import { Agent, request as undiciRequest } from 'undici';
 import type { ApiClient, ApiRequest, ApiResponse, Caller, TokenRequest } from './client.ts';
 import { HarnessError } from './errors.ts';
 import { appendExchange, countExchanges } from './exchange-log.ts';
+import { recordObtainedToken } from './gating/token-log.ts';
 import type { AppCredentials, Exchange, SuiteConfig } from './model.ts';
 import { REDACTED, SecretSet, redactBody, redactHeaders, redactText } from './redact.ts';
 import { assertRequestAllowed, makeIdempotencyKey } from './safety.ts';
@@ -226,7 +227,11 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
     if (!json || typeof json !== 'object') return;
     for (const key of ['access_token', 'refresh_token', 'id_token']) {
       const value = (json as Record<string, unknown>)[key];
-      if (typeof value === 'string') secrets.add(value);
+      if (typeof value === 'string') {
+        secrets.add(value);
+        // The runner scans the reports for it before writing them (harness/gating/token-log.ts).
+        recordObtainedToken(settings.exchangeLogPath, value);
+      }
     }
   }
 
@@ -298,7 +303,10 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
    */
   function learnCredential(authorization: string): void {
     const credential = /^\s*\S+\s+(\S.*)$/.exec(authorization)?.[1] ?? authorization;
-    if (credential.length >= 16) secrets.add(credential);
+    if (credential.length >= 16) {
+      secrets.add(credential);
+      recordObtainedToken(settings.exchangeLogPath, credential);
+    }
   }
 
   async function authorizationFor(caller: Caller): Promise<string | undefined> {

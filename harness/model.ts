@@ -70,6 +70,24 @@ export interface RunSettings {
   settleTimeoutMs: number;
   /** JSON-lines file the client appends every exchange to (redacted), read by cross-topic checks. */
   exchangeLogPath: string;
+  /**
+   * Request budget of a check that declares none, per topic (harness/gating/plan.ts). When set,
+   * every check is held to its budget: sending past it is an ERROR of that check.
+   */
+  checkBudgets?: Partial<Record<Topic, RequestBudget>>;
+}
+
+/**
+ * The most requests one check sends (token requests included): a fixed number, or a number per
+ * property case plus a fixed part, since properties send per case and cases follow `--runs`.
+ */
+export type RequestBudget = number | { fixed?: number; perCase: number; maxCases?: number };
+
+/** A budget in requests for a run with `runs` cases per property. */
+export function requestLimit(budget: RequestBudget, runs: number): number {
+  if (typeof budget === 'number') return budget;
+  const cases = Math.max(1, Math.min(runs, budget.maxCases ?? runs));
+  return (budget.fixed ?? 0) + budget.perCase * cases;
 }
 
 export interface SuiteConfig {
@@ -128,4 +146,8 @@ export interface CheckMeta {
   evidence: Exchange[];
   seed?: number;
   counterexample?: string;
+  /** The request budget the check declared (absent: its topic's default applies). */
+  maxRequests?: RequestBudget;
+  /** Requests the check sent, token requests included (recorded when budgets are enforced). */
+  requestsSent?: number;
 }

@@ -5,6 +5,7 @@ import type { Level, Requirement, Testability } from '../spec/requirements.ts';
 import { HarnessError } from './errors.ts';
 import type { CheckMeta, CheckStatus, Exchange, Profile, Topic } from './model.ts';
 import type { CollectedCheck } from './reporter.ts';
+import type { GatingReport } from './gating/report.ts';
 
 export type { CollectedCheck } from './reporter.ts';
 
@@ -16,7 +17,7 @@ export type RequirementStatus = 'pass' | 'fail' | 'warn' | 'error' | 'skipped' |
 export interface RunInfo {
   tool: { name: string; version: string };
   contract: { version: string; sha256: string };
-  target: { baseUrl: string; embedded: boolean };
+  target: ReportTarget;
   profile: Profile;
   seed: number;
   runs: number;
@@ -28,6 +29,13 @@ export interface RunInfo {
   shard?: string;
   /** Problems that stopped part of the run (module failed to load, unhandled error, ...). */
   harnessErrors?: HarnessErrorEntry[];
+}
+
+export interface ReportTarget {
+  baseUrl: string;
+  embedded: boolean;
+  /** Named defects the embedded reference ran with (replay starts it with the same). */
+  defects?: string[];
 }
 
 export interface HarnessErrorEntry {
@@ -58,6 +66,8 @@ export interface CheckResult {
   evidence: Exchange[];
   seed?: number;
   counterexample?: string;
+  /** Requests the check sent (token requests included), when budgets were enforced. */
+  requestsSent?: number;
 }
 
 export interface TopicResult {
@@ -95,7 +105,7 @@ export interface SectionCoverage {
 export interface RunResult {
   tool: { name: string; version: string };
   contract: { version: string; sha256: string };
-  target: { baseUrl: string; embedded: boolean };
+  target: ReportTarget;
   profile: Profile;
   seed: number;
   runs: number;
@@ -118,6 +128,8 @@ export interface RunResult {
   /** Assumptions of the catalogue that executed checks relied on. */
   assumptions: Array<{ requirement: string; text: string }>;
   harnessErrors: HarnessErrorEntry[];
+  /** Verdict tiers, baseline comparison and certification (harness/gating), when applied. */
+  gating?: GatingReport;
 }
 
 const REQUIREMENT_STATUSES: RequirementStatus[] = ['pass', 'fail', 'warn', 'error', 'skipped', 'untested'];
@@ -189,6 +201,7 @@ function toCheckResult(check: CollectedCheck): CheckResult {
   if (check.failure) out.failure = { ...check.failure };
   if (check.seed !== undefined) out.seed = check.seed;
   if (check.counterexample !== undefined) out.counterexample = check.counterexample;
+  if (check.requestsSent !== undefined) out.requestsSent = check.requestsSent;
   return out;
 }
 
@@ -322,7 +335,11 @@ export function buildRunResult(info: RunInfo, checks: CollectedCheck[], options:
   const result: RunResult = {
     tool: { ...info.tool },
     contract: { ...info.contract },
-    target: { baseUrl: info.target.baseUrl, embedded: info.target.embedded },
+    target: {
+      baseUrl: info.target.baseUrl,
+      embedded: info.target.embedded,
+      ...(info.target.defects && info.target.defects.length > 0 ? { defects: [...info.target.defects] } : {}),
+    },
     profile: info.profile,
     seed: info.seed,
     runs: info.runs,
@@ -366,6 +383,7 @@ export function checksOf(result: RunResult): CollectedCheck[] {
       if (c.status === 'error' && c.reason !== null) check.errorMessage = c.reason;
       if (c.seed !== undefined) check.seed = c.seed;
       if (c.counterexample !== undefined) check.counterexample = c.counterexample;
+      if (c.requestsSent !== undefined) check.requestsSent = c.requestsSent;
       return check;
     }),
   );

@@ -3,7 +3,8 @@ import { it } from 'vitest';
 import type { RequirementId } from '../../spec/requirement-ids.ts';
 import { requirementById } from '../../spec/requirements.ts';
 import type { ApiClient, ApiResponse } from '../../harness/client.ts';
-import type { CheckMeta, Exchange, SuiteConfig, Topic } from '../../harness/model.ts';
+import type { CheckMeta, Exchange, RequestBudget, SuiteConfig, Topic } from '../../harness/model.ts';
+import { requestLimit } from '../../harness/model.ts';
 import { CheckSkipped, ConformanceFailure } from './failure.ts';
 import { suiteContext } from './context.ts';
 
@@ -31,12 +32,44 @@ export interface CheckSpec {
   title: string;
   requirements: RequirementId[];
   timeout?: number;
+  /**
+   * The most requests this check sends, token requests included (`conformance plan` prints it;
+   * sending more is an ERROR of the check). Default: its topic's budget in harness/gating/plan.ts.
+   */
+  maxRequests?: RequestBudget;
 }
 
 const EVIDENCE_LIMIT = 10;
 
 function exchangeOf(x: ApiResponse | Exchange): Exchange {
   return 'exchange' in x ? x.exchange : x;
+}
+
+/** Thrown when a check would send past its request budget: the check errors, it never passes. */
+class CheckBudgetExceeded extends Error {
+  override readonly name = 'CheckBudgetExceeded';
+}
+
+/**
+ * The client as one check sees it: it refuses to send once the check has used its budget. Checks
+ * of a file run one after another, so the shared client's counter measures this check alone.
+ */
+function budgeted(api: ApiClient, limit: number, used: () => number, onRefused: () => void): ApiClient {
+  const refuse = () => {
+    if (used() < limit) return;
+    onRefused();
+    throw new CheckBudgetExceeded(`the check reached its request budget of ${limit} (maxRequests); nothing more was sent`);
+  };
+  return {
+    send: async (request) => (refuse(), api.send(request)),
+    token: async (app) => api.token(app),
+    tokenEndpoint: async (request) => (refuse(), api.tokenEndpoint(request)),
+    idempotencyKey: (label) => api.idempotencyKey(label),
+    get requestCount() {
+      return api.requestCount;
+    },
+    ...(api.redact ? { redact: api.redact.bind(api) } : {}),
+  };
 }
 
 /** `const check = checksFor('wallet')`, then `check({ id, title, requirements }, async (t) => ...)`. */
@@ -49,11 +82,18 @@ export function checksFor(topic: Topic) {
       notes: [],
       advisories: [],
       evidence: [],
+      ...(spec.maxRequests !== undefined ? { maxRequests: spec.maxRequests } : {}),
     };
     it(`${spec.title} [${spec.requirements.join(', ')}]`, { meta: { conformance: meta } as never, timeout: spec.timeout }, async (ctx) => {
       const live = (ctx.task.meta as unknown as { conformance: CheckMeta }).conformance;
-      const { config, api } = await suiteContext();
+      const { config, api: shared } = await suiteContext();
       live.seed = config.settings.seed;
+      const budget = spec.maxRequests ?? config.settings.checkBudgets?.[topic];
+      const limit = budget === undefined ? undefined : requestLimit(budget, config.settings.runs);
+      const sentBefore = shared.requestCount;
+      const sent = () => shared.requestCount - sentBefore;
+      let refused = false;
+      const api = limit === undefined ? shared : budgeted(shared, limit, sent, () => (refused = true));
       const keep = (x: ApiResponse | Exchange) => {
         if (live.evidence.length < EVIDENCE_LIMIT) live.evidence.push(exchangeOf(x));
       };
@@ -77,6 +117,14 @@ export function checksFor(topic: Topic) {
       const redact = (text: string) => (api.redact ? api.redact(text) : text);
       try {
         await body(t);
+        // A token fetch or a Retry-After retry inside one send can pass the budget: still an error.
+        if (limit !== undefined && (refused || sent() > limit)) {
+          throw new CheckBudgetExceeded(
+            refused
+              ? `the check wanted to send more than its request budget of ${limit} (maxRequests); it was stopped`
+              : `the check sent ${sent()} requests, more than its request budget of ${limit} (maxRequests)`,
+          );
+        }
       } catch (error) {
         if (error instanceof Error) {
           error.message = redact(error.message);
@@ -101,6 +149,7 @@ export function checksFor(topic: Topic) {
         }
         throw error;
       } finally {
+        if (limit !== undefined) live.requestsSent = sent();
         live.notes = live.notes.map(redact);
         live.advisories = live.advisories.map(redact);
         if (live.skipReason) live.skipReason = redact(live.skipReason);
