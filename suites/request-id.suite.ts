@@ -1,0 +1,270 @@
+// request-id: the X-Request-Id header (4.0, 4, 7, 8). Valid client values come back unchanged,
+// invalid or missing ones are replaced by a generated value, every response carries one, and a
+// problem's request_id is the header's value.
+import * as fc from 'fast-check';
+import { describe } from 'vitest';
+import type { ApiRequest, ApiResponse } from '../harness/client.ts';
+import type { Exchange } from '../harness/model.ts';
+import { stringOfLength } from '../generators/boundaries.ts';
+import { jsonSchemaFor, validate } from '../spec/validators.ts';
+import { checksFor, type CheckContext } from './support/check.ts';
+import { apiExchanges, headerOf } from './support/exchanges.ts';
+import { paths } from './support/paths.ts';
+import { forAll } from './support/property.ts';
+import { describeResponse, viewOfApiResponse, viewOfRecorded, type ResponseView } from './support/problem.ts';
+import { randomUuidV7 } from './support/random-ids.ts';
+
+const check = checksFor('request-id');
+
+/** Request ids of exactly `length` allowed characters, from the RequestId schema. */
+const requestIdOfLength = (length: number) => stringOfLength(jsonSchemaFor('RequestId') as never, '', length);
+
+const isValidRequestId = (value: string | undefined): value is string =>
+  value !== undefined && validate('RequestId', value).length === 0;
+
+/** A header value given as undefined is not sent at all (harness/http-client.ts). */
+const NO_REQUEST_ID = { 'x-request-id': undefined as unknown as string };
+
+/** The request every echo case sends: the wallet of the business, or a refused one without fixtures. */
+function probe(t: CheckContext, requestId: string | null): ApiRequest {
+  const businessId = t.config.fixtures.businessId ?? randomUuidV7(t, 'request-id/business');
+  return {
+    method: 'GET',
+    path: paths.walletBalance(businessId),
+    headers: requestId === null ? NO_REQUEST_ID : { 'x-request-id': requestId },
+    noRetry: true,
+  };
+}
+
+/** Status of the probe with no request id at all: an invalid id must not change it. */
+let baseline: Promise<ApiResponse> | undefined;
+function baselineOf(t: CheckContext): Promise<ApiResponse> {
+  baseline ??= t.api.send(probe(t, null));
+  return baseline;
+}
+
+/** Fails unless the invalid value sent was replaced by a valid generated one, the request otherwise answered as usual. */
+async function expectReplaced(t: CheckContext, sent: string, label: string): Promise<void> {
+  const before = await baselineOf(t);
+  const res = await t.api.send(probe(t, sent));
+  const got = res.headers['x-request-id'];
+  t.expect(got !== undefined, 'RID-EVERY-RESPONSE', 'an X-Request-Id header', 'no X-Request-Id header', res);
+  t.expect(got !== sent, 'RID-REPLACE-INVALID', `a generated X-Request-Id in place of ${label}`, `X-Request-Id echoed: ${JSON.stringify(got)}`, res);
+  t.expect(isValidRequestId(got), 'RID-FORMAT', 'X-Request-Id of 1 to 128 characters from A-Z a-z 0-9 . _ -', `X-Request-Id ${JSON.stringify(got)}`, res);
+  t.expect(
+    res.status === before.status,
+    'RID-INVALID-NOT-REJECTED',
+    `${before.status}, as without any request id (${label} is replaced, not refused)`,
+    describeResponse(res),
+    res,
+    before,
+  );
+}
+
+// A sweep over several statuses, shared by the checks that judge every response.
+let sweep: Promise<ApiResponse[]> | undefined;
+function sweepOf(t: CheckContext): Promise<ApiResponse[]> {
+  sweep ??= (async () => {
+    const business = t.config.fixtures.businessId ?? randomUuidV7(t, 'request-id/business');
+    const other = t.config.fixtures.otherBusinessId ?? randomUuidV7(t, 'request-id/other-business');
+    const requests: ApiRequest[] = [
+      { method: 'GET', path: paths.walletBalance(business) },
+      { method: 'GET', path: paths.walletBalance(business), as: 'none' },
+      { method: 'GET', path: paths.walletBalance(other) },
+      { method: 'GET', path: paths.message(business, randomUuidV7(t, 'request-id/message')) },
+      { method: 'GET', path: paths.message(business, 'not-a-uuid') },
+      // A path the document does not have (9.4: there is no /sms/batches): its answer carries the header too.
+      { method: 'GET', path: `/v1/businesses/${encodeURIComponent(business)}/sms/batches` },
+    ];
+    const out: ApiResponse[] = [];
+    for (const request of requests) out.push(await t.api.send({ ...request, noRetry: true }));
+    return out;
+  })();
+  return sweep;
+}
+
+interface Seen {
+  view: ResponseView;
+  exchange: Exchange;
+  sentId: string | undefined;
+  live?: ApiResponse;
+}
+
+/** Every API response of the run so far (from the log) plus the sweep's, each once. */
+async function everyResponse(t: CheckContext): Promise<Seen[]> {
+  const swept = await sweepOf(t);
+  const liveByCurl = new Map(swept.map((r) => [r.exchange.curl, r]));
+  const seen: Seen[] = apiExchanges(t.config).map((x) => ({
+    view: viewOfRecorded(x.response),
+    exchange: x,
+    sentId: headerOf(x.request.headers, 'x-request-id'),
+    live: liveByCurl.get(x.curl),
+  }));
+  // The log is written by the client; when it is off (a run without a log) the sweep still counts.
+  if (seen.length === 0) {
+    for (const r of swept) seen.push({ view: viewOfApiResponse(r), exchange: r.exchange, sentId: headerOf(r.exchange.request.headers, 'x-request-id'), live: r });
+  }
+  return seen;
+}
+
+describe('request-id (4.0, 4, 7, 8)', () => {
+  check(
+    {
+      id: 'echo-every-length',
+      title: 'GET with a valid X-Request-Id of a random length from 1 to 128 (property): the response header is exactly that value',
+      requirements: ['RID-ECHO', 'RID-LENGTH-BOUNDARY'],
+    },
+    async (t) => {
+      const ids = fc.integer({ min: 1, max: 128 }).chain(requestIdOfLength);
+      const { runs } = await forAll(
+        t,
+        ids,
+        async (sent) => {
+          const res = await t.api.send(probe(t, sent));
+          const got = res.headers['x-request-id'];
+          t.expect(got === sent, 'RID-ECHO', `X-Request-Id ${JSON.stringify(sent)} (${sent.length} characters)`, `X-Request-Id ${JSON.stringify(got ?? null)}`, res);
+        },
+        { maxRuns: 30 },
+      );
+      t.note(`${runs} random valid request ids echoed exactly`);
+    },
+  );
+
+  check(
+    {
+      id: 'echo-boundary-lengths',
+      title: 'GET with a valid X-Request-Id of 1 and of 128 characters: each is echoed exactly',
+      requirements: ['RID-LENGTH-BOUNDARY', 'RID-ECHO'],
+    },
+    async (t) => {
+      const [one] = fc.sample(requestIdOfLength(1), { seed: t.config.settings.seed, numRuns: 1 });
+      const [max] = fc.sample(requestIdOfLength(128), { seed: t.config.settings.seed, numRuns: 1 });
+      for (const sent of [one!, max!]) {
+        const res = await t.api.send(probe(t, sent));
+        const got = res.headers['x-request-id'];
+        t.expect(got === sent, 'RID-LENGTH-BOUNDARY', `X-Request-Id echoed whole (${sent.length} characters)`, `X-Request-Id ${JSON.stringify(got ?? null)} (${got?.length ?? 0} characters)`, res);
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'replace-129-characters',
+      title: 'GET with an X-Request-Id of 129 allowed characters: it is replaced by a valid generated value and the request is answered as usual',
+      requirements: ['RID-REPLACE-INVALID', 'RID-INVALID-NOT-REJECTED', 'RID-FORMAT'],
+    },
+    async (t) => {
+      const [sent] = fc.sample(requestIdOfLength(129), { seed: t.config.settings.seed, numRuns: 1 });
+      await expectReplaced(t, sent!, 'a 129-character value');
+    },
+  );
+
+  check(
+    {
+      id: 'replace-forbidden-characters',
+      title: 'GET with an X-Request-Id holding a character outside A-Z a-z 0-9 . _ - (slash, colon, space, plus): replaced, request answered as usual',
+      requirements: ['RID-REPLACE-INVALID', 'RID-INVALID-NOT-REJECTED', 'RID-FORMAT'],
+    },
+    async (t) => {
+      await expectReplaced(t, 'conformance/slash', 'a value with "/"');
+      await expectReplaced(t, 'conformance:colon', 'a value with ":"');
+      await expectReplaced(t, 'conformance space', 'a value with a space');
+      await expectReplaced(t, 'conformance+plus', 'a value with "+"');
+    },
+  );
+
+  check(
+    {
+      id: 'replace-empty',
+      title: 'GET with an empty X-Request-Id: a valid generated value comes back and the request is answered as usual',
+      requirements: ['RID-REPLACE-INVALID', 'RID-INVALID-NOT-REJECTED', 'RID-FORMAT'],
+    },
+    async (t) => {
+      await expectReplaced(t, '', 'an empty value');
+    },
+  );
+
+  check(
+    {
+      id: 'generate-when-missing',
+      title: 'GET 10 times without X-Request-Id: each response carries a valid generated value, all 10 different',
+      requirements: ['RID-GENERATE-MISSING', 'RID-FORMAT'],
+    },
+    async (t) => {
+      const seen = new Map<string, ApiResponse>();
+      for (let i = 0; i < 10; i++) {
+        const res = i === 0 ? await baselineOf(t) : await t.api.send(probe(t, null));
+        const got = res.headers['x-request-id'];
+        t.expect(got !== undefined, 'RID-GENERATE-MISSING', 'a generated X-Request-Id', 'no X-Request-Id header', res);
+        t.expect(isValidRequestId(got), 'RID-FORMAT', 'X-Request-Id of 1 to 128 characters from A-Z a-z 0-9 . _ -', `X-Request-Id ${JSON.stringify(got)}`, res);
+        const earlier = seen.get(got!);
+        if (earlier) t.fail('RID-GENERATE-MISSING', 'a new value for every request', `X-Request-Id ${JSON.stringify(got)} given twice`, earlier, res);
+        seen.set(got!, res);
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'every-response-has-header',
+      title: 'Every response of the run, whatever its status (and a sweep of 200, 401, 403/404, 400/404 and an unknown path): carries a valid X-Request-Id, the client value when that was valid',
+      requirements: ['RID-EVERY-RESPONSE', 'RID-FORMAT', 'RID-ECHO', 'RID-REPLACE-INVALID'],
+    },
+    async (t) => {
+      const seen = await everyResponse(t);
+      const statuses = new Map<number, number>();
+      for (const { view, exchange, sentId, live } of seen) {
+        statuses.set(view.status, (statuses.get(view.status) ?? 0) + 1);
+        const evidence = live ? [live] : [];
+        const got = view.headers['x-request-id'];
+        const where = `${exchange.request.method} ${exchange.request.url} -> ${view.status}`;
+        if (got === undefined) {
+          t.evidence(exchange);
+          t.fail('RID-EVERY-RESPONSE', `an X-Request-Id header on ${where}`, 'no X-Request-Id header', ...evidence);
+        }
+        if (!isValidRequestId(got)) {
+          t.evidence(exchange);
+          t.fail('RID-FORMAT', 'X-Request-Id of 1 to 128 characters from A-Z a-z 0-9 . _ -', `X-Request-Id ${JSON.stringify(got)} on ${where}`, ...evidence);
+        }
+        if (isValidRequestId(sentId) && got !== sentId) {
+          t.evidence(exchange);
+          t.fail('RID-ECHO', `X-Request-Id ${JSON.stringify(sentId)} (the client's valid value) on ${where}`, `X-Request-Id ${JSON.stringify(got)}`, ...evidence);
+        }
+        if (sentId !== undefined && !isValidRequestId(sentId) && got === sentId) {
+          t.evidence(exchange);
+          t.fail('RID-REPLACE-INVALID', `a generated X-Request-Id in place of the invalid ${JSON.stringify(sentId)} on ${where}`, 'the invalid value echoed', ...evidence);
+        }
+      }
+      const list = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s} x${n}`);
+      t.note(`${seen.length} responses judged; statuses met: ${list.join(', ')}`);
+    },
+  );
+
+  check(
+    {
+      id: 'problem-request-id-matches-header',
+      title: 'Every problem of the run (and of the sweep): request_id equals the X-Request-Id header of its response',
+      requirements: ['RID-PROBLEM-MATCH'],
+    },
+    async (t) => {
+      const seen = await everyResponse(t);
+      let judged = 0;
+      for (const { view, exchange, live } of seen) {
+        if (view.status < 400 || view.json === null || typeof view.json !== 'object') continue;
+        const requestId = (view.json as { request_id?: unknown }).request_id;
+        judged++;
+        if (requestId !== view.headers['x-request-id']) {
+          t.evidence(exchange);
+          t.fail(
+            'RID-PROBLEM-MATCH',
+            `request_id ${JSON.stringify(view.headers['x-request-id'] ?? null)} (the X-Request-Id header) on ${exchange.request.method} ${exchange.request.url}`,
+            `request_id ${JSON.stringify(requestId ?? null)}`,
+            ...(live ? [live] : []),
+          );
+        }
+      }
+      if (judged === 0) t.skip('no problem body was met in the run');
+      t.note(`${judged} problem bodies judged`);
+    },
+  );
+});
