@@ -33,10 +33,14 @@ export function equivalentSerialisations(body: BulkRequestBody): fc.Arbitrary<st
   return fc
     .record({ seed: fc.integer({ min: 1, max: 0x7fffffff }), indent: fc.constantFrom('', ' ', '  ', '\t') })
     .map(({ seed, indent }) => {
-      let state = seed;
+      // mulberry32: one generated seed drives every permutation of the text.
+      let state = seed >>> 0;
       const next = () => {
-        state = (Math.imul(state, 48271) % 0x7fffffff) >>> 0;
-        return state / 0x7fffffff;
+        state = (state + 0x6d2b79f5) >>> 0;
+        let x = state;
+        x = Math.imul(x ^ (x >>> 15), x | 1);
+        x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+        return ((x ^ (x >>> 14)) >>> 0) / 4294967296;
       };
       const pickOrder = (keys: string[]) => {
         const out = [...keys];

@@ -1,0 +1,316 @@
+// idempotency: the Idempotency-Key of bulk submission (4.0, 4.1 rules 2-6, 8).
+import * as fc from 'fast-check';
+import { describe } from 'vitest';
+import type { ApiResponse, Caller } from '../harness/client.ts';
+import { headerBoundaryCaseArbs } from '../generators/boundaries.ts';
+import type { CheckContext } from './support/check.ts';
+import { checksFor } from './support/check.ts';
+import {
+  bulkIdOf,
+  createdDuring,
+  requireSubmissions,
+  submitAccepted,
+  submitBulk,
+  validBodies,
+  type BulkRequestBody,
+} from './support/bulk.ts';
+import { changedPayloads, equivalentSerialisations } from './support/payload-variants.ts';
+import { describeResponse, expectProblem } from './support/problem.ts';
+import { forAll, generate } from './support/property.ts';
+import { advanceClock, hasControl } from './support/control.ts';
+
+const check = checksFor('idempotency');
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** Status, Location and body of a response, compared for a replay (the request id is not: IDEM-REPLAY-REQUEST-ID). */
+function sameResponse(a: ApiResponse, b: ApiResponse): boolean {
+  return a.status === b.status && (a.headers['location'] ?? null) === (b.headers['location'] ?? null) && canonical(a.json) === canonical(b.json);
+}
+
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value !== null && typeof value === 'object') {
+    return `{${Object.keys(value)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'undefined';
+}
+
+function differences(a: ApiResponse, b: ApiResponse): string {
+  const out: string[] = [];
+  if (a.status !== b.status) {
+    const code = (b.json as { code?: unknown } | undefined)?.code;
+    return `status ${a.status} then ${b.status}${typeof code === 'string' ? ` ${code}` : ''}`;
+  }
+  if ((a.headers['location'] ?? null) !== (b.headers['location'] ?? null)) out.push(`Location ${a.headers['location']} then ${b.headers['location']}`);
+  const ja = a.json as Record<string, unknown> | undefined;
+  const jb = b.json as Record<string, unknown> | undefined;
+  if (ja && jb && typeof ja === 'object' && typeof jb === 'object') {
+    for (const k of new Set([...Object.keys(ja), ...Object.keys(jb)])) {
+      if (canonical(ja[k]) !== canonical(jb[k])) out.push(`${k} ${JSON.stringify(ja[k])} then ${JSON.stringify(jb[k])}`);
+    }
+  } else if (canonical(a.json) !== canonical(b.json)) out.push('bodies differ');
+  return out.join('; ') || 'no difference';
+}
+
+/** A first accepted submission under a fresh key: the original every repeat is compared with. */
+async function original(t: CheckContext, body: BulkRequestBody, as: Caller = 'primary') {
+  const first = await submitAccepted(t, body, { as });
+  return { key: first.key!, response: first.response, id: bulkIdOf(first.response) };
+}
+
+describe('idempotency (4.0, 4.1 rules 2-6)', () => {
+  check(
+    {
+      id: 'replay-same-body',
+      title: 'POST the same key and byte-identical body twice: the second replays the first 202 (status, body with id and accepted_at, Location)',
+      requirements: ['IDEM-REPLAY', 'IDEM-REPLAY-REQUEST-ID'],
+    },
+    async (t) => {
+      requireSubmissions(t);
+      await forAll(
+        t,
+        validBodies(t),
+        async (body) => {
+          const first = await original(t, body);
+          const { result: second, created } = await createdDuring(t, () => submitBulk(t, body, { key: first.key }));
+          t.expect(
+            sameResponse(first.response, second.response),
+            'IDEM-REPLAY',
+            `the original ${first.response.status} replayed (bulk ${first.id})`,
+            differences(first.response, second.response),
+            first.response,
+            second.response,
+          );
+          if (created !== undefined) t.expect(created === 0, 'IDEM-REPLAY', 'no bulk created by the replay', `${created} created`, second.response);
+        },
+        { maxRuns: 3 },
+      );
+    },
+  );
+
+  check(
+    {
+      id: 'equivalent-payload-variants',
+      title:
+        'POST a body, then the same JSON value with other key order and whitespace under the same key: the original is replayed or 409 idempotency_conflict is given, never a new bulk',
+      requirements: ['IDEM-EQUIVALENCE', 'IDEM-REPLAY', 'IDEM-KEY-PERMANENT'],
+    },
+    async (t) => {
+      requireSubmissions(t);
+      const chosen = new Set<string>();
+      const cases = validBodies(t).chain((body) => fc.tuple(fc.constant(body), equivalentSerialisations(body)));
+      await forAll(
+        t,
+        cases,
+        async ([body, variant]) => {
+          const first = await original(t, body);
+          const { result: repeat, created } = await createdDuring(t, () =>
+            submitBulk(t, undefined, { key: first.key, rawBody: variant }),
+          );
+          const res = repeat.response;
+          if (res.status === 409) {
+            expectProblem(t, res, { status: 409, codes: ['idempotency_conflict'], requirement: 'IDEM-REPLAY' });
+            chosen.add('409 idempotency_conflict (equivalence read as byte identity)');
+          } else {
+            // Anything else must be the original response again; a second bulk for one key never is.
+            t.expect(
+              sameResponse(first.response, res),
+              'IDEM-REPLAY',
+              `the original 202 of bulk ${first.id} replayed, or 409 idempotency_conflict`,
+              bulkIdOf(res) && bulkIdOf(res) !== first.id ? `a new bulk ${bulkIdOf(res)} (${res.status})` : differences(first.response, res),
+              first.response,
+              res,
+            );
+            chosen.add('replay (equivalence read as equal JSON values)');
+          }
+          if (created !== undefined) t.expect(created === 0, 'IDEM-KEY-PERMANENT', 'no bulk created by the repeat', `${created} created`, res);
+        },
+        { maxRuns: 6 },
+      );
+      t.note(`for equal JSON written differently the target chose: ${[...chosen].join(', ')}`);
+    },
+  );
+
+  check(
+    {
+      id: 'conflict-one-field-changed',
+      title: 'POST a body, then a body differing in one field under the same key: 409 idempotency_conflict, no Location, nothing created, the key still replays the original',
+      requirements: ['IDEM-CONFLICT', 'IDEM-KEY-PERMANENT'],
+    },
+    async (t) => {
+      requireSubmissions(t);
+      const cases = validBodies(t).chain((body) => fc.tuple(fc.constant(body), changedPayloads(t, body)));
+      await forAll(
+        t,
+        cases,
+        async ([body, changed]) => {
+          const first = await original(t, body);
+          const { result: second, created } = await createdDuring(t, () => submitBulk(t, changed.body, { key: first.key }));
+          const res = second.response;
+          t.evidence(first.response);
+          expectProblem(t, res, { status: 409, codes: ['idempotency_conflict'], requirement: 'IDEM-CONFLICT', why: `4.1 rule 4: ${changed.change}` });
+          t.expect(res.headers['location'] === undefined, 'IDEM-CONFLICT', 'no Location on the 409', `Location ${res.headers['location']}`, res);
+          if (created !== undefined) t.expect(created === 0, 'IDEM-CONFLICT', 'no bulk created by the conflicting repeat', `${created} created`, res);
+          const again = await submitBulk(t, body, { key: first.key });
+          t.expect(
+            sameResponse(first.response, again.response),
+            'IDEM-KEY-PERMANENT',
+            `the key still replays bulk ${first.id} after the conflict`,
+            differences(first.response, again.response),
+            first.response,
+            again.response,
+          );
+        },
+        { maxRuns: 5 },
+      );
+    },
+  );
+
+  check(
+    {
+      id: 'key-missing',
+      title: 'POST a valid body without Idempotency-Key: 400 validation_failed and nothing created',
+      requirements: ['IDEM-KEY-REQUIRED'],
+    },
+    async (t) => {
+      requireSubmissions(t);
+      const body = generate(t, validBodies(t), 'key-missing');
+      const { result, created } = await createdDuring(t, () => submitBulk(t, body, { key: null }));
+      expectProblem(t, result.response, { status: 400, codes: ['validation_failed'], requirement: 'IDEM-KEY-REQUIRED' });
+      if (created !== undefined) t.expect(created === 0, 'IDEM-KEY-REQUIRED', 'nothing created', `${created} bulk(s) created`, result.response);
+    },
+  );
+
+  check(
+    {
+      id: 'key-length-bounds',
+      title: 'POST with an Idempotency-Key of 0 or 257 characters: 400 validation_failed; of 1 or 256 characters: 202',
+      requirements: ['IDEM-KEY-LENGTH'],
+    },
+    async (t) => {
+      requireSubmissions(t);
+      const cases = headerBoundaryCaseArbs(t.api.idempotencyKey('len'));
+      const names = Object.keys(cases).filter((n) => n.startsWith('Idempotency-Key'));
+      t.expect(names.length >= 4, 'IDEM-KEY-LENGTH', 'four Idempotency-Key boundary cases from the generators', `${names.length}`);
+      for (const name of names) {
+        const c = generate(t, cases[name]!, name);
+        const key = c.request.headers?.['Idempotency-Key'] ?? null;
+        const body = generate(t, validBodies(t), `key-length ${name}`);
+        const { result, created } = await createdDuring(t, () => submitBulk(t, body, { key }));
+        const res = result.response;
+        if (c.expectation === 'accept') {
+          t.expect(res.status === 202, 'IDEM-KEY-LENGTH', `202 for ${c.name}`, describeResponse(res), res);
+        } else {
+          expectProblem(t, res, { status: 400, codes: ['validation_failed'], requirement: 'IDEM-KEY-LENGTH', why: c.name });
+          if (created !== undefined) t.expect(created === 0, 'IDEM-KEY-LENGTH', `nothing created for ${c.name}`, `${created} created`, res);
+        }
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'scope-per-application',
+      title: 'The primary application POSTs under a key; the limited application POSTs the same key and body: a separate scope, so a new bulk, neither replay nor conflict',
+      requirements: ['IDEM-SCOPE'],
+    },
+    async (t) => {
+      requireSubmissions(t);
+      if (!t.config.apps.limited) t.skip('no second application configured (CONFORMANCE_LIMITED_CLIENT_ID)');
+      const body = generate(t, validBodies(t), 'scope');
+      const first = await original(t, body);
+      const other = await submitBulk(t, body, { key: first.key, as: 'limited' });
+      const res = other.response;
+      if (res.status === 403) {
+        t.skip(`the limited application may not submit bulks on this target (403 ${String((res.json as { code?: unknown })?.code)}); the scope cannot be observed`);
+      }
+      t.expect(
+        res.status === 202,
+        'IDEM-SCOPE',
+        'a 202 for the other application (its own scope)',
+        describeResponse(res),
+        first.response,
+        res,
+      );
+      t.expect(
+        bulkIdOf(res) !== undefined && bulkIdOf(res) !== first.id,
+        'IDEM-SCOPE',
+        `a bulk of its own, not the primary application's ${first.id}`,
+        `bulk ${bulkIdOf(res)}`,
+        first.response,
+        res,
+      );
+    },
+  );
+
+  check(
+    {
+      id: 'concurrent-same-key',
+      title: 'POST the same key and body four times at once: whatever the answers, no 5xx and never two different bulks',
+      requirements: ['IDEM-CONCURRENT', 'IDEM-KEY-PERMANENT'],
+    },
+    async (t) => {
+      requireSubmissions(t);
+      const body = generate(t, validBodies(t), 'concurrent');
+      const key = t.api.idempotencyKey('concurrent');
+      const responses = (await Promise.all([0, 1, 2, 3].map(() => submitBulk(t, body, { key })))).map((s) => s.response);
+      t.note(`answers: ${responses.map((r) => `${r.status}${bulkIdOf(r) ? ` ${bulkIdOf(r)}` : ''}`).join(', ')}`);
+      const failed = responses.find((r) => r.status >= 500);
+      if (failed) t.fail('IDEM-CONCURRENT', 'no 5xx for concurrent same-key submissions', describeResponse(failed), failed);
+      const ids = new Set(responses.filter((r) => r.status >= 200 && r.status < 300).map(bulkIdOf));
+      t.expect(ids.size <= 1, 'IDEM-KEY-PERMANENT', 'at most one bulk for one key', `${ids.size} bulks: ${[...ids].join(', ')}`, ...responses);
+    },
+  );
+
+  // Runs last: it moves the embedded reference's clock a week ahead.
+  check(
+    {
+      id: 'seven-day-window',
+      title:
+        'On the embedded reference: a repeat 6 days 23 hours later replays; after 7 days the key never creates a new bulk (the same body or another)',
+      requirements: ['IDEM-WINDOW', 'IDEM-NO-REUSE-AFTER-EXPIRY'],
+    },
+    async (t) => {
+      requireSubmissions(t);
+      if (!hasControl(t)) t.skip('needs time travel: only the embedded reference offers a clock to advance; a real host cannot wait seven days');
+      const [body, other] = generate(t, fc.tuple(validBodies(t), validBodies(t)), 'window');
+      const first = await original(t, body);
+
+      await advanceClock(t, 7 * DAY_MS - 60 * 60 * 1000);
+      const within = await submitBulk(t, body, { key: first.key });
+      t.expect(
+        sameResponse(first.response, within.response),
+        'IDEM-WINDOW',
+        `bulk ${first.id} replayed 6 days 23 hours later`,
+        differences(first.response, within.response),
+        first.response,
+        within.response,
+      );
+
+      await advanceClock(t, 2 * 60 * 60 * 1000);
+      for (const [label, repeat] of [
+        ['the same body', body],
+        ['another body', other],
+      ] as const) {
+        const { result, created } = await createdDuring(t, () => submitBulk(t, repeat, { key: first.key }));
+        const res = result.response;
+        t.note(`7 days 1 hour later, ${label} under the key: ${res.status}${bulkIdOf(res) ? ` (bulk ${bulkIdOf(res)})` : ''}`);
+        t.expect(res.status < 500, 'IDEM-NO-REUSE-AFTER-EXPIRY', `no 5xx for ${label} after the window`, describeResponse(res), res);
+        const newId = res.status >= 200 && res.status < 300 ? bulkIdOf(res) : undefined;
+        t.expect(
+          newId === undefined || newId === first.id,
+          'IDEM-NO-REUSE-AFTER-EXPIRY',
+          `no new bulk for ${label} after the window (a refusal, or bulk ${first.id} replayed)`,
+          `new bulk ${newId}`,
+          first.response,
+          res,
+        );
+        if (created !== undefined) t.expect(created === 0, 'IDEM-NO-REUSE-AFTER-EXPIRY', `nothing created for ${label}`, `${created} created`, res);
+      }
+    },
+  );
+});
