@@ -1,0 +1,124 @@
+// The matrix's judgement on hand-made run digests: a defect counts as caught only when the verdict
+// is fail, its topic failed and a failed check cites its requirement; a faithful run only when
+// everything passed. Fast, so a matrix that could never say "missed" is caught here.
+import { describe, expect, it } from 'vitest';
+import { TOPICS } from '../../harness/model.ts';
+import type { Defect } from '../../reference/defects.ts';
+import { DEFECTS } from '../../reference/defects.ts';
+import type { RunDigest } from '../../scripts/matrix.ts';
+import { judgeDefect, judgeFaithful, matrixJobs, topicsFor, unstableChecks } from '../../scripts/matrix.ts';
+
+const defect = { id: 'request-id-ignored', requirement: 'RID-ECHO', topic: 'request-id', description: 'x' } as Defect;
+
+function digest(over: Partial<RunDigest> = {}): RunDigest {
+  return {
+    exitCode: 1,
+    verdict: 'fail',
+    durationMs: 1,
+    harnessErrors: [],
+    topics: [
+      {
+        id: 'request-id',
+        verdict: 'fail',
+        checks: [
+          { id: 'request-id/echo', status: 'fail', requirements: ['RID-ECHO'], failedRequirement: 'RID-ECHO' },
+          { id: 'request-id/every', status: 'pass', requirements: ['RID-EVERY-RESPONSE'] },
+        ],
+      },
+    ],
+    ...over,
+  };
+}
+
+describe('judgeDefect', () => {
+  it('catches: verdict fail, topic failed, a failed check cites the requirement', () => {
+    const outcome = judgeDefect(defect, ['request-id'], digest(), 'in-process');
+    expect(outcome.caught).toBe(true);
+    expect(outcome.citingChecks).toEqual(['request-id/echo']);
+    expect(outcome.why).toEqual([]);
+  });
+
+  it('misses when the run passed', () => {
+    const passed = digest({
+      verdict: 'pass',
+      exitCode: 0,
+      topics: [{ id: 'request-id', verdict: 'pass', checks: [{ id: 'request-id/echo', status: 'pass', requirements: ['RID-ECHO'] }] }],
+    });
+    const outcome = judgeDefect(defect, ['request-id'], passed, 'in-process');
+    expect(outcome.caught).toBe(false);
+    expect(outcome.why.join('; ')).toContain('verdict pass');
+  });
+
+  it('misses when only another requirement failed', () => {
+    const other = digest({
+      topics: [{ id: 'request-id', verdict: 'fail', checks: [{ id: 'request-id/every', status: 'fail', requirements: ['RID-EVERY-RESPONSE'], failedRequirement: 'RID-EVERY-RESPONSE' }] }],
+    });
+    const outcome = judgeDefect(defect, ['request-id'], other, 'in-process');
+    expect(outcome.caught).toBe(false);
+    expect(outcome.why).toContain('no failed check cites RID-ECHO');
+  });
+
+  it('misses when another topic failed but not the defect\'s', () => {
+    const elsewhere = digest({
+      topics: [
+        { id: 'request-id', verdict: 'pass', checks: [] },
+        { id: 'messages', verdict: 'fail', checks: [{ id: 'messages/x', status: 'fail', requirements: ['RID-ECHO'] }] },
+      ],
+    });
+    const outcome = judgeDefect(defect, ['request-id', 'messages'], elsewhere, 'in-process');
+    expect(outcome.caught).toBe(false);
+    expect(outcome.why.join('; ')).toContain('topic request-id pass');
+  });
+
+  it('misses when the run could not be made, or exited other than 1', () => {
+    expect(judgeDefect(defect, ['request-id'], digest({ error: 'timed out' }), 'cli').caught).toBe(false);
+    expect(judgeDefect(defect, ['request-id'], digest({ exitCode: 2 }), 'cli').caught).toBe(false);
+  });
+});
+
+describe('judgeFaithful', () => {
+  const whole = (status: string): RunDigest => ({
+    exitCode: status === 'pass' ? 0 : 1,
+    verdict: status === 'pass' ? 'pass' : 'fail',
+    durationMs: 1,
+    harnessErrors: [],
+    topics: TOPICS.map((t) => ({ id: t, verdict: status, checks: [{ id: `${t}/a`, status, requirements: [] }] })),
+  });
+
+  it('passes a whole run where every check passed', () => {
+    expect(judgeFaithful(1, whole('pass'), 'in-process').passed).toBe(true);
+  });
+
+  it('fails a run with a failed check, naming it', () => {
+    const outcome = judgeFaithful(1, whole('fail'), 'in-process');
+    expect(outcome.passed).toBe(false);
+    expect(outcome.why.join('; ')).toContain('fail: wallet/a');
+  });
+
+  it('fails a run that left topics out or hit harness errors', () => {
+    const partial = { ...whole('pass'), topics: whole('pass').topics.slice(1) };
+    expect(judgeFaithful(1, partial, 'in-process').why.join('; ')).toContain('topics absent from the whole run: auth-ordering');
+    expect(judgeFaithful(1, { ...whole('pass'), harnessErrors: ['SUITE_MISSING: x'] }, 'in-process').passed).toBe(false);
+  });
+
+  it('unstableChecks names a check whose status changed between seeds', () => {
+    const a = judgeFaithful(1, whole('pass'), 'in-process');
+    const b = { ...judgeFaithful(2, whole('pass'), 'in-process'), statuses: { ...a.statuses, 'wallet/a': 'skip' } };
+    expect(unstableChecks([a, a])).toEqual([]);
+    expect(unstableChecks([a, b])).toEqual(['wallet/a: seed 1=pass, seed 2=skip']);
+  });
+});
+
+describe('matrix jobs', () => {
+  it('one job per defect, five whole faithful runs, exactly one run through the CLI', () => {
+    const jobs = matrixJobs();
+    expect(jobs.filter((j) => j.kind === 'faithful').map((j) => j.topics.length)).toEqual([13, 13, 13, 13, 13]);
+    expect(jobs.filter((j) => j.via === 'cli')).toHaveLength(1);
+    expect(new Set(jobs.map((j) => j.key)).size).toBe(jobs.length);
+  });
+
+  it('a defect run always selects the defect\'s own topic', () => {
+    for (const d of DEFECTS) expect(topicsFor(d), d.id).toContain(d.topic);
+    expect(topicsFor(defect)).toEqual(['request-id']);
+  });
+});

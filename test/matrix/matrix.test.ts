@@ -1,0 +1,50 @@
+// The mutation matrix inside `npm test`: every named defect of the reference must be caught (verdict
+// fail, its topic failed, a failed check citing its requirement), and the faithful reference must
+// pass the whole run under every seed. One test case per defect, so a miss names itself.
+import { beforeAll, describe, expect, it } from 'vitest';
+import { TOPICS } from '../../harness/model.ts';
+import { DEFECTS } from '../../reference/defects.ts';
+import type { MatrixResult } from '../../scripts/matrix.ts';
+import { MATRIX_TIMEOUT_MS, sharedMatrix } from './shared-matrix.ts';
+
+let result: MatrixResult;
+
+beforeAll(async () => {
+  result = await sharedMatrix();
+}, MATRIX_TIMEOUT_MS);
+
+describe('mutation matrix: each defect of the reference is caught', () => {
+  it.each(DEFECTS.map((d) => [d.id, d] as const))('catches %s', (id, defect) => {
+    const outcome = result.defects.find((d) => d.defect === id);
+    expect(outcome, `${id} was not run by the matrix`).toBeDefined();
+    expect(outcome!.caught, `${id} (${defect.requirement}, topic ${defect.topic}) missed: ${outcome!.why.join('; ')}`).toBe(true);
+    expect(outcome!.failedTopics).toContain(defect.topic);
+    expect(outcome!.citingChecks.length).toBeGreaterThan(0);
+  });
+
+  it('runs one defect through the command line, as users do, and it is caught there too', () => {
+    const viaCli = result.defects.filter((d) => d.via === 'cli');
+    expect(viaCli).toHaveLength(1);
+    expect(viaCli[0]!.caught, viaCli[0]!.why.join('; ')).toBe(true);
+  });
+
+  it('scores every defect of the registry', () => {
+    expect(result.score).toEqual({ caught: DEFECTS.length, total: DEFECTS.length });
+  });
+});
+
+describe('mutation matrix: the faithful reference passes', () => {
+  it('runs the faithful whole run under at least three different seeds', () => {
+    expect(new Set(result.faithful.map((f) => f.seed)).size).toBeGreaterThanOrEqual(3);
+  });
+
+  it('every faithful whole run has verdict pass, exit 0, and every topic ran checks', () => {
+    for (const run of result.faithful) {
+      expect(run.why, `seed ${run.seed}`).toEqual([]);
+      expect(run.verdict).toBe('pass');
+      expect(run.exitCode).toBe(0);
+      const topics = new Set(Object.keys(run.statuses).map((id) => id.split('/')[0]));
+      expect([...topics].sort(), `seed ${run.seed}: topics with checks`).toEqual([...TOPICS].sort());
+    }
+  });
+});

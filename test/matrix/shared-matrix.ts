@@ -1,0 +1,68 @@
+// One matrix per `npm test`: the matrix test and the flakiness test both need the faithful whole
+// runs, so the first file to ask runs the matrix and the others read its result. Files of one
+// vitest invocation share the parent process (vitest's main process), which keys the result.
+import { existsSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { MatrixResult } from '../../scripts/matrix.ts';
+import { matrixTable, runMatrix, writeMatrixReport } from '../../scripts/matrix.ts';
+
+/** Longer than any matrix: a result or lock older than this belongs to an earlier invocation. */
+const STALE_MS = 20 * 60_000;
+/** What the hooks that wait for the matrix allow. */
+export const MATRIX_TIMEOUT_MS = 9 * 60_000;
+
+const base = join(tmpdir(), `conformance-matrix-shared-${process.ppid}`);
+const resultFile = `${base}.json`;
+const lockFile = `${base}.lock`;
+
+const fresh = (file: string) => existsSync(file) && Date.now() - statSync(file).mtimeMs < STALE_MS;
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function takeLock(): boolean {
+  if (existsSync(lockFile) && !fresh(lockFile)) unlinkSync(lockFile);
+  try {
+    writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+let pending: Promise<MatrixResult> | undefined;
+
+export function sharedMatrix(): Promise<MatrixResult> {
+  pending ??= obtain();
+  return pending;
+}
+
+async function obtain(): Promise<MatrixResult> {
+  for (;;) {
+    if (fresh(resultFile)) return JSON.parse(readFileSync(resultFile, 'utf8')) as MatrixResult;
+    if (takeLock()) {
+      try {
+        const result = await runMatrix({ concurrency: 2 });
+        writeMatrixReport(result);
+        console.log(matrixTable(result).join('\n'));
+        writeFileSync(resultFile, JSON.stringify(result));
+        return result;
+      } finally {
+        unlinkSync(lockFile);
+      }
+    }
+    const owner = Number(readFileSync(lockFile, 'utf8'));
+    if (Number.isInteger(owner) && owner > 0 && !alive(owner) && !fresh(resultFile)) {
+      unlinkSync(lockFile); // the owner died without a result: run it here
+      continue;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 1_000));
+  }
+}
