@@ -37,3 +37,7 @@ export function countExchanges(path: string): number {
   for (const line of readFileSync(path, 'utf8').split('\n')) if (line.trim()) n++;
   return n;
 }
+
+/** Short names, as the suites' brief spells them. */
+export const append = appendExchange;
+export const readAll = readAllExchanges;

@@ -5,7 +5,9 @@ import { createServer } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { CANARY_SECRET, fakeEnv, startFakeTarget } from './fixtures/fake-target.ts';
-import { cli, hasStackTrace } from './fixtures/spawn.ts';
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { ROOT, cli, hasStackTrace } from './fixtures/spawn.ts';
 
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -65,5 +67,35 @@ describe('conformance CLI (child process)', () => {
     } finally {
       await fake.close();
     }
+  });
+
+  it('serve prints the CONFORMANCE_* lines, writes --env-out and stops on SIGTERM', async () => {
+    const envOut = join(mkdtempSync(join(tmpdir(), 'conformance-serve-')), 'reference.env');
+    const child = spawn(process.execPath, [`${ROOT}bin/conformance.mjs`, 'serve', '--env-out', envOut], {
+      env: { PATH: process.env.PATH ?? '' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stderr.on('data', (c) => (stderr += c));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`serve printed no token URL: ${stdout} ${stderr}`)), 30_000);
+      child.stdout.on('data', (c) => {
+        stdout += c;
+        if (stdout.includes('CONFORMANCE_CLIENT_SECRET=')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+    });
+    await new Promise((resolve) => setTimeout(resolve, 300)); // --env-out is written after printing
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    const lines = stdout.trim().split('\n');
+    for (const line of lines) expect(line).toMatch(/^CONFORMANCE_[A-Z_]+=/);
+    const baseUrl = lines.find((l) => l.startsWith('CONFORMANCE_BASE_URL='))!.split('=')[1]!;
+    expect(new URL(baseUrl).hostname).toBe('127.0.0.1');
+    expect(readFileSync(envOut, 'utf8').trim().split('\n')).toEqual(lines);
+    expect(stderr).toBe('');
   });
 });

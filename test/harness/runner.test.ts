@@ -79,6 +79,27 @@ describe('a run over fixture suites against a misbehaving host', () => {
   });
 });
 
+describe('sharding', () => {
+  it('splits the topic files over shards and merges their reports into one', async () => {
+    const fake = await startFakeTarget();
+    try {
+      const dirs = [1, 2].map(() => mkdtempSync(join(tmpdir(), 'conformance-shard-')));
+      const args = (i: number) => ['run', '--topic', 'wallet,webhooks', '--seed', '9', '--shard', `${i}/2`, '--report-dir', dirs[i - 1]!];
+      const shards = [await fixtureRun(args(1), fakeEnv(fake)), await fixtureRun(args(2), fakeEnv(fake))];
+      const ran = shards.map((s) => ['wallet', 'webhooks'].filter((t) => new RegExp(`[✓✗!] ${t} `).test(s.stdout)));
+      expect(ran.flat().sort(), shards.map((s) => s.stdout + s.stderr).join('\n')).toEqual(['wallet', 'webhooks']);
+      const mergedDir = mkdtempSync(join(tmpdir(), 'conformance-merged-'));
+      const merged = await fixtureRun(['run', '--report-dir', mergedDir, '--merge-reports', dirs[0]!, dirs[1]!], {});
+      expect(merged.code, merged.stdout + merged.stderr).toBe(0);
+      const report = JSON.parse(readFileSync(join(mergedDir, 'report.json'), 'utf8')) as RunResult;
+      const checks = report.topics.flatMap((t) => t.checks.map((c) => `${c.id}:${c.status}`)).sort();
+      expect(checks).toEqual(['wallet/reads-balance:pass', 'wallet/writes:pass', 'webhooks/skips:skip']);
+    } finally {
+      await fake.close();
+    }
+  }, 120_000);
+});
+
 describe('runner pieces', () => {
   it('runs problem-details and schemas last', () => {
     expect(orderTopics(['schemas', 'wallet', 'problem-details', 'auth-ordering', 'messages'], (t) => t)).toEqual([
