@@ -105,6 +105,13 @@ export function equalVariantsArb(body: unknown): fc.Arbitrary<string> {
     .map((spelling) => spellJson(body, spelling));
 }
 
+let messages: fc.Arbitrary<string> | undefined;
+/** Schema-derived plain messages (built once). */
+function messageArb(): fc.Arbitrary<string> {
+  messages ??= (arbitraryFromSchema(jsonSchemaFor('CreateSmsBulkMessageRequest'), {}, '/properties/message') as fc.Arbitrary<string>).filter(plainText);
+  return messages;
+}
+
 /** A valid body that differs from the original in exactly one field. */
 export interface DifferentVariant {
   /** JSON Pointer of the changed field. */
@@ -131,8 +138,7 @@ export function differentVariantsArb(body: BulkRequestBody, options: DifferentVa
     kinds.push(fc.constantFrom(...classes).map((c) => ({ pointer: '/classification', body: { ...body, classification: c } })));
   }
   if (body.message !== undefined) {
-    const root = jsonSchemaFor('CreateSmsBulkMessageRequest');
-    const messages = (arbitraryFromSchema(root, {}, '/properties/message') as fc.Arbitrary<string>).filter((m) => plainText(m) && m !== body.message);
+    const messages = messageArb().filter((m) => m !== body.message);
     kinds.push(messages.map((message) => ({ pointer: '/message', body: { ...body, message } })));
   }
   const numbers = options.pool ? options.pool : undefined;

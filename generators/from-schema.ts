@@ -271,16 +271,38 @@ function inferTypes(s: SchemaObject): string[] {
   return ['null', 'boolean', 'integer', 'string'];
 }
 
+// Compiled once per process and per root schema: conversions are frequent, compiling is not cheap.
+let ajvInstance: AjvLike | undefined;
+function sharedAjv(): AjvLike {
+  if (!ajvInstance) {
+    ajvInstance = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
+    addFormats(ajvInstance);
+  }
+  return ajvInstance;
+}
+const validatorsByRoot = new WeakMap<object, Map<string, ValidateFunction>>();
+const validatorsByText = new Map<string, Map<string, ValidateFunction>>();
+function validatorsFor(root: JsonSchema): Map<string, ValidateFunction> {
+  if (typeof root === 'boolean') return new Map();
+  let m = validatorsByRoot.get(root);
+  if (!m) {
+    // Equal roots (jsonSchemaFor builds a fresh object per call) share their validators.
+    const text = JSON.stringify(root);
+    m = validatorsByText.get(text) ?? new Map();
+    validatorsByText.set(text, m);
+    validatorsByRoot.set(root, m);
+  }
+  return m;
+}
+
 /** Converts `root` (or the sub-schema at `schemaPath` of it) into an arbitrary. */
 export function arbitraryFromSchema(root: JsonSchema, options: ConvertOptions = {}, schemaPath = ''): fc.Arbitrary<unknown> {
-  const ajv = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
-  addFormats(ajv);
   const ctx: Ctx = {
     root,
     options,
     caps: { ...DEFAULT_CAPS, ...options.caps },
-    ajv,
-    validators: new Map(),
+    ajv: sharedAjv(),
+    validators: validatorsFor(root),
     refStack: [],
     narrowing: new Set(),
   };
