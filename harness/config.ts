@@ -294,6 +294,8 @@ export function loadConfig(flags: RunFlags = {}, env: NodeJS.ProcessEnv = proces
   assign('inactiveTemplateId', get('CONFORMANCE_INACTIVE_TEMPLATE_ID'));
   assign('messageId', get('CONFORMANCE_MESSAGE_ID'));
   assign('foreignMessageId', get('CONFORMANCE_FOREIGN_MESSAGE_ID'));
+  assign('foreignBulkId', get('CONFORMANCE_FOREIGN_BULK_ID'));
+  assign('foreignWebhookEndpointId', get('CONFORMANCE_FOREIGN_WEBHOOK_ENDPOINT_ID'));
   assign('webhookEndpointId', get('CONFORMANCE_WEBHOOK_ENDPOINT_ID'));
   assign('expiredCursor', get('CONFORMANCE_EXPIRED_CURSOR'));
   assign('expiredCursorBulkId', get('CONFORMANCE_EXPIRED_CURSOR_BULK_ID'));

@@ -52,6 +52,10 @@ export interface Fixtures {
   inactiveTemplateId?: string;
   messageId?: string;
   foreignMessageId?: string;
+  /** A bulk SMS of `otherBusinessId` (its existence must stay concealed from the primary application). */
+  foreignBulkId?: string;
+  /** A webhook endpoint of `otherBusinessId` (never deactivated through the caller's business). */
+  foreignWebhookEndpointId?: string;
   webhookEndpointId?: string;
   expiredCursor?: string;
   expiredCursorBulkId?: string;

@@ -204,6 +204,8 @@ export function buildWorld(now: number, cursors: CursorCodec): World {
       inactiveTemplateId: archived.id,
       messageId: message.id,
       foreignMessageId: foreignMessage.id,
+      foreignBulkId: otherBulk.id,
+      foreignWebhookEndpointId: otherEndpoint.id,
       webhookEndpointId: webhookEndpoints[0]!.id,
       expiredCursor,
       expiredCursorBulkId: fixtureBulk.id,
