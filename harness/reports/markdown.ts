@@ -1,5 +1,6 @@
 // report.md: a summary table per topic, then every failure with its requirement, section and
 // evidence. Written to be pasted as a CI job summary (GitHub renders it, HTML sanitised).
+import { gatingMarkdown } from '../gating/render.ts';
 import type { CheckResult, RunResult, TopicResult } from '../result.ts';
 import { CHECK_STATUS_LABEL, REQUIREMENT_STATUS_ORDER, VERDICT_LABEL, formatRequest, formatResponse, runFacts } from './text.ts';
 
@@ -102,6 +103,7 @@ export function renderMarkdown(result: RunResult): string {
       result.harnessErrors.map((e) => `- ${code(e.code)}: ${text(e.message)}`),
     ),
   );
+  out.push(...gatingMarkdown(result, text, code));
   out.push('## Topics', '', ...topicTable(result.topics), '');
 
   const withStatus = (status: CheckResult['status']) =>
