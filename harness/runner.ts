@@ -182,7 +182,30 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
     say(`profile: ${config.settings.profile}; topics: ${config.topics.join(', ')}${config.shard ? `; shard ${config.shard}` : ''}`);
     say(`seed: ${config.settings.seed} (replay with --seed ${config.settings.seed}); runs per property: ${config.settings.runs}`);
 
-    if (!suiteConfig.target.embedded) await probeTarget(suiteConfig);
+    if (!suiteConfig.target.embedded) {
+      try {
+        await probeTarget(suiteConfig);
+      } catch (error) {
+        // The run cannot be made; a report still says why (best effort), then exit 2 with the error.
+        if (error instanceof HarnessError) {
+          const entry = { code: error.code, message: redactText(error.message, secrets) };
+          const info: RunInfo = {
+            tool: toolInfo(),
+            contract: { version: contractVersion, sha256: contractSha256 },
+            target: { baseUrl: suiteConfig.target.baseUrl, embedded: false },
+            profile: config.settings.profile,
+            seed: config.settings.seed,
+            runs: config.settings.runs,
+            startedAt,
+            finishedAt: new Date().toISOString(),
+            topics: config.topics,
+            harnessErrors: [entry],
+          };
+          await writeAll(config.reportDir, buildRunResult(info, []), [...secrets.list()]).catch(() => undefined);
+        }
+        throw error;
+      }
+    }
     resetExchangeLog(config.settings.exchangeLogPath);
 
     const harnessErrors: HarnessErrorEntry[] = [];

@@ -55,6 +55,10 @@ describe('conformance CLI (child process)', () => {
     expect(hasStackTrace(result.stderr)).toBe(false);
     expect(result.ms).toBeLessThan(15_000);
     expect(result.stdout + result.stderr).not.toContain(CANARY_SECRET);
+    // A report still says why.
+    const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as { verdict: string; harnessErrors: Array<{ code: string }> };
+    expect(report.verdict).toBe('error');
+    expect(report.harnessErrors.map((e) => e.code)).toEqual(['TARGET_UNREACHABLE']);
   });
 
   it('refused credentials exit 2 with CREDENTIALS_REFUSED; the secret appears nowhere', async () => {
