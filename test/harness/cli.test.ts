@@ -17,7 +17,7 @@ async function closedPort(): Promise<number> {
   return port;
 }
 
-describe('conformance CLI (child process)', () => {
+describe('conformance CLI (child process)', { timeout: 120_000 }, () => {
   it('help lists the commands and exits 0, from any working directory', async () => {
     const result = await cli(['help'], {}, tmpdir());
     expect(result.code).toBe(0);
@@ -53,7 +53,7 @@ describe('conformance CLI (child process)', () => {
     expect(result.stderr).toContain('[TARGET_UNREACHABLE]');
     expect(result.stderr).toContain('ECONNREFUSED');
     expect(hasStackTrace(result.stderr)).toBe(false);
-    expect(result.ms).toBeLessThan(15_000);
+    expect(result.ms).toBeLessThan(20_000); // mostly process start-up; the probe itself gives up after 2 s
     expect(result.stdout + result.stderr).not.toContain(CANARY_SECRET);
     // A report still says why.
     const report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as { verdict: string; harnessErrors: Array<{ code: string }> };

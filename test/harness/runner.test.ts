@@ -9,7 +9,7 @@ import type { FakeTarget } from './fixtures/fake-target.ts';
 import { fixtureRun, hasStackTrace } from './fixtures/spawn.ts';
 import type { Finished } from './fixtures/spawn.ts';
 
-describe('a run over fixture suites against a misbehaving host', () => {
+describe('a run over fixture suites against a misbehaving host', { timeout: 60_000 }, () => {
   let fake: FakeTarget;
   let full: Finished;
   let safe: Finished;
