@@ -64,8 +64,9 @@ export function buildWorld(now: number, cursors: CursorCodec): World {
     businessId,
     status: 'archived' as const,
     revisionId: uuidv7(now - 90 * DAY),
-    text: 'Spring sale ends {{end_date}}.',
-    placeholders: ['end_date'],
+    // Same placeholders as the active template, so a run can fill them without knowing this one.
+    text: 'Hello {{first_name}}, order {{order_number}} is ready for collection.',
+    placeholders: ['first_name', 'order_number'],
   };
   const otherTemplate = {
     id: uuidv7(now - 40 * DAY),

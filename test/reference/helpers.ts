@@ -65,16 +65,22 @@ export const freshKey = (label = 'k') => `${label}-${process.pid}-${Date.now()}-
 /** Starts a reference for the file (beforeAll) and closes it (afterAll). */
 export function useReference(options: ReferenceOptions = {}): Harness {
   const h = {} as Harness;
-  const tokens = new Map<string, string>();
   beforeAll(async () => {
-    const ref = await startReference(options);
-    h.ref = ref;
-    h.f = ref.fixtures as Required<RunningReference['fixtures']>;
-    h.b = ref.fixtures.businessId!;
+    Object.assign(h, harnessFor(await startReference(options)));
   });
   afterAll(async () => {
     await h.ref?.close();
   });
+  return h;
+}
+
+/** A harness over a reference that is already running (the caller closes it). */
+export function harnessFor(ref: RunningReference): Harness {
+  const h = {} as Harness;
+  const tokens = new Map<string, string>();
+  h.ref = ref;
+  h.f = ref.fixtures as Required<RunningReference['fixtures']>;
+  h.b = ref.fixtures.businessId!;
   h.paths = paths;
   h.token = async (app) => {
     const cached = tokens.get(app);

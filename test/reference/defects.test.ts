@@ -1,0 +1,281 @@
+// The defect registry: at least 40 defects over all 13 topics, each naming a catalogue id, and
+// each one observable: its probe finds the rule intact on the faithful reference and broken with
+// the defect switched on (and nothing else).
+import { describe, expect, it } from 'vitest';
+import { DEFECTS, type DefectId } from '../../reference/defects.ts';
+import { startReference } from '../../reference/index.ts';
+import { TOPICS } from '../../harness/model.ts';
+import { requirementById } from '../../spec/requirements.ts';
+import { RANDOM_V7, freshKey, harnessFor, messageBody, templateBody, type Harness, type Reply } from './helpers.ts';
+
+const DAY = 24 * 3600 * 1000;
+const advance = (h: Harness, ms: number) => h.control('POST', '/clock/advance', { ms });
+const many = (h: Harness, n: number) => Array.from({ length: n }, (_, i) => ({ to: h.f.recipients[i % h.f.recipients.length]! }));
+const wallet = (h: Harness, as: 'primary' | 'limited' = 'primary') => h.call('GET', h.paths.wallet(h.b), { as });
+const rows = (h: Harness, query: Record<string, string>, bulk = h.f.expiredCursorBulkId) => h.call('GET', h.paths.rows(h.b, bulk), { query });
+const typeBase = (r: Reply) => String(r.json.type).slice(0, -String(r.json.code).length - 1);
+async function withFault<T>(h: Harness, fault: Record<string, unknown>, reset: Record<string, unknown>, run: () => Promise<T>): Promise<T> {
+  await h.control('POST', '/faults', fault);
+  try {
+    return await run();
+  } finally {
+    await h.control('POST', '/faults', reset);
+  }
+}
+
+/** Each probe answers: is the rule this defect targets broken on this reference? */
+const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
+  // auth-ordering
+  'validation-before-auth': async (h) => (await h.call('POST', h.paths.bulks(h.b), { as: 'none', body: '{bad', headers: { 'content-type': 'application/json' } })).status !== 401,
+  'not-found-before-auth': async (h) => (await h.call('GET', h.paths.wallet(RANDOM_V7), { as: 'none' })).status !== 401,
+  'wrong-audience-accepted': async (h) => {
+    const token = (await h.control('POST', '/tokens', { kind: 'wrong-audience' })).access_token;
+    return (await h.call('GET', h.paths.wallet(h.b), { as: { bearer: token } })).status !== 401;
+  },
+  'expired-token-accepted': async (h) => {
+    const token = (await h.control('POST', '/tokens', { kind: 'expired' })).access_token;
+    return (await h.call('GET', h.paths.wallet(h.b), { as: { bearer: token } })).status !== 401;
+  },
+  'grant-not-checked': async (h) => (await h.call('GET', h.paths.wallet(h.f.otherBusinessId))).status === 200,
+  'missing-token-403': async (h) => (await wallet(h, 'primary').then(() => h.call('GET', h.paths.wallet(h.b), { as: 'none' }))).status !== 401,
+  // idempotency
+  'replay-new-id-on-reordered-keys': async (h) => {
+    const key = freshKey();
+    const body = messageBody(h);
+    const first = await h.submit(body, { key });
+    const again = await h.submit(Object.fromEntries(Object.entries(body).reverse()), { key });
+    return again.status === 202 && again.json.id !== first.json.id;
+  },
+  'idempotency-conflict-ignored': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    return (await h.submit(messageBody(h, { message: 'other' }), { key })).status !== 409;
+  },
+  'idempotency-key-optional': async (h) => (await h.call('POST', h.paths.bulks(h.b), { json: messageBody(h) })).status !== 400,
+  'expired-key-creates-new': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    await advance(h, 8 * DAY);
+    const again = await h.submit(messageBody(h), { key });
+    return again.status === 202 && again.json.id !== first.json.id;
+  },
+  'idempotency-scope-ignores-application': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    const other = await h.submit(messageBody(h), { key, as: 'limited' });
+    return other.json?.id === first.json.id;
+  },
+  'replay-window-one-day': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    await advance(h, 2 * DAY);
+    return (await h.submit(messageBody(h), { key })).status !== 202;
+  },
+  // recipient-limits
+  'recipient-limit-1001-accepted': async (h) => (await h.submit(messageBody(h, { recipients: many(h, 1001) }))).status !== 422,
+  'recipient-limit-status-400': async (h) => (await h.submit(messageBody(h, { recipients: many(h, 1001) }))).status !== 422,
+  'recipient-limit-counts-unique': async (h) => (await h.submit(messageBody(h, { recipients: many(h, 1001) }))).status !== 422,
+  'recipient-limit-after-entry-validation': async (h) =>
+    (await h.submit(messageBody(h, { recipients: [...many(h, 1000), { to: 'nope' }] }))).status !== 422,
+  'recipient-limit-creates-bulk': async (h) => {
+    const before = (await h.control('GET', '/state/counts')).bulkMessages;
+    await h.submit(messageBody(h, { recipients: many(h, 1001) }));
+    return (await h.control('GET', '/state/counts')).bulkMessages !== before;
+  },
+  'zero-recipients-accepted': async (h) => (await h.submit(messageBody(h, { recipients: [] }))).status !== 400,
+  // cursors
+  'cursor-not-bound-to-status-filter': async (h) => {
+    const first = await rows(h, { status: 'failed', limit: '5' });
+    return (await rows(h, { status: 'delivered', cursor: first.json.pagination.next_cursor })).status !== 400;
+  },
+  'omitted-filters-dropped': async (h) => {
+    const first = await rows(h, { status: 'failed', limit: '5' });
+    const next = await rows(h, { cursor: first.json.pagination.next_cursor, limit: '20' });
+    return next.json.data.some((row: any) => row.submission_status !== 'failed' && row.delivery_status !== 'failed');
+  },
+  'cursor-not-bound-to-bulk': async (h) => {
+    const other = await h.submit(messageBody(h));
+    const cursor = (await rows(h, { limit: '5' })).json.pagination.next_cursor;
+    return (await rows(h, { cursor }, other.json.id)).status !== 400;
+  },
+  'expired-cursor-accepted': async (h) => (await rows(h, { cursor: h.f.expiredCursor })).status !== 400,
+  'tampered-cursor-accepted': async (h) => {
+    const cursor = (await rows(h, { limit: '5' })).json.pagination.next_cursor as string;
+    const [data, mac] = cursor.split('.');
+    const payload = JSON.parse(Buffer.from(data!, 'base64url').toString());
+    payload.next = 0;
+    return (await rows(h, { cursor: `${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${mac}` })).status !== 400;
+  },
+  'page-size-default-50': async (h) => (await rows(h, {})).json.pagination.limit !== 100,
+  'limit-1001-accepted': async (h) => (await rows(h, { limit: '1001' })).status !== 400,
+  // bulk-invariants
+  'settled-true-with-retries-some-bulks': async (h) => {
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push((await h.submit(messageBody(h, {}, 4))).json.id);
+    await advance(h, 500);
+    for (const id of ids) {
+      const b = (await h.call('GET', h.paths.bulk(h.b, id))).json;
+      if (b.submission.retryable_failed_count > 0 && b.settled === true) return true;
+    }
+    return false;
+  },
+  'settled-ignores-status': async (h) => {
+    const r = await h.submit(messageBody(h, {}, 1));
+    await advance(h, 350);
+    const b = (await h.call('GET', h.paths.bulk(h.b, r.json.id))).json;
+    return b.status !== 'completed' && b.settled === true;
+  },
+  'invented-zero-delivery-summary': async (h) => {
+    const r = await h.submit(messageBody(h));
+    await advance(h, 200);
+    return (await h.call('GET', h.paths.bulk(h.b, r.json.id))).json.delivery_summary !== null;
+  },
+  'missing-unavailable-warning': async (h) => {
+    const r = await h.submit(messageBody(h));
+    await advance(h, 200);
+    const b = (await h.call('GET', h.paths.bulk(h.b, r.json.id))).json;
+    return b.delivery_summary === null && b.warnings.length === 0;
+  },
+  'acceptance-submission-zeros': async (h) => (await h.submit(messageBody(h))).json.submission !== null,
+  'acceptance-status-processing': async (h) => (await h.submit(messageBody(h))).json.status !== 'queued',
+  'outcomes-exceed-recipients': async (h) => {
+    const r = await h.submit(messageBody(h, {}, 3));
+    await advance(h, 2000);
+    return (await h.call('GET', h.paths.bulk(h.b, r.json.id))).json.delivery_summary.outcomes_resolved > 3;
+  },
+  'location-missing': async (h) => (await h.submit(messageBody(h))).headers.get('location') === null,
+  // wallet
+  'reserved-nonzero-every-tenth-read': async (h) => {
+    for (let i = 0; i < 10; i++) if ((await wallet(h)).json.reserved_balance !== '0.00') return true;
+    return false;
+  },
+  'available-differs-from-current': async (h) => {
+    const w = (await wallet(h)).json;
+    return w.available_balance !== w.current_balance;
+  },
+  'wallet-unavailable-invents-zero': (h) => withFault(h, { walletUnavailable: true }, { walletUnavailable: false }, async () => (await wallet(h)).status === 200),
+  'wallet-unavailable-500': (h) => withFault(h, { walletUnavailable: true }, { walletUnavailable: false }, async () => (await wallet(h)).status !== 503),
+  'wallet-permission-not-checked': async (h) => (await wallet(h, 'limited')).status === 200,
+  'wallet-balance-as-number': async (h) => typeof (await wallet(h)).json.current_balance !== 'string',
+  // concealment
+  'foreign-message-404-extra-property': async (h) => {
+    const foreign = await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId));
+    const random = await h.call('GET', h.paths.message(h.b, RANDOM_V7));
+    return Object.keys(foreign.json).sort().join() !== Object.keys(random.json).sort().join();
+  },
+  'foreign-message-403': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId))).status !== 404,
+  'foreign-message-disclosed': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId))).status === 200,
+  'foreign-bulk-disclosed': async (h) => (await h.call('GET', h.paths.bulk(h.b, h.ref.extras.otherBusinessBulkId))).status === 200,
+  // request-id
+  'request-id-truncated-64': async (h) => {
+    const id = 'r'.repeat(100);
+    return (await h.call('GET', h.paths.wallet(h.b), { headers: { 'x-request-id': id } })).headers.get('x-request-id') !== id;
+  },
+  'request-id-ignored': async (h) => (await h.call('GET', h.paths.wallet(h.b), { headers: { 'x-request-id': 'abc' } })).headers.get('x-request-id') !== 'abc',
+  'request-id-missing-on-unknown-route': async (h) => (await h.call('GET', '/v1/unknown')).headers.get('x-request-id') === null,
+  'request-id-invalid-echoed': async (h) =>
+    (await h.call('GET', h.paths.wallet(h.b), { headers: { 'x-request-id': 'a;b' } })).headers.get('x-request-id') === 'a;b',
+  'problem-request-id-mismatch': async (h) => {
+    const r = await h.call('GET', h.paths.message(h.b, RANDOM_V7));
+    return r.json.request_id !== r.headers.get('x-request-id');
+  },
+  // problem-details
+  'problem-media-type-json': async (h) => (await h.call('GET', h.paths.message(h.b, RANDOM_V7))).headers.get('content-type') !== 'application/problem+json',
+  'problem-type-wrong-base-one-code': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    const conflict = await h.submit(messageBody(h, { message: 'x' }), { key });
+    const missing = await h.call('GET', h.paths.message(h.b, RANDOM_V7));
+    return typeBase(conflict) !== typeBase(missing);
+  },
+  'problem-missing-detail': async (h) => typeof (await h.call('GET', h.paths.message(h.b, RANDOM_V7))).json.detail !== 'string',
+  'problem-status-mismatch': async (h) => {
+    const r = await h.submit(messageBody(h, { recipients: many(h, 1001) }));
+    return r.json.status !== r.status;
+  },
+  'validation-errors-missing': async (h) => !Array.isArray((await h.submit(messageBody(h, { from: '' }))).json.errors),
+  'rate-limit-without-retry-after': (h) =>
+    withFault(h, { rateLimitPerMinute: 1 }, { rateLimitPerMinute: null }, async () => {
+      await wallet(h);
+      const r = await wallet(h);
+      return r.status === 429 && r.headers.get('retry-after') === null;
+    }),
+  // validation
+  'both-message-and-template-accepted': async (h) => (await h.submit(messageBody(h, { template_id: h.f.templateId }))).status === 202,
+  'extra-body-property-accepted': async (h) => (await h.submit(messageBody(h, { priority: 'high' }))).status === 202,
+  'message-4097-accepted': async (h) => (await h.submit(messageBody(h, { message: 'm'.repeat(4097) }))).status === 202,
+  'invalid-e164-accepted': async (h) => (await h.submit(messageBody(h, { recipients: [{ to: '447700900123' }] }))).status === 202,
+  'template-variable-513-accepted': async (h) => {
+    const body = templateBody(h);
+    for (const r of body.recipients as any[]) r.template_variables[h.f.templatePlaceholders[0]!] = 'v'.repeat(513);
+    return (await h.submit(body)).status === 202;
+  },
+  'unauthorized-sender-accepted': async (h) => (await h.submit(messageBody(h, { from: h.f.unauthorizedSenderId }))).status === 202,
+  'archived-template-accepted': async (h) => (await h.submit(templateBody(h, { template_id: h.f.inactiveTemplateId }))).status === 202,
+  'content-type-not-checked': async (h) =>
+    (await h.call('POST', h.paths.bulks(h.b), { body: JSON.stringify(messageBody(h)), headers: { 'content-type': 'text/plain', 'idempotency-key': freshKey() } })).status === 202,
+  // schemas
+  'timestamps-plus-offset': async (h) => !String((await wallet(h)).json.as_of).endsWith('Z'),
+  'bulk-response-extra-property': async (h) => 'priority' in (await h.submit(messageBody(h))).json,
+  'ids-not-uuidv7': async (h) => !/^[0-9a-f]{8}-[0-9a-f]{4}-7/.test((await h.submit(messageBody(h))).json.id),
+  'batches-path-alias': async (h) => (await h.call('GET', `/v1/businesses/${h.b}/sms/batches/${h.f.expiredCursorBulkId}`)).status === 200,
+  // webhooks
+  'webhook-delete-200-with-body': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId))).status !== 204,
+  'webhook-delete-foreign-endpoint': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, h.ref.extras.otherBusinessWebhookEndpointId))).status === 204,
+  'webhook-delete-not-deactivated': async (h) => {
+    await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId));
+    return (await h.control('GET', `/state/webhook-endpoints/${h.f.webhookEndpointId}`)).active === true;
+  },
+  'webhook-delete-random-204': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, RANDOM_V7))).status === 204,
+  // messages
+  'message-status-provider-code': async (h) => !['queued', 'sent', 'delivered', 'failed'].includes((await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.status),
+  'message-template-pin-dropped': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.template === null,
+  'message-not-found-200': async (h) => (await h.call('GET', h.paths.message(h.b, RANDOM_V7))).status === 200,
+};
+
+describe('defect registry', () => {
+  it('holds at least 40 defects with unique kebab-case ids', () => {
+    expect(DEFECTS.length).toBeGreaterThanOrEqual(40);
+    const ids = DEFECTS.map((d) => d.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const id of ids) expect(id).toMatch(/^[a-z0-9]+(-[a-z0-9]+)*$/);
+  });
+
+  it('covers every topic with at least two defects', () => {
+    for (const topic of TOPICS) expect(DEFECTS.filter((d) => d.topic === topic).length, topic).toBeGreaterThanOrEqual(2);
+  });
+
+  it('names a catalogue requirement of a must level and the same topic for each defect', () => {
+    for (const d of DEFECTS) {
+      const r = requirementById(d.requirement);
+      expect(r, d.id).toBeDefined();
+      expect(r!.level, d.id).toBe('must');
+      expect(r!.topic, d.id).toBe(d.topic);
+    }
+  });
+
+  it('has a probe for every defect', () => {
+    expect(Object.keys(probes).sort()).toEqual(DEFECTS.map((d) => d.id).sort());
+  });
+
+  it('refuses unknown defect ids at start', async () => {
+    await expect(startReference({ defects: ['no-such-defect'] })).rejects.toThrow(/unknown defect/);
+  });
+});
+
+describe('each defect breaks its rule, and only with the defect on', () => {
+  const T0 = Date.now();
+  for (const defect of DEFECTS) {
+    it(`${defect.id} [${defect.requirement}]`, async () => {
+      const probe = probes[defect.id as DefectId];
+      for (const defects of [[], [defect.id]]) {
+        const ref = await startReference({ defects, now: () => T0 });
+        try {
+          expect(await probe(harnessFor(ref)), defects.length ? 'with the defect' : 'faithful').toBe(defects.length > 0);
+        } finally {
+          await ref.close();
+        }
+      }
+    });
+  }
+});
