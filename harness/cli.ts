@@ -6,6 +6,7 @@ import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 import { loadConfig } from './config.ts';
 import { HarnessError } from './errors.ts';
+import { GATING_COMMANDS, RUN_GATING_OPTIONS, RUN_GATING_USAGE, prepareGatedRun, printPlan } from './gating/commands.ts';
 import { mergeShardReports, runConformance, startEmbeddedReference } from './runner.ts';
 import type { RunOptions } from './runner.ts';
 
@@ -41,7 +42,8 @@ const runCommand: Command = {
   summary: 'run the conformance checks and write the reports (the default of npm start)',
   usage:
     'conformance run [--topic a,b] [--profile full|safe] [--env-file F] [--report-dir D] [--seed N] [--runs N]\n' +
-    '                [--defects a,b] [--shard i/n] [--merge-reports DIR [DIR...]]',
+    '                [--defects a,b] [--shard i/n] [--merge-reports DIR [DIR...]]\n' +
+    RUN_GATING_USAGE,
   options: {
     topic: { type: 'string' },
     profile: { type: 'string' },
@@ -52,6 +54,7 @@ const runCommand: Command = {
     defects: { type: 'string' },
     shard: { type: 'string' },
     'merge-reports': { type: 'string' },
+    ...RUN_GATING_OPTIONS,
   },
   allowPositionals: true,
   async run({ values, positionals }, { io, runOptions }) {
@@ -72,7 +75,11 @@ const runCommand: Command = {
       return outcome.exitCode;
     }
     if (positionals.length > 0) throw new HarnessError('CONF_INVALID_VALUE', `unexpected argument ${positionals[0]} (see conformance help)`);
-    const outcome = await runConformance(config, { ...runOptions, print: io.out, printError: io.err });
+    if (values['dry-run'] === true) return printPlan(config, values, { io, runOptions });
+    // Verdict tiers, --strict, --baseline and per-check request budgets (harness/gating).
+    const gated = prepareGatedRun(config, values);
+    const outcome = await runConformance(gated.config, { ...runOptions, print: io.out, printError: io.err, ...gated.options });
+    gated.after(outcome, io);
     return outcome.exitCode;
   },
 };
@@ -129,8 +136,8 @@ const helpCommand: Command = {
   async run(_args, { io }) {
     io.out('usage: conformance <command> [options]\n');
     for (const command of COMMANDS.values()) {
-      io.out(`  ${command.name.padEnd(8)} ${command.summary}`);
-      io.out(`           ${command.usage.replace(/\n/g, '\n           ')}`);
+      io.out(`  ${command.name.padEnd(18)} ${command.summary}`);
+      io.out(`                     ${command.usage.replace(/\n/g, '\n                     ')}`);
     }
     io.out('\nConfiguration: CONFORMANCE_* variables, from flags > environment > .env (see .env.example).');
     io.out('Exit status of run: 0 every executed check passed, 1 a check failed, 2 the run could not be made.');
@@ -139,7 +146,7 @@ const helpCommand: Command = {
 };
 
 /** The command table; `registerCommand` adds to it (plan, certify, replay, baseline, ...). */
-export const COMMANDS = new Map<string, Command>([runCommand, serveCommand, helpCommand].map((c) => [c.name, c]));
+export const COMMANDS = new Map<string, Command>([runCommand, serveCommand, ...GATING_COMMANDS, helpCommand].map((c) => [c.name, c]));
 
 export function registerCommand(command: Command): void {
   COMMANDS.set(command.name, command);

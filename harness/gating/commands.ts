@@ -1,0 +1,242 @@
+// The gating commands of the CLI (plan, baseline, replay, certify, verify-certificate) and the
+// gating part of `run` (--strict, --baseline, --dry-run, --rate). harness/cli.ts lists them in
+// its command table; this module only imports its types.
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import type { Command, CommandContext, CliIo } from '../cli.ts';
+import type { RunConfig, RunFlags } from '../config.ts';
+import { loadConfig } from '../config.ts';
+import { HarnessError } from '../errors.ts';
+import type { RunOptions, RunOutcome } from '../runner.ts';
+import { runConformance } from '../runner.ts';
+import type { RunResult } from '../result.ts';
+import { TOPICS } from '../model.ts';
+import { baselineFromReport, loadBaseline, REASON_PLACEHOLDER } from './baseline.ts';
+import type { LoadedBaseline } from './baseline.ts';
+import { CERTIFICATE_FILE, buildCertificate, renderCertificate, verifyCertificate } from './certificate.ts';
+import { collectPlan, formatPlan, parseRate, withCheckBudgets } from './plan.ts';
+import { readReport, replayConfig } from './replay.ts';
+import { certificationOf, gradeRun } from './tiers.ts';
+
+type Values = Record<string, string | boolean | string[] | undefined>;
+
+const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/** The flags every command that runs checks shares with `run`. */
+const RUN_FLAGS = {
+  topic: { type: 'string' },
+  profile: { type: 'string' },
+  'env-file': { type: 'string' },
+  'report-dir': { type: 'string' },
+  seed: { type: 'string' },
+  runs: { type: 'string' },
+  defects: { type: 'string' },
+} as const;
+
+/** Options `run` gains from gating (added to its option table in harness/cli.ts). */
+export const RUN_GATING_OPTIONS = {
+  strict: { type: 'boolean' },
+  baseline: { type: 'string' },
+  'dry-run': { type: 'boolean' },
+  rate: { type: 'string' },
+} as const;
+
+export const RUN_GATING_USAGE = '                [--strict] [--baseline FILE] [--dry-run [--rate N/s]]';
+
+function flagsOf(values: Values): RunFlags {
+  return {
+    topic: str(values.topic),
+    profile: str(values.profile),
+    envFile: str(values['env-file']),
+    reportDir: str(values['report-dir']),
+    seed: str(values.seed),
+    runs: str(values.runs),
+    defects: str(values.defects),
+  };
+}
+
+function printGating(result: RunResult, io: CliIo): void {
+  const gating = result.gating;
+  if (!gating) return;
+  const t = gating.tiers;
+  io.out(
+    `tiers: must ${t.must.failed} failed of ${t.must.checks}; should ${t.should.failed} failed of ${t.should.checks}${gating.strict ? ' (strict)' : ''}; advisory ${t.advisory.failed} failed, ${gating.advisoryFindings} findings`,
+  );
+  const b = gating.baseline;
+  if (b) io.out(`baseline ${b.file}: ${b.known.length} known, ${b.new.length} new, ${b.stale.length} stale, ${b.unconfirmed.length} not confirmed`);
+  for (const line of gating.blocking) io.out(`  fails the run: ${line}`);
+}
+
+export interface GatedRun {
+  config: RunConfig;
+  options: Pick<RunOptions, 'finalize'>;
+  /** Prints the tiers and baseline lines after the run. */
+  after(outcome: RunOutcome, io: CliIo): void;
+}
+
+/**
+ * What `run` does with the gating flags: checks held to their budgets, the result graded into
+ * tiers, and the baseline (read, and refused with exit 2, before anything is sent) applied.
+ */
+export function prepareGatedRun(config: RunConfig, values: Values): GatedRun {
+  const baselineFile = str(values.baseline);
+  const baseline: LoadedBaseline | undefined = baselineFile ? loadBaseline(resolve(baselineFile)) : undefined;
+  const strict = values.strict === true;
+  return {
+    config: withCheckBudgets(config),
+    options: { finalize: (result) => gradeRun(result, { strict, ...(baseline ? { baseline } : {}) }) },
+    after: (outcome, io) => printGating(outcome.result, io),
+  };
+}
+
+/** `conformance plan` and `run --dry-run`: prints the plan; nothing is sent. */
+export async function printPlan(config: RunConfig, values: Values, context: CommandContext): Promise<number> {
+  const rate = parseRate(str(values.rate));
+  const plan = await collectPlan(withCheckBudgets(config), { ...(context.runOptions.suitesDir ? { suitesDir: context.runOptions.suitesDir } : {}) });
+  if (values.json === true) context.io.out(JSON.stringify({ ...plan, ...(rate ? { rate, leastWallTimeSeconds: plan.totalRequests / rate } : {}) }, null, 2));
+  else for (const line of formatPlan(plan, rate)) context.io.out(line);
+  return 0;
+}
+
+const planCommand: Command = {
+  name: 'plan',
+  summary: 'print the checks a run would execute and the most requests each sends; sends nothing',
+  usage: 'conformance plan [--topic a,b] [--profile full|safe] [--env-file F] [--runs N] [--rate N/s] [--json]',
+  options: { ...RUN_FLAGS, rate: { type: 'string' }, json: { type: 'boolean' } },
+  async run({ values }, context) {
+    return printPlan(loadConfig(flagsOf(values)), values, context);
+  },
+};
+
+const baselineCommand: Command = {
+  name: 'baseline',
+  summary: 'write a baseline of known failures from a report (fill in each reason before use)',
+  usage: 'conformance baseline [--report reports/report.json] [--out conformance-baseline.json]',
+  options: { report: { type: 'string' }, out: { type: 'string' }, 'report-dir': { type: 'string' } },
+  async run({ values }, { io }) {
+    const reportFile = resolve(str(values.report) ?? join(str(values['report-dir']) ?? process.env.CONFORMANCE_REPORT_DIR ?? 'reports', 'report.json'));
+    const out = resolve(str(values.out) ?? 'conformance-baseline.json');
+    const report = readReport(reportFile);
+    const baseline = baselineFromReport(report, str(values.report) ?? reportFile);
+    try {
+      mkdirSync(dirname(out), { recursive: true });
+      writeFileSync(out, `${JSON.stringify(baseline, null, 2)}\n`);
+    } catch (error) {
+      throw new HarnessError('REPORT_WRITE_FAILED', `--out ${out}: ${(error as Error).message.split('\n')[0]}`);
+    }
+    io.out(`wrote ${out}: ${baseline.knownFailures.length} known failures`);
+    if (baseline.knownFailures.length > 0) {
+      io.out(`replace each "${REASON_PLACEHOLDER}" with why the failure is accepted for now; run --baseline refuses entries without a reason`);
+    }
+    return 0;
+  },
+};
+
+const replayCommand: Command = {
+  name: 'replay',
+  summary: 'run one check of a report again (same seed, target and defects) and say whether it still fails',
+  usage: 'conformance replay REPORT CHECK_ID [--env-file F] [--report-dir D]',
+  options: { 'env-file': { type: 'string' }, 'report-dir': { type: 'string' } },
+  allowPositionals: true,
+  async run({ values, positionals }, { io, runOptions }) {
+    const [reportArg, checkId, extra] = positionals;
+    if (!reportArg || !checkId || extra !== undefined) {
+      throw new HarnessError('CONF_INVALID_VALUE', 'replay needs a report file and one check id (conformance replay reports/report.json wallet/reserved-zero)');
+    }
+    const report = readReport(resolve(reportArg));
+    const base = loadConfig({ envFile: str(values['env-file']) });
+    const plan = replayConfig(report, checkId, base, reportArg, str(values['report-dir']));
+    const before = plan.check;
+    io.out(`replaying ${checkId} (was ${before.status}${before.failure ? `: ${before.failure.requirement}` : ''}) with seed ${plan.config.settings.seed}, ${plan.config.settings.runs} cases per property`);
+    if (plan.wholeRun) io.out(`note: ${plan.wholeRun}`);
+    const outcome = await runConformance(withCheckBudgets(plan.config), {
+      ...runOptions,
+      print: () => undefined,
+      printError: io.err,
+      ...(plan.testNamePattern !== undefined ? { testNamePattern: plan.testNamePattern } : {}),
+    });
+    const now = outcome.result.topics.flatMap((t) => t.checks).find((c) => c.id === checkId);
+    if (!now) throw new HarnessError('CONF_INVALID_VALUE', `${checkId} did not run in the replay (renamed or removed since the report?)`);
+    if (now.status === 'fail' || now.status === 'warn') {
+      io.out(`STILL FAILS: ${checkId}: ${now.reason ?? now.status}`);
+      for (const exchange of now.evidence.slice(0, 3)) io.out(`  ${exchange.curl}`);
+      io.out(`replay report: ${plan.config.reportDir}`);
+      return 1;
+    }
+    if (now.status === 'pass') {
+      io.out(`PASSES NOW: ${checkId}`);
+      return 0;
+    }
+    throw new HarnessError('CONF_INVALID_VALUE', `${checkId} could not be decided in the replay (${now.status}: ${now.reason ?? ''})`);
+  },
+};
+
+const certifyCommand: Command = {
+  name: 'certify',
+  summary: 'run the full profile and write certificate.json, or refuse if a must check failed or was skipped',
+  usage: 'conformance certify [--topic a,b] [--env-file F] [--report-dir D] [--seed N] [--runs N] [--defects a,b]',
+  options: { ...RUN_FLAGS },
+  async run({ values }, { io, runOptions }) {
+    if (values.profile !== undefined && values.profile !== 'full') {
+      throw new HarnessError('CONF_INVALID_VALUE', 'certify runs the full profile only (omit --profile)');
+    }
+    const loaded = loadConfig({ ...flagsOf(values), profile: 'full' });
+    const config = withCheckBudgets(loaded);
+    // The run is held to its plan as a whole, not only check by check.
+    const plan = await collectPlan(config, { ...(runOptions.suitesDir ? { suitesDir: runOptions.suitesDir } : {}) });
+    config.settings = { ...config.settings, maxRequests: Math.max(1, Math.min(config.settings.maxRequests, plan.totalRequests)) };
+    io.out(`certify: plan of ${plan.checks.length} checks, at most ${plan.totalRequests} requests`);
+    const allTopics = TOPICS.every((t) => config.topics.includes(t));
+    const certificatePath = join(config.reportDir, CERTIFICATE_FILE);
+    const outcome = await runConformance(config, {
+      ...runOptions,
+      print: io.out,
+      printError: io.err,
+      finalize: (result) => {
+        const graded = gradeRun(result);
+        return { ...graded, gating: { ...graded.gating!, certification: certificationOf(graded) } };
+      },
+      afterReports: async (result, leakScan) => {
+        // A certificate from an earlier run must never sit beside reports it does not describe.
+        rmSync(certificatePath, { force: true });
+        if (!result.gating?.certification?.certified) return;
+        const text = renderCertificate(buildCertificate(result, config.reportDir, allTopics));
+        leakScan({ [CERTIFICATE_FILE]: text });
+        writeFileSync(certificatePath, text);
+      },
+    });
+    const certification = outcome.result.gating?.certification;
+    printGating(outcome.result, io);
+    if (!certification?.certified) {
+      io.out(`NOT CERTIFIED: ${certification?.refusals.length ?? 0} must checks failed, were skipped or could not run:`);
+      for (const reason of certification?.refusals ?? []) io.out(`  - ${reason}`);
+      return 1;
+    }
+    io.out(`CERTIFIED${allTopics ? '' : ` (topics ${config.topics.join(', ')} only)`}: ${certificatePath}`);
+    return 0;
+  },
+};
+
+const verifyCertificateCommand: Command = {
+  name: 'verify-certificate',
+  summary: 'recompute the sha256 of the report files a certificate names (exit 1 if any changed)',
+  usage: 'conformance verify-certificate [FILE (default reports/certificate.json)]',
+  options: {},
+  allowPositionals: true,
+  async run({ positionals }, { io }) {
+    if (positionals.length > 1) throw new HarnessError('CONF_INVALID_VALUE', 'verify-certificate takes one certificate file');
+    const file = resolve(positionals[0] ?? join(process.env.CONFORMANCE_REPORT_DIR ?? 'reports', CERTIFICATE_FILE));
+    const outcome = verifyCertificate(file);
+    for (const line of outcome.lines) io.out(line);
+    if (!outcome.ok) {
+      io.err(`conformance: ${file} does not match: ${outcome.mismatched.join(', ')} changed or missing since certification`);
+      return 1;
+    }
+    io.out(`${file}: every report file matches`);
+    return 0;
+  },
+};
+
+/** Listed in harness/cli.ts's command table. */
+export const GATING_COMMANDS: Command[] = [planCommand, baselineCommand, replayCommand, certifyCommand, verifyCertificateCommand];
+
