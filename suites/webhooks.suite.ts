@@ -1,0 +1,161 @@
+// webhooks: deactivation of a webhook endpoint (3.4, 4.6). Deactivation changes the target, so
+// every check here is skipped in the safe profile. The refusals run first, while the configured
+// endpoint is still active; then the endpoint is deactivated once and deactivated again.
+import { describe } from 'vitest';
+import type { ApiResponse } from '../harness/client.ts';
+import { checksFor, type CheckContext } from './support/check.ts';
+import { hasControl, webhookEndpointState } from './support/control.ts';
+import { paths } from './support/paths.ts';
+import { describeResponse, expectProblem, problemViolations, viewOfApiResponse } from './support/problem.ts';
+import { randomUuidV7 } from './support/random-ids.ts';
+
+const check = checksFor('webhooks');
+
+function requireFullProfile(t: CheckContext): void {
+  if (t.config.settings.profile === 'safe') t.skip('profile safe sends nothing that deactivates a webhook endpoint');
+}
+
+function configuredEndpoint(t: CheckContext): { businessId: string; endpointId: string } {
+  requireFullProfile(t);
+  const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
+  const endpointId =
+    t.config.fixtures.webhookEndpointId ?? t.skip('needs CONFORMANCE_WEBHOOK_ENDPOINT_ID (an active endpoint the run may deactivate)');
+  return { businessId, endpointId };
+}
+
+/** Against a real host the client deactivates nothing but the configured endpoint (harness/safety.ts). */
+function requireEmbedded(t: CheckContext, what: string): void {
+  if (!t.config.target.embedded) t.skip(`${what}: against a real host the run only ever sends DELETE for the configured endpoint`);
+}
+
+/** Fails `requirement` when the reference reports the endpoint deactivated although the request was refused. */
+async function expectStillActive(t: CheckContext, endpointId: string, requirement: 'HOOK-FORBIDDEN' | 'HOOK-OWNERSHIP', res: ApiResponse): Promise<void> {
+  if (!hasControl(t)) return;
+  const state = await webhookEndpointState(t, endpointId);
+  if (state && !state.active) t.fail(requirement, 'the endpoint still active after a refused deactivation', 'the endpoint was deactivated', res);
+}
+
+let firstDeactivation: Promise<{ res: ApiResponse; requestId: string }> | undefined;
+
+/** The one deactivation of the configured endpoint this run makes (shared by the checks after it). */
+function deactivateOnce(t: CheckContext, businessId: string, endpointId: string): Promise<{ res: ApiResponse; requestId: string }> {
+  firstDeactivation ??= (async () => {
+    const requestId = `${t.config.settings.runId}-deactivate`.replace(/[^A-Za-z0-9._-]/g, '-').slice(0, 128);
+    const res = await t.api.send({
+      method: 'DELETE',
+      path: paths.webhookEndpoint(businessId, endpointId),
+      headers: { 'x-request-id': requestId },
+      noRetry: true,
+    });
+    return { res, requestId };
+  })();
+  return firstDeactivation;
+}
+
+describe('webhooks (3.4, 4.6)', () => {
+  check(
+    {
+      id: 'other-business-refused',
+      title: 'DELETE the configured endpoint under a business the application has no grant on: 403 permission_denied (or 404 resource_not_found), the endpoint stays active',
+      requirements: ['HOOK-FORBIDDEN'],
+    },
+    async (t) => {
+      const { endpointId } = configuredEndpoint(t);
+      const other = t.config.fixtures.otherBusinessId ?? t.skip('needs CONFORMANCE_OTHER_BUSINESS_ID');
+      const res = await t.api.send({ method: 'DELETE', path: paths.webhookEndpoint(other, endpointId), noRetry: true });
+      expectProblem(t, res, {
+        status: [403, 404],
+        codes: ['permission_denied', 'resource_not_found'],
+        requirement: 'HOOK-FORBIDDEN',
+        why: '3.4: only an authorized caller deactivates',
+      });
+      await expectStillActive(t, endpointId, 'HOOK-FORBIDDEN', res);
+      t.note(`no grant answered with ${describeResponse(res)}`);
+    },
+  );
+
+  check(
+    {
+      id: 'foreign-endpoint-refused',
+      title: "DELETE another business's endpoint under the caller's business: refused (404 resource_not_found or 403), never 204; the endpoint stays active",
+      requirements: ['HOOK-OWNERSHIP'],
+    },
+    async (t) => {
+      const { businessId } = configuredEndpoint(t);
+      requireEmbedded(t, "deactivating another business's endpoint");
+      const foreignId = t.config.fixtures.foreignWebhookEndpointId ?? t.skip('needs an endpoint of the other business (CONFORMANCE_FOREIGN_WEBHOOK_ENDPOINT_ID)');
+      const res = await t.api.send({ method: 'DELETE', path: paths.webhookEndpoint(businessId, foreignId), noRetry: true });
+      expectProblem(t, res, {
+        status: [404, 403],
+        codes: ['resource_not_found', 'permission_denied'],
+        requirement: 'HOOK-OWNERSHIP',
+        why: "5.6: the endpoint is not the business's own",
+      });
+      await expectStillActive(t, foreignId, 'HOOK-OWNERSHIP', res);
+      t.note(`another business's endpoint answered with ${describeResponse(res)}`);
+    },
+  );
+
+  check(
+    {
+      id: 'random-endpoint-404',
+      title: 'DELETE an endpoint id that exists nowhere: 404 resource_not_found',
+      requirements: ['HOOK-NOT-FOUND'],
+    },
+    async (t) => {
+      const { businessId } = configuredEndpoint(t);
+      requireEmbedded(t, 'deactivating a random endpoint id');
+      const res = await t.api.send({ method: 'DELETE', path: paths.webhookEndpoint(businessId, randomUuidV7(t, 'webhooks/random')), noRetry: true });
+      expectProblem(t, res, { status: 404, codes: ['resource_not_found'], requirement: 'HOOK-NOT-FOUND', why: '4.6: no such endpoint' });
+    },
+  );
+
+  check(
+    {
+      id: 'deactivate-204',
+      title: 'DELETE the configured active endpoint with an X-Request-Id: 204 with an empty body, the request id echoed, the endpoint deactivated',
+      requirements: ['HOOK-DEACTIVATE-204', 'HOOK-DEACTIVATE-EFFECT', 'RID-ECHO'],
+    },
+    async (t) => {
+      const { businessId, endpointId } = configuredEndpoint(t);
+      if (hasControl(t)) {
+        const before = await webhookEndpointState(t, endpointId);
+        if (before && !before.active) t.skip('the configured endpoint was already deactivated before this check');
+      }
+      const { res, requestId } = await deactivateOnce(t, businessId, endpointId);
+      t.expect(res.status === 204, 'HOOK-DEACTIVATE-204', '204 (deactivated)', describeResponse(res), res);
+      t.expect(res.text.length === 0, 'HOOK-DEACTIVATE-204', '204 with an empty body', `a body of ${res.text.length} characters: ${res.text.slice(0, 100)}`, res);
+      const echoed = res.headers['x-request-id'];
+      t.expect(echoed === requestId, 'RID-ECHO', `X-Request-Id ${requestId}`, `X-Request-Id ${JSON.stringify(echoed ?? null)}`, res);
+      if (hasControl(t)) {
+        const after = await webhookEndpointState(t, endpointId);
+        t.expect(after?.active === false, 'HOOK-DEACTIVATE-EFFECT', 'the endpoint deactivated after the 204 (3.4)', `endpoint state ${JSON.stringify(after ?? null)}`, res);
+      }
+      t.evidence(res);
+    },
+  );
+
+  check(
+    {
+      id: 'repeat-deactivation',
+      title: 'DELETE the configured endpoint a second time: never a 5xx nor a 2xx other than 204; the answer is recorded',
+      requirements: ['HOOK-REPEAT'],
+    },
+    async (t) => {
+      const { businessId, endpointId } = configuredEndpoint(t);
+      const first = await deactivateOnce(t, businessId, endpointId);
+      if (first.res.status !== 204) t.skip(`the first deactivation was not a 204 (${describeResponse(first.res)}); see deactivate-204`);
+      const res = await t.api.send({ method: 'DELETE', path: paths.webhookEndpoint(businessId, endpointId), noRetry: true });
+      const allowed = res.status === 204 || (res.status >= 400 && res.status < 500);
+      t.expect(allowed, 'HOOK-REPEAT', '204 again or a 4xx refusal (e.g. 404 resource_not_found)', describeResponse(res), res);
+      if (res.status === 204) {
+        t.expect(res.text.length === 0, 'HOOK-DEACTIVATE-204', '204 with an empty body', `a body of ${res.text.length} characters`, res);
+      } else {
+        // Which refusal is open; that it is a section 7 problem is not.
+        const first = problemViolations(viewOfApiResponse(res), { secrets: t.config.secrets })[0];
+        if (first) t.fail(first.requirement, first.expected, first.actual, res);
+      }
+      t.note(`a repeat deactivation answered ${describeResponse(res)}`);
+    },
+  );
+});
