@@ -204,6 +204,7 @@ export function buildWorld(now: number, cursors: CursorCodec): World {
       templatePlaceholders: [...template.placeholders],
       inactiveTemplateId: archived.id,
       messageId: message.id,
+      messageTemplateId: template.id,
       foreignMessageId: foreignMessage.id,
       foreignBulkId: otherBulk.id,
       foreignWebhookEndpointId: otherEndpoint.id,

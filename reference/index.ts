@@ -152,6 +152,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
         `CONFORMANCE_TEMPLATE_PLACEHOLDERS=${f.templatePlaceholders.join(',')}`,
         `CONFORMANCE_INACTIVE_TEMPLATE_ID=${f.inactiveTemplateId}`,
         `CONFORMANCE_MESSAGE_ID=${f.messageId}`,
+        `CONFORMANCE_MESSAGE_TEMPLATE_ID=${f.messageTemplateId}`,
         `CONFORMANCE_FOREIGN_MESSAGE_ID=${f.foreignMessageId}`,
         `CONFORMANCE_FOREIGN_BULK_ID=${f.foreignBulkId}`,
         `CONFORMANCE_FOREIGN_WEBHOOK_ENDPOINT_ID=${f.foreignWebhookEndpointId}`,
