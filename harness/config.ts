@@ -293,6 +293,7 @@ export function loadConfig(flags: RunFlags = {}, env: NodeJS.ProcessEnv = proces
   assign('templatePlaceholders', list('CONFORMANCE_TEMPLATE_PLACEHOLDERS'));
   assign('inactiveTemplateId', get('CONFORMANCE_INACTIVE_TEMPLATE_ID'));
   assign('messageId', get('CONFORMANCE_MESSAGE_ID'));
+  assign('messageTemplateId', get('CONFORMANCE_MESSAGE_TEMPLATE_ID'));
   assign('foreignMessageId', get('CONFORMANCE_FOREIGN_MESSAGE_ID'));
   assign('foreignBulkId', get('CONFORMANCE_FOREIGN_BULK_ID'));
   assign('foreignWebhookEndpointId', get('CONFORMANCE_FOREIGN_WEBHOOK_ENDPOINT_ID'));

@@ -51,6 +51,8 @@ export interface Fixtures {
   templatePlaceholders?: string[];
   inactiveTemplateId?: string;
   messageId?: string;
+  /** The template `messageId` was sent from, when it was (its pin must show that template). */
+  messageTemplateId?: string;
   foreignMessageId?: string;
   /** A bulk SMS of `otherBusinessId` (its existence must stay concealed from the primary application). */
   foreignBulkId?: string;

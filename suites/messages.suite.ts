@@ -130,6 +130,27 @@ describe('messages (2.4, 3.2, 4.4)', () => {
 
   check(
     {
+      id: 'configured-message-template-pin',
+      title: 'GET the configured message sent from a template: template pins that template id with a revision id',
+      requirements: ['MSG-TEMPLATE-PIN'],
+    },
+    async (t) => {
+      const templateId =
+        t.config.fixtures.messageTemplateId ?? t.skip('needs CONFORMANCE_MESSAGE_TEMPLATE_ID (the template the configured message was sent from)');
+      const { res, body } = await configuredMessage(t);
+      const pin = body.template as { template_id?: unknown; revision_id?: unknown } | null | undefined;
+      t.expect(
+        pin !== null && typeof pin === 'object' && typeof pin.template_id === 'string' && pin.template_id.toLowerCase() === templateId.toLowerCase() && typeof pin.revision_id === 'string',
+        'MSG-TEMPLATE-PIN',
+        `template {"template_id": "${templateId}", "revision_id": …}`,
+        `template ${JSON.stringify(pin ?? null)}`,
+        res,
+      );
+    },
+  );
+
+  check(
+    {
       id: 'random-message-404',
       title: 'GET a message id that exists nowhere: 404 resource_not_found',
       requirements: ['MSG-NOT-FOUND'],
