@@ -289,17 +289,18 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
     const built = buildRunResult(scrub(info), scrub(collector.checks()));
     const result = options.finalize ? await options.finalize(built) : built;
     await writeAll(config.reportDir, result, [...secrets.list()]);
-    if (options.afterReports) {
-      await options.afterReports(result, (files) => {
-        const leaking = findLeaks(files, [...secrets.list()]);
-        if (leaking.length > 0) {
-          throw new HarnessError('SECRET_LEAK_BLOCKED', `a secret of the run would appear in ${leaking.join(', ')}; it was not written`);
-        }
-      });
-    }
+    const leakScan = (files: Record<string, string>) => {
+      const leaking = findLeaks(files, [...secrets.list()]);
+      if (leaking.length > 0) {
+        throw new HarnessError('SECRET_LEAK_BLOCKED', `a secret of the run would appear in ${leaking.join(', ')}; it was not written`);
+      }
+    };
     if (existsSync(config.settings.exchangeLogPath)) {
+      // The exchange log goes beside the reports, so it passes the same scan first.
+      leakScan({ 'exchanges.jsonl': readFileSync(config.settings.exchangeLogPath, 'utf8') });
       copyFileSync(config.settings.exchangeLogPath, join(config.reportDir, 'exchanges.jsonl'));
     }
+    if (options.afterReports) await options.afterReports(result, leakScan);
     for (const line of summaryLines(result, config.reportDir)) say(line);
     return { exitCode: exitCodeOf(result), result };
   } finally {

@@ -11,6 +11,7 @@ import { REPORT_FILES } from '../reports/index.ts';
 
 export const CERTIFICATE_FILE = 'certificate.json';
 export const CERTIFICATE_VERSION = 1;
+const EXCHANGE_LOG_FILE = 'exchanges.jsonl';
 
 export interface Certificate {
   certificateVersion: typeof CERTIFICATE_VERSION;
@@ -37,7 +38,9 @@ export function sha256Hex(bytes: Buffer | string): string {
 
 export function buildCertificate(result: RunResult, reportDir: string, allTopics: boolean, now = new Date()): Certificate {
   const reports: Record<string, string> = {};
-  for (const name of REPORT_FILES) reports[name] = sha256Hex(readFileSync(join(reportDir, name)));
+  // The exchange log is evidence too, when the run left one beside the reports.
+  const names = [...REPORT_FILES, ...(existsSync(join(reportDir, EXCHANGE_LOG_FILE)) ? [EXCHANGE_LOG_FILE] : [])];
+  for (const name of names) reports[name] = sha256Hex(readFileSync(join(reportDir, name)));
   return {
     certificateVersion: CERTIFICATE_VERSION,
     certified: true,
