@@ -117,11 +117,15 @@ describe('idempotency (4.0, 4.1 rules 2-6)', () => {
             chosen.add('409 idempotency_conflict (equivalence read as byte identity)');
           } else {
             // Anything else must be the original response again; a second bulk for one key never is.
+            const newId = bulkIdOf(res);
+            if (res.status >= 200 && res.status < 300 && newId !== undefined && newId !== first.id) {
+              t.fail('IDEM-KEY-PERMANENT', `the original bulk ${first.id} replayed, or 409 idempotency_conflict`, `a new bulk ${newId} (${res.status})`, first.response, res);
+            }
             t.expect(
               sameResponse(first.response, res),
               'IDEM-REPLAY',
               `the original 202 of bulk ${first.id} replayed, or 409 idempotency_conflict`,
-              bulkIdOf(res) && bulkIdOf(res) !== first.id ? `a new bulk ${bulkIdOf(res)} (${res.status})` : differences(first.response, res),
+              differences(first.response, res),
               first.response,
               res,
             );

@@ -1,0 +1,532 @@
+// cursors: paging through the recipient rows of a bulk SMS (4.3, 2.6, 8).
+import * as fc from 'fast-check';
+import { describe } from 'vitest';
+import type { ApiResponse } from '../harness/client.ts';
+import { listingBoundaryCaseArbs } from '../generators/boundaries.ts';
+import { invalidListingCaseArbs, type InvalidCase } from '../generators/invalid.ts';
+import { jsonSchemaFor } from '../spec/validators.ts';
+import type { RequirementId } from '../spec/requirement-ids.ts';
+import type { CheckContext } from './support/check.ts';
+import { checksFor } from './support/check.ts';
+import { bodiesWithCount, bulkIdOf, businessIdOf, requireSubmissions, sendsRealMessages, submitAccepted } from './support/bulk.ts';
+import { advanceClock, hasControl } from './support/control.ts';
+import { paths } from './support/paths.ts';
+import { codeOf, describeResponse, expectProblem } from './support/problem.ts';
+import { forAll, generate } from './support/property.ts';
+
+const check = checksFor('cursors');
+
+const HOUR_MS = 60 * 60 * 1000;
+const STATUS_VALUES = (jsonSchemaFor('RecipientStatusFilter') as { enum: string[] }).enum;
+
+type Row = Record<string, unknown>;
+interface Page {
+  rows: Row[];
+  limit: unknown;
+  hasMore: unknown;
+  nextCursor: unknown;
+}
+
+/** A value for a message, cut short (undefined shows as such). */
+const show = (v: unknown, max = 200) => (JSON.stringify(v) ?? 'undefined').slice(0, max);
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+// ---- the bulk to page through ---------------------------------------------------------------
+
+let listingBulk: Promise<string> | undefined;
+let otherBulk: Promise<string> | undefined;
+
+/**
+ * The bulk every listing check pages through: the fixture bulk of the expired cursor when the run
+ * has one (read-only, so it works under profile safe), else one this run submits.
+ */
+function bulkToList(t: CheckContext): Promise<string> {
+  const fixture = t.config.fixtures.expiredCursorBulkId;
+  if (fixture) return Promise.resolve(fixture);
+  requireSubmissions(t);
+  listingBulk ??= (async () => {
+    // Enough rows for several pages on the embedded reference; against a real host each entry is an SMS.
+    const count = sendsRealMessages(t.config) ? Math.min(10, (t.config.fixtures.recipients ?? []).length * 2) : 150;
+    const body = generate(t, bodiesWithCount(t, Math.max(count, 2)), 'listing bulk');
+    const { response } = await submitAccepted(t, body);
+    return bulkIdOf(response)!;
+  })();
+  return listingBulk;
+}
+
+/** A second bulk of the business, for the cursor bound to another bulk. */
+function secondBulk(t: CheckContext): Promise<string> {
+  requireSubmissions(t);
+  otherBulk ??= (async () => {
+    const body = generate(t, bodiesWithCount(t, 2), 'second bulk');
+    const { response } = await submitAccepted(t, body);
+    return bulkIdOf(response)!;
+  })();
+  return otherBulk;
+}
+
+// ---- reading pages --------------------------------------------------------------------------
+
+async function list(t: CheckContext, bulkId: string, query: Array<[string, string]>): Promise<ApiResponse> {
+  return t.api.send({ method: 'GET', path: paths.bulkRecipients(businessIdOf(t), bulkId), query });
+}
+
+/** The page in a 200, or a failure citing `requirement` when the answer is not one. */
+function pageOf(t: CheckContext, res: ApiResponse, requirement: RequirementId, what: string): Page {
+  t.expect(res.status === 200, requirement, `200 with a page for ${what}`, describeResponse(res), res);
+  const body = res.json;
+  const pagination = isObject(body) ? body.pagination : undefined;
+  t.expect(
+    isObject(body) && Array.isArray(body.data) && isObject(pagination),
+    requirement,
+    `a page (data and pagination) for ${what}`,
+    res.text.slice(0, 200),
+    res,
+  );
+  const p = pagination as Record<string, unknown>;
+  return { rows: (body as { data: Row[] }).data, limit: p.limit, hasMore: p.has_more, nextCursor: p.next_cursor };
+}
+
+/** 2.6: has_more true comes with a non-empty cursor; a cursor with has_more false is a reading, noted. */
+function checkPagination(t: CheckContext, page: Page, res: ApiResponse, requestedLimit: number | undefined): void {
+  t.expect(typeof page.hasMore === 'boolean', 'CUR-HAS-MORE', 'has_more a boolean', `has_more ${JSON.stringify(page.hasMore)}`, res);
+  if (page.hasMore === true) {
+    t.expect(
+      typeof page.nextCursor === 'string' && page.nextCursor.length > 0,
+      'CUR-HAS-MORE',
+      'a non-empty next_cursor with has_more true',
+      `next_cursor ${JSON.stringify(page.nextCursor)}`,
+      res,
+    );
+  } else if (page.nextCursor !== null && page.nextCursor !== undefined) {
+    t.note(`the last page (has_more false) still carries next_cursor ${show(page.nextCursor, 40)}`);
+  }
+  if (requestedLimit !== undefined) {
+    t.expect(page.limit === requestedLimit, 'CUR-LIMIT-APPLIED', `pagination.limit ${requestedLimit}`, `pagination.limit ${JSON.stringify(page.limit)}`, res);
+  }
+  if (typeof page.limit === 'number') {
+    t.expect(page.rows.length <= page.limit, 'CUR-LIMIT-APPLIED', `at most ${page.limit} rows`, `${page.rows.length} rows`, res);
+  }
+}
+
+interface Walk {
+  ids: string[];
+  rows: Row[];
+  pages: number;
+  responses: ApiResponse[];
+}
+
+/**
+ * Follows next_cursor from the first page until has_more is false. Bounded: more pages than the
+ * rows could fill means the cursor does not advance (CUR-WALK).
+ */
+async function walk(t: CheckContext, bulkId: string, limit: number | undefined, filters: Array<[string, string]>, expectedRows?: number): Promise<Walk> {
+  const { params } = t.config;
+  const out: Walk = { ids: [], rows: [], pages: 0, responses: [] };
+  const maxPages = expectedRows !== undefined && limit !== undefined ? Math.ceil(expectedRows / limit) + 2 : 200;
+  let cursor: string | undefined;
+  for (;;) {
+    const query: Array<[string, string]> = [...filters];
+    if (limit !== undefined) query.push([params.limit, String(limit)]);
+    if (cursor !== undefined) query.push([params.cursor, cursor]);
+    const res = await list(t, bulkId, query);
+    out.pages++;
+    out.responses.push(res);
+    const page = pageOf(t, res, cursor === undefined ? 'CUR-PATH' : 'CUR-WALK', cursor === undefined ? 'the first page' : `page ${out.pages}`);
+    checkPagination(t, page, res, limit);
+    for (const row of page.rows) {
+      out.rows.push(row);
+      if (typeof row.id === 'string') out.ids.push(row.id);
+    }
+    if (page.hasMore !== true) return out;
+    cursor = page.nextCursor as string;
+    t.expect(out.pages < maxPages, 'CUR-WALK', `the walk to end within ${maxPages} pages`, `still has_more after ${out.pages} pages`, res);
+  }
+}
+
+/** Every row of the bulk in one read when it fits a page of the maximum size. */
+async function allRows(t: CheckContext, bulkId: string): Promise<{ rows: Row[]; complete: boolean }> {
+  const res = await list(t, bulkId, [[t.config.params.limit, '1000']]);
+  const page = pageOf(t, res, 'CUR-MAX-LIMIT', `${t.config.params.limit}=1000`);
+  return { rows: page.rows, complete: page.hasMore === false };
+}
+
+/** A cursor of `bulkId` (first page of `limit` rows, with `filters`), or a skip when the bulk fits one page. */
+async function issuedCursor(t: CheckContext, bulkId: string, limit: number, filters: Array<[string, string]> = []): Promise<{ cursor: string; first: Page; res: ApiResponse }> {
+  const res = await list(t, bulkId, [...filters, [t.config.params.limit, String(limit)]]);
+  const first = pageOf(t, res, 'CUR-PATH', 'the first page');
+  if (first.hasMore !== true || typeof first.nextCursor !== 'string') {
+    t.skip(`the bulk's listing${filters.length ? ' under that filter' : ''} fits one page of ${limit}: no cursor to work with`);
+  }
+  return { cursor: first.nextCursor, first, res };
+}
+
+/**
+ * An altered copy of a cursor: one character replaced at `at` (start, middle or end). Within
+ * the base64url alphabet the top bit of the 6-bit value flips, so even a final character that
+ * carries padding bits changes the decoded bytes.
+ */
+function alterCursor(cursor: string, at: 'start' | 'middle' | 'end'): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+  const i = at === 'start' ? 0 : at === 'end' ? cursor.length - 1 : Math.floor(cursor.length / 2);
+  const c = cursor[i]!;
+  const index = alphabet.indexOf(c);
+  const replacement = index >= 0 ? alphabet[index ^ 32]! : c === 'A' ? 'B' : 'A';
+  return cursor.slice(0, i) + replacement + cursor.slice(i + 1);
+}
+
+/** The status values under which the bulk has more rows than `limit`, so the filtered listing issues a cursor. */
+function statusesWithPages(rows: Row[], limit: number): string[] {
+  return STATUS_VALUES.filter((s) => rows.filter((r) => r.submission_status === s || r.delivery_status === s).length > limit);
+}
+
+function rowMatchesStatus(row: Row, status: string): boolean {
+  return row.submission_status === status || row.delivery_status === status;
+}
+
+function fieldErrorNames(res: ApiResponse): string[] {
+  const errors = isObject(res.json) && Array.isArray(res.json.errors) ? res.json.errors : [];
+  return errors.map((e) => (isObject(e) ? String(e.pointer) : ''));
+}
+
+describe('cursors (4.3, 2.6)', () => {
+  check(
+    {
+      id: 'default-page-size',
+      title: 'GET the recipient rows (path ending /messages) without a page size: 200, pagination.limit 100 and at most 100 rows',
+      requirements: ['CUR-DEFAULT-LIMIT', 'CUR-PATH'],
+    },
+    async (t) => {
+      const bulkId = await bulkToList(t);
+      const res = await list(t, bulkId, []);
+      const page = pageOf(t, res, 'CUR-PATH', 'the listing without parameters');
+      t.expect(page.limit === 100, 'CUR-DEFAULT-LIMIT', 'pagination.limit 100', `pagination.limit ${JSON.stringify(page.limit)}`, res);
+      t.expect(page.rows.length <= 100, 'CUR-DEFAULT-LIMIT', 'at most 100 rows', `${page.rows.length} rows`, res);
+      checkPagination(t, page, res, undefined);
+    },
+  );
+
+  check(
+    {
+      id: 'page-size-bounds-accepted',
+      title: 'GET the rows with page size 1 and 1000: 200 with pagination.limit equal to it and no more rows',
+      requirements: ['CUR-MAX-LIMIT', 'CUR-LIMIT-APPLIED'],
+    },
+    async (t) => {
+      const bulkId = await bulkToList(t);
+      const cases = listingBoundaryCaseArbs(t.config.params);
+      for (const [name, arb] of Object.entries(cases)) {
+        const c = generate(t, arb, name);
+        if (c.expectation !== 'accept') continue;
+        const res = await list(t, bulkId, c.request.query ?? []);
+        const page = pageOf(t, res, c.requirement, c.name);
+        checkPagination(t, page, res, c.size);
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'page-size-invalid',
+      title: 'GET the rows with page size 0, 1001, negative, fractional or not a number: 400 validation_failed naming the parameter',
+      requirements: ['CUR-LIMIT-INVALID', 'CUR-MAX-LIMIT'],
+    },
+    async (t) => {
+      const bulkId = await bulkToList(t);
+      const { params } = t.config;
+      const boundary = Object.values(listingBoundaryCaseArbs(params)).map((arb) => generate(t, arb, 'limit-bound')).filter((c) => c.expectation === 'reject');
+      const invalid = invalidListingCaseArbs(params);
+      const limitCases = fc.oneof(
+        ...Object.entries(invalid)
+          .filter(([kind]) => kind.startsWith('limit:'))
+          .map(([, arb]) => arb),
+      );
+      const send = async (query: Array<[string, string]>, requirement: RequirementId, name: string) => {
+        const res = await list(t, bulkId, query);
+        expectProblem(t, res, { status: 400, codes: ['validation_failed'], requirement, why: name, fieldErrorsExpected: true });
+        const pointers = fieldErrorNames(res);
+        t.expect(pointers.includes(params.limit), requirement, `errors[].pointer naming ${params.limit}`, `pointers ${JSON.stringify(pointers)}`, res);
+      };
+      for (const c of boundary) await send(c.request.query ?? [], c.requirement, c.name);
+      await forAll(t, limitCases, (c: InvalidCase) => send(c.request.query ?? [], c.requirement, c.name), { maxRuns: 12 });
+    },
+  );
+
+  check(
+    {
+      id: 'walk-visits-every-row-once',
+      title: 'Follow next_cursor from the first page at generated page sizes: every row of the bulk once, has_more true only with a cursor',
+      requirements: ['CUR-WALK', 'CUR-HAS-MORE', 'CUR-LIMIT-APPLIED'],
+    },
+    async (t) => {
+      const bulkId = await bulkToList(t);
+      const truth = await allRows(t, bulkId);
+      const total = truth.rows.length;
+      if (total === 0) t.skip('the bulk has no recipient rows to page through');
+      if (truth.rows.some((r) => typeof r.id !== 'string')) t.skip('rows carry no id, so a row seen twice cannot be told apart');
+      const expected = new Set(truth.rows.map((r) => r.id as string));
+      // Page sizes that keep a walk to at most about 25 pages, plus the default size.
+      const sizes = fc.oneof(fc.constant(undefined), fc.integer({ min: Math.max(1, Math.ceil(total / 25)), max: total + 5 }));
+      let walks = 0;
+      await forAll(
+        t,
+        sizes,
+        async (limit) => {
+          const w = await walk(t, bulkId, limit, [], total);
+          walks++;
+          const seen = new Set<string>();
+          const repeated = w.ids.filter((id) => (seen.has(id) ? true : (seen.add(id), false)));
+          const last = w.responses.at(-1)!;
+          t.expect(repeated.length === 0, 'CUR-WALK', 'no row twice', `rows seen twice: ${repeated.slice(0, 5).join(', ')}`, ...w.responses.slice(-2));
+          if (truth.complete) {
+            const missing = [...expected].filter((id) => !seen.has(id));
+            t.expect(
+              missing.length === 0 && seen.size === expected.size,
+              'CUR-WALK',
+              `the ${expected.size} rows of the bulk`,
+              `${seen.size} rows, ${missing.length} missing (e.g. ${missing.slice(0, 3).join(', ')}), page size ${limit ?? 'default'}`,
+              last,
+            );
+          }
+        },
+        { maxRuns: 6 },
+      );
+      t.note(`${walks} walks over ${total} rows`);
+    },
+  );
+
+  check(
+    {
+      id: 'cursor-not-issued',
+      title: 'GET the next page with a cursor altered at its start, middle or end, truncated, or random: 400 validation_failed',
+      requirements: ['CUR-INVALID'],
+    },
+    async (t) => {
+      const bulkId = await bulkToList(t);
+      const { cursor } = await issuedCursor(t, bulkId, 10);
+      const { params } = t.config;
+      const variants: Array<[string, string]> = [
+        ['altered at the start', alterCursor(cursor, 'start')],
+        ['altered in the middle', alterCursor(cursor, 'middle')],
+        ['altered at the end', alterCursor(cursor, 'end')],
+        ['cut by one character', cursor.slice(0, -1)],
+        ['cut to half', cursor.slice(0, Math.max(1, Math.floor(cursor.length / 2)))],
+      ];
+      const random = invalidListingCaseArbs(params)['cursor: not issued by the server']!;
+      for (const c of fc.sample(random, { seed: t.config.settings.seed, numRuns: 3 })) {
+        variants.push([`random (${c.name})`, c.request.query?.find(([k]) => k === params.cursor)?.[1] ?? '']);
+      }
+      for (const [what, value] of variants) {
+        if (value === cursor) continue;
+        const res = await list(t, bulkId, [[params.limit, '10'], [params.cursor, value]]);
+        expectProblem(t, res, { status: 400, codes: ['validation_failed'], requirement: 'CUR-INVALID', why: `a cursor ${what}` });
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'cursor-empty',
+      title: 'GET the rows with an empty cursor value: 400 validation_failed or the first page, never a 5xx',
+      requirements: ['CUR-EMPTY'],
+    },
+    async (t) => {
+      const bulkId = await bulkToList(t);
+      const c = generate(t, invalidListingCaseArbs(t.config.params)['cursor: empty']!, 'cursor-empty');
+      const res = await list(t, bulkId, c.request.query ?? []);
+      if (res.status === 200) {
+        pageOf(t, res, 'CUR-EMPTY', 'an empty cursor read as none');
+        t.note('an empty cursor is read as no cursor (first page)');
+      } else {
+        expectProblem(t, res, { status: 400, codes: ['validation_failed'], requirement: 'CUR-EMPTY', why: 'an empty cursor' });
+        t.note('an empty cursor is refused with 400 validation_failed');
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'cursor-bound-to-bulk',
+      title: 'GET the rows of another bulk with a cursor issued for the first: 400 validation_failed',
+      requirements: ['CUR-BOUND'],
+    },
+    async (t) => {
+      const bulkId = await bulkToList(t);
+      const { cursor } = await issuedCursor(t, bulkId, 10);
+      const other = await secondBulk(t);
+      const res = await list(t, other, [[t.config.params.limit, '10'], [t.config.params.cursor, cursor]]);
+      expectProblem(t, res, { status: 400, codes: ['validation_failed'], requirement: 'CUR-BOUND', why: 'a cursor of another bulk' });
+    },
+  );
+
+  check(
+    {
+      id: 'cursor-bound-to-filters',
+      title: 'GET a next page with the cursor of a status-filtered first page and another status value: 400 validation_failed',
+      requirements: ['CUR-BOUND-FILTERS', 'CUR-BOUND'],
+    },
+    async (t) => {
+      const bulkId = await bulkToList(t);
+      const { rows } = await allRows(t, bulkId);
+      const { params } = t.config;
+      const candidates = statusesWithPages(rows, 5);
+      if (candidates.length === 0) t.skip('no status value has more than 5 rows in the bulk, so no filtered cursor can be issued');
+      const status = generate(t, fc.constantFrom(...candidates), 'filter-bound status');
+      const other = generate(t, fc.constantFrom(...STATUS_VALUES.filter((s) => s !== status)), 'filter-bound other');
+      const { cursor } = await issuedCursor(t, bulkId, 5, [[params.status, status]]);
+      const res = await list(t, bulkId, [[params.status, other], [params.limit, '5'], [params.cursor, cursor]]);
+      expectProblem(t, res, {
+        status: 400,
+        codes: ['validation_failed'],
+        requirement: 'CUR-BOUND-FILTERS',
+        why: `a cursor issued under ${params.status}=${status}, sent with ${params.status}=${other}`,
+      });
+    },
+  );
+
+  check(
+    {
+      id: 'cursor-filters-omitted',
+      title: 'GET a next page with the cursor of a status-filtered page but no filter: 400 validation_failed, or rows that still match the filter',
+      requirements: ['CUR-OMIT-FILTERS-NEXT-PAGE'],
+    },
+    async (t) => {
+      const bulkId = await bulkToList(t);
+      const { rows } = await allRows(t, bulkId);
+      const { params } = t.config;
+      // A status whose rows are not all the rows, so an unfiltered page would show outsiders.
+      const candidates = statusesWithPages(rows, 5).filter((s) => rows.some((r) => !rowMatchesStatus(r, s)));
+      if (candidates.length === 0) t.skip('no status value selects a strict subset of more than 5 rows');
+      const status = generate(t, fc.constantFrom(...candidates), 'omitted-filters status');
+      const { cursor } = await issuedCursor(t, bulkId, 5, [[params.status, status]]);
+      const res = await list(t, bulkId, [[params.limit, '5'], [params.cursor, cursor]]);
+      if (res.status !== 200) {
+        expectProblem(t, res, { status: 400, codes: ['validation_failed'], requirement: 'CUR-OMIT-FILTERS-NEXT-PAGE', why: 'filters left out with a filtered cursor' });
+        t.note('leaving the filters out on a later page is refused (a change of filters)');
+        return;
+      }
+      const page = pageOf(t, res, 'CUR-OMIT-FILTERS-NEXT-PAGE', 'the next page without filters');
+      const outsiders = page.rows.filter((r) => !rowMatchesStatus(r, status));
+      t.expect(
+        outsiders.length === 0,
+        'CUR-OMIT-FILTERS-NEXT-PAGE',
+        `only rows with status ${status} (the cursor's filter), or 400`,
+        `${outsiders.length} row(s) outside the filter, e.g. ${show(outsiders[0])}`,
+        res,
+      );
+      t.note('leaving the filters out on a later page keeps the cursor\'s filter');
+    },
+  );
+
+  check(
+    {
+      id: 'expired-cursor-fixture',
+      title: 'GET the rows with the configured cursor issued more than 24 hours ago: 400 validation_failed',
+      requirements: ['CUR-EXPIRED'],
+    },
+    async (t) => {
+      const { expiredCursor, expiredCursorBulkId } = t.config.fixtures;
+      if (!expiredCursor || !expiredCursorBulkId) return t.skip('no expired cursor fixture (CONFORMANCE_EXPIRED_CURSOR and CONFORMANCE_EXPIRED_CURSOR_BULK_ID)');
+      const res = await list(t, expiredCursorBulkId, [[t.config.params.cursor, expiredCursor]]);
+      expectProblem(t, res, { status: 400, codes: ['validation_failed'], requirement: 'CUR-EXPIRED', why: 'a cursor older than 24 hours' });
+    },
+  );
+
+  check(
+    {
+      id: 'cursor-lifetime',
+      title: 'On the embedded reference: a cursor still works 23 hours after it was issued and gives 400 validation_failed after 24 hours',
+      requirements: ['CUR-LIFETIME', 'CUR-EXPIRED'],
+    },
+    async (t) => {
+      if (!hasControl(t)) t.skip('needs time travel: only the embedded reference offers a clock to advance');
+      const bulkId = await bulkToList(t);
+      const { params } = t.config;
+      const { cursor } = await issuedCursor(t, bulkId, 10);
+      await advanceClock(t, 23 * HOUR_MS);
+      const young = await list(t, bulkId, [[params.limit, '10'], [params.cursor, cursor]]);
+      pageOf(t, young, 'CUR-LIFETIME', 'a cursor issued 23 hours ago');
+      await advanceClock(t, HOUR_MS + 60_000);
+      const old = await list(t, bulkId, [[params.limit, '10'], [params.cursor, cursor]]);
+      expectProblem(t, old, { status: 400, codes: ['validation_failed'], requirement: 'CUR-EXPIRED', why: 'a cursor issued 24 hours and 1 minute ago' });
+    },
+  );
+
+  check(
+    {
+      id: 'status-filter',
+      title: 'GET the rows with each status filter value: only rows whose submission or delivery status has that value',
+      requirements: ['CUR-FILTER-STATUS'],
+    },
+    async (t) => {
+      const bulkId = await bulkToList(t);
+      const truth = await allRows(t, bulkId);
+      for (const status of STATUS_VALUES) {
+        const w = await walk(t, bulkId, 1000, [[t.config.params.status, status]]);
+        const wrong = w.rows.filter((r) => !rowMatchesStatus(r, status));
+        t.expect(
+          wrong.length === 0,
+          'CUR-FILTER-STATUS',
+          `only rows with submission or delivery status ${status}`,
+          `${wrong.length} other row(s), e.g. ${show(wrong[0])}`,
+          ...w.responses.slice(0, 2),
+        );
+        // Completeness compares with an earlier read of mutable statuses: reported, not judged.
+        if (truth.complete) {
+          const want = truth.rows.filter((r) => rowMatchesStatus(r, status)).length;
+          if (w.rows.length < want) t.advise(`${t.config.params.status}=${status} returned ${w.rows.length} rows; the unfiltered listing had ${want} matching`);
+        }
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'number-filter',
+      title: 'GET the rows with the number filter set to a recipient of the bulk: only rows sent to that number',
+      requirements: ['CUR-FILTER-TO'],
+    },
+    async (t) => {
+      const bulkId = await bulkToList(t);
+      const { rows } = await allRows(t, bulkId);
+      const numbers = [...new Set(rows.map((r) => r.to).filter((to): to is string => typeof to === 'string'))];
+      if (numbers.length === 0) t.skip('the rows show no recipient numbers to filter on');
+      const to: string = generate(t, fc.constantFrom(...numbers), 'number-filter');
+      const w = await walk(t, bulkId, 1000, [[t.config.params.to, to]]);
+      const wrong = w.rows.filter((r) => r.to !== to);
+      t.expect(wrong.length === 0, 'CUR-FILTER-TO', `only rows sent to ${to}`, `${wrong.length} other row(s), e.g. to ${JSON.stringify(wrong[0]?.to)}`, ...w.responses.slice(0, 2));
+      t.expect(w.rows.length > 0, 'CUR-FILTER-TO', `the row(s) sent to ${to}`, 'no rows', ...w.responses.slice(0, 1));
+    },
+  );
+
+  check(
+    {
+      id: 'filter-values-outside-shape',
+      title: 'GET the rows with a status outside its four values or a number that is not E.164: 400 validation_failed or a 200 page, never a 5xx',
+      requirements: ['CUR-FILTER-UNKNOWN-VALUE'],
+    },
+    async (t) => {
+      const bulkId = await bulkToList(t);
+      const invalid = invalidListingCaseArbs(t.config.params);
+      const cases = fc.oneof(invalid['status: outside the enum']!, invalid['to: not E.164']!);
+      const answers = new Set<string>();
+      await forAll(
+        t,
+        cases,
+        async (c) => {
+          const res = await list(t, bulkId, c.request.query ?? []);
+          if (res.status === 200) {
+            pageOf(t, res, 'CUR-FILTER-UNKNOWN-VALUE', c.name);
+            answers.add('200');
+          } else {
+            expectProblem(t, res, { status: 400, codes: ['validation_failed'], requirement: 'CUR-FILTER-UNKNOWN-VALUE', why: c.name });
+            answers.add(`${res.status} ${codeOf(res.json)}`);
+          }
+        },
+        { maxRuns: 6 },
+      );
+      t.note(`filter values outside their shape were answered: ${[...answers].join(', ')}`);
+    },
+  );
+});
