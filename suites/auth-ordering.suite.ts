@@ -1,0 +1,418 @@
+// auth-ordering: authentication and the order of the authorization steps (4, 5). Without valid
+// authentication every operation answers 401 authentication_required before anything else; with
+// it, a business without grant is refused before its resources are looked at; permission and
+// sender refusals are 403. Where the document leaves the order open, the answer is recorded.
+import { describe } from 'vitest';
+import type { ApiRequest, Caller } from '../harness/client.ts';
+import type { RequirementId } from '../spec/requirement-ids.ts';
+import { checksFor, type CheckContext } from './support/check.ts';
+import { hasControl, mintToken } from './support/control.ts';
+import { paths } from './support/paths.ts';
+import { codeOf, describeResponse, expectProblem } from './support/problem.ts';
+import { randomUuidV7 } from './support/random-ids.ts';
+
+const check = checksFor('auth-ordering');
+
+interface Operation {
+  /** operationId of the document. */
+  name: string;
+  /** Changes the target when it succeeds: left out in the safe profile. */
+  writes: boolean;
+  request: ApiRequest;
+}
+
+/** A valid-looking submission body: the run's sender and first allowed number when there are some. */
+function submissionBody(t: CheckContext): unknown {
+  const { senderId, recipients } = t.config.fixtures;
+  const to = recipients?.[0];
+  if (!to) return {};
+  return { from: senderId ?? 'Conformance', classification: 'transactional', message: 'conformance auth check', recipients: [{ to }] };
+}
+
+/**
+ * Every operation of section 4 on the caller's business, on real resources where the fixtures
+ * name them (so only the authentication can be wrong), random ids otherwise.
+ */
+function operations(t: CheckContext): Operation[] {
+  const f = t.config.fixtures;
+  const businessId = f.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
+  const bulkId = f.expiredCursorBulkId ?? randomUuidV7(t, 'auth/bulk');
+  const messageId = f.messageId ?? randomUuidV7(t, 'auth/message');
+  const all: Operation[] = [
+    {
+      name: 'createSmsBulkMessage',
+      writes: true,
+      request: {
+        method: 'POST',
+        path: paths.bulkMessages(businessId),
+        headers: { 'Idempotency-Key': t.api.idempotencyKey('auth') },
+        json: submissionBody(t),
+      },
+    },
+    { name: 'getSmsBulkMessage', writes: false, request: { method: 'GET', path: paths.bulkMessage(businessId, bulkId) } },
+    { name: 'listSmsBulkMessageRecipients', writes: false, request: { method: 'GET', path: paths.bulkRecipients(businessId, bulkId) } },
+    { name: 'getSmsMessage', writes: false, request: { method: 'GET', path: paths.message(businessId, messageId) } },
+    { name: 'getWalletBalance', writes: false, request: { method: 'GET', path: paths.walletBalance(businessId) } },
+  ];
+  // Only the configured endpoint is ever the target of a DELETE (harness/safety.ts).
+  if (f.webhookEndpointId) {
+    all.push({ name: 'deactivateWebhookEndpoint', writes: true, request: { method: 'DELETE', path: paths.webhookEndpoint(businessId, f.webhookEndpointId) } });
+  }
+  if (t.config.settings.profile === 'safe') {
+    const left = all.filter((op) => op.writes).map((op) => op.name);
+    t.note(`profile safe: ${left.join(', ')} left out`);
+    return all.filter((op) => !op.writes);
+  }
+  return all;
+}
+
+/** Sends every operation as `caller` and fails unless each answers 401 authentication_required. */
+async function expect401Everywhere(t: CheckContext, caller: Caller, requirement: RequirementId, why: string): Promise<void> {
+  for (const op of operations(t)) {
+    const res = await t.api.send({ ...op.request, as: caller, noRetry: true });
+    expectProblem(t, res, { status: 401, codes: ['authentication_required'], requirement, why: `${op.name}, ${why}` });
+  }
+}
+
+/** One character of the signature changed (in its middle, where every bit counts). */
+function tamper(token: string): { token: string; how: string } {
+  const parts = token.split('.');
+  const flip = (s: string) => {
+    const i = Math.floor(s.length / 2);
+    const c = s[i] === 'A' ? 'B' : 'A';
+    return s.slice(0, i) + c + s.slice(i + 1);
+  };
+  if (parts.length === 3 && parts[2]!.length > 2) {
+    return { token: `${parts[0]}.${parts[1]}.${flip(parts[2]!)}`, how: 'one character of the JWT signature changed' };
+  }
+  return { token: flip(token), how: 'one character of the opaque token changed' };
+}
+
+/** `aud` of a JWT access token, or undefined when the token is not a JWT. */
+function audienceOf(token: string): string[] | undefined {
+  const parts = token.split('.');
+  if (parts.length !== 3) return undefined;
+  try {
+    const payload = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as { aud?: unknown };
+    if (typeof payload.aud === 'string') return [payload.aud];
+    if (Array.isArray(payload.aud)) return payload.aud.filter((a): a is string => typeof a === 'string');
+    return [];
+  } catch {
+    return undefined;
+  }
+}
+
+function basicOf(clientId: string, secret: string): string {
+  const form = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
+  return `Basic ${Buffer.from(`${form(clientId)}:${form(secret)}`).toString('base64')}`;
+}
+
+describe('auth-ordering (4, 5)', () => {
+  check(
+    {
+      id: 'no-authorization-401',
+      title: 'Every operation without an Authorization header: 401 authentication_required, never 2xx',
+      requirements: ['AUTH-401-MISSING', 'AUTH-ALL-OPERATIONS'],
+    },
+    async (t) => {
+      await expect401Everywhere(t, 'none', 'AUTH-401-MISSING', 'no Authorization header');
+    },
+  );
+
+  check(
+    {
+      id: 'basic-scheme-401',
+      title: "Every operation with the application's client credentials as Basic, and the wallet with a valid token under the scheme Token: 401 authentication_required",
+      requirements: ['AUTH-BEARER', 'AUTH-ALL-OPERATIONS'],
+    },
+    async (t) => {
+      const app = t.config.apps.primary ?? t.skip('needs the primary application (CONFORMANCE_CLIENT_ID / _SECRET)');
+      await expect401Everywhere(t, { authorization: basicOf(app.clientId, app.clientSecret) }, 'AUTH-BEARER', 'Basic client credentials');
+      const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
+      const token = await t.api.token('primary');
+      const res = await t.api.send({ method: 'GET', path: paths.walletBalance(businessId), as: { authorization: `Token ${token}` }, noRetry: true });
+      expectProblem(t, res, { status: 401, codes: ['authentication_required'], requirement: 'AUTH-BEARER', why: 'a valid token under a scheme other than Bearer' });
+    },
+  );
+
+  check(
+    {
+      id: 'malformed-token-401',
+      title: 'Every operation with a bearer value that is no token at all: 401 authentication_required',
+      requirements: ['AUTH-401-INVALID', 'AUTH-ALL-OPERATIONS'],
+    },
+    async (t) => {
+      await expect401Everywhere(t, { bearer: 'not-a-token' }, 'AUTH-401-INVALID', 'a malformed token');
+      const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
+      const res = await t.api.send({ method: 'GET', path: paths.walletBalance(businessId), as: { authorization: 'Bearer' }, noRetry: true });
+      expectProblem(t, res, { status: 401, codes: ['authentication_required'], requirement: 'AUTH-401-INVALID', why: 'the Bearer scheme with no token' });
+    },
+  );
+
+  check(
+    {
+      id: 'tampered-token-401',
+      title: "Every operation with the application's valid token, one signature character changed: 401 authentication_required",
+      requirements: ['AUTH-401-INVALID', 'AUTH-ALL-OPERATIONS'],
+    },
+    async (t) => {
+      const { token, how } = tamper(await t.api.token('primary'));
+      t.note(how);
+      await expect401Everywhere(t, { bearer: token }, 'AUTH-401-INVALID', how);
+    },
+  );
+
+  check(
+    {
+      id: 'expired-token-401',
+      title: 'Every operation with an expired token of the application (minted by the embedded reference): 401 authentication_required',
+      requirements: ['AUTH-401-INVALID', 'AUTH-ALL-OPERATIONS'],
+    },
+    async (t) => {
+      const token = await mintToken(t, 'expired');
+      await expect401Everywhere(t, { bearer: token }, 'AUTH-401-INVALID', 'an expired token');
+    },
+  );
+
+  check(
+    {
+      id: 'wrong-audience-401',
+      title: 'Every operation with a token of the application issued for another audience: 401 authentication_required',
+      requirements: ['AUTH-AUDIENCE', 'AUTH-ALL-OPERATIONS'],
+    },
+    async (t) => {
+      let token: string;
+      if (hasControl(t)) token = await mintToken(t, 'wrong-audience');
+      else {
+        // Elsewhere, ask the authorization server for another audience; many refuse, then nothing can be judged.
+        const app = t.config.apps.primary ?? t.skip('needs the primary application (CONFORMANCE_CLIENT_ID / _SECRET)');
+        const res = await t.api.tokenEndpoint({
+          authorization: basicOf(app.clientId, app.clientSecret),
+          form: { grant_type: 'client_credentials', audience: 'conformance-other-audience' },
+        });
+        const issued = (res.json as { access_token?: unknown } | undefined)?.access_token;
+        if (res.status !== 200 || typeof issued !== 'string') return t.skip(`the authorization server issues no token for another audience (HTTP ${res.status})`);
+        const aud = audienceOf(issued);
+        if (aud?.includes(t.config.target.audience)) t.skip('the authorization server ignored the requested audience');
+        token = issued;
+      }
+      await expect401Everywhere(t, { bearer: token }, 'AUTH-AUDIENCE', 'a token for another audience');
+    },
+  );
+
+  check(
+    {
+      id: 'unauthenticated-401-first',
+      title: 'Without a token, requests that are also wrong otherwise (ungranted business, unknown business, malformed business id, unknown message, invalid body): 401 authentication_required every time',
+      requirements: ['AUTH-401-FIRST'],
+    },
+    async (t) => {
+      const f = t.config.fixtures;
+      const businessId = f.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
+      const cases: Array<{ what: string; request: ApiRequest }> = [
+        { what: 'a business without grant', request: { method: 'GET', path: paths.walletBalance(f.otherBusinessId ?? randomUuidV7(t, 'auth/first/other')) } },
+        { what: 'a business that exists nowhere', request: { method: 'GET', path: paths.walletBalance(randomUuidV7(t, 'auth/first/business')) } },
+        { what: 'a business id that is not a UUID', request: { method: 'GET', path: paths.walletBalance('not-a-business') } },
+        { what: 'a message that exists nowhere', request: { method: 'GET', path: paths.message(businessId, randomUuidV7(t, 'auth/first/message')) } },
+        { what: 'an invalid page size', request: { method: 'GET', path: paths.bulkRecipients(businessId, f.expiredCursorBulkId ?? randomUuidV7(t, 'auth/first/bulk')), query: [[t.config.params.limit, '0']] } },
+      ];
+      if (t.config.settings.profile !== 'safe') {
+        cases.push({
+          what: 'an invalid body and no Idempotency-Key',
+          request: { method: 'POST', path: paths.bulkMessages(businessId), json: { from: '', recipients: [] } },
+        });
+        cases.push({
+          what: 'a body that is not JSON',
+          request: { method: 'POST', path: paths.bulkMessages(businessId), headers: { 'Idempotency-Key': t.api.idempotencyKey('auth-first'), 'content-type': 'application/json' }, rawBody: '{"from": ' },
+        });
+      } else t.note('profile safe: the invalid-body cases (POST) left out');
+      for (const { what, request } of cases) {
+        const res = await t.api.send({ ...request, as: 'none', noRetry: true });
+        expectProblem(t, res, { status: 401, codes: ['authentication_required'], requirement: 'AUTH-401-FIRST', why: `no token, and ${what}` });
+      }
+      // An invalid token is as much "no valid authentication" as none.
+      const { token } = tamper(await t.api.token('primary'));
+      const res = await t.api.send({ method: 'GET', path: paths.walletBalance(f.otherBusinessId ?? randomUuidV7(t, 'auth/first/other')), as: { bearer: token }, noRetry: true });
+      expectProblem(t, res, { status: 401, codes: ['authentication_required'], requirement: 'AUTH-401-FIRST', why: 'a tampered token on a business without grant' });
+    },
+  );
+
+  check(
+    {
+      id: 'unknown-path-without-token',
+      title: 'A path that is no operation (/sms/batches), without a token: refused (401 or 404; the document leaves it open), never 2xx or 5xx',
+      requirements: ['AUTH-UNKNOWN-PATH', 'SCH-NO-BATCHES-PATH'],
+    },
+    async (t) => {
+      const businessId = t.config.fixtures.businessId ?? randomUuidV7(t, 'auth/unknown-path');
+      const res = await t.api.send({ method: 'GET', path: `/v1/businesses/${encodeURIComponent(businessId)}/sms/batches`, as: 'none', noRetry: true });
+      t.expect(res.status >= 300 && res.status < 500, 'AUTH-UNKNOWN-PATH', 'a refusal such as 401 authentication_required or 404 (neither 2xx nor 5xx)', describeResponse(res), res);
+      t.note(`an unknown path without a token answered ${describeResponse(res)}`);
+    },
+  );
+
+  check(
+    {
+      id: 'grant-before-resource',
+      title: 'With a valid token, every read on a business without grant (wallet, unknown bulk, its listing, unknown message): 403 permission_denied or a concealing 404 resource_not_found, never 2xx',
+      requirements: ['AUTH-GRANT', 'AUTH-ORDER', 'AUTH-BUSINESS-SELECTOR'],
+    },
+    async (t) => {
+      const other = t.config.fixtures.otherBusinessId ?? t.skip('needs CONFORMANCE_OTHER_BUSINESS_ID (a business the application has no grant on)');
+      const bulkId = randomUuidV7(t, 'auth/grant/bulk');
+      const cases: Array<{ name: string; request: ApiRequest }> = [
+        { name: 'getWalletBalance', request: { method: 'GET', path: paths.walletBalance(other) } },
+        { name: 'getSmsBulkMessage', request: { method: 'GET', path: paths.bulkMessage(other, bulkId) } },
+        { name: 'listSmsBulkMessageRecipients', request: { method: 'GET', path: paths.bulkRecipients(other, bulkId) } },
+        { name: 'getSmsMessage', request: { method: 'GET', path: paths.message(other, randomUuidV7(t, 'auth/grant/message')) } },
+      ];
+      const answers: string[] = [];
+      for (const { name, request } of cases) {
+        const res = await t.api.send({ ...request, noRetry: true });
+        expectProblem(t, res, {
+          status: [403, 404],
+          codes: ['permission_denied', 'resource_not_found'],
+          requirement: 'AUTH-GRANT',
+          why: `${name}: no grant on the business`,
+        });
+        answers.push(`${name} ${describeResponse(res)}`);
+      }
+      t.note(`no grant answered: ${answers.join('; ')}`);
+    },
+  );
+
+  check(
+    {
+      id: 'ungranted-vs-unknown-business',
+      title: 'With a valid token, the wallet of an existing business without grant and of a business that exists nowhere: both refused (403 or 404); a difference is reported as an existence leak',
+      requirements: ['AUTH-BUSINESS-SELECTOR', 'CONC-MAY-CONCEAL'],
+    },
+    async (t) => {
+      const other = t.config.fixtures.otherBusinessId ?? t.skip('needs CONFORMANCE_OTHER_BUSINESS_ID');
+      const existing = await t.api.send({ method: 'GET', path: paths.walletBalance(other), noRetry: true });
+      const unknown = await t.api.send({ method: 'GET', path: paths.walletBalance(randomUuidV7(t, 'auth/unknown-business')), noRetry: true });
+      for (const res of [existing, unknown]) {
+        expectProblem(t, res, { status: [403, 404], codes: ['permission_denied', 'resource_not_found'], requirement: 'AUTH-BUSINESS-SELECTOR', why: 'no grant on the business' });
+      }
+      if (existing.status !== unknown.status || codeOf(existing.json) !== codeOf(unknown.json)) {
+        t.advise(`existence leak: a business without grant answers ${describeResponse(existing)}, one that exists nowhere ${describeResponse(unknown)}`);
+      }
+      t.note(`existing business without grant: ${describeResponse(existing)}; unknown business: ${describeResponse(unknown)}`);
+    },
+  );
+
+  check(
+    {
+      id: 'validation-vs-grant-order',
+      title: 'With a valid token, an invalid request on a business without grant (page size 0; in profile full also an empty submission body): 400 validation_failed or 403/404, recorded, never 2xx or 5xx',
+      requirements: ['AUTH-VALIDATION-ORDER'],
+    },
+    async (t) => {
+      const other = t.config.fixtures.otherBusinessId ?? t.skip('needs CONFORMANCE_OTHER_BUSINESS_ID');
+      const requests: Array<{ what: string; request: ApiRequest }> = [
+        {
+          what: 'page size 0',
+          request: { method: 'GET', path: paths.bulkRecipients(other, randomUuidV7(t, 'auth/order/bulk')), query: [[t.config.params.limit, '0']] },
+        },
+      ];
+      if (t.config.settings.profile !== 'safe') {
+        requests.push({
+          what: 'an empty submission body',
+          request: { method: 'POST', path: paths.bulkMessages(other), headers: { 'Idempotency-Key': t.api.idempotencyKey('auth-order') }, json: {} },
+        });
+      }
+      for (const { what, request } of requests) {
+        const res = await t.api.send({ ...request, noRetry: true });
+        expectProblem(t, res, {
+          status: [400, 403, 404],
+          codes: ['validation_failed', 'permission_denied', 'resource_not_found'],
+          requirement: 'AUTH-VALIDATION-ORDER',
+          why: `${what} on a business without grant: either check may come first`,
+        });
+        t.note(`${what} on a business without grant: ${describeResponse(res)} (${res.status === 400 ? 'validation first' : 'authorization first'})`);
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'permission-403',
+      title: 'The application granted on the business without wallet.balance.read reads the wallet: 403 permission_denied',
+      requirements: ['AUTH-PERMISSION', 'AUTH-ORDER'],
+    },
+    async (t) => {
+      const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
+      if (!t.config.apps.limited) t.skip('needs the limited application (CONFORMANCE_LIMITED_CLIENT_ID / _SECRET)');
+      const res = await t.api.send({ method: 'GET', path: paths.walletBalance(businessId), as: 'limited', noRetry: true });
+      expectProblem(t, res, { status: 403, codes: ['permission_denied'], requirement: 'AUTH-PERMISSION', why: 'wallet.balance.read missing' });
+    },
+  );
+
+  check(
+    {
+      id: 'unauthorized-sender-403',
+      title: 'A valid submission from a sender not authorized for the business: 403 sender_not_authorized (or permission_denied), never 2xx',
+      requirements: ['AUTH-SENDER'],
+    },
+    async (t) => {
+      if (t.config.settings.profile === 'safe') t.skip('profile safe sends no submission');
+      const f = t.config.fixtures;
+      const businessId = f.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
+      const sender = f.unauthorizedSenderId ?? t.skip('needs CONFORMANCE_UNAUTHORIZED_SENDER_ID');
+      const to = f.recipients?.[0] ?? t.skip('needs a number the run may send to (CONFORMANCE_RECIPIENTS)');
+      const res = await t.api.send({
+        method: 'POST',
+        path: paths.bulkMessages(businessId),
+        headers: { 'Idempotency-Key': t.api.idempotencyKey('auth-sender') },
+        json: { from: sender, classification: 'transactional', message: 'conformance sender check', recipients: [{ to }] },
+        noRetry: true,
+      });
+      expectProblem(t, res, { status: 403, codes: ['sender_not_authorized', 'permission_denied'], requirement: 'AUTH-SENDER', why: 'sender not authorized for the business' });
+      t.note(`an unauthorized sender answered ${describeResponse(res)}`);
+    },
+  );
+
+  check(
+    {
+      id: 'token-wrong-secret-refused',
+      title: 'The token endpoint with the client id and a wrong secret as Basic credentials: refused (4xx), no access token',
+      requirements: ['AUTH-TOKEN-BASIC'],
+    },
+    async (t) => {
+      const app = t.config.apps.primary ?? t.skip('needs the primary application (CONFORMANCE_CLIENT_ID / _SECRET)');
+      const res = await t.api.tokenEndpoint({
+        authorization: basicOf(app.clientId, `${app.clientSecret}-wrong`),
+        form: { grant_type: 'client_credentials', audience: t.config.target.audience },
+      });
+      const issued = (res.json as { access_token?: unknown } | undefined)?.access_token;
+      t.expect(res.status >= 400 && res.status < 500 && issued === undefined, 'AUTH-TOKEN-BASIC', 'a 4xx refusal without access_token (RFC 6749 invalid_client)', `${res.status}${issued === undefined ? '' : ' with an access_token'}`, res);
+      const error = (res.json as { error?: unknown } | undefined)?.error;
+      t.note(`a wrong secret answered ${res.status}${typeof error === 'string' ? ` ${error}` : ''}`);
+    },
+  );
+
+  check(
+    {
+      id: 'token-basic-accepted',
+      title: 'The token endpoint with the client credentials as Basic (client_credentials grant): 200 with an access token that reads the wallet and, as a JWT, names the audience',
+      requirements: ['AUTH-TOKEN-BASIC', 'AUTH-TOKEN-CLIENT-CREDENTIALS', 'AUTH-AUDIENCE'],
+    },
+    async (t) => {
+      const app = t.config.apps.primary ?? t.skip('needs the primary application (CONFORMANCE_CLIENT_ID / _SECRET)');
+      const res = await t.api.tokenEndpoint({
+        authorization: basicOf(app.clientId, app.clientSecret),
+        form: { grant_type: 'client_credentials', audience: t.config.target.audience },
+      });
+      const token = (res.json as { access_token?: unknown } | undefined)?.access_token;
+      t.expect(res.status === 200 && typeof token === 'string' && token.length > 0, 'AUTH-TOKEN-CLIENT-CREDENTIALS', '200 with an access_token', `${res.status}`, res);
+      const aud = audienceOf(token as string);
+      if (aud === undefined) t.note('the access token is opaque (not a JWT); its audience cannot be read');
+      else t.expect(aud.includes(t.config.target.audience), 'AUTH-AUDIENCE', `aud containing ${t.config.target.audience}`, `aud ${JSON.stringify(aud)}`, res);
+      const businessId = t.config.fixtures.businessId;
+      if (businessId) {
+        const read = await t.api.send({ method: 'GET', path: paths.walletBalance(businessId), as: { bearer: token as string }, noRetry: true });
+        t.expect(read.status === 200, 'AUTH-TOKEN-CLIENT-CREDENTIALS', '200 for the wallet with the new token', describeResponse(read), read);
+      }
+    },
+  );
+});
