@@ -1,0 +1,224 @@
+// validation: refusal of bad submissions, one violation at a time (2.1, 4.0, 4.1, 7).
+import * as fc from 'fast-check';
+import { describe } from 'vitest';
+import type { ApiResponse } from '../harness/client.ts';
+import { invalidBulkCaseArb, invalidBulkCaseArbs, type InvalidCase } from '../generators/invalid.ts';
+import type { BulkRequestBody } from '../generators/bulk-request.ts';
+import type { CheckContext } from './support/check.ts';
+import { checksFor } from './support/check.ts';
+import { bodyOptions, bulkIdOf, businessIdOf, createdDuring, requireSubmissions, submitBulk, validBodies } from './support/bulk.ts';
+import { paths } from './support/paths.ts';
+import { codeOf, describeResponse, expectProblem, type ProblemCode } from './support/problem.ts';
+import { forAll, generate } from './support/property.ts';
+
+const check = checksFor('validation');
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Every `to` a case's body addresses (the allowlist rail refuses other numbers against real hosts). */
+function addressed(c: InvalidCase): string[] {
+  const body = c.request.body as Partial<BulkRequestBody> | undefined;
+  if (!isObject(body) || !Array.isArray(body.recipients)) return [];
+  return body.recipients.filter(isObject).map((r) => r.to).filter((to): to is string => typeof to === 'string');
+}
+
+/** Why a case cannot run on this target, or undefined when it can. */
+function cannotRun(t: CheckContext, c: InvalidCase): string | undefined {
+  if (c.requires.includes('template') && !t.config.fixtures.templateId) return 'needs a template fixture (CONFORMANCE_TEMPLATE_ID)';
+  if (!t.config.target.embedded) {
+    const pool = new Set(t.config.fixtures.recipients ?? []);
+    const outside = addressed(c).filter((to) => !pool.has(to));
+    if (outside.length > 0) return `addresses ${outside[0]}, outside the allowlist the run may send to`;
+  }
+  return undefined;
+}
+
+async function sendCase(t: CheckContext, c: InvalidCase): Promise<ApiResponse> {
+  const headers: Record<string, string> = {};
+  let key: string | null | undefined;
+  for (const [name, value] of Object.entries(c.request.headers ?? {})) {
+    if (name.toLowerCase() === 'idempotency-key') key = value;
+    else if (value !== null) headers[name] = value;
+  }
+  const { response } = await submitBulk(t, c.request.body, {
+    ...(key !== undefined ? { key } : {}),
+    headers,
+    ...(c.request.rawBody !== undefined ? { rawBody: c.request.rawBody } : {}),
+  });
+  return response;
+}
+
+/**
+ * The answer must be one the case allows; a refusal is a well-formed problem, a 400 for a body
+ * field names the field in errors[], and a refused submission creates nothing.
+ */
+async function judgeCase(t: CheckContext, c: InvalidCase, taken: Set<string>): Promise<void> {
+  const { result: res, created } = await createdDuring(t, () => sendCase(t, c));
+  const success = c.outcomes.find((o) => o.code === null && o.status === res.status);
+  if (success) {
+    taken.add(`${c.name}: ${res.status} (allowed reading)`);
+    return;
+  }
+  const problems = c.outcomes.filter((o) => o.code !== null);
+  expectProblem(t, res, {
+    status: [...new Set(problems.map((o) => o.status))],
+    codes: [...new Set(problems.map((o) => o.code as ProblemCode))],
+    requirement: c.requirement,
+    why: c.name,
+    fieldErrorsExpected: res.status === 400 && c.in !== 'header' && c.kind !== 'malformed',
+  });
+  if (c.outcomes.length > 1) taken.add(`${c.name}: ${res.status} ${codeOf(res.json)}`);
+  if (res.status === 400 && c.in === 'body' && c.kind === 'schema') {
+    const errors = isObject(res.json) && Array.isArray(res.json.errors) ? res.json.errors.filter(isObject) : [];
+    const pointers = errors.map((e) => e.pointer);
+    const accepted = new Set([...c.pointers, ...(c.objectPointer !== undefined ? [c.objectPointer] : [])]);
+    // A oneOf breach concerns the object and each member at odds: a pointer to either names it.
+    const names = (p: string) => accepted.has(p) || (c.keyword === 'oneOf' && [...accepted].some((a) => p.startsWith(`${a}/`)));
+    t.expect(
+      pointers.some((p) => typeof p === 'string' && names(p)),
+      'PROB-VALIDATION-ERRORS',
+      `errors[] naming ${[...accepted].map((p) => JSON.stringify(p)).join(' or ')}${c.keyword === 'oneOf' ? ' or a member in it' : ''} (${c.name})`,
+      `pointers ${JSON.stringify(pointers)}`,
+      res,
+    );
+  }
+  t.expect(res.headers['location'] === undefined, 'VAL-NOTHING-ACCEPTED-ON-REJECTION', `no Location for ${c.name}`, `Location ${res.headers['location']}`, res);
+  if (created !== undefined) {
+    t.expect(created === 0, 'VAL-NOTHING-ACCEPTED-ON-REJECTION', `nothing created for ${c.name}`, `${created} bulk(s) created`, res);
+  }
+}
+
+describe('validation (2.1, 4.0, 4.1, 7)', () => {
+  check(
+    {
+      id: 'each-kind-of-violation',
+      title: 'POST one generated request of each kind of single violation: its stated status and code, errors[] naming the field for a 400, nothing created',
+      requirements: [
+        'VAL-BODY-FIELDS',
+        'VAL-FROM-LENGTH',
+        'VAL-CLASSIFICATION-ENUM',
+        'VAL-MESSAGE-LENGTH',
+        'VAL-EXACTLY-ONE-CONTENT',
+        'VAL-TEMPLATE-ID-FORMAT',
+        'VAL-TEMPLATE-VARIABLE-LENGTH',
+        'VAL-RECIPIENT-ITEM-FIELDS',
+        'VAL-INVALID-RECIPIENT',
+        'VAL-MALFORMED-JSON',
+        'VAL-BODY-REQUIRED',
+        'VAL-NOTHING-ACCEPTED-ON-REJECTION',
+        'PROB-VALIDATION-ERRORS',
+      ],
+    },
+    async (t) => {
+      requireSubmissions(t);
+      const kinds = invalidBulkCaseArbs(bodyOptions(t));
+      const taken = new Set<string>();
+      const skipped: string[] = [];
+      for (const [kind, arb] of Object.entries(kinds)) {
+        const c = generate(t, arb, kind);
+        const why = cannotRun(t, c);
+        if (why) {
+          skipped.push(`${kind}: ${why}`);
+          continue;
+        }
+        await judgeCase(t, c, taken);
+      }
+      if (taken.size) t.note(`readings taken: ${[...taken].join('; ')}`);
+      if (skipped.length) t.note(`not sent on this target: ${skipped.join('; ')}`);
+    },
+  );
+
+  check(
+    {
+      id: 'single-violation-property',
+      title: 'POST generated single-violation requests of any kind: never accepted unless the document allows it, always the stated refusal',
+      requirements: ['VAL-NOTHING-ACCEPTED-ON-REJECTION', 'VAL-BODY-FIELDS', 'VAL-INVALID-RECIPIENT', 'PROB-VALIDATION-ERRORS'],
+    },
+    async (t) => {
+      requireSubmissions(t);
+      const taken = new Set<string>();
+      const runnable = invalidBulkCaseArb(bodyOptions(t)).filter((c) => cannotRun(t, c) === undefined);
+      await forAll(t, runnable, (c) => judgeCase(t, c, taken), { maxRuns: 10 });
+      if (taken.size) t.note(`readings taken: ${[...taken].join('; ')}`);
+    },
+  );
+
+  check(
+    {
+      id: 'wrong-content-type',
+      title: 'POST a valid JSON body labelled text/plain: refused with a 4xx (400 validation_failed or 415), never accepted, never a 5xx',
+      requirements: ['VAL-CONTENT-TYPE'],
+    },
+    async (t) => {
+      requireSubmissions(t);
+      const body = generate(t, validBodies(t), 'content-type');
+      const { result, created } = await createdDuring(t, async () => (await submitBulk(t, undefined, { rawBody: JSON.stringify(body), headers: { 'Content-Type': 'text/plain' } })).response);
+      const res = result;
+      t.expect(res.status >= 400 && res.status < 500, 'VAL-CONTENT-TYPE', 'a 4xx refusal of a body that is not application/json', describeResponse(res), res);
+      if (res.status === 415) {
+        t.note(`answered 415${codeOf(res.json) ? ` ${codeOf(res.json)}` : ''}`);
+      } else {
+        expectProblem(t, res, { status: 400, codes: ['validation_failed'], requirement: 'VAL-CONTENT-TYPE', why: 'a body labelled text/plain' });
+      }
+      if (created !== undefined) t.expect(created === 0, 'VAL-CONTENT-TYPE', 'nothing created', `${created} created`, res);
+    },
+  );
+
+  check(
+    {
+      id: 'archived-template',
+      title: 'POST a bulk naming the archived template: 422 template_not_active, nothing created',
+      requirements: ['VAL-TEMPLATE-ACTIVE'],
+    },
+    async (t) => {
+      requireSubmissions(t);
+      const templateId = t.config.fixtures.inactiveTemplateId;
+      if (!templateId) return t.skip('no archived template fixture (CONFORMANCE_INACTIVE_TEMPLATE_ID)');
+      // Its placeholders are not known, so no variables are sent (leaving them out is not judged: VAL-TEMPLATE-VARIABLES).
+      const body = generate(t, validBodies(t, { templateId, placeholders: [], content: 'template' }), 'archived-template');
+      const { result, created } = await createdDuring(t, async () => (await submitBulk(t, body)).response);
+      expectProblem(t, result, { status: 422, codes: ['template_not_active'], requirement: 'VAL-TEMPLATE-ACTIVE', why: 'an archived template' });
+      if (created !== undefined) t.expect(created === 0, 'VAL-TEMPLATE-ACTIVE', 'nothing created', `${created} created`, result);
+    },
+  );
+
+  check(
+    {
+      id: 'unauthorized-sender',
+      title: 'POST a bulk from a sender identity not authorized for the business: 403 sender_not_authorized, nothing created',
+      requirements: ['VAL-SENDER-AUTHORIZED'],
+    },
+    async (t) => {
+      requireSubmissions(t);
+      const sender = t.config.fixtures.unauthorizedSenderId;
+      if (!sender) return t.skip('no unauthorized sender fixture (CONFORMANCE_UNAUTHORIZED_SENDER_ID)');
+      const body = generate(t, validBodies(t, { senderId: sender }), 'unauthorized-sender');
+      const { result, created } = await createdDuring(t, async () => (await submitBulk(t, body)).response);
+      expectProblem(t, result, { status: 403, codes: ['sender_not_authorized'], requirement: 'VAL-SENDER-AUTHORIZED', why: `sender ${sender}` });
+      t.expect(bulkIdOf(result) === undefined, 'VAL-SENDER-AUTHORIZED', 'no bulk in the answer', `bulk ${bulkIdOf(result)}`, result);
+      if (created !== undefined) t.expect(created === 0, 'VAL-SENDER-AUTHORIZED', 'nothing created', `${created} created`, result);
+    },
+  );
+
+  check(
+    {
+      id: 'path-ids-not-uuidv7',
+      title: 'GET a bulk, its rows and a message with ids that are not UUIDv7: never 2xx, never 5xx',
+      requirements: ['VAL-PATH-UUIDV7'],
+    },
+    async (t) => {
+      const businessId = businessIdOf(t);
+      const notV7 = fc.oneof(fc.uuid({ version: 4 }), fc.stringMatching(/^[a-z]{3,12}$/), fc.constant('00000000-0000-0000-0000-000000000000'));
+      await forAll(
+        t,
+        fc.tuple(notV7, fc.constantFrom('bulk', 'rows', 'message')),
+        async ([id, where]) => {
+          const path = where === 'bulk' ? paths.bulkMessage(businessId, id) : where === 'rows' ? paths.bulkRecipients(businessId, id) : paths.message(businessId, id);
+          const res = await t.api.send({ method: 'GET', path });
+          t.expect(res.status >= 400 && res.status < 500, 'VAL-PATH-UUIDV7', `a 4xx for ${where} id ${JSON.stringify(id)}`, describeResponse(res), res);
+        },
+        { maxRuns: 6 },
+      );
+    },
+  );
+});
