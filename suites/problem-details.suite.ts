@@ -1,0 +1,343 @@
+// problem-details: every error response of the whole run against section 7. The runner runs this
+// topic last, so the exchange log holds what every other topic met; a small sweep of its own adds
+// the statuses the log lacks, so the topic also stands alone. On the embedded reference, faults
+// force the 429, 500 and 503 that a real host only shows when they happen.
+import { describe } from 'vitest';
+import type { ApiRequest, ApiResponse } from '../harness/client.ts';
+import type { Exchange } from '../harness/model.ts';
+import type { RequirementId } from '../spec/requirement-ids.ts';
+import { checksFor, type CheckContext } from './support/check.ts';
+import { hasControl, withFaults } from './support/control.ts';
+import { apiExchanges } from './support/exchanges.ts';
+import { paths } from './support/paths.ts';
+import {
+  codeOf,
+  describeResponse,
+  isKnownCode,
+  problemViolations,
+  typeBase,
+  viewOfApiResponse,
+  viewOfRecorded,
+  type ProblemBody,
+  type ProblemViolation,
+  type ResponseView,
+} from './support/problem.ts';
+import { randomUuidV7 } from './support/random-ids.ts';
+
+const check = checksFor('problem-details');
+
+interface ErrorResponse {
+  view: ResponseView;
+  exchange: Exchange;
+  /** Set for the sweep's own responses (full evidence, and what the request was for). */
+  live?: ApiResponse;
+  /** A 400 for invalid body fields or query parameters: `errors` is required. */
+  fieldErrorsExpected?: boolean;
+  violations: ProblemViolation[];
+}
+
+const where = (x: Exchange, view: ResponseView) => `${x.request.method} ${x.request.url} -> ${view.status}`;
+
+// ---- the sweep ---------------------------------------------------------------------------------
+
+interface SweepItem {
+  res: ApiResponse;
+  fieldErrorsExpected?: boolean;
+}
+
+/** Sends one request per error the run has not met yet (and always the field-level 400s). */
+async function sweep(t: CheckContext, logged: ResponseView[]): Promise<SweepItem[]> {
+  const f = t.config.fixtures;
+  const out: SweepItem[] = [];
+  const seen = (status: number, code?: string) => logged.some((v) => v.status === status && (code === undefined || codeOf(v.json) === code));
+  const send = async (request: ApiRequest, fieldErrorsExpected = false) => {
+    out.push({ res: await t.api.send({ ...request, noRetry: true }), fieldErrorsExpected });
+  };
+  const business = f.businessId ?? randomUuidV7(t, 'problem/business');
+
+  if (!seen(401)) await send({ method: 'GET', path: paths.walletBalance(business), as: 'none' });
+  if (!seen(403)) await send({ method: 'GET', path: paths.walletBalance(f.otherBusinessId ?? randomUuidV7(t, 'problem/other')) });
+  if (!seen(404)) await send({ method: 'GET', path: paths.message(business, randomUuidV7(t, 'problem/message')) });
+  // A page size above the maximum: a query-parameter failure, so errors[] is required.
+  if (f.businessId && f.expiredCursorBulkId) {
+    await send({ method: 'GET', path: paths.bulkRecipients(f.businessId, f.expiredCursorBulkId), query: [[t.config.params.limit, '1001']] }, true);
+  }
+  if (t.config.settings.profile === 'safe' || !f.businessId) return out;
+
+  const pool = f.recipients ?? [];
+  const body = (extra: Record<string, unknown> = {}) => ({
+    from: f.senderId ?? 'Conformance',
+    classification: 'transactional',
+    message: 'conformance problem-details sweep',
+    recipients: [{ to: pool[0] ?? '+15550100000' }],
+    ...extra,
+  });
+  // An invalid body field (the classification), everything else valid: errors[] is required.
+  await send(
+    { method: 'POST', path: paths.bulkMessages(f.businessId), headers: { 'Idempotency-Key': t.api.idempotencyKey('problem-400') }, json: body({ classification: 'conformance-invalid' }) },
+    true,
+  );
+  if (pool.length > 0 && !seen(422)) {
+    const recipients = Array.from({ length: 1001 }, (_, i) => ({ to: pool[i % pool.length]! }));
+    await send({ method: 'POST', path: paths.bulkMessages(f.businessId), headers: { 'Idempotency-Key': t.api.idempotencyKey('problem-422') }, json: body({ recipients }) });
+  }
+  if (pool.length > 0 && f.senderId && !seen(409)) {
+    const key = t.api.idempotencyKey('problem-409');
+    const first = await t.api.send({ method: 'POST', path: paths.bulkMessages(f.businessId), headers: { 'Idempotency-Key': key }, json: body(), noRetry: true });
+    if (first.status === 202) {
+      await send({ method: 'POST', path: paths.bulkMessages(f.businessId), headers: { 'Idempotency-Key': key }, json: body({ message: 'conformance problem-details sweep, changed' }) });
+    }
+  }
+  if (hasControl(t)) {
+    const wallet: ApiRequest = { method: 'GET', path: paths.walletBalance(f.businessId) };
+    if (!seen(503, 'service_unavailable')) {
+      await withFaults(t, { serviceUnavailable: true }, 'a 503 service_unavailable', () => send(wallet));
+    }
+    if (!seen(500)) await withFaults(t, { internalError: true }, 'a 500 internal_error', () => send(wallet));
+    if (!seen(429)) {
+      // One request a minute, then two more: the third at the latest is over the limit.
+      await withFaults(t, { rateLimitPerMinute: 1 }, 'a 429 rate_limit_exceeded', async () => {
+        for (let i = 0; i < 3; i++) {
+          await send(wallet);
+          if (out.at(-1)!.res.status === 429) break;
+        }
+      });
+    }
+  }
+  return out;
+}
+
+// ---- every error response of the run ----------------------------------------------------------
+
+let collected: Promise<ErrorResponse[]> | undefined;
+
+function errorResponses(t: CheckContext): Promise<ErrorResponse[]> {
+  collected ??= (async () => {
+    const logged = apiExchanges(t.config).map((x) => ({ x, view: viewOfRecorded(x.response) }));
+    const swept = await sweep(
+      t,
+      logged.map((l) => l.view),
+    );
+    const sweptCurls = new Set(swept.map((s) => s.res.exchange.curl));
+    const all: ErrorResponse[] = [];
+    for (const { x, view } of logged) {
+      if (view.status < 400 || sweptCurls.has(x.curl)) continue;
+      all.push({ view, exchange: x, violations: problemViolations(view, { secrets: t.config.secrets }) });
+    }
+    for (const { res, fieldErrorsExpected } of swept) {
+      if (res.status < 400) continue;
+      const view = viewOfApiResponse(res);
+      all.push({ view, exchange: res.exchange, live: res, fieldErrorsExpected, violations: problemViolations(view, { secrets: t.config.secrets, fieldErrorsExpected }) });
+    }
+    return all;
+  })();
+  return collected;
+}
+
+/** Fails on the first response that breaks one of `requirements`; notes how many were judged. */
+async function judge(t: CheckContext, requirements: RequirementId[]): Promise<ErrorResponse[]> {
+  const all = await errorResponses(t);
+  if (all.length === 0) t.skip('no error response was met in the run');
+  for (const item of all) {
+    const broken = item.violations.find((v) => requirements.includes(v.requirement));
+    if (broken) {
+      t.evidence(item.exchange);
+      t.fail(broken.requirement, broken.expected, `${broken.actual} on ${where(item.exchange, item.view)}`, ...(item.live ? [item.live] : []));
+    }
+  }
+  const statuses = [...new Set(all.map((i) => i.view.status))].sort((a, b) => a - b);
+  t.note(`${all.length} error responses judged (statuses ${statuses.join(', ')})`);
+  return all;
+}
+
+const bodyOf = (item: ErrorResponse) => (item.view.json !== null && typeof item.view.json === 'object' ? (item.view.json as ProblemBody) : undefined);
+
+describe('problem-details (7)', () => {
+  check(
+    {
+      id: 'media-type',
+      title: 'Every error response of the run (and of a sweep over 400, 401, 403, 404, 409, 422, 429, 500, 503): Content-Type application/problem+json',
+      requirements: ['PROB-MEDIA-TYPE'],
+    },
+    async (t) => {
+      await judge(t, ['PROB-MEDIA-TYPE']);
+    },
+  );
+
+  check(
+    {
+      id: 'schema',
+      title: 'Every error response of the run: a problem with type, title, status, detail, code and request_id of their section 7 types',
+      requirements: ['PROB-SCHEMA'],
+    },
+    async (t) => {
+      await judge(t, ['PROB-SCHEMA']);
+    },
+  );
+
+  check(
+    {
+      id: 'status-member',
+      title: 'Every problem of the run: its status member equals the HTTP status',
+      requirements: ['PROB-STATUS-MATCH'],
+    },
+    async (t) => {
+      await judge(t, ['PROB-STATUS-MATCH']);
+    },
+  );
+
+  check(
+    {
+      id: 'code-and-status',
+      title: 'Every problem of the run: code is a section 7 code and travels with the status of the error table',
+      requirements: ['PROB-CODE-KNOWN', 'PROB-CODE-STATUS', 'PROB-OTP-CODES'],
+    },
+    async (t) => {
+      const all = await judge(t, ['PROB-CODE-KNOWN', 'PROB-CODE-STATUS']);
+      const pairs = [...new Set(all.map((i) => describeResponse(i.view)))].sort();
+      t.note(`status and code pairs met: ${pairs.join(', ')}`);
+    },
+  );
+
+  check(
+    {
+      id: 'type-form',
+      title: 'Every problem of the run: type ends in /{code}, and every type shares one namespace base',
+      requirements: ['PROB-TYPE-FORM'],
+    },
+    async (t) => {
+      const all = await judge(t, ['PROB-TYPE-FORM']);
+      const bases = new Map<string, ErrorResponse>();
+      for (const item of all) {
+        const body = bodyOf(item);
+        if (typeof body?.type !== 'string' || !isKnownCode(body.code)) continue;
+        const base = typeBase(body.type, body.code);
+        if (base !== undefined && !bases.has(base)) bases.set(base, item);
+      }
+      if (bases.size > 1) {
+        const [[firstBase, first], [otherBase, other]] = [...bases.entries()] as [[string, ErrorResponse], [string, ErrorResponse]];
+        t.evidence(first.exchange, other.exchange);
+        t.fail(
+          'PROB-TYPE-FORM',
+          `one problem namespace base for every code (${firstBase}/{code} for ${codeOf(first.view.json)})`,
+          `${otherBase}/${codeOf(other.view.json)} on ${where(other.exchange, other.view)}`,
+          ...[first.live, other.live].filter((r): r is ApiResponse => r !== undefined),
+        );
+      }
+      if (bases.size === 1) t.note(`problem namespace base ${[...bases.keys()][0]}`);
+    },
+  );
+
+  check(
+    {
+      id: 'title-stable',
+      title: 'Every problem of the run: one title per code',
+      requirements: ['PROB-TITLE-STABLE'],
+    },
+    async (t) => {
+      const all = await errorResponses(t);
+      if (all.length === 0) t.skip('no error response was met in the run');
+      const titles = new Map<string, { title: string; item: ErrorResponse }>();
+      for (const item of all) {
+        const body = bodyOf(item);
+        if (typeof body?.code !== 'string' || typeof body.title !== 'string') continue;
+        const known = titles.get(body.code);
+        if (!known) titles.set(body.code, { title: body.title, item });
+        else if (known.title !== body.title) {
+          t.evidence(known.item.exchange, item.exchange);
+          t.fail(
+            'PROB-TITLE-STABLE',
+            `title ${JSON.stringify(known.title)} for every ${body.code}`,
+            `title ${JSON.stringify(body.title)} on ${where(item.exchange, item.view)}`,
+            ...[known.item.live, item.live].filter((r): r is ApiResponse => r !== undefined),
+          );
+        }
+      }
+      t.note(`${titles.size} codes met, each with one title`);
+    },
+  );
+
+  check(
+    {
+      id: 'detail-no-secrets',
+      title: 'Every problem of the run: detail holds no client secret, credential, token or stack trace',
+      requirements: ['PROB-DETAIL-NO-SECRETS'],
+    },
+    async (t) => {
+      await judge(t, ['PROB-DETAIL-NO-SECRETS']);
+    },
+  );
+
+  check(
+    {
+      id: 'validation-errors',
+      title: 'A 400 for an invalid body field and for a page size above 1000: validation_failed with errors[] naming the field; every errors[] of the run has items of exactly pointer and code',
+      requirements: ['PROB-VALIDATION-ERRORS', 'PROB-FIELD-CODES'],
+    },
+    async (t) => {
+      const all = await judge(t, ['PROB-VALIDATION-ERRORS']);
+      const fieldLevel = all.filter((i) => i.fieldErrorsExpected);
+      for (const item of fieldLevel) {
+        const errors = bodyOf(item)?.errors;
+        if (item.view.status === 400 && codeOf(item.view.json) === 'validation_failed' && Array.isArray(errors)) {
+          t.note(`${item.exchange.request.method} ${new URL(item.exchange.request.url).pathname}: errors ${JSON.stringify(errors).slice(0, 200)}`);
+        } else {
+          t.note(`${item.exchange.request.method} ${new URL(item.exchange.request.url).pathname}: ${describeResponse(item.view)} (not a validation failure here)`);
+        }
+      }
+      if (fieldLevel.length === 0) t.note('no field-level 400 could be provoked here (safe profile or fixtures missing); errors[] shape judged where present');
+    },
+  );
+
+  check(
+    {
+      id: 'retry-after',
+      title: 'Every Retry-After of the run is delay-seconds or an HTTP-date, and every 429 rate_limit_exceeded and 503 service_unavailable carries one (forced on the embedded reference)',
+      requirements: ['PROB-RETRY-AFTER', 'PROB-RATE-LIMIT'],
+    },
+    async (t) => {
+      const all = await judge(t, ['PROB-RETRY-AFTER']);
+      const relevant = all.filter((i) => i.view.status === 429 || i.view.status === 503);
+      if (relevant.length === 0) t.skip('no 429 or 503 was met, and none can be forced on this target');
+      t.note(relevant.map((i) => `${describeResponse(i.view)} Retry-After ${i.view.headers['retry-after'] ?? '(none)'}`).join('; '));
+    },
+  );
+
+  check(
+    {
+      id: 'instance',
+      title: 'Every problem of the run: an instance member, a URI reference (recommended)',
+      requirements: ['PROB-INSTANCE'],
+    },
+    async (t) => {
+      const all = await errorResponses(t);
+      const bodies = all.filter((i) => bodyOf(i) !== undefined);
+      if (bodies.length === 0) t.skip('no problem body was met in the run');
+      const without = bodies.find((i) => typeof bodyOf(i)!.instance !== 'string' || bodyOf(i)!.instance === '');
+      if (without) {
+        t.evidence(without.exchange);
+        t.fail('PROB-INSTANCE', 'an instance member (recommended)', `no instance on ${where(without.exchange, without.view)}`, ...(without.live ? [without.live] : []));
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'internal-error',
+      title: 'A 500 met in the run (forced on the embedded reference) is a problem with code internal_error',
+      requirements: ['PROB-INTERNAL-ERROR', 'PROB-CODE-STATUS'],
+    },
+    async (t) => {
+      const all = await errorResponses(t);
+      const fiveHundreds = all.filter((i) => i.view.status === 500);
+      if (fiveHundreds.length === 0) t.skip('no 500 was met, and none can be forced on this target');
+      for (const item of fiveHundreds) {
+        const code = codeOf(item.view.json);
+        if (code !== 'internal_error') {
+          t.evidence(item.exchange);
+          t.fail('PROB-CODE-STATUS', '500 internal_error', `${describeResponse(item.view)} on ${where(item.exchange, item.view)}`, ...(item.live ? [item.live] : []));
+        }
+      }
+    },
+  );
+});
