@@ -62,34 +62,10 @@ async function sweep(t: CheckContext, logged: ResponseView[]): Promise<SweepItem
   if (f.businessId && f.expiredCursorBulkId) {
     await send({ method: 'GET', path: paths.bulkRecipients(f.businessId, f.expiredCursorBulkId), query: [[t.config.params.limit, '1001']] }, true);
   }
-  if (t.config.settings.profile === 'safe' || !f.businessId) return out;
-
-  const pool = f.recipients ?? [];
-  const body = (extra: Record<string, unknown> = {}) => ({
-    from: f.senderId ?? 'Conformance',
-    classification: 'transactional',
-    message: 'conformance problem-details sweep',
-    recipients: [{ to: pool[0] ?? '+15550100000' }],
-    ...extra,
-  });
-  // An invalid body field (the classification), everything else valid: errors[] is required.
-  await send(
-    { method: 'POST', path: paths.bulkMessages(f.businessId), headers: { 'Idempotency-Key': t.api.idempotencyKey('problem-400') }, json: body({ classification: 'conformance-invalid' }) },
-    true,
-  );
-  if (pool.length > 0 && !seen(422)) {
-    const recipients = Array.from({ length: 1001 }, (_, i) => ({ to: pool[i % pool.length]! }));
-    await send({ method: 'POST', path: paths.bulkMessages(f.businessId), headers: { 'Idempotency-Key': t.api.idempotencyKey('problem-422') }, json: body({ recipients }) });
-  }
-  if (pool.length > 0 && f.senderId && !seen(409)) {
-    const key = t.api.idempotencyKey('problem-409');
-    const first = await t.api.send({ method: 'POST', path: paths.bulkMessages(f.businessId), headers: { 'Idempotency-Key': key }, json: body(), noRetry: true });
-    if (first.status === 202) {
-      await send({ method: 'POST', path: paths.bulkMessages(f.businessId), headers: { 'Idempotency-Key': key }, json: body({ message: 'conformance problem-details sweep, changed' }) });
-    }
-  }
+  // Faults of the embedded reference are switched on its control origin and read with GETs, so
+  // they belong to the safe profile too.
   if (hasControl(t)) {
-    const wallet: ApiRequest = { method: 'GET', path: paths.walletBalance(f.businessId) };
+    const wallet: ApiRequest = { method: 'GET', path: paths.walletBalance(business) };
     if (!seen(503, 'service_unavailable')) {
       await withFaults(t, { serviceUnavailable: true }, 'a 503 service_unavailable', () => send(wallet));
     }
@@ -102,6 +78,33 @@ async function sweep(t: CheckContext, logged: ResponseView[]): Promise<SweepItem
           if (out.at(-1)!.res.status === 429) break;
         }
       });
+    }
+  }
+  const pool = f.recipients ?? [];
+  // Submissions only go to numbers the run may send to (harness/safety.ts).
+  if (t.config.settings.profile === 'safe' || !f.businessId || pool.length === 0) return out;
+
+  const body = (extra: Record<string, unknown> = {}) => ({
+    from: f.senderId ?? 'Conformance',
+    classification: 'transactional',
+    message: 'conformance problem-details sweep',
+    recipients: [{ to: pool[0]! }],
+    ...extra,
+  });
+  // An invalid body field (the classification), everything else valid: errors[] is required.
+  await send(
+    { method: 'POST', path: paths.bulkMessages(f.businessId), headers: { 'Idempotency-Key': t.api.idempotencyKey('problem-400') }, json: body({ classification: 'conformance-invalid' }) },
+    true,
+  );
+  if (!seen(422)) {
+    const recipients = Array.from({ length: 1001 }, (_, i) => ({ to: pool[i % pool.length]! }));
+    await send({ method: 'POST', path: paths.bulkMessages(f.businessId), headers: { 'Idempotency-Key': t.api.idempotencyKey('problem-422') }, json: body({ recipients }) });
+  }
+  if (f.senderId && !seen(409)) {
+    const key = t.api.idempotencyKey('problem-409');
+    const first = await t.api.send({ method: 'POST', path: paths.bulkMessages(f.businessId), headers: { 'Idempotency-Key': key }, json: body(), noRetry: true });
+    if (first.status === 202) {
+      await send({ method: 'POST', path: paths.bulkMessages(f.businessId), headers: { 'Idempotency-Key': key }, json: body({ message: 'conformance problem-details sweep, changed' }) });
     }
   }
   return out;
