@@ -57,6 +57,7 @@ async function judgeCase(t: CheckContext, c: InvalidCase, taken: Set<string>): P
   const success = c.outcomes.find((o) => o.code === null && o.status === res.status);
   if (success) {
     taken.add(`${c.name}: ${res.status} (allowed reading)`);
+    await judgeAcceptedInvalid(t, c, res);
     return;
   }
   const problems = c.outcomes.filter((o) => o.code !== null);
@@ -88,6 +89,40 @@ async function judgeCase(t: CheckContext, c: InvalidCase, taken: Set<string>): P
   }
 }
 
+const E164 = /^\+[1-9]\d{7,14}$/;
+
+/**
+ * A submission accepted despite malformed numbers (a reading of 4.1) must not treat them as
+ * valid recipients: they are counted as bad at intake and get no recipient row.
+ */
+async function judgeAcceptedInvalid(t: CheckContext, c: InvalidCase, res: ApiResponse): Promise<void> {
+  const malformed = addressed(c).filter((to) => !E164.test(to));
+  if (malformed.length === 0 || !isObject(res.json)) return;
+  const intake = res.json.intake;
+  if (isObject(intake) && typeof intake.bad === 'number') {
+    t.expect(
+      intake.bad >= malformed.length,
+      'VAL-INVALID-RECIPIENT',
+      `the ${malformed.length} malformed number(s) counted in intake.bad (${c.name})`,
+      `intake ${JSON.stringify(intake)}`,
+      res,
+    );
+  }
+  const bulkId = bulkIdOf(res);
+  if (!bulkId) return;
+  const rows = await t.api.send({ method: 'GET', path: paths.bulkRecipients(businessIdOf(t), bulkId), query: [[t.config.params.limit, '1000']] });
+  const data = isObject(rows.json) && Array.isArray(rows.json.data) ? rows.json.data.filter(isObject) : [];
+  const asRecipients = data.filter((r) => typeof r.to === 'string' && malformed.includes(r.to));
+  t.expect(
+    asRecipients.length === 0,
+    'VAL-INVALID-RECIPIENT',
+    `no recipient row for a malformed number (${c.name})`,
+    `row(s) for ${asRecipients.map((r) => String(r.to)).join(', ')}`,
+    res,
+    rows,
+  );
+}
+
 describe('validation (2.1, 4.0, 4.1, 7)', () => {
   check(
     {
@@ -115,13 +150,17 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
       const taken = new Set<string>();
       const skipped: string[] = [];
       for (const [kind, arb] of Object.entries(kinds)) {
-        const c = generate(t, arb, kind);
-        const why = cannotRun(t, c);
-        if (why) {
-          skipped.push(`${kind}: ${why}`);
-          continue;
+        // Malformed numbers come in several shapes (no plus, leading zero, length, letters, spaces): send each.
+        const samples = kind.includes('not E.164') ? 24 : 1;
+        for (let i = 0; i < samples; i++) {
+          const c = generate(t, arb, `${kind} ${i}`);
+          const why = cannotRun(t, c);
+          if (why) {
+            skipped.push(`${kind}: ${why}`);
+            continue;
+          }
+          await judgeCase(t, c, taken);
         }
-        await judgeCase(t, c, taken);
       }
       if (taken.size) t.note(`readings taken: ${[...taken].join('; ')}`);
       if (skipped.length) t.note(`not sent on this target: ${skipped.join('; ')}`);
