@@ -1,0 +1,291 @@
+// schemas: every response of the run against the document's shapes (2, 4, 9). It reads the
+// exchange log of the whole run (harness/runner.ts runs this topic last) and adds a small sweep
+// of its own so it also works alone.
+import { describe } from 'vitest';
+import type { Exchange, RecordedResponse } from '../harness/model.ts';
+import { operationIds, type OperationId } from '../spec/contract.ts';
+import { operation, validateResponse, type SchemaFailure } from '../spec/validators.ts';
+import type { RequirementId } from '../spec/requirement-ids.ts';
+import type { CheckContext } from './support/check.ts';
+import { checksFor } from './support/check.ts';
+import { businessIdOf, submitBulk, validBodies } from './support/bulk.ts';
+import { apiExchanges, jsonBodyOf, type ApiExchange } from './support/exchanges.ts';
+import { paths } from './support/paths.ts';
+import { generate } from './support/property.ts';
+import { randomUuidV7 } from './support/random-ids.ts';
+import { describeResponse } from './support/problem.ts';
+
+const check = checksFor('schemas');
+
+// ---- which operation answered ---------------------------------------------------------------
+
+const matchers = operationIds.map((id) => {
+  const op = operation(id);
+  const pattern = new RegExp(`^${op.path.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+  return { id, method: op.method.toUpperCase(), pattern };
+});
+
+/** The operation a request addressed, by method and path template; undefined for other paths. */
+function operationOf(baseUrl: string, method: string, url: string): OperationId | undefined {
+  const base = baseUrl.replace(/\/+$/, '');
+  if (!url.startsWith(base)) return undefined;
+  const path = url.slice(base.length).split('?')[0]!.split('#')[0]!;
+  return matchers.find((m) => m.method === method.toUpperCase() && m.pattern.test(path))?.id;
+}
+
+// ---- which rule a schema failure breaks -----------------------------------------------------
+
+/** Component schemas whose failures belong to one catalogue rule, most specific first. */
+const COMPONENT_RULES: Array<[string, RequirementId]> = [
+  ['Timestamp', 'SCH-UTC-TIMESTAMPS'],
+  ['UuidV7', 'SCH-UUIDV7'],
+  ['E164PhoneNumber', 'SCH-E164'],
+  ['SenderId', 'SCH-SENDER-ID'],
+  ['MessageClassification', 'SCH-CLASSIFICATION'],
+  ['TemplateRevisionPin', 'SCH-TEMPLATE-PIN'],
+  ['BulkIntake', 'SCH-INTAKE-FIELDS'],
+  ['BulkSubmission', 'SCH-SUBMISSION-FIELDS'],
+  ['ContractWarning', 'SCH-WARNING-SHAPE'],
+  ['DeliverySummary', 'BULK-DELIVERY-SUMMARY-FIELDS'],
+  ['BulkProcessingStatus', 'BULK-STATUS-VALUES'],
+  ['Pagination', 'SCH-PAGINATION'],
+  ['BulkRecipientRow', 'SCH-ROW-FIELDS'],
+  ['BulkRecipientPage', 'SCH-LISTING-ENVELOPE'],
+];
+
+/** Failures of problem bodies and their headers are the problem-details and request-id topics' to judge. */
+const LEFT_TO_OTHER_TOPICS = /\/components\/schemas\/(Problem|ProblemFieldError|ProblemCode|RetryAfter)\b/;
+
+function ruleOf(f: SchemaFailure, status: number): RequirementId | undefined {
+  if (f.in === 'header') {
+    const header = (f.header ?? '').toLowerCase();
+    if (header === 'x-request-id') return f.keyword === 'required' ? 'RID-EVERY-RESPONSE' : 'RID-FORMAT';
+    if (header === 'location') return 'BULK-LOCATION';
+    if (header === 'content-type') return status < 400 ? 'SCH-JSON-MEDIA-TYPE' : undefined;
+    return undefined; // Retry-After: problem-details
+  }
+  if (LEFT_TO_OTHER_TOPICS.test(f.schemaPath)) return undefined;
+  if (status >= 400) return undefined; // problem bodies: problem-details
+  if (f.keyword === 'additionalProperties') return 'SCH-NO-EXTRA-PROPERTIES';
+  for (const [component, rule] of COMPONENT_RULES) {
+    if (f.schemaPath.includes(`/components/schemas/${component}/`)) return rule;
+  }
+  if (f.schemaPath.includes('/components/schemas/SmsBulkMessage/')) return f.keyword === 'required' ? 'SCH-BULK-REQUIRED' : 'SCH-BULK-FIELD-TYPES';
+  return 'SCH-RESPONSE-SCHEMAS';
+}
+
+/**
+ * A nullable member that fails its object branch also fails the `null` branch and the `oneOf`
+ * itself; those two say nothing more, so they are dropped when a more specific failure exists.
+ */
+function specific(failures: SchemaFailure[]): SchemaFailure[] {
+  const noise = (f: SchemaFailure) => f.keyword === 'oneOf' || (f.keyword === 'type' && f.params.type === 'null');
+  const rest = failures.filter((f) => !noise(f));
+  return rest.length > 0 ? rest : failures;
+}
+
+interface Finding {
+  exchange: Exchange;
+  operationId: OperationId;
+  status: number;
+  requirement: RequirementId;
+  failure: SchemaFailure;
+}
+
+interface Audit {
+  findings: Finding[];
+  inspected: number;
+  notInspectable: number;
+  byOperation: Map<OperationId, number>;
+}
+
+/** Validates every recorded response of an operation of section 4 against the document. */
+function audit(baseUrl: string, exchanges: ApiExchange[]): Audit {
+  const out: Audit = { findings: [], inspected: 0, notInspectable: 0, byOperation: new Map() };
+  for (const x of exchanges) {
+    const operationId = operationOf(baseUrl, x.request.method, x.request.url);
+    if (!operationId) continue;
+    const response: RecordedResponse = x.response;
+    const text = response.body ?? '';
+    const json = jsonBodyOf(response);
+    // The log cuts long bodies; a body that no longer parses is not judged.
+    if (text.length > 0 && json === undefined && /… \[cut: \d+ more characters\]$/.test(text)) {
+      out.notInspectable++;
+      continue;
+    }
+    out.inspected++;
+    out.byOperation.set(operationId, (out.byOperation.get(operationId) ?? 0) + 1);
+    for (const failure of specific(validateResponse(operationId, response.status, response.headers, json, text))) {
+      const requirement = ruleOf(failure, response.status);
+      if (requirement) out.findings.push({ exchange: x, operationId, status: response.status, requirement, failure });
+    }
+  }
+  return out;
+}
+
+// ---- the run's responses, plus a sweep of its own -------------------------------------------
+
+let sweep: Promise<void> | undefined;
+
+/** One response of every operation this target lets the run see, so the topic works alone. */
+function ownSweep(t: CheckContext): Promise<void> {
+  sweep ??= (async () => {
+    const { fixtures } = t.config;
+    const businessId = fixtures.businessId;
+    if (!businessId) return;
+    const gets: string[] = [paths.walletBalance(businessId), paths.bulkMessage(businessId, randomUuidV7(t, 'schemas sweep bulk'))];
+    if (fixtures.messageId) gets.push(paths.message(businessId, fixtures.messageId));
+    if (fixtures.expiredCursorBulkId) {
+      gets.push(paths.bulkMessage(businessId, fixtures.expiredCursorBulkId));
+      gets.push(paths.bulkRecipients(businessId, fixtures.expiredCursorBulkId));
+    }
+    for (const path of gets) {
+      const small = path.endsWith('/messages') ? { query: [[t.config.params.limit, '3']] as Array<[string, string]> } : {};
+      await t.api.send({ method: 'GET', path, ...small });
+    }
+    await t.api.send({ method: 'GET', path: paths.walletBalance(businessId), as: 'none' });
+    if (t.config.settings.profile === 'full' && fixtures.senderId && (t.config.target.embedded || (fixtures.recipients ?? []).length > 0)) {
+      const { response } = await submitBulk(t, generate(t, validBodies(t), 'schemas sweep'));
+      const id = (response.json as { id?: unknown } | undefined)?.id;
+      if (typeof id === 'string') {
+        await t.api.send({ method: 'GET', path: paths.bulkMessage(businessId, id) });
+        await t.api.send({ method: 'GET', path: paths.bulkRecipients(businessId, id), query: [[t.config.params.limit, '3']] });
+      }
+    }
+  })();
+  return sweep;
+}
+
+async function runAudit(t: CheckContext): Promise<Audit> {
+  await ownSweep(t);
+  const exchanges = apiExchanges(t.config);
+  if (exchanges.length === 0) t.skip('no exchange log of this run to read (CONFORMANCE exchange log unavailable)');
+  return audit(t.config.target.baseUrl, exchanges);
+}
+
+/** Fails with the first finding of `rules` (keeping a few exchanges as evidence), or notes what was checked. */
+function judge(t: CheckContext, result: Audit, rules: RequirementId[], what: string): void {
+  const hits = result.findings.filter((f) => rules.includes(f.requirement));
+  t.note(`${result.inspected} responses of section 4 operations checked for ${what}${result.notInspectable ? ` (${result.notInspectable} cut in the log, not judged)` : ''}`);
+  const first = hits[0];
+  if (!first) return;
+  for (const h of hits.slice(0, 5)) t.evidence(h.exchange);
+  const where = first.failure.in === 'header' ? `header ${first.failure.header}` : `body ${first.failure.pointer || '(root)'}`;
+  const count = hits.length > 1 ? ` (and ${hits.length - 1} more finding(s))` : '';
+  t.fail(
+    first.requirement,
+    `${first.operationId} ${first.status} as the document shapes it (${first.failure.schemaPath})`,
+    `${first.failure.message} at ${where} of ${first.exchange.request.method} ${first.exchange.request.url}${count}`,
+  );
+}
+
+describe('schemas (2, 4, 9)', () => {
+  check(
+    {
+      id: 'bodies-match-schemas',
+      title: 'Every successful response of the run has the body the document gives its operation and status',
+      requirements: [
+        'SCH-RESPONSE-SCHEMAS',
+        'SCH-BULK-REQUIRED',
+        'SCH-BULK-FIELD-TYPES',
+        'SCH-INTAKE-FIELDS',
+        'SCH-SUBMISSION-FIELDS',
+        'SCH-WARNING-SHAPE',
+        'SCH-TEMPLATE-PIN',
+        'SCH-SENDER-ID',
+        'SCH-CLASSIFICATION',
+        'SCH-E164',
+        'SCH-LISTING-ENVELOPE',
+        'SCH-PAGINATION',
+        'SCH-ROW-FIELDS',
+        'BULK-DELIVERY-SUMMARY-FIELDS',
+        'BULK-STATUS-VALUES',
+      ],
+    },
+    async (t) => {
+      const result = await runAudit(t);
+      judge(
+        t,
+        result,
+        [
+          'SCH-RESPONSE-SCHEMAS',
+          'SCH-BULK-REQUIRED',
+          'SCH-BULK-FIELD-TYPES',
+          'SCH-INTAKE-FIELDS',
+          'SCH-SUBMISSION-FIELDS',
+          'SCH-WARNING-SHAPE',
+          'SCH-TEMPLATE-PIN',
+          'SCH-SENDER-ID',
+          'SCH-CLASSIFICATION',
+          'SCH-E164',
+          'SCH-LISTING-ENVELOPE',
+          'SCH-PAGINATION',
+          'SCH-ROW-FIELDS',
+          'BULK-DELIVERY-SUMMARY-FIELDS',
+          'BULK-STATUS-VALUES',
+        ],
+        'body shapes',
+      );
+      t.note(`per operation: ${[...result.byOperation].map(([op, n]) => `${op} ${n}`).join(', ')}`);
+    },
+  );
+
+  check(
+    {
+      id: 'closed-objects',
+      title: 'No response of the run carries members beyond those listed where the document closes an object (and only there)',
+      requirements: ['SCH-NO-EXTRA-PROPERTIES', 'SCH-OPEN-OBJECTS'],
+    },
+    async (t) => judge(t, await runAudit(t), ['SCH-NO-EXTRA-PROPERTIES'], 'closed objects'),
+  );
+
+  check(
+    {
+      id: 'ids-uuidv7',
+      title: 'Every id in a response of the run is a UUID version 7',
+      requirements: ['SCH-UUIDV7'],
+    },
+    async (t) => judge(t, await runAudit(t), ['SCH-UUIDV7'], 'UUIDv7 ids'),
+  );
+
+  check(
+    {
+      id: 'timestamps-utc',
+      title: 'Every timestamp in a response of the run is RFC 3339 in UTC with a Z offset',
+      requirements: ['SCH-UTC-TIMESTAMPS'],
+    },
+    async (t) => judge(t, await runAudit(t), ['SCH-UTC-TIMESTAMPS'], 'UTC timestamps'),
+  );
+
+  check(
+    {
+      id: 'media-types-and-headers',
+      title: 'Every successful response of the run is application/json where it has a body, every response has X-Request-Id, every 202 has Location',
+      requirements: ['SCH-JSON-MEDIA-TYPE', 'RID-EVERY-RESPONSE', 'RID-FORMAT', 'BULK-LOCATION'],
+    },
+    async (t) => judge(t, await runAudit(t), ['SCH-JSON-MEDIA-TYPE', 'RID-EVERY-RESPONSE', 'RID-FORMAT', 'BULK-LOCATION'], 'media types and headers'),
+  );
+
+  check(
+    {
+      id: 'no-batches-path',
+      title: 'GET (and, in profile full, POST) /sms/batches: never 2xx, never 5xx',
+      requirements: ['SCH-NO-BATCHES-PATH'],
+    },
+    async (t) => {
+      const businessId = businessIdOf(t);
+      const batches = `/v1/businesses/${encodeURIComponent(businessId)}/sms/batches`;
+      const answers = [await t.api.send({ method: 'GET', path: batches })];
+      if (t.config.settings.profile === 'full' && (t.config.target.embedded || (t.config.fixtures.recipients ?? []).length > 0) && t.config.fixtures.senderId) {
+        const body = generate(t, validBodies(t), 'batches');
+        answers.push(
+          await t.api.send({ method: 'POST', path: batches, json: body, headers: { 'Idempotency-Key': t.api.idempotencyKey('batches') }, noRetry: true }),
+        );
+      }
+      for (const res of answers) {
+        t.expect(res.status >= 400 && res.status < 500, 'SCH-NO-BATCHES-PATH', `a 4xx for ${res.exchange.request.method} /sms/batches`, describeResponse(res), res);
+      }
+      t.note(`/sms/batches answered ${answers.map((r) => r.status).join(', ')}`);
+    },
+  );
+});
