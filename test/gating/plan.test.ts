@@ -86,7 +86,7 @@ describe('request plan', { timeout: 180_000 }, () => {
   });
 
   it('the plan of the real suites covers every request the run sends, in total and per check', async () => {
-    const topics = ['wallet', 'request-id', 'messages', 'concealment'].filter((t) =>
+    const topics = ['wallet', 'request-id', 'messages', 'concealment', 'validation'].filter((t) =>
       readFileSafe(join(fileURLToPath(new URL('../../suites', import.meta.url)), `${t}.suite.ts`)),
     );
     const { plan, result, sent } = await countedRun(topics.join(','), 5);
