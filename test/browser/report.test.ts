@@ -57,6 +57,9 @@ beforeAll(async () => {
   if (existsSync(CHROMIUM)) {
     const { chromium } = await import('playwright-core');
     browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+  } else {
+    // The skip note is not shown by every reporter: say it where a CI log shows it.
+    console.warn(`test/browser skipped: ${NO_BROWSER}`);
   }
 }, 240_000);
 
