@@ -212,17 +212,13 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
           response,
         );
       // Intake: the acceptance description shows counts, the general rule allows null; both readings.
+      // How the counts add up is not shown (BULK-INTAKE-SUM): all-zero counts are reported, not judged.
       if (isObject(json.intake)) {
         const present = COUNT_FIELDS.intake.filter((k) => typeof (json.intake as Json)[k] === 'number');
         const sum = present.reduce((n, k) => n + ((json.intake as Json)[k] as number), 0);
-        // Zeros in every intake count of a non-empty submission are invented, not counted.
-        t.expect(
-          !(present.length === COUNT_FIELDS.intake.length && sum === 0),
-          'BULK-NO-INVENTED-ZEROS',
-          `intake counts that account for the ${body.recipients.length} submitted entries, or no intake`,
-          `intake ${JSON.stringify(json.intake)}`,
-          response,
-        );
+        if (present.length > 0 && sum === 0) {
+          t.advise(`intake ${JSON.stringify(json.intake)} counts nothing for ${body.recipients.length} submitted entries`);
+        }
         t.note(`intake at acceptance: ${JSON.stringify(json.intake)}`);
       } else {
         t.note(`intake at acceptance is ${JSON.stringify(json.intake ?? null)} (allowed while totals are not authoritative)`);

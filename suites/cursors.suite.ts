@@ -503,7 +503,7 @@ describe('cursors (4.3, 2.6)', () => {
   check(
     {
       id: 'filter-values-outside-shape',
-      title: 'GET the rows with a status outside its four values or a number that is not E.164: 400 validation_failed or a 200 page, never a 5xx',
+      title: 'GET the rows with a status outside its four values or a number that is not E.164: any answer but a 5xx (the listing\'s errors are not shown)',
       requirements: ['CUR-FILTER-UNKNOWN-VALUE'],
     },
     async (t) => {
@@ -516,12 +516,13 @@ describe('cursors (4.3, 2.6)', () => {
         cases,
         async (c) => {
           const res = await list(t, bulkId, c.request.query ?? []);
+          // Any answer but a 5xx is a reading; an error's problem shape is the problem-details topic's to judge.
+          t.expect(res.status < 500, 'CUR-FILTER-UNKNOWN-VALUE', `no 5xx for ${c.name}`, describeResponse(res), res);
           if (res.status === 200) {
             pageOf(t, res, 'CUR-FILTER-UNKNOWN-VALUE', c.name);
             answers.add('200');
           } else {
-            expectProblem(t, res, { status: 400, codes: ['validation_failed'], requirement: 'CUR-FILTER-UNKNOWN-VALUE', why: c.name });
-            answers.add(`${res.status} ${codeOf(res.json)}`);
+            answers.add(`${res.status}${codeOf(res.json) ? ` ${codeOf(res.json)}` : ''}`);
           }
         },
         { maxRuns: 6 },
