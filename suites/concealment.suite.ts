@@ -11,6 +11,8 @@ import { randomUuidV7 } from './support/random-ids.ts';
 const check = checksFor('concealment');
 
 const UUID = /[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}/g;
+/** Trace or occurrence ids written as long hex runs (per request, like the request id). */
+const HEX_TOKEN = /\b[0-9a-fA-F]{16,}\b/g;
 const TIMESTAMP = /\d{4}-\d{2}-\d{2}[Tt ]\d{2}:\d{2}:\d{2}(?:\.\d+)?(?:[Zz]|[+-]\d{2}:?\d{2})?/g;
 
 /** Problem members whose values belong to the occurrence, compared by presence only. */
@@ -43,7 +45,7 @@ function normalise(value: unknown, requested: string, requestIds: string[]): unk
     let s = value;
     for (const id of requestIds) if (id) s = s.split(id).join('{request_id}');
     s = s.split(requested).join('{id}').split(requested.toLowerCase()).join('{id}').split(requested.toUpperCase()).join('{id}');
-    return s.replace(UUID, '{uuid}').replace(TIMESTAMP, '{time}');
+    return s.replace(UUID, '{uuid}').replace(TIMESTAMP, '{time}').replace(HEX_TOKEN, '{token}');
   }
   if (Array.isArray(value)) return value.map((v) => normalise(v, requested, requestIds));
   if (value !== null && typeof value === 'object') {

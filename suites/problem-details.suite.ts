@@ -8,7 +8,7 @@ import type { Exchange } from '../harness/model.ts';
 import type { RequirementId } from '../spec/requirement-ids.ts';
 import { checksFor, type CheckContext } from './support/check.ts';
 import { hasControl, withFaults } from './support/control.ts';
-import { apiExchanges } from './support/exchanges.ts';
+import { apiExchanges, isDocumentedOperation } from './support/exchanges.ts';
 import { paths } from './support/paths.ts';
 import {
   codeOf,
@@ -124,7 +124,8 @@ function errorResponses(t: CheckContext): Promise<ErrorResponse[]> {
     const sweptCurls = new Set(swept.map((s) => s.res.exchange.curl));
     const all: ErrorResponse[] = [];
     for (const { x, view } of logged) {
-      if (view.status < 400 || sweptCurls.has(x.curl)) continue;
+      // Paths that are no operation: what they answer is not shown (AUTH-UNKNOWN-PATH).
+      if (view.status < 400 || sweptCurls.has(x.curl) || !isDocumentedOperation(t.config, x)) continue;
       all.push({ view, exchange: x, violations: problemViolations(view, { secrets: t.config.secrets }) });
     }
     for (const { res, fieldErrorsExpected } of swept) {

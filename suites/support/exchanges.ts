@@ -3,6 +3,7 @@
 // cut, so readers treat a body that does not parse as "not inspectable", never as a violation.
 import { readAllExchanges } from '../../harness/exchange-log.ts';
 import type { Exchange, RecordedResponse, SuiteConfig } from '../../harness/model.ts';
+import { openapi } from '../../spec/contract.ts';
 
 /** An exchange with a response from the API host (token endpoint and control origin left out). */
 export interface ApiExchange extends Exchange {
@@ -41,4 +42,31 @@ export function jsonBodyOf(response: RecordedResponse): unknown {
   } catch {
     return undefined;
   }
+}
+
+/** Method and path pattern of every operation of section 4, from the OpenAPI document. */
+const OPERATIONS: Array<{ method: string; pattern: RegExp }> = Object.entries(openapi.paths).flatMap(([template, item]) =>
+  (['get', 'post', 'put', 'patch', 'delete'] as const)
+    .filter((m) => item[m] !== undefined)
+    .map((m) => ({
+      method: m.toUpperCase(),
+      pattern: new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\\?\{[^}]+\\?\}/g, '[^/]+')}$`),
+    })),
+);
+
+/**
+ * True when the exchange calls an operation of the document (method and path). What a path that
+ * is no operation answers is not shown (AUTH-UNKNOWN-PATH), so its format is not judged.
+ */
+export function isDocumentedOperation(config: SuiteConfig, exchange: Exchange): boolean {
+  const base = new URL(config.target.baseUrl.replace(/\/+$/, '') + '/');
+  let path: string;
+  try {
+    path = new URL(exchange.request.url).pathname;
+  } catch {
+    return false;
+  }
+  const prefix = base.pathname.replace(/\/+$/, '');
+  if (prefix && path.startsWith(prefix)) path = path.slice(prefix.length);
+  return OPERATIONS.some((op) => op.method === exchange.request.method.toUpperCase() && op.pattern.test(path));
 }
