@@ -3,6 +3,7 @@
 // tarball carries what a run needs (suites, spec, reference, harness) and nothing of the
 // repository's own tests, and that vitest finds the suites under node_modules.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -89,6 +90,11 @@ describe('installed into an empty project', { timeout: 240_000 }, () => {
     expect(String((manifest.engines as { node?: string }).node)).toMatch(/^>=20/);
     expect(manifest.exports).toMatchObject({ './package.json': './package.json', './report.schema.json': './spec/report.schema.json' });
     expect(existsSync(join(app, 'node_modules', NAME, 'test'))).toBe(false);
+    // What tools of the user's project may import: the report's JSON Schema and the spec files.
+    const fromApp = createRequire(join(app, 'package.json'));
+    const schema = JSON.parse(readFileSync(fromApp.resolve(`${NAME}/report.schema.json`), 'utf8')) as { $schema?: string };
+    expect(schema.$schema).toMatch(/json-schema/);
+    expect(fromApp.resolve(`${NAME}/openapi.yaml`)).toMatch(/spec[\\/]openapi\.yaml$/);
     // Run-time dependencies come along; the project installs no tooling of its own.
     for (const dep of ['tsx', 'vitest', 'undici', 'ajv', 'ajv-formats', 'fast-check', 'yaml', 'dotenv', 'jose']) {
       expect(existsSync(join(app, 'node_modules', dep, 'package.json')), `${dep} not installed with the package`).toBe(true);
