@@ -385,7 +385,7 @@ class Worker {
     this.child = fork(SELF, ['--worker'], {
       cwd: ROOT,
       execArgv: ['--import', 'tsx'],
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', NODE_ENV: 'production' },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     this.child.stderr?.resume();
