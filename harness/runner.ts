@@ -241,6 +241,10 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
           setupFiles: [join(PACKAGE_ROOT, 'harness', 'vitest-setup.ts')],
           fileParallelism: false,
           pool: 'forks',
+          // One worker process for every topic file: a fresh process per file cost about 1 s each
+          // (start, imports, schema compilation), most of a run's wall time (bench/, docs/benchmark.md).
+          // Suites keep their state in their own modules; the shared client counts the run-wide budget.
+          isolate: false,
           sequence: { sequencer: TopicSequencer },
           testTimeout: settle * 2 + config.settings.timeoutMs * 4 + 30_000,
           hookTimeout: settle + config.settings.timeoutMs * 4 + 30_000,
