@@ -10,6 +10,8 @@ export const BODY_LIMIT = 4096;
 /** Collects the strings that must never be recorded, in every encoding they may travel in. */
 export class SecretSet {
   private readonly values = new Set<string>();
+  /** list() is called for every header of every exchange: sorted once per change, not per call. */
+  private sorted: string[] | undefined;
 
   constructor(initial: Iterable<string> = []) {
     for (const value of initial) this.add(value);
@@ -17,7 +19,8 @@ export class SecretSet {
 
   add(secret: string | undefined): void {
     // Very short values would redact ordinary text (ids, digits) and protect nothing.
-    if (!secret || secret.length < 4) return;
+    if (!secret || secret.length < 4 || this.values.has(secret)) return;
+    this.sorted = undefined;
     this.values.add(secret);
     const encoded = encodeURIComponent(secret);
     if (encoded !== secret) this.values.add(encoded);
@@ -29,7 +32,13 @@ export class SecretSet {
 
   /** Longest first, so a secret that contains another is replaced whole. */
   list(): string[] {
-    return [...this.values].sort((a, b) => b.length - a.length);
+    return [...this.ordered()];
+  }
+
+  /** The same list without a copy, for the hot path of redactText. */
+  ordered(): readonly string[] {
+    this.sorted ??= [...this.values].sort((a, b) => b.length - a.length);
+    return this.sorted;
   }
 
   get size(): number {
@@ -38,7 +47,7 @@ export class SecretSet {
 }
 
 export function redactText(text: string, secrets: SecretSet | Iterable<string>): string {
-  const list = secrets instanceof SecretSet ? secrets.list() : new SecretSet(secrets).list();
+  const list = secrets instanceof SecretSet ? secrets.ordered() : new SecretSet(secrets).ordered();
   let out = text;
   for (const secret of list) {
     if (out.includes(secret)) out = out.split(secret).join(REDACTED);
