@@ -1,0 +1,186 @@
+// `npm run bench`: how fast and how frugal the checker is, printed as Markdown tables (the figures
+// docs/benchmark.md quotes). Every figure is the median of BENCH_REPEATS runs. Measurements only:
+// a missed target prints MISS, it never fails anything; the exit status is 1 only when a whole run
+// itself did not pass (then its figures mean little).
+//
+//   npm run bench
+//   BENCH_REPEATS=5 BENCH_OUT=docs/benchmark-latest.md npm run bench
+//
+// Settings (environment):
+//   BENCH_REPEATS          runs per figure (default 3)
+//   BENCH_SEED             seed of the first whole run; run i uses seed + i (default 4242)
+//   BENCH_CONNECTIONS      autocannon connections = the client's concurrency (default 10)
+//   BENCH_SECONDS          seconds per throughput sample (default 3)
+//   BENCH_GENERATOR_RUNS   bodies generated per generator scenario (default 100)
+//   BENCH_OUT              also write the printed Markdown to this file
+import { writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg } from 'node:os';
+import { TOPICS } from '../harness/model.ts';
+import { measureClientThroughput } from './client-throughput.ts';
+import type { ThroughputFigures } from './client-throughput.ts';
+import { GENERATOR_TARGET_MS, measureBulkBodyGeneration } from './generators.ts';
+import { markdownTable, mebibytes, median, seconds } from './stats.ts';
+import { measureWholeRun } from './whole-run.ts';
+import type { WholeRunFigures } from './whole-run.ts';
+
+function intSetting(name: string, fallback: number, min: number): number {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    process.stderr.write(`bench: ${name} must be an integer >= ${min} (got ${JSON.stringify(raw)})\n`);
+    process.exit(2);
+  }
+  return value;
+}
+
+const REPEATS = intSetting('BENCH_REPEATS', 3, 1);
+const SEED = intSetting('BENCH_SEED', 4242, 0);
+const CONNECTIONS = intSetting('BENCH_CONNECTIONS', 10, 1);
+const SECONDS = intSetting('BENCH_SECONDS', 3, 1);
+const GENERATOR_RUNS = intSetting('BENCH_GENERATOR_RUNS', 100, 1);
+
+/** The targets of the issue, on a 2-core machine. */
+const TARGETS = {
+  wallMs: 20_000,
+  throughputRatio: 0.8,
+  peakRssBytes: 300 * 1024 * 1024,
+  safeRequests: 300,
+};
+
+const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
+const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
+const loads = () => loadavg().map((l) => l.toFixed(2)).join(' / ');
+
+async function wholeRuns(profile: 'full' | 'safe'): Promise<WholeRunFigures[]> {
+  const out: WholeRunFigures[] = [];
+  for (let i = 0; i < REPEATS; i++) {
+    const seed = SEED + i;
+    progress(`whole run ${i + 1}/${REPEATS}, profile ${profile}, seed ${seed}`);
+    const run = await measureWholeRun({ profile, seed });
+    progress(`  ${seconds(run.wallMs)} s, ${run.totalRequests} requests, peak tree RSS ${mebibytes(run.peakTreeRss)} MiB, verdict ${run.verdict}`);
+    out.push(run);
+  }
+  return out;
+}
+
+function topicRows(full: WholeRunFigures[], safe: WholeRunFigures[]): string[][] {
+  const perTopic = (runs: WholeRunFigures[], id: string, pick: (t: WholeRunFigures['topics'][number]) => number) =>
+    median(runs.map((r) => r.topics.find((t) => t.id === id)).filter((t) => t !== undefined).map(pick));
+  const ids = TOPICS.filter((id) => full.some((r) => r.topics.some((t) => t.id === id)));
+  const rows = ids.map((id) => [
+    id,
+    String(full[0]?.topics.find((t) => t.id === id)?.checks ?? ''),
+    seconds(perTopic(full, id, (t) => t.checksMs)),
+    String(perTopic(full, id, (t) => t.requests)),
+    seconds(perTopic(safe, id, (t) => t.checksMs)),
+    String(perTopic(safe, id, (t) => t.requests)),
+  ]);
+  const sumChecks = (r: WholeRunFigures) => r.topics.reduce((s, t) => s + t.checksMs, 0);
+  rows.push([
+    'outside checks (start, imports, reports)',
+    '',
+    seconds(median(full.map((r) => r.wallMs - sumChecks(r)))),
+    String(median(full.map((r) => r.outsideChecks))),
+    seconds(median(safe.map((r) => r.wallMs - sumChecks(r)))),
+    String(median(safe.map((r) => r.outsideChecks))),
+  ]);
+  rows.push([
+    'whole run',
+    String(full[0]?.topics.reduce((s, t) => s + t.checks, 0) ?? ''),
+    seconds(median(full.map((r) => r.wallMs))),
+    String(median(full.map((r) => r.totalRequests))),
+    seconds(median(safe.map((r) => r.wallMs))),
+    String(median(safe.map((r) => r.totalRequests))),
+  ]);
+  return rows;
+}
+
+function list(values: number[], format: (n: number) => string): string {
+  return values.map(format).join(', ');
+}
+
+async function main(): Promise<number> {
+  const startedAt = new Date();
+  const loadAtStart = loads();
+  const full = await wholeRuns('full');
+  const safe = await wholeRuns('safe');
+  progress(`client throughput: ${REPEATS} x (autocannon, client, bare undici), ${SECONDS} s each, ${CONNECTIONS} connections`);
+  const throughput: ThroughputFigures = await measureClientThroughput({ connections: CONNECTIONS, seconds: SECONDS, repeats: REPEATS, exchangeLog: true });
+  progress(`generators: ${GENERATOR_RUNS} bodies per scenario`);
+  const generators = measureBulkBodyGeneration(GENERATOR_RUNS);
+  const loadAtEnd = loads();
+
+  const wall = full.map((r) => r.wallMs);
+  const rss = full.map((r) => r.peakTreeRss);
+  const safeRequests = safe.map((r) => r.totalRequests);
+  const ratios = throughput.samples.map((s) => s.ratio);
+  const rps = (n: number) => n.toFixed(0);
+
+  const lines: string[] = [];
+  lines.push(`## Benchmark ${startedAt.toISOString()}`);
+  lines.push('');
+  lines.push(`Machine: ${availableParallelism()} cores (os.availableParallelism()), ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}.`);
+  lines.push(`Load average (1 / 5 / 15 min) at start ${loadAtStart}, at end ${loadAtEnd}.`);
+  lines.push(`Command: \`BENCH_REPEATS=${REPEATS} BENCH_SEED=${SEED} BENCH_CONNECTIONS=${CONNECTIONS} BENCH_SECONDS=${SECONDS} npm run bench\`; every figure is the median of ${REPEATS} runs (all runs listed).`);
+  lines.push('');
+  lines.push('### Targets');
+  lines.push('');
+  lines.push(
+    ...markdownTable(
+      ['figure', 'median', 'runs', 'target', 'verdict'],
+      [
+        ['whole run, all topics, profile full, 25 cases per property: wall time (s)', seconds(median(wall)), list(wall, seconds), `<= ${seconds(TARGETS.wallMs)}`, verdict(median(wall) <= TARGETS.wallMs)],
+        ['checker client / autocannon throughput, GET wallet balance', median(ratios).toFixed(2), list(ratios, (n) => n.toFixed(2)), `>= ${TARGETS.throughputRatio}`, verdict(median(ratios) >= TARGETS.throughputRatio)],
+        ['peak RSS of a whole full run, process tree summed (MiB)', mebibytes(median(rss)), list(rss, mebibytes), `< ${mebibytes(TARGETS.peakRssBytes)}`, verdict(median(rss) < TARGETS.peakRssBytes)],
+        ['requests of a whole safe run', String(median(safeRequests)), list(safeRequests, String), `< ${TARGETS.safeRequests}`, verdict(median(safeRequests) < TARGETS.safeRequests)],
+      ],
+    ),
+  );
+  lines.push('');
+  lines.push('### Other figures');
+  lines.push('');
+  const single = full.map((r) => r.peakProcessRss);
+  const safeWall = safe.map((r) => r.wallMs);
+  const fullRequests = full.map((r) => r.totalRequests);
+  lines.push(
+    ...markdownTable(
+      ['figure', 'median', 'runs'],
+      [
+        ['whole run, profile safe: wall time (s)', seconds(median(safeWall)), list(safeWall, seconds)],
+        ['requests of a whole full run', String(median(fullRequests)), list(fullRequests, String)],
+        ['peak RSS of the largest single process of a full run (MiB)', mebibytes(median(single)), list(single, mebibytes)],
+        ['processes in the tree of a full run', String(median(full.map((r) => r.processes))), list(full.map((r) => r.processes), String)],
+        [`autocannon, ${CONNECTIONS} connections (requests/s)`, rps(throughput.autocannonPerS), list(throughput.samples.map((s) => s.autocannonPerS), rps)],
+        [`checker client, concurrency ${CONNECTIONS}, exchange log on (requests/s)`, rps(throughput.clientPerS), list(throughput.samples.map((s) => s.clientPerS), rps)],
+        [`bare undici.request, ${CONNECTIONS} loops, nothing recorded (requests/s)`, rps(throughput.bareUndiciPerS), list(throughput.samples.map((s) => s.bareUndiciPerS), rps)],
+        ...generators.map((g) => [
+          `generator, ${g.recipients} recipients, ${g.scenario}: ms per body (target < ${GENERATOR_TARGET_MS}); bodies/s`,
+          `${g.medianMs.toFixed(2)} ms; ${g.bodiesPerS.toFixed(0)}/s`,
+          `${g.runs} bodies, p95 ${g.p95Ms.toFixed(2)} ms, ${verdict(g.medianMs < GENERATOR_TARGET_MS)}`,
+        ]),
+      ],
+    ),
+  );
+  lines.push('');
+  lines.push('### Per topic (medians)');
+  lines.push('');
+  lines.push(
+    'Time per topic is the sum of its checks\' durations from report.json (test time; importing a suite is in the "outside checks" row, which is the whole wall time minus all checks). ' +
+      'Requests per topic are the sum of its checks\' `requestsSent` (the client\'s count, one per exchange-log line, token requests included); the whole-run row counts the lines of the exchange log.',
+  );
+  lines.push('');
+  lines.push(...markdownTable(['topic', 'checks', 'full: time (s)', 'full: requests', 'safe: time (s)', 'safe: requests'], topicRows(full, safe)));
+
+  const failedRuns = [...full, ...safe].filter((r) => r.exitCode !== 0);
+  if (failedRuns.length > 0) {
+    lines.push('');
+    lines.push(`Warning: ${failedRuns.length} whole run(s) did not pass (${failedRuns.map((r) => `${r.profile} seed ${r.seed}: exit ${r.exitCode}, verdict ${r.verdict}`).join('; ')}).`);
+  }
+  const text = `${lines.join('\n')}\n`;
+  process.stdout.write(text);
+  if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, text);
+  return failedRuns.length > 0 ? 1 : 0;
+}
+
+process.exitCode = await main();

@@ -1,0 +1,93 @@
+// One whole conformance run through the CLI, as a user starts it (`node bin/conformance.mjs run`),
+// against the embedded reference: wall time and memory of the process tree (process-tree.ts), and
+// per topic, from the run's report.json, the summed check durations and the requests sent.
+//
+// Requests per topic: the sum of the checks' `requestsSent`, which check.ts takes from the client's
+// own counter (one count per exchange-log line, token requests included). Since the runner keeps
+// one worker for all topic files, one client serves every topic, so the exchange log itself no
+// longer tells topics apart; the total is the exchange log's line count, and any requests outside
+// a check (hooks) show as the difference.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { RunResult } from '../harness/result.ts';
+import { measureTree } from './process-tree.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export interface TopicFigures {
+  id: string;
+  /** Sum of the topic's check durations (ms): test time only, not the import of its suite. */
+  checksMs: number;
+  requests: number;
+  checks: number;
+}
+
+export interface WholeRunFigures {
+  profile: 'full' | 'safe';
+  seed: number;
+  exitCode: number | null;
+  verdict: string;
+  wallMs: number;
+  peakTreeRss: number;
+  peakProcessRss: number;
+  processes: number;
+  /** Lines of the run's exchange log (every request sent, token requests included). */
+  totalRequests: number;
+  /** Requests not attributed to any check (totalRequests minus the sum over topics). */
+  outsideChecks: number;
+  topics: TopicFigures[];
+}
+
+/** The child's environment: no CONFORMANCE_* of the caller, so the embedded reference is the target. */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('CONFORMANCE_')) env[name] = value;
+  env.CI = '1'; // plain progress lines, no terminal rewriting
+  return env;
+}
+
+export async function measureWholeRun(options: { profile: 'full' | 'safe'; seed: number; runs?: number }): Promise<WholeRunFigures> {
+  const work = mkdtempSync(join(tmpdir(), 'conformance-bench-'));
+  const reportDir = join(work, 'reports');
+  try {
+    const args = [join(ROOT, 'bin', 'conformance.mjs'), 'run', '--profile', options.profile, '--seed', String(options.seed), '--report-dir', reportDir];
+    if (options.runs !== undefined) args.push('--runs', String(options.runs));
+    // The working directory is an empty folder, so no .env of the project is picked up.
+    const tree = await measureTree(process.execPath, args, { cwd: work, env: cleanEnv() });
+    let report: RunResult;
+    try {
+      report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as RunResult;
+    } catch {
+      throw new Error(`the ${options.profile} run wrote no report.json (exit ${tree.exitCode}): ${tree.stderr.trim().split('\n')[0] ?? ''}`);
+    }
+    let totalRequests = 0;
+    try {
+      totalRequests = readFileSync(join(reportDir, 'exchanges.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).length;
+    } catch {
+      // No request at all leaves no log.
+    }
+    const topics = report.topics.map((t) => ({
+      id: t.id,
+      checksMs: t.checks.reduce((sum, c) => sum + (c.durationMs ?? 0), 0),
+      requests: t.checks.reduce((sum, c) => sum + (c.requestsSent ?? 0), 0),
+      checks: t.checks.length,
+    }));
+    return {
+      profile: options.profile,
+      seed: options.seed,
+      exitCode: tree.exitCode,
+      verdict: report.verdict,
+      wallMs: tree.wallMs,
+      peakTreeRss: tree.peakTreeRss,
+      peakProcessRss: tree.peakProcessRss,
+      processes: tree.processes,
+      totalRequests,
+      outsideChecks: totalRequests - topics.reduce((sum, t) => sum + t.requests, 0),
+      topics,
+    };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
