@@ -240,10 +240,11 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
           provide: { conformance: suiteConfig },
           setupFiles: [join(PACKAGE_ROOT, 'harness', 'vitest-setup.ts')],
           fileParallelism: false,
-          pool: 'forks',
-          // One worker process for every topic file: a fresh process per file cost about 1 s each
-          // (start, imports, schema compilation), most of a run's wall time (bench/, docs/benchmark.md).
+          // One worker thread for every topic file: a fresh worker per file cost about 1 s each
+          // (start, imports, schema compilation), most of a run's wall time, and a thread rather than
+          // a child process spares a second Node runtime in memory (bench/, docs/benchmark.md).
           // Suites keep their state in their own modules; the shared client counts the run-wide budget.
+          pool: 'threads',
           isolate: false,
           sequence: { sequencer: TopicSequencer },
           testTimeout: settle * 2 + config.settings.timeoutMs * 4 + 30_000,
