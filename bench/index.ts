@@ -20,6 +20,9 @@ import { measureClientThroughput } from './client-throughput.ts';
 import type { ThroughputFigures } from './client-throughput.ts';
 import { GENERATOR_TARGET_MS, measureBulkBodyGeneration } from './generators.ts';
 import { markdownTable, mebibytes, median, seconds } from './stats.ts';
+
+/** Per-topic times are short: two decimals. */
+const topicSeconds = (ms: number): string => (ms / 1000).toFixed(2);
 import { measureWholeRun } from './whole-run.ts';
 import type { WholeRunFigures } from './whole-run.ts';
 
@@ -71,9 +74,9 @@ function topicRows(full: WholeRunFigures[], safe: WholeRunFigures[]): string[][]
   const rows = ids.map((id) => [
     id,
     String(full[0]?.topics.find((t) => t.id === id)?.checks ?? ''),
-    seconds(perTopic(full, id, (t) => t.checksMs)),
+    topicSeconds(perTopic(full, id, (t) => t.checksMs)),
     String(perTopic(full, id, (t) => t.requests)),
-    seconds(perTopic(safe, id, (t) => t.checksMs)),
+    topicSeconds(perTopic(safe, id, (t) => t.checksMs)),
     String(perTopic(safe, id, (t) => t.requests)),
   ]);
   const sumChecks = (r: WholeRunFigures) => r.topics.reduce((s, t) => s + t.checksMs, 0);
