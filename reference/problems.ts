@@ -22,7 +22,7 @@ export const PROBLEM_CODES = {
 
 export type ProblemCode = keyof typeof PROBLEM_CODES;
 
-/** One field-level error (section 7): a JSON Pointer into the body, or a query parameter name. */
+/** One field-level error (section 7): where the bad input is (body JSON Pointer or query name). */
 export interface FieldError {
   pointer: string;
   code: string;

@@ -153,3 +153,10 @@ export function resolveRef<T>(x: T | Ref): T {
   }
   return current as T;
 }
+
+/** The values of an enum component schema (BulkProcessingStatus, IndividualMessageStatus, ...). */
+export function enumOf(schemaName: SchemaName): readonly string[] {
+  const values = openapi.components.schemas[schemaName].enum;
+  if (!Array.isArray(values)) throw new Error(`${schemaName} is not an enum schema`);
+  return values as string[];
+}

@@ -16,12 +16,13 @@ import {
   type Observation,
 } from './support/bulk.ts';
 import { forAll, generate } from './support/property.ts';
+import { enumOf } from '../spec/contract.ts';
+import { isValid } from '../spec/validators.ts';
 import { paths } from './support/paths.ts';
 
 const check = checksFor('bulk-invariants');
 
-const STATUSES = ['created', 'scheduled', 'queued', 'processing', 'paused', 'completed', 'failed', 'cancelled'];
-const UTC_TIMESTAMP = /^\d{4}-\d{2}-\d{2}[Tt]\d{2}:\d{2}:\d{2}(?:\.\d+)?[Zz]$/;
+const STATUSES = enumOf('BulkProcessingStatus');
 const COUNT_FIELDS = {
   intake: ['good', 'bad', 'empty'],
   submission: ['processed', 'success', 'failed', 'retryable_failed_count', 'exhausted'],
@@ -40,7 +41,7 @@ const isAbsent = (v: unknown) => v === null || v === undefined;
 function checkObservation(t: CheckContext, body: Json, response: ApiResponse, entries: number): void {
   const status = body.status;
   t.expect(
-    typeof status === 'string' && STATUSES.includes(status),
+    isValid('BulkProcessingStatus', status),
     'BULK-STATUS-VALUES',
     `status one of ${STATUSES.join(', ')}`,
     `status ${JSON.stringify(status)}`,
@@ -103,7 +104,7 @@ function checkObservation(t: CheckContext, body: Json, response: ApiResponse, en
       response,
     );
     t.expect(
-      typeof summary.as_of === 'string' && UTC_TIMESTAMP.test(summary.as_of),
+      isValid('Timestamp', summary.as_of),
       'BULK-DELIVERY-SUMMARY-FIELDS',
       'delivery_summary.as_of an RFC 3339 time in UTC with Z',
       `as_of ${JSON.stringify(summary.as_of)}`,

@@ -1,7 +1,8 @@
 // messages: retrieval of one individual SMS (2.4, 3.2, 4.4).
 import { describe } from 'vitest';
 import type { ApiResponse } from '../harness/client.ts';
-import { validate } from '../spec/validators.ts';
+import { enumOf } from '../spec/contract.ts';
+import { isValid, validate } from '../spec/validators.ts';
 import { checksFor, type CheckContext } from './support/check.ts';
 import { paths } from './support/paths.ts';
 import { describeResponse, expectProblem, problemViolations, viewOfApiResponse } from './support/problem.ts';
@@ -9,7 +10,7 @@ import { randomUuidV7 } from './support/random-ids.ts';
 
 const check = checksFor('messages');
 
-const MESSAGE_STATUSES = ['queued', 'sent', 'delivered', 'failed'];
+const MESSAGE_STATUSES = enumOf('IndividualMessageStatus');
 const TIMESTAMP_FIELDS = ['accepted_at', 'submitted_at', 'delivered_at', 'failed_at'] as const;
 
 interface Configured {
@@ -93,7 +94,7 @@ describe('messages (2.4, 3.2, 4.4)', () => {
       const { res, body } = await configuredMessage(t);
       if (body.status === undefined) t.skip('the message has no status member (which members are required is not shown)');
       t.expect(
-        typeof body.status === 'string' && MESSAGE_STATUSES.includes(body.status),
+        isValid('IndividualMessageStatus', body.status),
         'MSG-STATUS-VALUES',
         `status one of ${MESSAGE_STATUSES.join(', ')}`,
         `status ${JSON.stringify(body.status)}`,
@@ -117,7 +118,7 @@ describe('messages (2.4, 3.2, 4.4)', () => {
         if (value === undefined || (value === null && field !== 'accepted_at')) continue;
         seen++;
         t.expect(
-          typeof value === 'string' && validate('Timestamp', value).length === 0,
+          isValid('Timestamp', value),
           'SCH-UTC-TIMESTAMPS',
           `${field} an RFC 3339 UTC time ending in Z`,
           `${field} ${JSON.stringify(value)}`,

@@ -13,7 +13,6 @@ import { paths } from './support/paths.ts';
 import {
   codeOf,
   describeResponse,
-  isKnownCode,
   problemViolations,
   typeBase,
   viewOfApiResponse,
@@ -23,6 +22,7 @@ import {
   type ResponseView,
 } from './support/problem.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
+import { isKnownProblemCode } from '../spec/problem-codes.ts';
 
 const check = checksFor('problem-details');
 
@@ -214,7 +214,7 @@ describe('problem-details (7)', () => {
       const bases = new Map<string, ErrorResponse>();
       for (const item of all) {
         const body = bodyOf(item);
-        if (typeof body?.type !== 'string' || !isKnownCode(body.code)) continue;
+        if (typeof body?.type !== 'string' || !isKnownProblemCode(body.code)) continue;
         const base = typeBase(body.type, body.code);
         if (base !== undefined && !bases.has(base)) bases.set(base, item);
       }

@@ -8,7 +8,8 @@ import type { CheckContext } from './support/check.ts';
 import { checksFor } from './support/check.ts';
 import { bodyOptions, bulkIdOf, businessIdOf, createdDuring, requireSubmissions, submitBulk, validBodies } from './support/bulk.ts';
 import { paths } from './support/paths.ts';
-import { codeOf, describeResponse, expectProblem, type ProblemCode } from './support/problem.ts';
+import { codeOf, describeResponse, expectProblem } from './support/problem.ts';
+import type { ProblemCode } from '../spec/problem-codes.ts';
 import { forAll, generate } from './support/property.ts';
 
 const check = checksFor('validation');

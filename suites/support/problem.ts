@@ -5,41 +5,8 @@ import type { ApiResponse } from '../../harness/client.ts';
 import type { RecordedResponse } from '../../harness/model.ts';
 import type { RequirementId } from '../../spec/requirement-ids.ts';
 import { mediaTypeOf, validate } from '../../spec/validators.ts';
+import { isKnownProblemCode, RETRY_AFTER_CODES, statusOfProblemCode, type ProblemCode } from '../../spec/problem-codes.ts';
 import type { CheckContext } from './check.ts';
-
-/** HTTP status the error table gives each general code; the OTP codes have none shown. */
-export const PROBLEM_CODE_STATUS = {
-  validation_failed: 400,
-  authentication_required: 401,
-  permission_denied: 403,
-  sender_not_authorized: 403,
-  resource_not_found: 404,
-  idempotency_conflict: 409,
-  recipient_limit_exceeded: 422,
-  template_not_active: 422,
-  invalid_recipient: 422,
-  rate_limit_exceeded: 429,
-  internal_error: 500,
-  service_unavailable: 503,
-  balance_unavailable: 503,
-} as const;
-
-export type GeneralProblemCode = keyof typeof PROBLEM_CODE_STATUS;
-
-export const OTP_PROBLEM_CODES = [
-  'otp_verification_failed',
-  'otp_challenge_expired',
-  'otp_challenge_locked',
-  'otp_challenge_consumed',
-  'otp_challenge_invalidated',
-  'otp_resend_cooldown',
-  'otp_resend_limit_exceeded',
-] as const;
-
-export type ProblemCode = GeneralProblemCode | (typeof OTP_PROBLEM_CODES)[number];
-
-/** Codes whose table row says the response carries Retry-After (not balance_unavailable: see PROB-RETRY-AFTER). */
-export const RETRY_AFTER_CODES: readonly ProblemCode[] = ['rate_limit_exceeded', 'service_unavailable'];
 
 export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
 
@@ -94,15 +61,6 @@ export function viewOfRecorded(response: RecordedResponse): ResponseView {
     }
   }
   return { status: response.status, headers, json, text, cut };
-}
-
-export function isKnownCode(code: unknown): code is ProblemCode {
-  return typeof code === 'string' && (code in PROBLEM_CODE_STATUS || (OTP_PROBLEM_CODES as readonly string[]).includes(code));
-}
-
-/** Status the table gives a code; undefined for OTP codes (statuses not shown) and unknown codes. */
-export function statusOfCode(code: unknown): number | undefined {
-  return typeof code === 'string' && code in PROBLEM_CODE_STATUS ? PROBLEM_CODE_STATUS[code as GeneralProblemCode] : undefined;
 }
 
 export function codeOf(json: unknown): string | undefined {
@@ -204,10 +162,10 @@ export function problemViolations(view: ResponseView, options: ProblemCheckOptio
   if (body.status !== view.status) {
     out.push({ requirement: 'PROB-STATUS-MATCH', expected: `status member ${view.status} (the HTTP status)`, actual: `status member ${JSON.stringify(body.status)}` });
   }
-  if (!isKnownCode(body.code)) {
+  if (!isKnownProblemCode(body.code)) {
     out.push({ requirement: 'PROB-CODE-KNOWN', expected: 'code one of the section 7 problem codes', actual: `code ${JSON.stringify(body.code)}` });
   } else {
-    const tableStatus = statusOfCode(body.code);
+    const tableStatus = statusOfProblemCode(body.code);
     if (tableStatus !== undefined && tableStatus !== view.status) {
       out.push({ requirement: 'PROB-CODE-STATUS', expected: `${tableStatus} ${body.code}`, actual: `${view.status} ${body.code}` });
     }
@@ -315,7 +273,7 @@ export function expectProblem(t: CheckContext, res: ApiResponse, expectation: Pr
   const statuses = typeof expectation.status === 'number' ? [expectation.status] : expectation.status;
   const allowed = expectation.codes
     .flatMap((code) => {
-      const tableStatus = statusOfCode(code);
+      const tableStatus = statusOfProblemCode(code);
       const forCode = tableStatus === undefined ? statuses : statuses.filter((s) => s === tableStatus);
       return forCode.map((s) => `${s} ${code}`);
     })
@@ -336,7 +294,7 @@ export function expectProblem(t: CheckContext, res: ApiResponse, expectation: Pr
 }
 
 function statusOfCodeMatches(code: string, status: number): boolean {
-  const tableStatus = statusOfCode(code);
+  const tableStatus = statusOfProblemCode(code);
   return tableStatus === undefined || tableStatus === status;
 }
 

@@ -17,6 +17,7 @@ import {
   type ResponseObject,
 } from '../../spec/contract.ts';
 import { compileAll, operation } from '../../spec/validators.ts';
+import { PROBLEM_CODE_STATUS, problemCodes, RETRY_AFTER_CODES } from '../../spec/problem-codes.ts';
 
 const METHODS = ['get', 'post', 'put', 'patch', 'delete'] as const;
 const operations: Array<{ path: string; method: string; op: OperationObject }> = Object.entries(openapi.paths).flatMap(
@@ -148,6 +149,37 @@ describe('the OpenAPI document', () => {
     expect(resolveRef<HeaderObject>(responses['429']!.headers!['Retry-After']!).required).toBe(true);
     expect(resolveRef<HeaderObject>(responses['503']!.headers!['Retry-After']!).required).toBe(true);
     expect(responses['422']!['x-problem-codes']).toEqual(['recipient_limit_exceeded', 'template_not_active', 'invalid_recipient']);
+  });
+
+  it('gives each problem code the status of section 7, and every response table agrees with it', () => {
+    const schema = openapi.components.schemas.ProblemCode as { enum: string[] };
+    expect([...problemCodes].sort()).toEqual([...schema.enum].sort());
+    expect(Object.fromEntries(PROBLEM_CODE_STATUS)).toEqual({
+      validation_failed: 400,
+      authentication_required: 401,
+      permission_denied: 403,
+      sender_not_authorized: 403,
+      resource_not_found: 404,
+      idempotency_conflict: 409,
+      recipient_limit_exceeded: 422,
+      template_not_active: 422,
+      invalid_recipient: 422,
+      rate_limit_exceeded: 429,
+      internal_error: 500,
+      service_unavailable: 503,
+      balance_unavailable: 503,
+    });
+    expect(problemCodes.filter((c) => !PROBLEM_CODE_STATUS.has(c)).every((c) => c.startsWith('otp_'))).toBe(true);
+    expect([...RETRY_AFTER_CODES].sort()).toEqual(['rate_limit_exceeded', 'service_unavailable']);
+    for (const { op } of operations) {
+      for (const [status, ref] of Object.entries(op.responses)) {
+        const response = resolveRef<ResponseObject>(ref);
+        for (const code of response['x-problem-codes'] ?? []) {
+          expect(PROBLEM_CODE_STATUS.get(code), `${op.operationId} ${status} ${code}`).toBe(Number(status));
+          if (RETRY_AFTER_CODES.includes(code)) expect(response.headers?.['Retry-After'], `${op.operationId} ${status}`).toBeDefined();
+        }
+      }
+    }
   });
 
   it('returns 204 with no content from deactivation', () => {
