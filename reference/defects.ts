@@ -13,7 +13,7 @@ export interface Defect {
 
 const registry = [
   // auth-ordering
-  { id: 'validation-before-auth', requirement: 'AUTH-401-FIRST', topic: 'auth-ordering', description: 'A bulk submission without a token but with an invalid body gets 400 validation_failed instead of 401.' },
+  { id: 'validation-before-auth', requirement: 'AUTH-401-BEFORE-VALIDATION', topic: 'auth-ordering', description: 'A bulk submission without a token but with an invalid body gets 400 validation_failed instead of 401.' },
   { id: 'not-found-before-auth', requirement: 'AUTH-401-FIRST', topic: 'auth-ordering', description: 'A call without a token on a business the reference does not know gets 404 instead of 401.' },
   { id: 'wrong-audience-accepted', requirement: 'AUTH-AUDIENCE', topic: 'auth-ordering', description: 'Tokens issued for another audience are accepted.' },
   { id: 'expired-token-accepted', requirement: 'AUTH-401-INVALID', topic: 'auth-ordering', description: 'Expired tokens are accepted.' },

@@ -19,6 +19,7 @@ import { parseArgs } from 'node:util';
 import type { Topic } from '../harness/model.ts';
 import { TOPICS } from '../harness/model.ts';
 import type { RunResult } from '../harness/result.ts';
+import { requirementById } from '../spec/requirements.ts';
 import type { Defect, DefectId } from '../reference/defects.ts';
 import { DEFECTS } from '../reference/defects.ts';
 
@@ -160,22 +161,36 @@ export interface FaithfulOutcome {
   via: Via;
 }
 
-export function judgeDefect(defect: Defect, topicsRun: string[], digest: RunDigest, via: Via): DefectOutcome {
+/**
+ * A defect breaking a `must` is caught when the run fails (exit 1) in the defect's topic with a
+ * failed check citing the requirement. One breaking a `should` is caught when a check citing it
+ * warns while the run, not strict, still passes (exit 0): that is the verdict such a break earns.
+ */
+export function judgeDefect(
+  defect: Defect,
+  topicsRun: string[],
+  digest: RunDigest,
+  via: Via,
+  levelOf: (id: string) => string | undefined = (id) => requirementById(id)?.level,
+): DefectOutcome {
+  const should = levelOf(defect.requirement) === 'should';
+  const broken = should ? 'warn' : 'fail';
   const failedTopics = digest.topics.filter((t) => t.verdict === 'fail').map((t) => t.id);
   const citingChecks = digest.topics.flatMap((t) =>
     t.checks
-      .filter((c) => c.status === 'fail' && (c.failedRequirement === defect.requirement || c.requirements.includes(defect.requirement)))
+      .filter((c) => c.status === broken && (c.failedRequirement === defect.requirement || c.requirements.includes(defect.requirement)))
       .map((c) => c.id),
   );
   const why: string[] = [];
   if (digest.error) why.push(`run error: ${digest.error}`);
-  if (digest.verdict !== 'fail') why.push(`verdict ${digest.verdict}, expected fail`);
-  if (digest.verdict === 'fail' && digest.exitCode !== 1) why.push(`exit code ${digest.exitCode}, expected 1`);
-  if (!failedTopics.includes(defect.topic)) {
+  const verdictOk = should ? digest.verdict === 'pass' && digest.exitCode === 0 : digest.verdict === 'fail' && digest.exitCode === 1;
+  if (!verdictOk) why.push(`verdict ${digest.verdict}, exit ${digest.exitCode}; expected ${should ? 'pass, exit 0 (a should warns)' : 'fail, exit 1'}`);
+  const topicOk = should || failedTopics.includes(defect.topic);
+  if (!topicOk) {
     const topic = digest.topics.find((t) => t.id === defect.topic);
     why.push(topic ? `topic ${defect.topic} ${topic.verdict}, expected fail` : `topic ${defect.topic} did not run`);
   }
-  if (citingChecks.length === 0) why.push(`no failed check cites ${defect.requirement}`);
+  if (citingChecks.length === 0) why.push(`no ${should ? 'warned' : 'failed'} check cites ${defect.requirement}`);
   if (digest.harnessErrors.length > 0) why.push(`harness errors: ${digest.harnessErrors.join('; ')}`);
   return {
     defect: defect.id,
@@ -185,7 +200,7 @@ export function judgeDefect(defect: Defect, topicsRun: string[], digest: RunDige
     failedTopics,
     citingChecks,
     // Harness errors alone do not hide a catch, but they are reported in `why`.
-    caught: !digest.error && digest.verdict === 'fail' && digest.exitCode === 1 && failedTopics.includes(defect.topic) && citingChecks.length > 0,
+    caught: !digest.error && verdictOk && topicOk && citingChecks.length > 0,
     why,
     via,
     durationMs: digest.durationMs,
@@ -202,7 +217,7 @@ export function judgeFaithful(seed: number, digest: RunDigest, via: Via): Faithf
   if (!digest.error && absent.length > 0) why.push(`topics absent from the whole run: ${absent.join(', ')}`);
   for (const topic of digest.topics) {
     for (const check of topic.checks) {
-      if (check.status === 'fail' || check.status === 'error') {
+      if (check.status === 'fail' || check.status === 'warn' || check.status === 'error') {
         why.push(`${check.status}: ${check.id}${check.reason ? ` (${oneLine(check.reason, 200)})` : ''}`);
       }
     }

@@ -3,12 +3,12 @@
 // it, a business without grant is refused before its resources are looked at; permission and
 // sender refusals are 403. Where the document leaves the order open, the answer is recorded.
 import { describe } from 'vitest';
-import type { ApiRequest, Caller } from '../harness/client.ts';
+import type { ApiRequest, ApiResponse, Caller } from '../harness/client.ts';
 import type { RequirementId } from '../spec/requirement-ids.ts';
 import { checksFor, type CheckContext } from './support/check.ts';
 import { hasControl, mintToken } from './support/control.ts';
 import { paths } from './support/paths.ts';
-import { codeOf, describeResponse, expectProblem } from './support/problem.ts';
+import { codeOf, describeResponse, expectNoServerFault, expectProblem, isProblem } from './support/problem.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
 
 const check = checksFor('auth-ordering');
@@ -203,37 +203,60 @@ describe('auth-ordering (4, 5)', () => {
   check(
     {
       id: 'unauthenticated-401-first',
-      title: 'Without a token, requests that are also wrong otherwise (ungranted business, unknown business, malformed business id, unknown message, invalid body): 401 authentication_required every time',
-      requirements: ['AUTH-401-FIRST'],
+      title:
+        'Without a token, requests that are also wrong otherwise: 401 authentication_required for an ungranted or unknown business and an unknown message; for malformed input (business id, page size, body) 401 too, a validation error first is a warning',
+      requirements: ['AUTH-401-FIRST', 'AUTH-401-BEFORE-VALIDATION'],
     },
     async (t) => {
       const f = t.config.fixtures;
       const businessId = f.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
-      const cases: Array<{ what: string; request: ApiRequest }> = [
+      // 5.6 orders token validation before grant and resource checks: those must give 401.
+      const authorization: Array<{ what: string; request: ApiRequest }> = [
         { what: 'a business without grant', request: { method: 'GET', path: paths.walletBalance(f.otherBusinessId ?? randomUuidV7(t, 'auth/first/other')) } },
         { what: 'a business that exists nowhere', request: { method: 'GET', path: paths.walletBalance(randomUuidV7(t, 'auth/first/business')) } },
-        { what: 'a business id that is not a UUID', request: { method: 'GET', path: paths.walletBalance('not-a-business') } },
         { what: 'a message that exists nowhere', request: { method: 'GET', path: paths.message(businessId, randomUuidV7(t, 'auth/first/message')) } },
+      ];
+      // Against input validation the order is not written down (AUTH-401-BEFORE-VALIDATION).
+      const malformed: Array<{ what: string; request: ApiRequest }> = [
+        { what: 'a business id that is not a UUID', request: { method: 'GET', path: paths.walletBalance('not-a-business') } },
         { what: 'an invalid page size', request: { method: 'GET', path: paths.bulkRecipients(businessId, f.expiredCursorBulkId ?? randomUuidV7(t, 'auth/first/bulk')), query: [[t.config.params.limit, '0']] } },
       ];
       if (t.config.settings.profile !== 'safe') {
-        cases.push({
+        malformed.push({
           what: 'an invalid body and no Idempotency-Key',
           request: { method: 'POST', path: paths.bulkMessages(businessId), json: { from: '', recipients: [] } },
         });
-        cases.push({
+        malformed.push({
           what: 'a body that is not JSON',
           request: { method: 'POST', path: paths.bulkMessages(businessId), headers: { 'Idempotency-Key': t.api.idempotencyKey('auth-first'), 'content-type': 'application/json' }, rawBody: '{"from": ' },
         });
       } else t.note('profile safe: the invalid-body cases (POST) left out');
-      for (const { what, request } of cases) {
+      for (const { what, request } of authorization) {
         const res = await t.api.send({ ...request, as: 'none', noRetry: true });
         expectProblem(t, res, { status: 401, codes: ['authentication_required'], requirement: 'AUTH-401-FIRST', why: `no token, and ${what}` });
       }
       // An invalid token is as much "no valid authentication" as none.
       const { token } = tamper(await t.api.token('primary'));
-      const res = await t.api.send({ method: 'GET', path: paths.walletBalance(f.otherBusinessId ?? randomUuidV7(t, 'auth/first/other')), as: { bearer: token }, noRetry: true });
-      expectProblem(t, res, { status: 401, codes: ['authentication_required'], requirement: 'AUTH-401-FIRST', why: 'a tampered token on a business without grant' });
+      const tampered = await t.api.send({ method: 'GET', path: paths.walletBalance(f.otherBusinessId ?? randomUuidV7(t, 'auth/first/other')), as: { bearer: token }, noRetry: true });
+      expectProblem(t, tampered, { status: 401, codes: ['authentication_required'], requirement: 'AUTH-401-FIRST', why: 'a tampered token on a business without grant' });
+      const validationFirst: ApiResponse[] = [];
+      for (const { what, request } of malformed) {
+        const res = await t.api.send({ ...request, as: 'none', noRetry: true });
+        if (isProblem(res, 400, 'validation_failed') || isProblem(res, 404, 'resource_not_found')) {
+          t.note(`no token, and ${what}: ${describeResponse(res)} (input validated before authentication)`);
+          validationFirst.push(res);
+          continue;
+        }
+        expectProblem(t, res, { status: 401, codes: ['authentication_required'], requirement: 'AUTH-401-FIRST', why: `no token, and ${what}` });
+      }
+      if (validationFirst.length > 0) {
+        t.fail(
+          'AUTH-401-BEFORE-VALIDATION',
+          '401 authentication_required before any input validation',
+          validationFirst.map(describeResponse).join('; '),
+          ...validationFirst,
+        );
+      }
     },
   );
 
@@ -241,12 +264,13 @@ describe('auth-ordering (4, 5)', () => {
     {
       id: 'unknown-path-without-token',
       title: 'A path that is no operation (/sms/batches), without a token: refused (401 or 404; the document leaves it open), never 2xx or 5xx',
-      requirements: ['AUTH-UNKNOWN-PATH', 'SCH-NO-BATCHES-PATH'],
+      requirements: ['AUTH-UNKNOWN-PATH', 'SCH-NO-BATCHES-PATH', 'PROB-NO-5XX-FOR-CLIENT-FAULT'],
     },
     async (t) => {
       const businessId = t.config.fixtures.businessId ?? randomUuidV7(t, 'auth/unknown-path');
       const res = await t.api.send({ method: 'GET', path: `/v1/businesses/${encodeURIComponent(businessId)}/sms/batches`, as: 'none', noRetry: true });
-      t.expect(res.status >= 300 && res.status < 500, 'AUTH-UNKNOWN-PATH', 'a refusal such as 401 authentication_required or 404 (neither 2xx nor 5xx)', describeResponse(res), res);
+      expectNoServerFault(t, res, 'a path that is no operation');
+      t.expect(res.status >= 300, 'SCH-NO-BATCHES-PATH', 'a refusal such as 401 authentication_required or 404 (no 2xx)', describeResponse(res), res);
       t.note(`an unknown path without a token answered ${describeResponse(res)}`);
     },
   );
@@ -305,7 +329,7 @@ describe('auth-ordering (4, 5)', () => {
     {
       id: 'validation-vs-grant-order',
       title: 'With a valid token, an invalid request on a business without grant (page size 0; in profile full also an empty submission body): 400 validation_failed or 403/404, recorded, never 2xx or 5xx',
-      requirements: ['AUTH-VALIDATION-ORDER'],
+      requirements: ['AUTH-VALIDATION-ORDER', 'AUTH-GRANT', 'PROB-NO-5XX-FOR-CLIENT-FAULT'],
     },
     async (t) => {
       const other = t.config.fixtures.otherBusinessId ?? t.skip('needs CONFORMANCE_OTHER_BUSINESS_ID');
@@ -323,6 +347,8 @@ describe('auth-ordering (4, 5)', () => {
       }
       for (const { what, request } of requests) {
         const res = await t.api.send({ ...request, noRetry: true });
+        expectNoServerFault(t, res, `${what} on a business without grant`);
+        t.expect(res.status >= 300, 'AUTH-GRANT', `no 2xx for ${what} on a business without grant`, describeResponse(res), res);
         expectProblem(t, res, {
           status: [400, 403, 404],
           codes: ['validation_failed', 'permission_denied', 'resource_not_found'],

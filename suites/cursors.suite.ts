@@ -11,7 +11,7 @@ import { checksFor } from './support/check.ts';
 import { bodiesWithCount, bulkIdOf, businessIdOf, requireSubmissions, sendsRealMessages, submitAccepted } from './support/bulk.ts';
 import { advanceClock, hasControl } from './support/control.ts';
 import { paths } from './support/paths.ts';
-import { codeOf, describeResponse, expectProblem } from './support/problem.ts';
+import { codeOf, describeResponse, expectNoServerFault, expectProblem } from './support/problem.ts';
 import { forAll, generate } from './support/property.ts';
 
 const check = checksFor('cursors');
@@ -183,6 +183,14 @@ function statusesWithPages(rows: Row[], limit: number): string[] {
 
 function rowMatchesStatus(row: Row, status: string): boolean {
   return row.submission_status === status || row.delivery_status === status;
+}
+
+/**
+ * Whether a row's statuses use only the filter's four words. The rows' own value sets are not
+ * shown (3.3), so a row with other words may match a filter by a projection the checker cannot see.
+ */
+function rowInFilterVocabulary(row: Row): boolean {
+  return STATUS_VALUES.includes(String(row.submission_status)) && STATUS_VALUES.includes(String(row.delivery_status));
 }
 
 function fieldErrorNames(res: ApiResponse): string[] {
@@ -462,9 +470,12 @@ describe('cursors (4.3, 2.6)', () => {
     async (t) => {
       const bulkId = await bulkToList(t);
       const truth = await allRows(t, bulkId);
+      let unjudged = 0;
       for (const status of STATUS_VALUES) {
         const w = await walk(t, bulkId, 1000, [[t.config.params.status, status]]);
-        const wrong = w.rows.filter((r) => !rowMatchesStatus(r, status));
+        const judged = w.rows.filter(rowInFilterVocabulary);
+        unjudged += w.rows.length - judged.length;
+        const wrong = judged.filter((r) => !rowMatchesStatus(r, status));
         t.expect(
           wrong.length === 0,
           'CUR-FILTER-STATUS',
@@ -478,6 +489,7 @@ describe('cursors (4.3, 2.6)', () => {
           if (w.rows.length < want) t.advise(`${t.config.params.status}=${status} returned ${w.rows.length} rows; the unfiltered listing had ${want} matching`);
         }
       }
+      if (unjudged > 0) t.note(`${unjudged} filtered row(s) carry statuses outside queued, sent, delivered, failed; not judged (row value sets are not shown)`);
     },
   );
 
@@ -504,7 +516,7 @@ describe('cursors (4.3, 2.6)', () => {
     {
       id: 'filter-values-outside-shape',
       title: 'GET the rows with a status outside its four values or a number that is not E.164: any answer but a 5xx (the listing\'s errors are not shown)',
-      requirements: ['CUR-FILTER-UNKNOWN-VALUE'],
+      requirements: ['CUR-FILTER-UNKNOWN-VALUE', 'PROB-NO-5XX-FOR-CLIENT-FAULT'],
     },
     async (t) => {
       const bulkId = await bulkToList(t);
@@ -517,7 +529,7 @@ describe('cursors (4.3, 2.6)', () => {
         async (c) => {
           const res = await list(t, bulkId, c.request.query ?? []);
           // Any answer but a 5xx is a reading; an error's problem shape is the problem-details topic's to judge.
-          t.expect(res.status < 500, 'CUR-FILTER-UNKNOWN-VALUE', `no 5xx for ${c.name}`, describeResponse(res), res);
+          expectNoServerFault(t, res, c.name);
           if (res.status === 200) {
             pageOf(t, res, 'CUR-FILTER-UNKNOWN-VALUE', c.name);
             answers.add('200');

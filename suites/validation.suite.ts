@@ -225,7 +225,7 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
   check(
     {
       id: 'unauthorized-sender',
-      title: 'POST a bulk from a sender identity not authorized for the business: 403 sender_not_authorized, nothing created',
+      title: 'POST a bulk from a sender identity not authorized for the business: 403 sender_not_authorized (or permission_denied), nothing created',
       requirements: ['VAL-SENDER-AUTHORIZED'],
     },
     async (t) => {
@@ -234,7 +234,8 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
       if (!sender) return t.skip('no unauthorized sender fixture (CONFORMANCE_UNAUTHORIZED_SENDER_ID)');
       const body = generate(t, validBodies(t, { senderId: sender }), 'unauthorized-sender');
       const { result, created } = await createdDuring(t, async () => (await submitBulk(t, body)).response);
-      expectProblem(t, result, { status: 403, codes: ['sender_not_authorized'], requirement: 'VAL-SENDER-AUTHORIZED', why: `sender ${sender}` });
+      expectProblem(t, result, { status: 403, codes: ['sender_not_authorized', 'permission_denied'], requirement: 'VAL-SENDER-AUTHORIZED', why: `sender ${sender}` });
+      t.note(`an unauthorized sender answered ${describeResponse(result)}`);
       t.expect(bulkIdOf(result) === undefined, 'VAL-SENDER-AUTHORIZED', 'no bulk in the answer', `bulk ${bulkIdOf(result)}`, result);
       if (created !== undefined) t.expect(created === 0, 'VAL-SENDER-AUTHORIZED', 'nothing created', `${created} created`, result);
     },

@@ -6,7 +6,7 @@ import type { ApiResponse } from '../harness/client.ts';
 import { checksFor, type CheckContext } from './support/check.ts';
 import { hasControl, webhookEndpointState } from './support/control.ts';
 import { paths } from './support/paths.ts';
-import { describeResponse, expectProblem, problemViolations, viewOfApiResponse } from './support/problem.ts';
+import { describeResponse, expectNoServerFault, expectProblem, problemViolations, viewOfApiResponse } from './support/problem.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
 
 const check = checksFor('webhooks');
@@ -139,15 +139,16 @@ describe('webhooks (3.4, 4.6)', () => {
     {
       id: 'repeat-deactivation',
       title: 'DELETE the configured endpoint a second time: never a 5xx nor a 2xx other than 204; the answer is recorded',
-      requirements: ['HOOK-REPEAT'],
+      requirements: ['HOOK-REPEAT', 'HOOK-DEACTIVATE-204', 'PROB-NO-5XX-FOR-CLIENT-FAULT'],
     },
     async (t) => {
       const { businessId, endpointId } = configuredEndpoint(t);
       const first = await deactivateOnce(t, businessId, endpointId);
       if (first.res.status !== 204) t.skip(`the first deactivation was not a 204 (${describeResponse(first.res)}); see deactivate-204`);
       const res = await t.api.send({ method: 'DELETE', path: paths.webhookEndpoint(businessId, endpointId), noRetry: true });
+      expectNoServerFault(t, res, 'a repeat deactivation');
       const allowed = res.status === 204 || (res.status >= 400 && res.status < 500);
-      t.expect(allowed, 'HOOK-REPEAT', '204 again or a 4xx refusal (e.g. 404 resource_not_found)', describeResponse(res), res);
+      t.expect(allowed, 'HOOK-DEACTIVATE-204', '204 again or a 4xx refusal (e.g. 404 resource_not_found)', describeResponse(res), res);
       if (res.status === 204) {
         t.expect(res.text.length === 0, 'HOOK-DEACTIVATE-204', '204 with an empty body', `a body of ${res.text.length} characters`, res);
       } else {

@@ -303,3 +303,12 @@ export function isProblem(res: ApiResponse | ResponseView, status: number, ...co
   const code = codeOf(res.json);
   return res.status === status && code !== undefined && (codes as string[]).includes(code);
 }
+
+/**
+ * PROB-NO-5XX-FOR-CLIENT-FAULT: what the caller got wrong is never answered with a server error.
+ * A 503 is only noted (a service may be unavailable at any moment); any other 5xx fails.
+ */
+export function expectNoServerFault(t: CheckContext, res: ApiResponse, what: string): void {
+  if (res.status === 503) return t.note(`${what}: 503 (temporarily unavailable), not judged`);
+  t.expect(res.status < 500, 'PROB-NO-5XX-FOR-CLIENT-FAULT', `no server error for ${what}`, describeResponse(res), res);
+}

@@ -49,6 +49,35 @@ describe('judgeDefect', () => {
     expect(outcome.why.join('; ')).toContain('verdict pass');
   });
 
+  it('catches a should-level defect when a citing check warns and the run still passes; misses it when nothing warns', () => {
+    const levelOf = () => 'should';
+    const warned = digest({
+      verdict: 'pass',
+      exitCode: 0,
+      topics: [{ id: 'request-id', verdict: 'pass', checks: [{ id: 'request-id/echo', status: 'warn', requirements: ['RID-ECHO'], failedRequirement: 'RID-ECHO' }] }],
+    });
+    expect(judgeDefect(defect, ['request-id'], warned, 'in-process', levelOf).caught).toBe(true);
+    const quiet = digest({
+      verdict: 'pass',
+      exitCode: 0,
+      topics: [{ id: 'request-id', verdict: 'pass', checks: [{ id: 'request-id/echo', status: 'pass', requirements: ['RID-ECHO'] }] }],
+    });
+    const missed = judgeDefect(defect, ['request-id'], quiet, 'in-process', levelOf);
+    expect(missed.caught).toBe(false);
+    expect(missed.why).toContain('no warned check cites RID-ECHO');
+    // A should-level break that fails the run is graded too hard: not a catch either.
+    expect(judgeDefect(defect, ['request-id'], digest(), 'in-process', levelOf).caught).toBe(false);
+  });
+
+  it('fails a faithful run with a warned check', () => {
+    const warned = digest({
+      verdict: 'pass',
+      exitCode: 0,
+      topics: TOPICS.map((id) => ({ id, verdict: 'pass', checks: [{ id: `${id}/x`, status: id === 'wallet' ? 'warn' : 'pass', requirements: [] }] })),
+    });
+    expect(judgeFaithful(1, warned, 'in-process').why).toContain('warn: wallet/x');
+  });
+
   it('misses when only another requirement failed', () => {
     const other = digest({
       topics: [{ id: 'request-id', verdict: 'fail', checks: [{ id: 'request-id/every', status: 'fail', requirements: ['RID-EVERY-RESPONSE'], failedRequirement: 'RID-EVERY-RESPONSE' }] }],
