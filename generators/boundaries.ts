@@ -10,7 +10,7 @@ import { GeneratorError, plainText, uuidV7Arb } from './domain.ts';
 import { arbitraryFromSchema, codePointLength, resolvePointer, semanticLimitKeywords, type SchemaObject } from './from-schema.ts';
 import { parameterSchema } from './parameters.ts';
 import { domainRefinements } from './schemas.ts';
-import type { Location, Outcome, RequestParts, RequirementId } from './cases.ts';
+import { SENDER_REFUSED, VALIDATION_FAILED, type Location, type Outcome, type RequestParts, type RequirementId } from './cases.ts';
 
 export type BoundKeyword = 'minLength' | 'maxLength' | 'minimum' | 'maximum' | 'minItems' | 'maxItems';
 
@@ -126,11 +126,10 @@ export interface BoundaryCase {
   requires: Array<'template'>;
 }
 
-const VALIDATION_FAILED: Outcome = { status: 400, code: 'validation_failed' };
 
 /** Catalogue ids per body field, and extra outcomes where the catalogue lists several readings. */
 const BODY_FIELD_RULES: Record<string, { requirement: RequirementId; invalidOutcomes?: Outcome[] }> = {
-  '/from': { requirement: 'VAL-FROM-LENGTH', invalidOutcomes: [VALIDATION_FAILED, { status: 403, code: 'sender_not_authorized' }] },
+  '/from': { requirement: 'VAL-FROM-LENGTH', invalidOutcomes: [VALIDATION_FAILED, ...SENDER_REFUSED] },
   '/message': { requirement: 'VAL-MESSAGE-LENGTH' },
   '/recipients': { requirement: 'RLIM-MIN-1' },
   '/recipients/*/to': { requirement: 'VAL-INVALID-RECIPIENT', invalidOutcomes: [VALIDATION_FAILED, { status: 422, code: 'invalid_recipient' }, { status: 202, code: null }] },
@@ -203,7 +202,7 @@ export function bulkBoundaryCaseArbs(options: BulkRequestOptions): Record<string
         if (codePointLength(options.senderId) === side.size) bodies = bodies.map((b) => ({ ...b, from: options.senderId }));
         else {
           expectation = 'reject';
-          caseOutcomes = [{ status: 403, code: 'sender_not_authorized' }];
+          caseOutcomes = SENDER_REFUSED;
           caseRequirement = 'VAL-SENDER-AUTHORIZED';
         }
       }

@@ -20,6 +20,14 @@ export interface RequestParts {
   query?: Array<[string, string]>;
 }
 
+export const VALIDATION_FAILED: Outcome = { status: 400, code: 'validation_failed' };
+
+/** A sender the business has not authorized: section 5 names both 403 codes for it. */
+export const SENDER_REFUSED: Outcome[] = [
+  { status: 403, code: 'sender_not_authorized' },
+  { status: 403, code: 'permission_denied' },
+];
+
 /** Where a violation sits: the body, a request header, or a query parameter. */
 export type Location = 'body' | 'header' | 'query';
 

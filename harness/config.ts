@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { HarnessError } from './errors.ts';
+import { redactText } from './redact.ts';
 import { TOPICS } from './model.ts';
 import type { AppCredentials, Fixtures, ListingParamNames, Profile, RunSettings, Target, Topic } from './model.ts';
 
@@ -113,6 +114,9 @@ const FLAG_NAME: Record<keyof RunFlags, string> = {
 
 const E164 = /^\+[1-9]\d{7,14}$/;
 
+/** Settings that only mean something against a host: given without a base URL, they are a mistake. */
+const HOST_VARIABLES = ['CONFORMANCE_TOKEN_URL', 'CONFORMANCE_CLIENT_ID', 'CONFORMANCE_CLIENT_SECRET'];
+
 /** Run ids go into X-Request-Id and idempotency keys: only characters their patterns allow. */
 export function newRunId(now = new Date()): string {
   const stamp = now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
@@ -124,6 +128,29 @@ function topicsNeeding(variable: Variable, selected: Topic[]): Topic[] {
 }
 
 export function loadConfig(flags: RunFlags = {}, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): RunConfig {
+  try {
+    return readConfig(flags, env, cwd);
+  } catch (error) {
+    // A secret pasted into the wrong variable must not come back in the message.
+    if (error instanceof HarnessError) error.message = redactText(error.message, configuredSecrets(flags, env, cwd));
+    throw error;
+  }
+}
+
+/** The client secrets the configuration holds, wherever they are set. */
+function configuredSecrets(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: string): string[] {
+  let file: Record<string, string> = {};
+  try {
+    file = readEnvFile(flags.envFile, cwd).values;
+  } catch {
+    // An unreadable file holds no secret that could be shown.
+  }
+  return SECRET_VARIABLES.flatMap((name) => [env[name], file[name]]).filter((v): v is string => typeof v === 'string' && v.trim().length > 0).map((v) => v.trim());
+}
+
+const SECRET_VARIABLES = ['CONFORMANCE_CLIENT_SECRET', 'CONFORMANCE_LIMITED_CLIENT_SECRET'];
+
+function readConfig(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: string): RunConfig {
   const fileValues = readEnvFile(flags.envFile, cwd);
   const dotenv = fileValues.values;
 
@@ -150,7 +177,8 @@ export function loadConfig(flags: RunFlags = {}, env: NodeJS.ProcessEnv = proces
     try {
       parsed = new URL(value);
     } catch {
-      return invalid(name, `is not a URL (got ${JSON.stringify(value)})`);
+      // Whatever stands before an @ may be credentials: never echoed.
+      return invalid(name, `is not a URL (got ${JSON.stringify(value.replace(/\/\/.*@/, '//<redacted>@'))})`);
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') invalid(name, `must be an http or https URL (got ${parsed.protocol})`);
     if (parsed.username || parsed.password) invalid(name, 'must not carry credentials in the URL');
@@ -244,7 +272,21 @@ export function loadConfig(flags: RunFlags = {}, env: NodeJS.ProcessEnv = proces
     ...(fileValues.path ? { envFile: fileValues.path } : {}),
   };
 
-  if (baseUrl === undefined) return config; // embedded: the runner takes the reference's fixtures
+  if (baseUrl === undefined) {
+    // Only an unset base URL selects the embedded reference: an empty one (a CI secret that did
+    // not resolve) or host settings without it would otherwise pass a gate against the wrong target.
+    if (env.CONFORMANCE_BASE_URL !== undefined || dotenv.CONFORMANCE_BASE_URL !== undefined) {
+      invalid('CONFORMANCE_BASE_URL', 'is set but empty; set it to the API host, or unset it to run against the embedded reference');
+    }
+    const hostOnly = HOST_VARIABLES.filter((name) => get(name) !== undefined);
+    if (hostOnly.length > 0) {
+      throw new HarnessError(
+        'CONF_MISSING_VARIABLE',
+        `CONFORMANCE_BASE_URL is not set but ${hostOnly.join(', ')} ${hostOnly.length > 1 ? 'are' : 'is'}; a run against a host needs its URL (every topic), and the embedded reference takes none of these`,
+      );
+    }
+    return config; // embedded: the runner takes the reference's fixtures
+  }
 
   if (defects.length > 0) {
     invalid('CONFORMANCE_REFERENCE_DEFECTS', 'applies only to the embedded reference (unset CONFORMANCE_BASE_URL)');

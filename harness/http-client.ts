@@ -286,16 +286,14 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
     const body = (json ?? {}) as { access_token?: unknown; expires_in?: unknown; error?: unknown };
     if (raw.status === 400 || raw.status === 401 || raw.status === 403) {
       const why = typeof body.error === 'string' ? ` (${redact(body.error)})` : '';
-      throw new HarnessError(
-        'CREDENTIALS_REFUSED',
-        `the token endpoint refused the ${app} application's credentials (${idVariable}): HTTP ${raw.status}${why}`,
-      );
+      // RFC 8707 / 6749: the audience (resource) asked for, not the client, was refused.
+      const refused = body.error === 'invalid_target' || body.error === 'invalid_scope' ? `the audience ${JSON.stringify(target.audience)} (CONFORMANCE_AUDIENCE)` : `the ${app} application's credentials (${idVariable})`;
+      throw new HarnessError('CREDENTIALS_REFUSED', `the token endpoint refused ${refused}: HTTP ${raw.status}${why}`);
     }
     if (raw.status < 200 || raw.status >= 300 || typeof body.access_token !== 'string' || !body.access_token) {
-      throw new HarnessError(
-        'TOKEN_ENDPOINT_UNREACHABLE',
-        `token endpoint ${redact(target.tokenUrl)} gave no access token (HTTP ${raw.status})`,
-      );
+      // It answered, so it is reachable: say what it answered.
+      const answer = raw.status < 200 || raw.status >= 300 ? `answered HTTP ${raw.status}` : 'answered 200 without an access_token in a JSON body';
+      throw new HarnessError('TOKEN_ENDPOINT_UNREACHABLE', `token endpoint ${redact(target.tokenUrl)} ${answer}: no access token could be obtained`);
     }
     const lifetimeS = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : DEFAULT_TOKEN_LIFETIME_S;
     tokens.set(app, { token: body.access_token, renewAt: Date.now() + lifetimeS * 1000 - TOKEN_RENEW_MARGIN_MS });

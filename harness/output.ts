@@ -2,6 +2,8 @@
 // the summary table at the end. vitest's own output is silenced; this module is the run's voice.
 import { basename } from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
+import type { CheckStatus } from './model.ts';
+import { checkStatusOf } from './reporter.ts';
 import type { RunResult } from './result.ts';
 
 export type Print = (line: string) => void;
@@ -28,19 +30,15 @@ export class ProgressReporter implements Reporter {
   }
 
   onTestModuleEnd(module: TestModule): void {
-    const counts = { passed: 0, failed: 0, skipped: 0 };
-    for (const test of module.children.allTests()) {
-      const state = test.result().state;
-      if (state === 'passed') counts.passed++;
-      else if (state === 'failed') counts.failed++;
-      else if (state === 'skipped') counts.skipped++;
-    }
+    const counts: Record<CheckStatus, number> = { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 };
+    for (const test of module.children.allTests()) counts[checkStatusOf(test)]++;
     const loadFailed = module.errors().length > 0;
-    const mark = loadFailed ? '!' : counts.failed > 0 ? '✗' : '✓';
+    const mark = loadFailed || counts.error > 0 ? '!' : counts.fail > 0 ? '✗' : '✓';
     const seconds = ((module.diagnostic().duration ?? 0) / 1000).toFixed(1);
+    const extra = [counts.warn > 0 ? `${counts.warn} warned` : '', counts.error > 0 ? `${counts.error} errored` : ''].filter(Boolean);
     const detail = loadFailed
       ? 'suite could not be loaded'
-      : `${counts.passed} passed, ${counts.failed} failed, ${counts.skipped} skipped`;
+      : [`${counts.pass} passed`, `${counts.fail} failed`, ...extra, `${counts.skip} skipped`].join(', ');
     const line = `  ${mark} ${topicOfFile(module.moduleId).padEnd(18)} ${detail} (${seconds} s)`;
     if (this.options.tty && this.options.write) this.options.write(`\r\x1b[K`);
     this.options.print(line);

@@ -99,28 +99,32 @@ export class CheckCollector implements Reporter {
       status: 'error',
       durationMs: test.diagnostic()?.duration ?? 0,
     };
-    switch (result.state) {
-      case 'passed':
-        check.status = 'pass';
-        break;
-      case 'skipped':
-        check.status = 'skip';
-        check.skipReason = meta.skipReason ?? result.note ?? (test.options.mode === 'todo' ? 'not written yet' : 'skipped without a stated reason');
-        break;
-      case 'failed':
-        if (meta.failure) {
-          // A broken `should` is a warning; anything else cited (must, or unknown id) fails.
-          check.status = this.levelOf(meta.failure.requirement) === 'should' ? 'warn' : 'fail';
-        } else {
-          check.status = 'error';
-          check.errorMessage = errorText(result.errors[0]);
-        }
-        break;
-      case 'pending':
-        check.status = 'error';
-        check.errorMessage = 'the check did not finish (run interrupted)';
-        break;
+    check.status = checkStatusOf(test, this.levelOf);
+    if (result.state === 'skipped') {
+      check.skipReason = meta.skipReason ?? result.note ?? (test.options.mode === 'todo' ? 'not written yet' : 'skipped without a stated reason');
+    } else if (check.status === 'error') {
+      check.errorMessage = result.state === 'failed' ? errorText(result.errors[0]) : 'the check did not finish (run interrupted)';
     }
     return check;
+  }
+}
+
+/** The outcome of one check's test: the one classification the progress lines and reports share. */
+export function checkStatusOf(test: TestCase, levelOf: (id: string) => Level | undefined = defaultLevelOf): CheckStatus {
+  const result = test.result();
+  switch (result.state) {
+    case 'passed':
+      return 'pass';
+    case 'skipped':
+      return 'skip';
+    case 'failed': {
+      const failure = conformanceMeta(test)?.failure;
+      // A broken `should` is a warning; anything else cited (must, or unknown id) fails; no
+      // conformance failure at all means the harness could not run the check.
+      if (!failure) return 'error';
+      return levelOf(failure.requirement) === 'should' ? 'warn' : 'fail';
+    }
+    default:
+      return 'error';
   }
 }

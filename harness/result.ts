@@ -396,17 +396,21 @@ export function checksOf(result: RunResult): CollectedCheck[] {
 export function mergeRunResults(results: RunResult[], options: BuildOptions = {}): RunResult {
   const [first] = results;
   if (!first) throw new HarnessError('CONF_INVALID_VALUE', 'no shard results to merge');
+  // Each embedded shard starts its own reference on its own port: the same target all the same.
+  const targetOf = (r: RunResult) => (r.target.embedded ? 'the embedded reference' : r.target.baseUrl);
+  const fields: Array<[string, (r: RunResult) => unknown, string]> = [
+    ['contract', (r) => r.contract.sha256, ''],
+    ['target', targetOf, ''],
+    ['profile', (r) => r.profile, ''],
+    ['seed', (r) => r.seed, ' (give every shard the same --seed)'],
+    ['runs', (r) => r.runs, ' (give every shard the same --runs)'],
+  ];
   for (const r of results) {
-    const same =
-      r.contract.sha256 === first.contract.sha256 &&
-      r.target.baseUrl === first.target.baseUrl &&
-      r.profile === first.profile &&
-      r.seed === first.seed &&
-      r.runs === first.runs;
-    if (!same) {
+    for (const [name, value, hint] of fields) {
+      if (value(r) === value(first)) continue;
       throw new HarnessError(
         'CONF_INVALID_VALUE',
-        `shard results differ in contract, target, profile, seed or runs (shard ${r.shard ?? '?'} vs ${first.shard ?? '?'}); they cannot be merged`,
+        `shard ${r.shard ?? '?'} and shard ${first.shard ?? '?'} differ in ${name} (${String(value(r))} vs ${String(value(first))})${hint}; they cannot be merged`,
       );
     }
   }

@@ -3,6 +3,7 @@
 // Its request and response shape follow RFC 6749 (the document does not show them, 5.10).
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { timingSafeEqual } from 'node:crypto';
+import type { ActiveDefects } from './defects.ts';
 import type { Store } from './store.ts';
 import { AUDIENCE, type TokenService } from './tokens.ts';
 import { REQUEST_ID, generateRequestId } from './ids.ts';
@@ -45,7 +46,7 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
 }
 
 /** The request listener of the auth origin (attached once its port, the token issuer, is known). */
-export function createAuthHandler(store: Store, tokens: TokenService): RequestListener {
+export function createAuthHandler(store: Store, tokens: TokenService, defects: ActiveDefects = new Set()): RequestListener {
   return (req, res) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -68,7 +69,9 @@ export function createAuthHandler(store: Store, tokens: TokenService): RequestLi
     // 5.1: client_secret_basic only; RFC 6749 5.2 invalid_client with a Basic challenge.
     const credentials = basicCredentials(req.headers.authorization);
     const app = credentials ? store.application(credentials.id) : undefined;
-    if (!credentials || !app || !sameSecret(credentials.secret, app.clientSecret)) {
+    // 5.1: a wrong secret is refused (the defect compares only as many characters as the secret has).
+    const secret = credentials && app && defects.has('token-secret-prefix-accepted') ? credentials.secret.slice(0, app.clientSecret.length) : credentials?.secret;
+    if (!credentials || !app || secret === undefined || !sameSecret(secret, app.clientSecret)) {
       return send(res, req, 401, { error: 'invalid_client', error_description: 'Client authentication failed.' }, {
         'WWW-Authenticate': 'Basic realm="oauth2", charset="UTF-8"',
       });

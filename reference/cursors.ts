@@ -29,7 +29,7 @@ export type CursorReading =
 export interface CursorCodec {
   encode(payload: Omit<CursorPayload, 'v' | 'ordering'>): string;
   /** Checks form and signature only; binding and lifetime are the listing's rules. */
-  decode(cursor: string, options?: { skipSignature?: boolean }): CursorReading;
+  decode(cursor: string): CursorReading;
 }
 
 export function createCursorCodec(): CursorCodec {
@@ -40,16 +40,14 @@ export function createCursorCodec(): CursorCodec {
       const data = Buffer.from(JSON.stringify({ v: 1, ordering: DEFAULT_ORDERING, ...payload })).toString('base64url');
       return `${data}.${sign(data)}`;
     },
-    decode(cursor, options = {}) {
+    decode(cursor) {
       const dot = cursor.indexOf('.');
       if (dot <= 0 || dot !== cursor.lastIndexOf('.')) return { ok: false, reason: 'malformed' };
       const data = cursor.slice(0, dot);
       const mac = cursor.slice(dot + 1);
-      if (!options.skipSignature) {
-        const expected = Buffer.from(sign(data));
-        const given = Buffer.from(mac);
-        if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'signature' };
-      }
+      const expected = Buffer.from(sign(data));
+      const given = Buffer.from(mac);
+      if (given.length !== expected.length || !timingSafeEqual(given, expected)) return { ok: false, reason: 'signature' };
       try {
         const payload = JSON.parse(Buffer.from(data, 'base64url').toString('utf8')) as CursorPayload;
         if (

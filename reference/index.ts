@@ -93,8 +93,8 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const authServer = createServer();
   const authPort = await listen(authServer, host, options.authPort ?? 0);
   const authOrigin = origin(host, authPort);
-  const tokens = createTokenService(authOrigin);
-  authServer.on('request', createAuthHandler(store, tokens));
+  const tokens = createTokenService(authOrigin, defects);
+  authServer.on('request', createAuthHandler(store, tokens, defects));
 
   const deps: Deps = { store, clock, tokens, cursors, defects, faults, counters: { walletReads: 0, rate: new Map() } };
   const apiServer = createApiServer(deps);

@@ -4,6 +4,7 @@
 // are minted on purpose through the control origin instead.
 import { randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT, jwtVerify } from 'jose';
+import type { ActiveDefects } from './defects.ts';
 
 export const AUDIENCE = 'service-external-api';
 export const TOKEN_LIFETIME_S = 3600;
@@ -24,8 +25,10 @@ export interface TokenService {
   verifyIgnoring(token: string, what: { audience?: boolean; expiry?: boolean }): Promise<TokenClaims | undefined>;
 }
 
-export function createTokenService(issuer: string): TokenService {
+export function createTokenService(issuer: string, defects: ActiveDefects = new Set()): TokenService {
   const key = new Uint8Array(randomBytes(32));
+  // 5.3: tokens are issued for, and accepted only for, service-external-api (the defect uses a URL form).
+  const ownAudience = defects.has('token-audience-url') ? `https://${AUDIENCE}` : AUDIENCE;
   // Verified tokens are cached so an authenticated request costs one map lookup (throughput).
   const cache = new Map<string, TokenClaims>();
 
@@ -53,7 +56,7 @@ export function createTokenService(issuer: string): TokenService {
         .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
         .setIssuer(issuer)
         .setSubject(clientId)
-        .setAudience(kind === 'wrong-audience' ? 'some-other-api' : AUDIENCE)
+        .setAudience(kind === 'wrong-audience' ? 'some-other-api' : ownAudience)
         .setIssuedAt(iat)
         .setExpirationTime(exp)
         .setJti(randomUUID())
@@ -68,7 +71,7 @@ export function createTokenService(issuer: string): TokenService {
         cache.delete(token);
         return undefined;
       }
-      const claims = await check(token, AUDIENCE, true);
+      const claims = await check(token, ownAudience, true);
       if (claims) {
         if (cache.size > 10_000) cache.clear();
         cache.set(token, claims);
@@ -76,7 +79,7 @@ export function createTokenService(issuer: string): TokenService {
       return claims;
     },
     verifyIgnoring(token, what) {
-      return check(token, what.audience ? undefined : AUDIENCE, !what.expiry);
+      return check(token, what.audience ? undefined : ownAudience, !what.expiry);
     },
   };
 }

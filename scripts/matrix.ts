@@ -55,6 +55,14 @@ const EXPOSED_BY: Partial<Record<DefectId, Topic[]>> = {
   // A 429 only appears when the reference's rate-limit fault is on, which problem-details' own
   // sweep switches on; no other topic provokes one.
   'rate-limit-without-retry-after': [],
+  // problem-details' own sweep provokes them: a 404 for a random message id, several 400
+  // validation_failed with different details, a 401, and the 500 it forces with the
+  // internal-error fault.
+  'not-found-code-unknown': [],
+  'problem-title-is-detail': [],
+  'problem-instance-missing': [],
+  'internal-error-stack-in-detail': [],
+  'internal-error-as-service-unavailable': [],
   // Timestamps of the wallet balance and the individual message.
   'timestamps-plus-offset': ['wallet', 'messages'],
   // Bulk SMS bodies: accepted, retrieved, and new bulk ids.
@@ -62,6 +70,9 @@ const EXPOSED_BY: Partial<Record<DefectId, Topic[]>> = {
   'ids-not-uuidv7': ['idempotency', 'bulk-invariants'],
   // schemas asks for /sms/batches itself; no other topic goes near it.
   'batches-path-alias': [],
+  // schemas' own sweep submits a bulk and reads it back, and GETs the wallet, bulk, rows and message.
+  'classification-upper-case': [],
+  'success-media-type-text-plain': [],
 };
 
 /** The topics a defect's run selects, in the run's own order. */

@@ -68,7 +68,9 @@ function operations(t: CheckContext): Operation[] {
 
 /** Sends every operation as `caller` and fails unless each answers 401 authentication_required. */
 async function expect401Everywhere(t: CheckContext, caller: Caller, requirement: RequirementId, why: string): Promise<void> {
-  for (const op of operations(t)) {
+  // Reads first: a credential wrongly accepted fails the check before anything is written.
+  const readsFirst = [...operations(t)].sort((a, b) => Number(a.writes) - Number(b.writes));
+  for (const op of readsFirst) {
     const res = await t.api.send({ ...op.request, as: caller, noRetry: true });
     expectProblem(t, res, { status: 401, codes: ['authentication_required'], requirement, why: `${op.name}, ${why}` });
   }
@@ -193,7 +195,9 @@ describe('auth-ordering (4, 5)', () => {
         const issued = (res.json as { access_token?: unknown } | undefined)?.access_token;
         if (res.status !== 200 || typeof issued !== 'string') return t.skip(`the authorization server issues no token for another audience (HTTP ${res.status})`);
         const aud = audienceOf(issued);
-        if (aud?.includes(t.config.target.audience)) t.skip('the authorization server ignored the requested audience');
+        // Only a token that says it is for another audience proves anything (the audience form field is an assumption).
+        if (aud === undefined || aud.length === 0) return t.skip('the issued token names no audience (opaque or without aud): it cannot be told apart from an ordinary token');
+        if (aud.includes(t.config.target.audience)) t.skip('the authorization server ignored the requested audience');
         token = issued;
       }
       await expect401Everywhere(t, { bearer: token }, 'AUTH-AUDIENCE', 'a token for another audience');
@@ -437,7 +441,9 @@ describe('auth-ordering (4, 5)', () => {
       const businessId = t.config.fixtures.businessId;
       if (businessId) {
         const read = await t.api.send({ method: 'GET', path: paths.walletBalance(businessId), as: { bearer: token as string }, noRetry: true });
-        t.expect(read.status === 200, 'AUTH-TOKEN-CLIENT-CREDENTIALS', '200 for the wallet with the new token', describeResponse(read), read);
+        // Any answer but 401 shows the token authenticated (the wallet may be down or rate limited).
+        t.expect(read.status !== 401, 'AUTH-TOKEN-CLIENT-CREDENTIALS', 'the new token authenticates the wallet read (any answer but 401)', describeResponse(read), read);
+        t.note(`the wallet read with the new token answered ${describeResponse(read)}`);
       }
     },
   );

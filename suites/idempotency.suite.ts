@@ -15,7 +15,7 @@ import {
   type BulkRequestBody,
 } from './support/bulk.ts';
 import { changedPayloads, equivalentSerialisations } from './support/payload-variants.ts';
-import { describeResponse, expectNoServerFault, expectProblem } from './support/problem.ts';
+import { describeResponse, expectNoServerFault, expectProblem, isProblem } from './support/problem.ts';
 import { forAll, generate } from './support/property.ts';
 import { advanceClock, hasControl } from './support/control.ts';
 
@@ -197,7 +197,8 @@ describe('idempotency (4.0, 4.1 rules 2-6)', () => {
     },
     async (t) => {
       requireSubmissions(t);
-      const cases = headerBoundaryCaseArbs(t.api.idempotencyKey('len'));
+      const runPrefix = t.api.idempotencyKey('len');
+      const cases = headerBoundaryCaseArbs(runPrefix);
       const names = Object.keys(cases).filter((n) => n.startsWith('Idempotency-Key'));
       t.expect(names.length >= 4, 'IDEM-KEY-LENGTH', 'four Idempotency-Key boundary cases from the generators', `${names.length}`);
       for (const name of names) {
@@ -206,7 +207,18 @@ describe('idempotency (4.0, 4.1 rules 2-6)', () => {
         const body = generate(t, validBodies(t), `key-length ${name}`);
         const { result, created } = await createdDuring(t, () => submitBulk(t, body, { key }));
         const res = result.response;
-        if (c.expectation === 'accept') {
+        if (c.expectation === 'accept' && key !== null && !key.startsWith(runPrefix) && !t.config.target.embedded) {
+          // A key too short to carry the run id may have been used by an earlier run on a host that
+          // keeps keys forever (4.1 rule 2): a replay or a conflict is then right; only a refusal of its length is wrong.
+          t.expect(
+            res.status === 202 || isProblem(res, 409, 'idempotency_conflict'),
+            'IDEM-KEY-LENGTH',
+            `202 or 409 idempotency_conflict (the key may be an earlier run's) for ${c.name}, not a refusal of its length`,
+            describeResponse(res),
+            res,
+          );
+          t.note(`${c.name}: ${describeResponse(res)}`);
+        } else if (c.expectation === 'accept') {
           t.expect(res.status === 202, 'IDEM-KEY-LENGTH', `202 for ${c.name}`, describeResponse(res), res);
         } else {
           expectProblem(t, res, { status: 400, codes: ['validation_failed'], requirement: 'IDEM-KEY-LENGTH', why: c.name });
@@ -229,8 +241,8 @@ describe('idempotency (4.0, 4.1 rules 2-6)', () => {
       const first = await original(t, body);
       const other = await submitBulk(t, body, { key: first.key, as: 'limited' });
       const res = other.response;
-      if (res.status === 403) {
-        t.skip(`the limited application may not submit bulks on this target (403 ${String((res.json as { code?: unknown })?.code)}); the scope cannot be observed`);
+      if (res.status === 403 || res.status === 404) {
+        t.skip(`the limited application may not submit bulks on this target (${res.status} ${String((res.json as { code?: unknown })?.code)}); the scope cannot be observed`);
       }
       t.expect(
         res.status === 202,

@@ -13,6 +13,9 @@ const check = checksFor('messages');
 const MESSAGE_STATUSES = enumOf('IndividualMessageStatus');
 const TIMESTAMP_FIELDS = ['accepted_at', 'submitted_at', 'delivered_at', 'failed_at'] as const;
 
+/** UUIDs compare without regard to case (RFC 9562 reads them case-insensitively). */
+const sameId = (value: unknown, id: string) => typeof value === 'string' && value.toLowerCase() === id.toLowerCase();
+
 interface Configured {
   businessId: string;
   messageId: string;
@@ -44,7 +47,9 @@ describe('messages (2.4, 3.2, 4.4)', () => {
     },
     async (t) => {
       const { messageId, res, body } = await configuredMessage(t);
-      t.expect(body.id === messageId, 'MSG-RETRIEVE', `id ${messageId}`, `id ${JSON.stringify(body.id)}`, res);
+      t.evidence(res);
+      if (body.id === undefined) t.skip('200 with a message that has no id member (which members are required is not shown)');
+      t.expect(sameId(body.id, messageId), 'MSG-RETRIEVE', `id ${messageId}`, `id ${JSON.stringify(body.id)}`, res);
       t.evidence(res);
     },
   );
@@ -74,8 +79,9 @@ describe('messages (2.4, 3.2, 4.4)', () => {
     },
     async (t) => {
       const { businessId, res, body } = await configuredMessage(t);
+      if (body.business_id === undefined) t.skip('the message has no business_id member (which members are required is not shown)');
       t.expect(
-        typeof body.business_id === 'string' && body.business_id.toLowerCase() === businessId.toLowerCase(),
+        sameId(body.business_id, businessId),
         'MSG-BUSINESS',
         `business_id ${businessId}`,
         `business_id ${JSON.stringify(body.business_id)}`,

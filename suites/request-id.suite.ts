@@ -8,7 +8,7 @@ import type { Exchange } from '../harness/model.ts';
 import { stringOfLength } from '../generators/boundaries.ts';
 import { jsonSchemaFor, validate } from '../spec/validators.ts';
 import { checksFor, type CheckContext } from './support/check.ts';
-import { apiExchanges, headerOf } from './support/exchanges.ts';
+import { apiExchanges, headerOf, isDocumentedOperation } from './support/exchanges.ts';
 import { paths } from './support/paths.ts';
 import { forAll } from './support/property.ts';
 import { describeResponse, viewOfApiResponse, viewOfRecorded, type ResponseView } from './support/problem.ts';
@@ -207,7 +207,7 @@ describe('request-id (4.0, 4, 7, 8)', () => {
   check(
     {
       id: 'generate-when-missing',
-      title: 'GET 10 times without X-Request-Id: each response carries a valid generated value, all 10 different',
+      title: 'GET 10 times without X-Request-Id: each response carries a valid generated value (a value given twice is reported: the document does not say generated ids are unique)',
       requirements: ['RID-GENERATE-MISSING', 'RID-FORMAT'],
     },
     async (t) => {
@@ -218,7 +218,7 @@ describe('request-id (4.0, 4, 7, 8)', () => {
         t.expect(got !== undefined, 'RID-GENERATE-MISSING', 'a generated X-Request-Id', 'no X-Request-Id header', res);
         t.expect(isValidRequestId(got), 'RID-FORMAT', 'X-Request-Id of 1 to 128 characters from A-Z a-z 0-9 . _ -', `X-Request-Id ${JSON.stringify(got)}`, res);
         const earlier = seen.get(got!);
-        if (earlier) t.fail('RID-GENERATE-MISSING', 'a new value for every request', `X-Request-Id ${JSON.stringify(got)} given twice`, earlier, res);
+        if (earlier) t.advise(`the generated X-Request-Id ${JSON.stringify(got)} was given to two requests: a log cannot tell them apart`);
         seen.set(got!, res);
       }
     },
@@ -239,6 +239,12 @@ describe('request-id (4.0, 4, 7, 8)', () => {
         const evidence = live ? [live] : [];
         const got = view.headers['x-request-id'];
         const where = `${exchange.request.method} ${exchange.request.url} -> ${view.status}`;
+        // Section 4 puts the header on the responses of its operations; a path that is no
+        // operation (AUTH-UNKNOWN-PATH) may answer without one: reported, not failed.
+        if (got === undefined && !isDocumentedOperation(t.config, exchange)) {
+          t.advise(`no X-Request-Id on ${where}, a path that is no operation of the document`);
+          continue;
+        }
         if (got === undefined) {
           t.evidence(exchange);
           t.fail('RID-EVERY-RESPONSE', `an X-Request-Id header on ${where}`, 'no X-Request-Id header', ...evidence);
@@ -282,6 +288,8 @@ describe('request-id (4.0, 4, 7, 8)', () => {
         judged++;
         // A replayed problem may repeat the original body, request_id included (IDEM-REPLAY-REQUEST-ID).
         if (original !== undefined && requestId === original) continue;
+        // Without a header there is nothing to equal; on a path that is no operation that is allowed.
+        if (view.headers['x-request-id'] === undefined && !isDocumentedOperation(t.config, exchange)) continue;
         if (requestId !== view.headers['x-request-id']) {
           t.evidence(exchange);
           t.fail(

@@ -8,7 +8,7 @@ import type { CheckContext } from './support/check.ts';
 import { checksFor } from './support/check.ts';
 import { bodyOptions, bulkIdOf, businessIdOf, createdDuring, requireSubmissions, submitBulk, validBodies } from './support/bulk.ts';
 import { paths } from './support/paths.ts';
-import { codeOf, describeResponse, expectProblem } from './support/problem.ts';
+import { codeOf, describeResponse, expectNoServerFault, expectProblem, isProblem, normalizePointer } from './support/problem.ts';
 import type { ProblemCode } from '../spec/problem-codes.ts';
 import { forAll, generate } from './support/property.ts';
 
@@ -25,7 +25,11 @@ function addressed(c: InvalidCase): string[] {
 
 /** Why a case cannot run on this target, or undefined when it can. */
 function cannotRun(t: CheckContext, c: InvalidCase): string | undefined {
-  if (c.requires.includes('template') && !t.config.fixtures.templateId) return 'needs a template fixture (CONFORMANCE_TEMPLATE_ID)';
+  // A synthetic variable against a real template with no known placeholders would be a second violation.
+  if (c.requires.includes('template')) {
+    if (!t.config.fixtures.templateId) return 'needs a template fixture (CONFORMANCE_TEMPLATE_ID)';
+    if (!t.config.fixtures.templatePlaceholders?.length) return "needs the template's placeholder names (CONFORMANCE_TEMPLATE_PLACEHOLDERS)";
+  }
   if (!t.config.target.embedded) {
     const pool = new Set(t.config.fixtures.recipients ?? []);
     const outside = addressed(c).filter((to) => !pool.has(to));
@@ -72,7 +76,7 @@ async function judgeCase(t: CheckContext, c: InvalidCase, taken: Set<string>): P
   if (c.outcomes.length > 1) taken.add(`${c.name}: ${res.status} ${codeOf(res.json)}`);
   if (res.status === 400 && c.in === 'body' && c.kind === 'schema') {
     const errors = isObject(res.json) && Array.isArray(res.json.errors) ? res.json.errors.filter(isObject) : [];
-    const pointers = errors.map((e) => e.pointer);
+    const pointers = errors.map((e) => (typeof e.pointer === 'string' ? normalizePointer(e.pointer) : e.pointer));
     const accepted = new Set([...c.pointers, ...(c.objectPointer !== undefined ? [c.objectPointer] : [])]);
     // A oneOf breach concerns the object and each member at odds: a pointer to either names it.
     const names = (p: string) => accepted.has(p) || (c.keyword === 'oneOf' && [...accepted].some((a) => p.startsWith(`${a}/`)));
@@ -186,21 +190,19 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
   check(
     {
       id: 'wrong-content-type',
-      title: 'POST a valid JSON body labelled text/plain: refused with a 4xx (400 validation_failed or 415), never accepted, never a 5xx',
-      requirements: ['VAL-CONTENT-TYPE'],
+      title: 'POST a valid JSON body labelled text/plain: refused with 400 validation_failed (accepting it is a warning), nothing created, never a 5xx',
+      requirements: ['VAL-CONTENT-TYPE', 'VAL-NOTHING-ACCEPTED-ON-REJECTION', 'PROB-NO-5XX-FOR-CLIENT-FAULT'],
     },
     async (t) => {
       requireSubmissions(t);
       const body = generate(t, validBodies(t), 'content-type');
       const { result, created } = await createdDuring(t, async () => (await submitBulk(t, undefined, { rawBody: JSON.stringify(body), headers: { 'Content-Type': 'text/plain' } })).response);
       const res = result;
-      t.expect(res.status >= 400 && res.status < 500, 'VAL-CONTENT-TYPE', 'a 4xx refusal of a body that is not application/json', describeResponse(res), res);
-      if (res.status === 415) {
-        t.note(`answered 415${codeOf(res.json) ? ` ${codeOf(res.json)}` : ''}`);
-      } else {
-        expectProblem(t, res, { status: 400, codes: ['validation_failed'], requirement: 'VAL-CONTENT-TYPE', why: 'a body labelled text/plain' });
-      }
-      if (created !== undefined) t.expect(created === 0, 'VAL-CONTENT-TYPE', 'nothing created', `${created} created`, res);
+      expectNoServerFault(t, res, 'a body labelled text/plain');
+      if (res.status < 300) t.fail('VAL-CONTENT-TYPE', 'a refusal of a body that is not labelled application/json', `${describeResponse(res)}: read as JSON`, res);
+      if (created !== undefined) t.expect(created === 0, 'VAL-NOTHING-ACCEPTED-ON-REJECTION', 'nothing created by a refused submission', `${created} created`, res);
+      // Section 7 has no code for 415, so a refusal is 400 validation_failed ("malformed request").
+      expectProblem(t, res, { status: 400, codes: ['validation_failed'], requirement: 'VAL-CONTENT-TYPE', why: 'a body labelled text/plain' });
     },
   );
 
@@ -214,9 +216,16 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
       requireSubmissions(t);
       const templateId = t.config.fixtures.inactiveTemplateId;
       if (!templateId) return t.skip('no archived template fixture (CONFORMANCE_INACTIVE_TEMPLATE_ID)');
-      // Its placeholders are not known, so no variables are sent (leaving them out is not judged: VAL-TEMPLATE-VARIABLES).
-      const body = generate(t, validBodies(t, { templateId, placeholders: [], content: 'template' }), 'archived-template');
+      // Its placeholders are not known: the active template's are sent, as a fixture usually shares them.
+      const placeholders = t.config.fixtures.templatePlaceholders ?? [];
+      const body = generate(t, validBodies(t, { templateId, placeholders, content: 'template' }), 'archived-template');
       const { result, created } = await createdDuring(t, async () => (await submitBulk(t, body)).response);
+      // Which comes first, the template's state or its variables, is not shown: a refusal of the
+      // variables says nothing about the archived template.
+      const pointers = isObject(result.json) && Array.isArray(result.json.errors) ? result.json.errors.filter(isObject).map((e) => normalizePointer(String(e.pointer))) : [];
+      if (isProblem(result, 400, 'validation_failed') && pointers.length > 0 && pointers.every((p) => /\/template_variables(\/|$)/.test(p))) {
+        t.skip(`the target refused the template variables first (${pointers.join(', ')}); the archived template's own placeholders are not known`);
+      }
       expectProblem(t, result, { status: 422, codes: ['template_not_active'], requirement: 'VAL-TEMPLATE-ACTIVE', why: 'an archived template' });
       if (created !== undefined) t.expect(created === 0, 'VAL-TEMPLATE-ACTIVE', 'nothing created', `${created} created`, result);
     },

@@ -1,5 +1,5 @@
 // 4.1 createSmsBulkMessage: POST /v1/businesses/{businessId}/sms/bulk-messages
-import type { BulkRecord, IdempotencyRecord } from '../store.ts';
+import type { BulkRecord, Business, IdempotencyRecord } from '../store.ts';
 import { uuidv4, uuidv7 } from '../ids.ts';
 import { assignFates } from '../lifecycle.ts';
 import { authorize } from './authorize.ts';
@@ -51,7 +51,7 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   // anything else about the entries, and create nothing when the count is above the maximum.
   const recipients = isRecord(body) && Array.isArray(body.recipients) ? (body.recipients as unknown[]) : undefined;
   if (recipients) {
-    const max = d.has('recipient-limit-1001-accepted') ? MAX_RECIPIENTS + 1 : MAX_RECIPIENTS;
+    const max = d.has('recipient-limit-1001-accepted') ? MAX_RECIPIENTS + 1 : d.has('recipient-limit-999') ? MAX_RECIPIENTS - 1 : MAX_RECIPIENTS;
     const count = d.has('recipient-limit-counts-unique') ? new Set(recipients.map((r) => JSON.stringify(r))).size : recipients.length;
     if (d.has('recipient-limit-after-entry-validation') && count > max) {
       const errors = validateBulkBody(body, d);
@@ -59,6 +59,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     }
     if (count > max) {
       if (d.has('recipient-limit-creates-bulk')) store.saveBulk(orphanBulk(call, businessId));
+      // 4.1 rule 1: refused before billing (the defect debits the wallet all the same).
+      if (d.has('recipient-limit-billed')) debit(store.business(businessId)!, 0.04 * recipients.length);
       if (d.has('recipient-limit-status-400')) {
         return call.validationFailed('Too many recipients.', [{ pointer: '/recipients', code: 'field_invalid' }]);
       }
@@ -70,7 +72,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   const keyHeader = call.req.headers['idempotency-key'];
   const key = typeof keyHeader === 'string' ? keyHeader : undefined;
   const keyMissing = key === undefined || key.length === 0;
-  if ((keyMissing && !d.has('idempotency-key-optional')) || (key !== undefined && key.length > 256)) {
+  const maxKeyLength = d.has('idempotency-key-max-255') ? 255 : 256;
+  if ((keyMissing && !d.has('idempotency-key-optional')) || (key !== undefined && key.length > maxKeyLength)) {
     return call.validationFailed('The Idempotency-Key header is required and must be 1 to 256 characters.', [
       { pointer: 'Idempotency-Key', code: 'field_invalid' },
     ]);
@@ -106,7 +109,7 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
       }
       // 4.1 rule 3: replay the original response (status, body, Location).
       const r = previous.response;
-      return call.raw(r.status, r.body, r.location ? { Location: r.location } : {});
+      return call.raw(r.status, r.body, r.location && !d.has('replay-without-location') ? { Location: r.location } : {});
     }
   }
 
@@ -137,16 +140,30 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     return call.validationFailed('Template variables must match the placeholders of the template.', variableErrors);
   }
 
-  const bulk = acceptBulk(call, businessId, valid, pin, now);
-  store.saveBulk(bulk);
-  const location = bulkLocation(businessId, bulk.id);
-  const text = JSON.stringify(renderBulk(call, bulk, { acceptance: true }));
-  if (scope) {
-    const record: IdempotencyRecord = { fingerprint, rawBody: JSON.stringify(valid), createdAt: now, response: { status: 202, location, body: text } };
-    store.saveIdempotency(scope, record);
-  }
-  // 4.1: 202 with Location of the created resource.
-  call.raw(202, text, d.has('location-missing') ? {} : { Location: location });
+  const accept = () => {
+    const bulk = acceptBulk(call, businessId, valid, pin, now);
+    store.saveBulk(bulk);
+    const location = bulkLocation(businessId, bulk.id);
+    const text = JSON.stringify(renderBulk(call, bulk, { acceptance: true }));
+    if (scope) {
+      const record: IdempotencyRecord = { fingerprint, rawBody: JSON.stringify(valid), createdAt: now, response: { status: 202, location, body: text } };
+      store.saveIdempotency(scope, record);
+    }
+    // 4.1: 202 with Location of the created resource.
+    call.raw(202, text, d.has('location-missing') ? {} : { Location: location });
+  };
+  // 4.1 rule 2: the key is looked up and recorded in one step; the defect puts a slow acceptance
+  // between the two, so a concurrent same-key submission finds no record and creates its own bulk.
+  if (d.has('idempotency-key-recorded-late')) return void setTimeout(accept, LATE_RECORD_MS);
+  accept();
+}
+
+/** How long the `idempotency-key-recorded-late` defect's acceptance step takes. */
+const LATE_RECORD_MS = 50;
+
+/** What the `recipient-limit-billed` defect takes from the business's wallet. */
+function debit(business: Business, amount: number): void {
+  business.currentBalance = (Number(business.currentBalance) - amount).toFixed(2);
 }
 
 function isRecord(v: unknown): v is Record<string, unknown> {

@@ -44,29 +44,40 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   let limit = d.has('page-size-default-50') ? 50 : DEFAULT_PAGE_SIZE;
   const limitText = q.get(PARAMS.limit);
   if (limitText !== null) {
-    const max = d.has('limit-1001-accepted') ? MAX_PAGE_SIZE + 1 : MAX_PAGE_SIZE;
+    const max = d.has('limit-1001-accepted') ? MAX_PAGE_SIZE + 1 : d.has('page-size-max-999') ? MAX_PAGE_SIZE - 1 : MAX_PAGE_SIZE;
     if (!/^\d{1,7}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > max) {
       return invalid(PARAMS.limit, `${PARAMS.limit} must be an integer from 1 to ${MAX_PAGE_SIZE}.`);
     }
     limit = Number(limitText);
   }
 
-  // 4.3: status filter is one of queued, sent, delivered, failed; number filter is E.164.
+  // 4.3: status filter is one of queued, sent, delivered, failed; number filter is E.164. A value
+  // outside that shape is the caller's fault, never a 5xx (7); the defect lets it throw.
+  const invalidFilter = (param: string, detail: string) => {
+    if (d.has('filter-shape-500')) throw new Error(`unexpected ${param} filter value`);
+    return invalid(param, detail);
+  };
   const statusText = q.get(PARAMS.status);
   if (statusText !== null && !STATUS_FILTERS.has(statusText)) {
-    return invalid(PARAMS.status, `${PARAMS.status} must be one of queued, sent, delivered, failed.`);
+    return invalidFilter(PARAMS.status, `${PARAMS.status} must be one of queued, sent, delivered, failed.`);
   }
   const toText = q.get(PARAMS.to);
-  if (toText !== null && !isE164(toText)) return invalid(PARAMS.to, `${PARAMS.to} must be an E.164 number.`);
+  if (toText !== null && !isE164(toText)) return invalidFilter(PARAMS.to, `${PARAMS.to} must be an E.164 number.`);
 
   let filters: CursorFilters = { status: statusText, to: toText };
   let start = 0;
   const cursorText = q.get(PARAMS.cursor);
-  if (cursorText !== null) {
-    const bad = () => invalid(PARAMS.cursor, 'The cursor is invalid or expired.');
-    if (cursorText.length === 0) return bad();
-    const reading = call.deps.cursors.decode(cursorText, { skipSignature: d.has('tampered-cursor-accepted') });
-    if (!reading.ok) return bad();
+  const bad = () => invalid(PARAMS.cursor, 'The cursor is invalid or expired.');
+  // 4.3: a cursor is at least one character; the defect hands the empty value to a decoder that throws.
+  if (cursorText === '') {
+    if (d.has('empty-cursor-500')) throw new Error('cursor: unexpected end of input');
+    return bad();
+  }
+  const reading = cursorText === null ? undefined : call.deps.cursors.decode(cursorText);
+  // 4.3: an invalid cursor gives 400; the defect reads one that does not decode as no cursor.
+  const undecodableAsNone = reading?.ok === false && reading.reason === 'malformed' && d.has('undecodable-cursor-first-page');
+  if (reading && !reading.ok && !undecodableAsNone) return bad();
+  if (reading?.ok) {
     const c = reading.payload;
     // 4.3: 24-hour lifetime.
     if (now - c.issuedAt >= CURSOR_LIFETIME_MS && !d.has('expired-cursor-accepted')) return bad();
@@ -91,7 +102,8 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   let lastPosition = -1;
   for (const row of bulk.rows) {
     if (row.position < start) continue;
-    if (filters.to !== null && row.to !== filters.to) continue;
+    // 4.3: the number filter keeps only rows sent to that number.
+    if (filters.to !== null && row.to !== filters.to && !d.has('number-filter-ignored')) continue;
     if (filters.status !== null) {
       const s = rowStateAt(row, bulk, now);
       // 4.3: the status filter matches submission or delivery status.

@@ -32,8 +32,6 @@ export interface Deps {
 
 export class Call {
   app: Application | undefined;
-  /** True while answering a path no operation matches (for the request-id defect). */
-  unknownRoute = false;
 
   constructor(
     readonly deps: Deps,
@@ -57,14 +55,18 @@ export class Call {
     return this.defects.has('timestamps-plus-offset') ? `${iso.slice(0, -1)}+00:00` : iso;
   }
 
-  private baseHeaders(extra: Record<string, string> = {}): Record<string, string> {
+  private baseHeaders(extra: Record<string, string> = {}, status?: number): Record<string, string> {
     // 4: every response carries X-Request-Id.
-    if (this.unknownRoute && this.defects.has('request-id-missing-on-unknown-route')) return extra;
+    if (status === 401 && this.defects.has('request-id-missing-on-401')) return extra;
+    // 4.0: without a client id one is generated and returned (the defect returns none).
+    if (this.req.headers['x-request-id'] === undefined && this.defects.has('request-id-not-generated')) return extra;
     return { 'X-Request-Id': this.requestId, ...extra };
   }
 
   json(status: number, body: unknown, headers: Record<string, string> = {}): void {
-    writeJson(this.res, status, body, 'application/json', this.baseHeaders(headers));
+    // 1: JSON bodies say application/json (the defect labels them text/plain).
+    const mediaType = this.defects.has('success-media-type-text-plain') ? 'text/plain' : 'application/json';
+    writeJson(this.res, status, body, mediaType, this.baseHeaders(headers, status));
   }
 
   /** A body already serialised (idempotent replay keeps the original bytes). */
@@ -79,17 +81,32 @@ export class Call {
   }
 
   /** 7: an RFC 9457 problem whose request_id equals the X-Request-Id header. */
-  problem(code: ProblemCode, detail: string, options: { errors?: FieldError[]; headers?: Record<string, string>; extra?: Record<string, unknown> } = {}): void {
+  problem(
+    code: ProblemCode,
+    detail: string,
+    // `status` is passed only by a defect (7: each code travels with the status of the table).
+    options: { errors?: FieldError[]; headers?: Record<string, string>; extra?: Record<string, unknown>; status?: number } = {},
+  ): void {
     const d = this.defects;
     const errors = code === 'validation_failed' && d.has('validation-errors-missing') ? undefined : options.errors;
     const body: Record<string, unknown> = { ...buildProblem(code, detail, this.requestId, errors), ...options.extra };
     if (d.has('problem-type-wrong-base-one-code') && code === 'idempotency_conflict') body.type = `https://errors.example.invalid/${code}`;
     if (d.has('problem-request-id-mismatch')) body.request_id = `${this.requestId}-x`;
     if (d.has('problem-missing-detail')) delete body.detail;
+    // 7: codes are the section 7 ones; the defect renames resource_not_found (type kept in step).
+    if (d.has('not-found-code-unknown') && code === 'resource_not_found') {
+      body.code = 'not_found';
+      body.type = String(body.type).replace(/\/resource_not_found$/, '/not_found');
+    }
+    // 7: one stable title per code.
+    if (d.has('problem-title-is-detail')) body.title = detail;
+    // 7: instance is recommended.
+    if (d.has('problem-instance-missing')) delete body.instance;
+    if (options.status !== undefined) body.status = options.status;
     if (d.has('problem-status-mismatch') && body.status === 422) body.status = 400;
-    const status = buildProblem(code, '', this.requestId).status;
+    const status = options.status ?? buildProblem(code, '', this.requestId).status;
     const mediaType = d.has('problem-media-type-json') ? 'application/json' : PROBLEM_MEDIA_TYPE;
-    writeJson(this.res, status, body, mediaType, this.baseHeaders(options.headers));
+    writeJson(this.res, status, body, mediaType, this.baseHeaders(options.headers, status));
   }
 
   validationFailed(detail: string, errors: FieldError[]): void {

@@ -32,7 +32,8 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
     id: bulk.id,
     business_id: bulk.businessId,
     from: bulk.from,
-    classification: bulk.classification,
+    // 2.1: transactional or promotional, as written (the defect upper-cases it).
+    classification: d.has('classification-upper-case') ? bulk.classification.toUpperCase() : bulk.classification,
     status,
     settled,
     message: bulk.message,
@@ -68,9 +69,11 @@ export function renderMessage(call: Call, m: IndividualMessage): Record<string, 
   const d = call.defects;
   return {
     id: m.id,
-    business_id: m.business_id,
+    // 2.4: the business of the path (the defect copies the message's own id).
+    business_id: d.has('message-business-id-is-message-id') ? m.id : m.business_id,
     from: m.from,
-    to: m.to,
+    // 2.1: E.164 with its leading + (the defect drops it).
+    to: d.has('message-to-without-plus') ? m.to.replace(/^\+/, '') : m.to,
     classification: m.classification,
     message: m.message,
     status: d.has('message-status-provider-code') && m.status === 'delivered' ? 'DELIVRD' : m.status,

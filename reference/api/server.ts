@@ -1,7 +1,7 @@
 // The API origin: request id (4.0), authentication first (5.6 step 1, 5.8), rate limit, routing
 // to the operations of section 4, and the 500 problem for anything unexpected (7).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { REQUEST_ID, generateRequestId } from '../ids.ts';
+import { REQUEST_ID, UUID_V7, generateRequestId } from '../ids.ts';
 import { Call, type Deps } from './call.ts';
 import { validateBulkBody } from './bulk-body.ts';
 import { createBulk } from './bulk-create.ts';
@@ -72,6 +72,8 @@ function requestIdFor(req: IncomingMessage, deps: Deps): string {
   if (typeof given === 'string' && !d.has('request-id-ignored')) {
     if (REQUEST_ID.test(given)) return d.has('request-id-truncated-64') ? given.slice(0, 64) : given;
     if (d.has('request-id-invalid-echoed') && given.length > 0 && /^[\x21-\x7e]+$/.test(given)) return given;
+    // 4.0: an empty id is invalid and replaced (the defect echoes it, empty).
+    if (d.has('request-id-empty-echoed') && given === '') return given;
   }
   return generateRequestId();
 }
@@ -125,6 +127,8 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
     call.app = claims ? deps.store.application(claims.clientId) : undefined;
     if (!call.app) {
       if (!authorization && d.has('missing-token-403')) return call.problem('permission_denied', 'Access denied.');
+      // 7: an unknown path is a client fault, never a 5xx (the defect builds the challenge from the operation it lacks).
+      if (!operation && d.has('unknown-path-unauthenticated-500')) throw new Error('no operation to challenge for');
       // RFC 6750 section 3: the challenge names the scheme.
       const challenge = bearer ? 'Bearer realm="service-external-api", error="invalid_token"' : 'Bearer realm="service-external-api"';
       return call.problem('authentication_required', 'A valid bearer access token is required.', { headers: { 'WWW-Authenticate': challenge } });
@@ -148,10 +152,12 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
     if (deps.faults.internalError) throw new Error('simulated internal failure');
 
     if (!operation) {
-      call.unknownRoute = true;
       return call.problem('resource_not_found', 'No operation exists at this path.');
     }
     if (body.tooLarge) return call.validationFailed('The request body is too large.', [{ pointer: '', code: 'field_invalid' }]);
+    // 4.0: path ids are UUIDv7; one of another shape is simply not found (4xx). The defect reads it
+    // as a UUIDv7 unchecked, which throws.
+    if (d.has('path-id-shape-500') && 'id' in operation && !UUID_V7.test(operation.id)) throw new Error(`not a UUIDv7: ${operation.id}`);
     switch (operation.op) {
       case 'createBulk':
         return createBulk(call, operation.business, body.text);
@@ -166,9 +172,15 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
       case 'deactivateWebhook':
         return deactivateWebhookEndpoint(call, operation.business, operation.id);
     }
-  } catch {
+  } catch (error) {
     // 7: internal_error, with no stack or secret in the detail.
-    if (!res.headersSent) return call.problem('internal_error', 'An unexpected error occurred.');
+    if (!res.headersSent) {
+      if (d.has('internal-error-as-service-unavailable')) {
+        return call.problem('service_unavailable', 'The service is temporarily unavailable.', { status: 500, headers: { 'Retry-After': '5' } });
+      }
+      const stack = d.has('internal-error-stack-in-detail') && error instanceof Error ? error.stack : undefined;
+      return call.problem('internal_error', stack ?? 'An unexpected error occurred.');
+    }
     res.destroy();
   }
 }

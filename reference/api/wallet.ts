@@ -1,4 +1,5 @@
 // 4.5 retrieve wallet balance: grant plus wallet.balance.read; 503 when the source is off.
+import { uuidv7 } from '../ids.ts';
 import { authorize } from './authorize.ts';
 import type { Call } from './call.ts';
 
@@ -10,6 +11,11 @@ export function getWallet(call: Call, businessId: string): void {
   const { store, clock, faults, counters } = call.deps;
   if (d.has('grant-not-checked') && store.business(businessId)) {
     // Defect: skips 5.6 step 2 (and so step 3) for this one operation.
+  } else if (d.has('wallet-grant-any-business') && store.business(businessId)) {
+    // Defect: 4.5 needs the grant on the path's business; this takes the permission from any grant.
+    if (!call.app?.grants.some((g) => g.active && g.permissions.has('wallet.balance.read'))) {
+      return call.problem('permission_denied', 'The application lacks the permission wallet.balance.read.');
+    }
   } else if (d.has('wallet-permission-not-checked')) {
     if (!call.app?.grants.some((g) => g.businessId === businessId && g.active)) {
       return call.problem('permission_denied', 'The application has no active grant for this business.');
@@ -37,14 +43,20 @@ export function getWallet(call: Call, businessId: string): void {
 
 function walletBody(call: Call, id: string, name: string, currency: string, current: string, now: number): Record<string, unknown> {
   const d = call.defects;
-  return {
-    business_id: id,
+  const body: Record<string, unknown> = {
+    // 2.5: the business of the path (the defect writes the snapshot's own new id).
+    business_id: d.has('wallet-business-id-is-snapshot-id') ? uuidv7(now) : id,
     business_name: name,
-    currency,
+    // 2.5: ISO 4217 alphabetic, upper case.
+    currency: d.has('wallet-currency-lower-case') ? currency.toLowerCase() : currency,
     current_balance: d.has('wallet-balance-as-number') ? Number(current) : current,
     // 2.5: available equals current in v1; reserved is always 0.00.
     available_balance: d.has('available-differs-from-current') ? (Number(current) - 1).toFixed(2) : current,
     reserved_balance: '0.00',
-    as_of: call.time(now),
+    // 2.5: the UTC time of the snapshot (the defect writes it at +01:00).
+    as_of: d.has('wallet-as-of-not-utc') ? `${new Date(now + 3_600_000).toISOString().slice(0, -1)}+01:00` : call.time(now),
   };
+  // 2.5: all seven members (the defect leaves business_name out).
+  if (d.has('wallet-business-name-missing')) delete body.business_name;
+  return body;
 }

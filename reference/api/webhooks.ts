@@ -5,15 +5,19 @@ import type { Call } from './call.ts';
 export function deactivateWebhookEndpoint(call: Call, businessId: string, endpointId: string): void {
   const d = call.defects;
   const { store, clock } = call.deps;
-  if (!authorize(call, businessId, 'webhook.endpoints.manage')) return;
   const endpoint = store.webhookEndpoint(endpointId);
-  const owned = endpoint && (endpoint.businessId === businessId || d.has('webhook-delete-foreign-endpoint'));
+  // 3.4 / 5.6: the grant is the one on the path's business (the defect takes the endpoint's own business).
+  const business = endpoint && d.has('webhook-grant-of-endpoint-business') ? endpoint.businessId : businessId;
+  if (!authorize(call, business, 'webhook.endpoints.manage')) return;
+  const owned = endpoint && (endpoint.businessId === business || d.has('webhook-delete-foreign-endpoint'));
   if (!endpoint || !owned) {
     if (!endpoint && d.has('webhook-delete-random-204')) return call.empty(204);
     // 5.6 step 4: another business's endpoint is not found here, like a random id.
     return call.problem('resource_not_found', 'No webhook endpoint with this id exists for this business.');
   }
   // 3.4: active -> deactivated. Reference choice: deactivating again is also 204 (idempotent DELETE).
+  // 7: a repeat is no server failure (the defect takes an inactive endpoint for an impossible state: 500).
+  if (!endpoint.active && d.has('webhook-repeat-deactivation-500')) throw new Error('endpoint already deactivated');
   if (endpoint.active && !d.has('webhook-delete-not-deactivated')) {
     store.saveWebhookEndpoint({ ...endpoint, active: false, deactivatedAt: clock.now() });
   }

@@ -14,9 +14,13 @@ export function runExchanges(config: SuiteConfig): Exchange[] {
   return readAllExchanges(config.settings.exchangeLogPath);
 }
 
-/** True when the URL is under the configured API base (the token endpoint lives elsewhere). */
+/**
+ * True when the URL is under the configured API base and is not the token endpoint, which may
+ * share the API's origin but whose answers section 4 does not describe (AUTH-TOKEN-SHAPE).
+ */
 export function isApiUrl(config: SuiteConfig, url: string): boolean {
   const base = config.target.baseUrl.replace(/\/+$/, '');
+  if (url.split('?')[0] === config.target.tokenUrl.split('?')[0]) return false;
   return url === base || url.startsWith(`${base}/`) || url.startsWith(`${base}?`);
 }
 

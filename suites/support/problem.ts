@@ -109,8 +109,24 @@ export function containsSecret(text: string, secrets: readonly string[]): boolea
   return secrets.some((s) => s.length >= 4 && text.includes(s));
 }
 
-/** A JWT-shaped string (three base64url parts): a bearer token echoed back. */
-const JWT_SHAPE = /\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}/;
+/** A JWT-shaped string (three base64url parts). */
+const JWT_SHAPE = /\beyJ[A-Za-z0-9_-]{5,}\.(eyJ[A-Za-z0-9_-]{5,})\.[A-Za-z0-9_-]{10,}/g;
+
+/**
+ * Whether `text` echoes an access token: a JWT whose claims name an audience or an expiry. A
+ * JWS-shaped cursor or other signed value the client sent is not a credential.
+ */
+function containsAccessToken(text: string): boolean {
+  for (const match of text.matchAll(JWT_SHAPE)) {
+    try {
+      const claims = JSON.parse(Buffer.from(match[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+      if ('aud' in claims || 'exp' in claims) return true;
+    } catch {
+      // Not a JSON payload: not a token.
+    }
+  }
+  return false;
+}
 
 // ---- the checks ------------------------------------------------------------------------------
 
@@ -185,7 +201,7 @@ export function problemViolations(view: ResponseView, options: ProblemCheckOptio
     out.push({ requirement: 'PROB-TYPE-FORM', expected: `type ending in /${body.code}`, actual: `type ${JSON.stringify(body.type)}` });
   }
   if (typeof body.detail === 'string') {
-    if (containsSecret(body.detail, options.secrets ?? []) || JWT_SHAPE.test(body.detail)) {
+    if (containsSecret(body.detail, options.secrets ?? []) || containsAccessToken(body.detail)) {
       out.push({ requirement: 'PROB-DETAIL-NO-SECRETS', expected: 'a detail without credentials or tokens', actual: 'a detail that contains a secret or a token' });
     } else if (looksLikeStackTrace(body.detail)) {
       out.push({ requirement: 'PROB-DETAIL-NO-SECRETS', expected: 'a detail without a stack trace', actual: `detail ${JSON.stringify(body.detail.slice(0, 200))}` });
@@ -207,11 +223,28 @@ export function typeBase(type: string, code: string): string | undefined {
   return path.endsWith(`/${code}`) ? path.slice(0, -code.length - 1) : undefined;
 }
 
-/** A JSON Pointer ('' or '/…' with ~0/~1 escapes only) or a bare query parameter name. */
+/**
+ * An errors[].pointer as a plain JSON Pointer: RFC 9457's own example writes the URI-fragment
+ * form (`#/age`, percent-encoded), which names the same member; anything else is returned as is.
+ */
+export function normalizePointer(pointer: string): string {
+  if (!pointer.startsWith('#')) return pointer;
+  try {
+    return decodeURIComponent(pointer.slice(1));
+  } catch {
+    return pointer;
+  }
+}
+
+/**
+ * A JSON Pointer ('' or '/…' with ~0/~1 escapes only, plain or in URI-fragment form) or the name
+ * of an input outside the body (a query parameter; headers have no pointer form in section 7).
+ */
 function isPointerOrParameter(pointer: string): boolean {
-  if (pointer === '') return true;
-  if (pointer.startsWith('/')) return !/~(?![01])/.test(pointer);
-  return /^[A-Za-z0-9_.\-[\]]+$/.test(pointer);
+  const plain = normalizePointer(pointer);
+  if (plain === '') return true;
+  if (plain.startsWith('/')) return !/~(?![01])/.test(plain);
+  return !pointer.startsWith('#') && pointer.trim().length > 0;
 }
 
 function fieldErrorViolations(body: ProblemBody, status: number, required: boolean): ProblemViolation[] {

@@ -34,6 +34,22 @@ describe('conformance CLI (child process)', { timeout: 120_000 }, () => {
     }
   });
 
+  it('--env-file naming no file is the CLI\'s error (exit 2, CONF_ENV_FILE), also when the bin runs by its shebang as npx does', async () => {
+    const missing = join(tmpdir(), 'conformance-no-such.env');
+    for (const result of [
+      await cli(['run', '--env-file', missing]),
+      await new Promise<{ code: number | null; stderr: string }>((resolve) => {
+        const child = spawn(`${ROOT}bin/conformance.mjs`, ['run', '--env-file', missing], { env: { PATH: process.env.PATH ?? '' } });
+        let stderr = '';
+        child.stderr.on('data', (c) => (stderr += c));
+        child.on('close', (code) => resolve({ code, stderr }));
+      }),
+    ]) {
+      expect(result.code).toBe(2);
+      expect(result.stderr).toContain('[CONF_ENV_FILE]');
+    }
+  });
+
   it('a missing variable names itself and the topics needing it', async () => {
     const result = await cli(['run', '--topic', 'wallet'], { CONFORMANCE_BASE_URL: 'http://127.0.0.1:9' });
     expect(result.code).toBe(2);

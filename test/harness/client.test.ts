@@ -59,6 +59,35 @@ describe('tokens', () => {
   });
 });
 
+describe('token endpoint answers that name the cause', () => {
+  async function tokenServer(status: number, body: string): Promise<{ url: string; close: () => Promise<void> }> {
+    const server = createServer((_, res) => res.writeHead(status, { 'content-type': 'application/json' }).end(body));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    const { port } = server.address() as { port: number };
+    return { url: `http://127.0.0.1:${port}`, close: () => new Promise((r) => server.close(() => r())) };
+  }
+
+  it('a refused audience names CONFORMANCE_AUDIENCE, not the client id', async () => {
+    const server = await tokenServer(400, '{"error":"invalid_target"}');
+    const api = createApiClient(suiteConfigFor({ baseUrl: server.url, tokenUrl: `${server.url}/oauth2/token` }));
+    const error = await harnessError(api.token('primary'));
+    expect(error.code).toBe('CREDENTIALS_REFUSED');
+    expect(error.message).toContain('CONFORMANCE_AUDIENCE');
+    expect(error.message).not.toContain('CONFORMANCE_CLIENT_ID');
+    await api.close();
+    await server.close();
+  });
+
+  it('a 500 from the token endpoint says what it answered', async () => {
+    const server = await tokenServer(500, '{}');
+    const api = createApiClient(suiteConfigFor({ baseUrl: server.url, tokenUrl: `${server.url}/oauth2/token` }));
+    const error = await harnessError(api.token('primary'));
+    expect(error.message).toContain('answered HTTP 500');
+    await api.close();
+    await server.close();
+  });
+});
+
 describe('requests', () => {
   it('sends a run-scoped X-Request-Id unless the request sets or omits it', async () => {
     const api = createApiClient(suiteConfigFor(fake));

@@ -29,6 +29,23 @@ function configError(flags: RunFlags, env: Record<string, string>): HarnessError
   throw new Error('loadConfig accepted the configuration');
 }
 
+describe('configuration errors never show a secret', () => {
+  const canary = 'CANARY-SECRET-8f3a';
+  const cases: Array<{ name: string; flags?: RunFlags; env: Record<string, string> }> = [
+    { name: 'the secret pasted as the token URL', env: { ...host, CONFORMANCE_CLIENT_SECRET: canary, CONFORMANCE_TOKEN_URL: canary } },
+    { name: 'the secret pasted as the seed', env: { ...host, CONFORMANCE_CLIENT_SECRET: canary, CONFORMANCE_SEED: canary } },
+    { name: 'the limited secret given as a topic', flags: { topic: canary }, env: { ...host, CONFORMANCE_LIMITED_CLIENT_SECRET: canary, CONFORMANCE_LIMITED_CLIENT_ID: 'l' } },
+    { name: 'a URL with credentials that does not parse', env: { ...host, CONFORMANCE_BASE_URL: `http://user:ab#c${canary}@127.0.0.1:1` } },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const error = configError(c.flags ?? {}, c.env);
+      expect(error.message).not.toContain(canary);
+      expect(error.message).toMatch(/CONFORMANCE_|--topic/);
+    });
+  }
+});
+
 describe('configuration errors name the variable (and the topics that need it)', () => {
   const cases: Array<{ name: string; flags?: RunFlags; env: Record<string, string>; code: string; mentions: string[] }> = [
     { name: 'malformed base URL', env: { ...host, CONFORMANCE_BASE_URL: 'not a url' }, code: 'CONF_INVALID_VALUE', mentions: ['CONFORMANCE_BASE_URL'] },
@@ -46,6 +63,15 @@ describe('configuration errors name the variable (and the topics that need it)',
     { name: 'recipient not E.164', env: { ...host, CONFORMANCE_RECIPIENTS: '+4915112345678,015112345678' }, code: 'CONF_INVALID_VALUE', mentions: ['CONFORMANCE_RECIPIENTS', '015112345678'] },
     { name: 'bad shard', flags: { shard: '3/2' }, env: {}, code: 'CONF_INVALID_VALUE', mentions: ['--shard'] },
     { name: 'defects against a host', env: { ...host, CONFORMANCE_REFERENCE_DEFECTS: 'x' }, code: 'CONF_INVALID_VALUE', mentions: ['CONFORMANCE_REFERENCE_DEFECTS', 'embedded'] },
+    // An empty base URL (a CI secret that did not resolve) must not fall back to the embedded reference.
+    { name: 'base URL set but empty', env: { ...host, CONFORMANCE_BASE_URL: '' }, code: 'CONF_INVALID_VALUE', mentions: ['CONFORMANCE_BASE_URL', 'empty', 'embedded'] },
+    { name: 'base URL of blanks', env: { CONFORMANCE_BASE_URL: '  ' }, code: 'CONF_INVALID_VALUE', mentions: ['CONFORMANCE_BASE_URL', 'empty'] },
+    {
+      name: 'host settings without a base URL',
+      env: { CONFORMANCE_TOKEN_URL: 'https://auth.example.test/oauth2/token', CONFORMANCE_CLIENT_ID: 'c' },
+      code: 'CONF_MISSING_VARIABLE',
+      mentions: ['CONFORMANCE_BASE_URL', 'CONFORMANCE_TOKEN_URL', 'CONFORMANCE_CLIENT_ID'],
+    },
     {
       name: 'token URL missing',
       flags: { topic: 'wallet,cursors' },

@@ -81,7 +81,16 @@ describe('authentication', () => {
     expect(ok.status).toBe(200);
   });
 
-  it('answers 401 before looking at the business, the resource, the body or the headers [AUTH-401-FIRST]', async () => {
+  it('answers 401 before looking at the business or the resource [AUTH-401-FIRST]', async () => {
+    const cases = [
+      h.call('GET', h.paths.wallet(h.f.otherBusinessId), { as: 'none' }),
+      h.call('GET', h.paths.wallet(RANDOM_V7), { as: 'none' }),
+      h.call('GET', h.paths.message(h.b, RANDOM_V7), { as: { bearer: 'x.y.z' } }),
+    ];
+    for (const r of await Promise.all(cases)) expect(r.status).toBe(401);
+  });
+
+  it('answers 401 before validating the body, the query, the headers or the path ids [AUTH-401-BEFORE-VALIDATION]', async () => {
     const cases = [
       h.call('POST', h.paths.bulks(h.b), { as: 'none', body: '{not json', headers: { 'content-type': 'application/json' } }),
       h.call('POST', h.paths.bulks(h.f.otherBusinessId), { as: 'none', json: { recipients: [] } }),

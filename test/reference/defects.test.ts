@@ -38,6 +38,21 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   },
   'grant-not-checked': async (h) => (await h.call('GET', h.paths.wallet(h.f.otherBusinessId))).status === 200,
   'missing-token-403': async (h) => (await wallet(h, 'primary').then(() => h.call('GET', h.paths.wallet(h.b), { as: 'none' }))).status !== 401,
+  'token-secret-prefix-accepted': async (h) => {
+    const { clientId, clientSecret } = h.ref.apps.primary;
+    const res = await fetch(h.ref.tokenUrl, {
+      method: 'POST',
+      headers: { authorization: `Basic ${Buffer.from(`${clientId}:${clientSecret}-wrong`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    });
+    return res.status === 200;
+  },
+  'token-audience-url': async (h) => {
+    const token = await h.token('primary');
+    const aud = JSON.parse(Buffer.from(token.split('.')[1]!, 'base64url').toString()).aud;
+    return aud !== 'service-external-api' && (await wallet(h)).status === 200;
+  },
+  'unknown-path-unauthenticated-500': async (h) => (await h.call('GET', `/v1/businesses/${h.b}/sms/batches`, { as: 'none' })).status >= 500,
   // idempotency
   'replay-new-id-on-reordered-keys': async (h) => {
     const key = freshKey();
@@ -71,6 +86,18 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await advance(h, 2 * DAY);
     return (await h.submit(messageBody(h), { key })).status !== 202;
   },
+  'replay-without-location': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    const again = await h.submit(messageBody(h), { key });
+    return again.headers.get('location') !== first.headers.get('location');
+  },
+  'idempotency-key-max-255': async (h) => (await h.submit(messageBody(h), { key: 'k'.repeat(256) })).status !== 202,
+  'idempotency-key-recorded-late': async (h) => {
+    const key = freshKey();
+    const answers = await Promise.all([0, 1, 2, 3].map(() => h.submit(messageBody(h), { key })));
+    return new Set(answers.filter((r) => r.status === 202).map((r) => r.json.id)).size > 1;
+  },
   // recipient-limits
   'recipient-limit-1001-accepted': async (h) => (await h.submit(messageBody(h, { recipients: many(h, 1001) }))).status !== 422,
   'recipient-limit-status-400': async (h) => (await h.submit(messageBody(h, { recipients: many(h, 1001) }))).status !== 422,
@@ -83,6 +110,12 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     return (await h.control('GET', '/state/counts')).bulkMessages !== before;
   },
   'zero-recipients-accepted': async (h) => (await h.submit(messageBody(h, { recipients: [] }))).status !== 400,
+  'recipient-limit-999': async (h) => (await h.submit(messageBody(h, { recipients: many(h, 1000) }))).status !== 202,
+  'recipient-limit-billed': async (h) => {
+    const before = (await wallet(h)).json.current_balance;
+    await h.submit(messageBody(h, { recipients: many(h, 1001) }));
+    return (await wallet(h)).json.current_balance !== before;
+  },
   // cursors
   'cursor-not-bound-to-status-filter': async (h) => {
     const first = await rows(h, { status: 'failed', limit: '5' });
@@ -99,15 +132,16 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     return (await rows(h, { cursor }, other.json.id)).status !== 400;
   },
   'expired-cursor-accepted': async (h) => (await rows(h, { cursor: h.f.expiredCursor })).status !== 400,
-  'tampered-cursor-accepted': async (h) => {
-    const cursor = (await rows(h, { limit: '5' })).json.pagination.next_cursor as string;
-    const [data, mac] = cursor.split('.');
-    const payload = JSON.parse(Buffer.from(data!, 'base64url').toString());
-    payload.next = 0;
-    return (await rows(h, { cursor: `${Buffer.from(JSON.stringify(payload)).toString('base64url')}.${mac}` })).status !== 400;
-  },
+  'undecodable-cursor-first-page': async (h) => (await rows(h, { cursor: 'not-a-cursor-at-all' })).status !== 400,
   'page-size-default-50': async (h) => (await rows(h, {})).json.pagination.limit !== 100,
   'limit-1001-accepted': async (h) => (await rows(h, { limit: '1001' })).status !== 400,
+  'page-size-max-999': async (h) => (await rows(h, { limit: '1000' })).status !== 200,
+  'empty-cursor-500': async (h) => (await rows(h, { cursor: '' })).status >= 500,
+  'number-filter-ignored': async (h) => {
+    const to = (await rows(h, { limit: '1' })).json.data[0].to;
+    return (await rows(h, { to, limit: '1000' })).json.data.some((row: any) => row.to !== to);
+  },
+  'filter-shape-500': async (h) => (await rows(h, { status: 'bounced' })).status >= 500 || (await rows(h, { to: '12345' })).status >= 500,
   // bulk-invariants
   'settled-true-with-retries-some-bulks': async (h) => {
     const ids: string[] = [];
@@ -157,6 +191,11 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   'wallet-unavailable-500': (h) => withFault(h, { walletUnavailable: true }, { walletUnavailable: false }, async () => (await wallet(h)).status !== 503),
   'wallet-permission-not-checked': async (h) => (await wallet(h, 'limited')).status === 200,
   'wallet-balance-as-number': async (h) => typeof (await wallet(h)).json.current_balance !== 'string',
+  'wallet-business-name-missing': async (h) => !('business_name' in (await wallet(h)).json),
+  'wallet-currency-lower-case': async (h) => !/^[A-Z]{3}$/.test((await wallet(h)).json.currency),
+  'wallet-as-of-not-utc': async (h) => !String((await wallet(h)).json.as_of).endsWith('Z'),
+  'wallet-business-id-is-snapshot-id': async (h) => (await wallet(h)).json.business_id !== h.b,
+  'wallet-grant-any-business': async (h) => (await h.call('GET', h.paths.wallet(h.f.otherBusinessId))).status === 200,
   // concealment
   'foreign-message-404-extra-property': async (h) => {
     const foreign = await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId));
@@ -166,19 +205,22 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   'foreign-message-403': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId))).status !== 404,
   'foreign-message-disclosed': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId))).status === 200,
   'foreign-bulk-disclosed': async (h) => (await h.call('GET', h.paths.bulk(h.b, h.ref.extras.otherBusinessBulkId))).status === 200,
+  'message-read-before-grant': async (h) => (await h.call('GET', h.paths.message(h.f.otherBusinessId, h.f.foreignMessageId))).status === 200,
   // request-id
   'request-id-truncated-64': async (h) => {
     const id = 'r'.repeat(100);
     return (await h.call('GET', h.paths.wallet(h.b), { headers: { 'x-request-id': id } })).headers.get('x-request-id') !== id;
   },
   'request-id-ignored': async (h) => (await h.call('GET', h.paths.wallet(h.b), { headers: { 'x-request-id': 'abc' } })).headers.get('x-request-id') !== 'abc',
-  'request-id-missing-on-unknown-route': async (h) => (await h.call('GET', '/v1/unknown')).headers.get('x-request-id') === null,
+  'request-id-missing-on-401': async (h) => (await h.call('GET', h.paths.wallet(h.b), { as: 'none' })).headers.get('x-request-id') === null,
   'request-id-invalid-echoed': async (h) =>
     (await h.call('GET', h.paths.wallet(h.b), { headers: { 'x-request-id': 'a;b' } })).headers.get('x-request-id') === 'a;b',
   'problem-request-id-mismatch': async (h) => {
     const r = await h.call('GET', h.paths.message(h.b, RANDOM_V7));
     return r.json.request_id !== r.headers.get('x-request-id');
   },
+  'request-id-empty-echoed': async (h) => (await h.call('GET', h.paths.wallet(h.b), { headers: { 'x-request-id': '' } })).headers.get('x-request-id') === '',
+  'request-id-not-generated': async (h) => (await wallet(h)).headers.get('x-request-id') === null,
   // problem-details
   'problem-media-type-json': async (h) => (await h.call('GET', h.paths.message(h.b, RANDOM_V7))).headers.get('content-type') !== 'application/problem+json',
   'problem-type-wrong-base-one-code': async (h) => {
@@ -200,6 +242,20 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
       const r = await wallet(h);
       return r.status === 429 && r.headers.get('retry-after') === null;
     }),
+  'not-found-code-unknown': async (h) => (await h.call('GET', h.paths.message(h.b, RANDOM_V7))).json.code !== 'resource_not_found',
+  'problem-title-is-detail': async (h) => {
+    const missing = await h.call('GET', h.paths.message(h.b, RANDOM_V7));
+    const bulk = await h.call('GET', h.paths.bulk(h.b, RANDOM_V7));
+    return missing.json.title !== bulk.json.title;
+  },
+  'internal-error-stack-in-detail': (h) =>
+    withFault(h, { internalError: true }, { internalError: false }, async () => /\n\s+at /.test(String((await wallet(h)).json.detail))),
+  'problem-instance-missing': async (h) => typeof (await h.call('GET', h.paths.message(h.b, RANDOM_V7))).json.instance !== 'string',
+  'internal-error-as-service-unavailable': (h) =>
+    withFault(h, { internalError: true }, { internalError: false }, async () => {
+      const r = await wallet(h);
+      return r.status !== 500 || r.json.code !== 'internal_error';
+    }),
   // validation
   'both-message-and-template-accepted': async (h) => (await h.submit(messageBody(h, { template_id: h.f.templateId }))).status === 202,
   'extra-body-property-accepted': async (h) => (await h.submit(messageBody(h, { priority: 'high' }))).status === 202,
@@ -214,11 +270,14 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   'archived-template-accepted': async (h) => (await h.submit(templateBody(h, { template_id: h.f.inactiveTemplateId }))).status === 202,
   'content-type-not-checked': async (h) =>
     (await h.call('POST', h.paths.bulks(h.b), { body: JSON.stringify(messageBody(h)), headers: { 'content-type': 'text/plain', 'idempotency-key': freshKey() } })).status === 202,
+  'path-id-shape-500': async (h) => (await h.call('GET', h.paths.message(h.b, 'not-a-uuid'))).status >= 500,
   // schemas
   'timestamps-plus-offset': async (h) => !String((await wallet(h)).json.as_of).endsWith('Z'),
   'bulk-response-extra-property': async (h) => 'priority' in (await h.submit(messageBody(h))).json,
   'ids-not-uuidv7': async (h) => !/^[0-9a-f]{8}-[0-9a-f]{4}-7/.test((await h.submit(messageBody(h))).json.id),
   'batches-path-alias': async (h) => (await h.call('GET', `/v1/businesses/${h.b}/sms/batches/${h.f.expiredCursorBulkId}`)).status === 200,
+  'classification-upper-case': async (h) => !['transactional', 'promotional'].includes((await h.submit(messageBody(h))).json.classification),
+  'success-media-type-text-plain': async (h) => (await wallet(h)).headers.get('content-type') !== 'application/json',
   // webhooks
   'webhook-delete-200-with-body': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId))).status !== 204,
   'webhook-delete-foreign-endpoint': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, h.ref.extras.otherBusinessWebhookEndpointId))).status === 204,
@@ -227,10 +286,18 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     return (await h.control('GET', `/state/webhook-endpoints/${h.f.webhookEndpointId}`)).active === true;
   },
   'webhook-delete-random-204': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, RANDOM_V7))).status === 204,
+  'webhook-grant-of-endpoint-business': async (h) => (await h.call('DELETE', h.paths.webhook(h.f.otherBusinessId, h.f.webhookEndpointId))).status === 204,
+  'webhook-repeat-deactivation-500': async (h) => {
+    await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId));
+    return (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId))).status >= 500;
+  },
   // messages
   'message-status-provider-code': async (h) => !['queued', 'sent', 'delivered', 'failed'].includes((await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.status),
   'message-template-pin-dropped': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.template === null,
   'message-not-found-200': async (h) => (await h.call('GET', h.paths.message(h.b, RANDOM_V7))).status === 200,
+  'message-lookup-last-day-only': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.messageId))).status !== 200,
+  'message-to-without-plus': async (h) => !String((await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.to).startsWith('+'),
+  'message-business-id-is-message-id': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.business_id !== h.b,
 };
 
 describe('defect registry', () => {
@@ -245,12 +312,16 @@ describe('defect registry', () => {
     for (const topic of TOPICS) expect(DEFECTS.filter((d) => d.topic === topic).length, topic).toBeGreaterThanOrEqual(2);
   });
 
-  it('names a catalogue requirement of a must level and the same topic for each defect', () => {
+  it('names a catalogue requirement of a must or should level and the same topic for each defect', () => {
+    // A should-level break earns a warning, which the matrix accepts for such a defect (judgeDefect).
+    // PROB-NO-5XX-FOR-CLIENT-FAULT is judged inside the checks of every topic that sends a client
+    // fault (expectNoServerFault), so a defect breaking it belongs to the topic whose check sees it.
+    const crossTopic = new Set<string>(['PROB-NO-5XX-FOR-CLIENT-FAULT']);
     for (const d of DEFECTS) {
       const r = requirementById(d.requirement);
       expect(r, d.id).toBeDefined();
-      expect(r!.level, d.id).toBe('must');
-      expect(r!.topic, d.id).toBe(d.topic);
+      expect(['must', 'should'], d.id).toContain(r!.level);
+      if (!crossTopic.has(d.requirement)) expect(r!.topic, d.id).toBe(d.topic);
     }
   });
 

@@ -75,6 +75,20 @@ describe('problem details', () => {
     expect(q.json.errors).toEqual([{ pointer: 'limit', code: 'field_invalid' }]);
   });
 
+  it('answers what the caller got wrong with a 4xx, never a server error [PROB-NO-5XX-FOR-CLIENT-FAULT]', async () => {
+    const cases = [
+      h.call('GET', `/v1/businesses/${h.b}/sms/batches`),
+      h.call('GET', h.paths.message(h.b, 'not-a-uuid')),
+      h.call('GET', h.paths.rows(h.b, h.f.expiredCursorBulkId), { query: { status: 'nope', to: '12' } }),
+      h.call('GET', h.paths.rows(h.b, h.f.expiredCursorBulkId), { query: { cursor: 'not-a-cursor' } }),
+      h.call('POST', h.paths.bulks(h.b), { body: '{"from": ', headers: { 'content-type': 'application/json', 'idempotency-key': 'k-5xx' } }),
+    ];
+    for (const r of await Promise.all(cases)) {
+      expect(r.status).toBeGreaterThanOrEqual(400);
+      expect(r.status).toBeLessThan(500);
+    }
+  });
+
   it('keeps secrets and stack traces out of detail [PROB-DETAIL-NO-SECRETS]', async () => {
     const token = await h.token('primary');
     const tampered = `${token}x`;

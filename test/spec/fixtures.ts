@@ -140,7 +140,7 @@ export const validInstances: Record<SchemaName, unknown[]> = {
   CreateSmsBulkMessageRequest: [createRequest, createFromTemplate],
   BulkRecipient: [{ to: '+14155550100' }, { to: '+14155550100', template_variables: { name: 'Ada' } }],
   BulkRecipientRow: [recipientRow, {}],
-  Pagination: [pagination, { limit: 1, has_more: false, next_cursor: null }],
+  Pagination: [pagination, { limit: 1, has_more: false, next_cursor: null }, { limit: 1, has_more: false }],
   BulkRecipientPage: [{ data: [recipientRow], pagination }, { data: [], pagination: { limit: 100, has_more: false, next_cursor: null } }],
   RecipientStatusFilter: ['queued', 'sent', 'delivered', 'failed'],
   IndividualMessageStatus: ['queued', 'sent', 'delivered', 'failed'],

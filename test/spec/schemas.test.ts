@@ -191,7 +191,7 @@ const requiredRejected: Rejection[] = [
   ...missing('TemplateRevisionPin', { template_id: ID, revision_id: ID }, ['template_id', 'revision_id']),
   ...missing('ContractWarning', { code: 'delivery_summary_stale', detail: 'd' }, ['code', 'detail']),
   ...missing('DeliverySummary', completedBulk.delivery_summary, ['as_of', 'complete', 'outcomes_resolved']),
-  ...missing('Pagination', pagination, ['limit', 'has_more', 'next_cursor']),
+  ...missing('Pagination', pagination, ['limit', 'has_more']),
   ...missing('BulkRecipientPage', { data: [], pagination }, ['data', 'pagination']),
   ...missing('WalletBalance', walletBalance, [
     'business_id',

@@ -82,8 +82,11 @@ describe('problemViolations', () => {
 
   it('finds secrets, tokens and stack traces in detail', () => {
     expect(ids(view(401, problem('authentication_required', 401, { detail: 'secret s3cret-value refused' })))).toEqual(['PROB-DETAIL-NO-SECRETS']);
-    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhYmMifQ.c2lnbmF0dXJlLXZhbHVlLXg';
+    const jwt = 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhYmMiLCJleHAiOjE3MDAwMDAwMDB9.c2lnbmF0dXJlLXZhbHVlLXg';
     expect(ids(view(401, problem('authentication_required', 401, { detail: `token ${jwt} expired` })))).toEqual(['PROB-DETAIL-NO-SECRETS']);
+    // A JWS-shaped cursor echoed back is no credential: its claims name no audience or expiry.
+    const cursor = 'eyJhbGciOiJIUzI1NiJ9.eyJidWxrIjoiYiIsIm5leHQiOjEwfQ.c2lnbmF0dXJlLXZhbHVlLXg';
+    expect(ids(view(400, problem('validation_failed', 400, { detail: `cursor ${cursor} is invalid` })))).toEqual([]);
     const trace = 'TypeError: x is undefined\n    at handler (/srv/app/api.js:12:7)';
     expect(ids(view(500, problem('internal_error', 500, { detail: trace })))).toEqual(['PROB-DETAIL-NO-SECRETS']);
   });
@@ -95,6 +98,10 @@ describe('problemViolations', () => {
     expect(ids(view(400, { ...bare, errors: [] }), true)).toEqual(['PROB-VALIDATION-ERRORS']);
     expect(ids(view(400, { ...bare, errors: [{ pointer: '/recipients/0/to', code: 'field_invalid' }] }), true)).toEqual([]);
     expect(ids(view(400, { ...bare, errors: [{ pointer: 'limit', code: 'field_invalid' }] }), true)).toEqual([]);
+    // RFC 9457's own example writes the URI-fragment form; a header has no pointer form at all.
+    expect(ids(view(400, { ...bare, errors: [{ pointer: '#/recipients/0/to', code: 'field_invalid' }] }), true)).toEqual([]);
+    expect(ids(view(400, { ...bare, errors: [{ pointer: 'header:Idempotency-Key', code: 'required' }] }), true)).toEqual([]);
+    expect(ids(view(400, { ...bare, errors: [{ pointer: '#no-pointer', code: 'x' }] }), true)).toContain('PROB-VALIDATION-ERRORS');
     expect(ids(view(400, { ...bare, errors: [{ pointer: '/a', code: 'x', extra: 1 }] }))).toContain('PROB-VALIDATION-ERRORS');
   });
 
