@@ -1,4 +1,4 @@
-// One whole conformance run through the CLI, as a user starts it (`node bin/conformance.mjs run`),
+// One whole conformance run through the CLI, as a user starts it (`npx conformance run`),
 // against the embedded reference: wall time and memory of the process tree (process-tree.ts), and
 // per topic, from the run's report.json, the summed check durations and the requests sent.
 //
@@ -52,10 +52,11 @@ export async function measureWholeRun(options: { profile: 'full' | 'safe'; seed:
   const work = mkdtempSync(join(tmpdir(), 'conformance-bench-'));
   const reportDir = join(work, 'reports');
   try {
-    const args = [join(ROOT, 'bin', 'conformance.mjs'), 'run', '--profile', options.profile, '--seed', String(options.seed), '--report-dir', reportDir];
+    // The bin itself, so its shebang's Node flags apply as they do for users.
+    const args = ['run', '--profile', options.profile, '--seed', String(options.seed), '--report-dir', reportDir];
     if (options.runs !== undefined) args.push('--runs', String(options.runs));
     // The working directory is an empty folder, so no .env of the project is picked up.
-    const tree = await measureTree(process.execPath, args, { cwd: work, env: cleanEnv() });
+    const tree = await measureTree(join(ROOT, 'bin', 'conformance.mjs'), args, { cwd: work, env: cleanEnv() });
     let report: RunResult;
     try {
       report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as RunResult;

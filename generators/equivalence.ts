@@ -59,6 +59,9 @@ function spellString(s: string, escapes: boolean, pick: () => number): string {
     const code = ch.codePointAt(0)!;
     if (ch === '"' || ch === '\\' || code < 0x20) {
       out += JSON.stringify(ch).slice(1, -1);
+    } else if (code >= 0xd800 && code <= 0xdfff) {
+      // A lone surrogate has no UTF-8 form: written raw it would reach the server as U+FFFD.
+      out += '\\u' + code.toString(16);
     } else if (ch === '/' && pick() < 0.5) {
       out += '\\/';
     } else if (code <= 0xffff && pick() < 0.3) {
@@ -93,9 +96,17 @@ export function spellJson(value: unknown, spelling: Spelling): string {
   return ws + write(value) + ws;
 }
 
-/** Raw JSON texts equal to `body` as a JSON value; shrinking heads back to the plain spelling. */
-export function equalVariantsArb(body: unknown): fc.Arbitrary<string> {
-  return fc
+export interface EqualVariantOptions {
+  /** Never the text JSON.stringify writes (that repeat is the byte-identical replay, not a variant). */
+  distinct?: boolean;
+}
+
+/**
+ * Raw JSON texts equal to `body` as a JSON value, to send as the request body byte for byte;
+ * shrinking heads back to the plain spelling.
+ */
+export function equalVariantsArb(body: unknown, options: EqualVariantOptions = {}): fc.Arbitrary<string> {
+  const texts = fc
     .record({
       orderSeed: fc.integer({ min: 0, max: 0x7fffffff }),
       space: fc.constantFrom<Spelling['space']>('', ' ', '\n', '\t', '\r\n  '),
@@ -103,6 +114,10 @@ export function equalVariantsArb(body: unknown): fc.Arbitrary<string> {
       numbers: fc.boolean(),
     })
     .map((spelling) => spellJson(body, spelling));
+  if (!options.distinct) return texts;
+  const plain = JSON.stringify(body);
+  // Any whitespace already differs, so the filter only drops the rare plain spelling.
+  return texts.filter((text) => text !== plain);
 }
 
 let messages: fc.Arbitrary<string> | undefined;
@@ -122,7 +137,10 @@ export interface DifferentVariant {
 export interface DifferentVariantOptions extends Pick<BulkRequestOptions, 'pool' | 'senderId'> {
   /** Other authorized senders, to change `from` without a 403. */
   otherSenderIds?: string[];
-  /** Other active templates, to change `template_id` without a 422. */
+  /**
+   * Other active templates of the business whose placeholders are the body template's, to change
+   * `template_id` without a 422 or a variables mismatch. Without them `template_id` is never changed.
+   */
   otherTemplateIds?: string[];
 }
 
@@ -142,7 +160,7 @@ export function differentVariantsArb(body: BulkRequestBody, options: DifferentVa
     kinds.push(messages.map((message) => ({ pointer: '/message', body: { ...body, message } })));
   }
   const numbers = options.pool ? options.pool : undefined;
-  const toArb = numbers ? (numbers.length > 1 ? recipientsFrom(numbers) : undefined) : e164Arb();
+  const toArb = numbers ? (new Set(numbers).size > 1 ? recipientsFrom(numbers) : undefined) : e164Arb();
   if (toArb) {
     kinds.push(
       fc
@@ -154,17 +172,19 @@ export function differentVariantsArb(body: BulkRequestBody, options: DifferentVa
         }),
     );
   }
-  const withVars = body.recipients.map((r, i) => ({ r, i })).filter(({ r }) => r.template_variables && Object.keys(r.template_variables).length > 0);
-  if (withVars.length > 0) {
+  // One variable value of one recipient (the key set stays the template's placeholders).
+  const variables = body.recipients.flatMap((r, i) => Object.keys(r.template_variables ?? {}).map((k) => ({ i, k, old: r.template_variables![k] })));
+  if (variables.length > 0) {
+    const values = templateValueArb().filter(plainText);
     kinds.push(
-      fc
-        .tuple(fc.constantFrom(...withVars), templateValueArb().filter(plainText))
-        .chain(([{ r, i }, v]) =>
-          fc.constantFrom(...Object.keys(r.template_variables!)).filter((k) => r.template_variables![k] !== v).map((k) => {
+      fc.constantFrom(...variables).chain(({ i, k, old }) =>
+        values
+          .filter((v) => v !== old)
+          .map((v) => {
             const recipients = body.recipients.map((x, j) => (j === i ? { ...x, template_variables: { ...x.template_variables, [k]: v } } : x));
             return { pointer: `/recipients/${i}/template_variables/${k}`, body: { ...body, recipients } };
           }),
-        ),
+      ),
     );
   }
   if (body.recipients.length > 1) {

@@ -1,7 +1,7 @@
 // The `conformance` command line. Each command is one entry of COMMANDS (name, usage, handler), so
 // adding one is adding an entry. Every HarnessError becomes one line on stderr and exit 2; no
 // stack trace reaches a user unless CONFORMANCE_DEBUG=1.
-import { writeFileSync } from 'node:fs';
+import { chmodSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 import { loadConfig } from './config.ts';
@@ -109,6 +109,8 @@ const serveCommand: Command = {
     if (envOut !== undefined) {
       try {
         writeFileSync(envOut, `${lines.join('\n')}\n`, { mode: 0o600 });
+        // The mode above applies to a new file only; the lines hold client secrets.
+        chmodSync(envOut, 0o600);
       } catch (error) {
         await reference.close();
         throw new HarnessError('REPORT_WRITE_FAILED', `--env-out ${envOut}: ${(error as Error).message}`);

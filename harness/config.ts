@@ -36,8 +36,8 @@ export const VARIABLES: Variable[] = [
   { name: 'CONFORMANCE_LIMITED_CLIENT_SECRET', meaning: 'secret of the limited application (redacted everywhere)', topics: ['auth-ordering', 'wallet'] },
   { name: 'CONFORMANCE_SENDER_ID', meaning: 'a sender identity authorized for the business', topics: BULK_SENDING },
   { name: 'CONFORMANCE_UNAUTHORIZED_SENDER_ID', meaning: 'a sender identity not authorized for the business', topics: ['auth-ordering', 'validation'] },
-  { name: 'CONFORMANCE_TEMPLATE_ID', meaning: 'an active template of the business', topics: ['validation', 'idempotency'] },
-  { name: 'CONFORMANCE_TEMPLATE_PLACEHOLDERS', meaning: 'placeholder names of CONFORMANCE_TEMPLATE_ID, comma-separated', topics: ['validation', 'idempotency'] },
+  { name: 'CONFORMANCE_TEMPLATE_ID', meaning: 'an active template of the business', topics: ['validation', 'idempotency', 'bulk-invariants'] },
+  { name: 'CONFORMANCE_TEMPLATE_PLACEHOLDERS', meaning: 'placeholder names of CONFORMANCE_TEMPLATE_ID, comma-separated', topics: ['validation', 'idempotency', 'bulk-invariants'] },
   { name: 'CONFORMANCE_INACTIVE_TEMPLATE_ID', meaning: 'an archived template of the business', topics: ['validation'] },
   { name: 'CONFORMANCE_MESSAGE_ID', meaning: 'an individual SMS of the business', topics: ['messages'] },
   { name: 'CONFORMANCE_FOREIGN_MESSAGE_ID', meaning: 'an individual SMS of CONFORMANCE_OTHER_BUSINESS_ID (its existence must stay concealed)', topics: ['concealment', 'messages'] },
@@ -114,6 +114,21 @@ const FLAG_NAME: Record<keyof RunFlags, string> = {
 
 const E164 = /^\+[1-9]\d{7,14}$/;
 
+const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
+const ID_VARIABLES = [
+  'CONFORMANCE_BUSINESS_ID',
+  'CONFORMANCE_OTHER_BUSINESS_ID',
+  'CONFORMANCE_TEMPLATE_ID',
+  'CONFORMANCE_INACTIVE_TEMPLATE_ID',
+  'CONFORMANCE_MESSAGE_ID',
+  'CONFORMANCE_MESSAGE_TEMPLATE_ID',
+  'CONFORMANCE_FOREIGN_MESSAGE_ID',
+  'CONFORMANCE_FOREIGN_BULK_ID',
+  'CONFORMANCE_FOREIGN_WEBHOOK_ENDPOINT_ID',
+  'CONFORMANCE_WEBHOOK_ENDPOINT_ID',
+  'CONFORMANCE_EXPIRED_CURSOR_BULK_ID',
+];
+
 /** Settings that only mean something against a host: given without a base URL, they are a mistake. */
 const HOST_VARIABLES = ['CONFORMANCE_TOKEN_URL', 'CONFORMANCE_CLIENT_ID', 'CONFORMANCE_CLIENT_SECRET'];
 
@@ -182,6 +197,9 @@ function readConfig(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: string): RunCo
     }
     if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') invalid(name, `must be an http or https URL (got ${parsed.protocol})`);
     if (parsed.username || parsed.password) invalid(name, 'must not carry credentials in the URL');
+    if (name === 'CONFORMANCE_BASE_URL' && /\/v1\/*$/.test(parsed.pathname)) {
+      invalid(name, `ends in /v1, but the run appends /v1/... itself (give ${parsed.origin}${parsed.pathname.replace(/\/v1\/*$/, '')})`);
+    }
     return value;
   };
   const integer = (name: string, fallback: number, min: number, max: number): number => {
@@ -198,7 +216,9 @@ function readConfig(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: string): RunCo
       .map((s) => s.trim())
       .filter(Boolean);
 
-  // Topics first: the messages about missing variables name them.
+  // Topics first: the messages about missing variables name them. An empty --topic is a mistake,
+  // not "all topics".
+  if (flags.topic !== undefined && flags.topic.trim() === '') invalid('CONFORMANCE_TOPICS', 'is empty; name topics, or leave --topic out for all');
   const topicValues = list('CONFORMANCE_TOPICS');
   let topics: Topic[] = [...TOPICS];
   if (topicValues) {
@@ -327,6 +347,11 @@ function readConfig(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: string): RunCo
   const limitedSecret = get('CONFORMANCE_LIMITED_CLIENT_SECRET');
   if (limitedId && limitedSecret) config.apps.limited = { clientId: limitedId, clientSecret: limitedSecret };
 
+  // Identifier fixtures are UUIDs (4.0): a typo here would only show as puzzling failures later.
+  for (const name of ID_VARIABLES) {
+    const value = get(name);
+    if (value !== undefined && !UUID.test(value)) invalid(name, `must be a UUID (got ${JSON.stringify(value)})`);
+  }
   assign('businessId', get('CONFORMANCE_BUSINESS_ID'));
   assign('otherBusinessId', get('CONFORMANCE_OTHER_BUSINESS_ID'));
   assign('senderId', get('CONFORMANCE_SENDER_ID'));

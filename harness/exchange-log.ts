@@ -5,13 +5,25 @@ import { dirname } from 'node:path';
 import type { Exchange } from './model.ts';
 
 /**
- * The log this process appends to, opened once: opening and closing the file for every exchange
+ * The log this thread appends to, opened once: opening and closing the file for every exchange
  * cost more than a loopback request itself (bench/client-throughput.ts). One path at a time; a
  * new path (next run in the same process) closes the previous one.
  */
 let openLog: { path: string; fd: number } | undefined;
 
+/**
+ * Lines not yet written. One write per exchange was the client's largest cost; lines are written
+ * in batches instead, and always before the log is read, at the end of every check
+ * (suites/support/check.ts) and when the batch grows large or a moment has passed.
+ */
+let pending: string[] = [];
+let pendingBytes = 0;
+let flushTimer: NodeJS.Timeout | undefined;
+const FLUSH_BYTES = 64 * 1024;
+const FLUSH_AFTER_MS = 200;
+
 function closeOpenLog(): void {
+  flushExchangeLog();
   if (!openLog) return;
   try {
     closeSync(openLog.fd);
@@ -28,22 +40,36 @@ export function resetExchangeLog(path: string): void {
   writeFileSync(path, '');
 }
 
-/**
- * One synchronous write per exchange on a descriptor opened for appending (O_APPEND), so lines of
- * concurrent requests, and of other processes writing the same log, never interleave.
- */
 export function appendExchange(path: string, exchange: Exchange): void {
   if (!path) return;
   if (openLog?.path !== path) {
     closeOpenLog();
     openLog = { path, fd: openSync(path, 'a') };
   }
-  const bytes = Buffer.from(`${JSON.stringify(exchange)}\n`, 'utf8');
+  const line = `${JSON.stringify(exchange)}\n`;
+  pending.push(line);
+  pendingBytes += line.length;
+  if (pendingBytes >= FLUSH_BYTES) flushExchangeLog();
+  else flushTimer ??= setTimeout(flushExchangeLog, FLUSH_AFTER_MS).unref();
+}
+
+/**
+ * Writes the pending lines with whole-line writes on a descriptor opened for appending
+ * (O_APPEND), so lines never interleave with another writer's.
+ */
+export function flushExchangeLog(): void {
+  if (flushTimer) clearTimeout(flushTimer);
+  flushTimer = undefined;
+  if (!openLog || pending.length === 0) return;
+  const bytes = Buffer.from(pending.join(''), 'utf8');
+  pending = [];
+  pendingBytes = 0;
   let written = 0;
   while (written < bytes.length) written += writeSync(openLog.fd, bytes, written);
 }
 
 export function readAllExchanges(path: string): Exchange[] {
+  if (openLog?.path === path) flushExchangeLog();
   if (!path || !existsSync(path)) return [];
   const out: Exchange[] = [];
   for (const line of readFileSync(path, 'utf8').split('\n')) {
@@ -59,12 +85,9 @@ export function readAllExchanges(path: string): Exchange[] {
 
 /** Requests recorded so far (the run-wide request budget starts from it in each worker). */
 export function countExchanges(path: string): number {
+  if (openLog?.path === path) flushExchangeLog();
   if (!path || !existsSync(path)) return 0;
   let n = 0;
   for (const line of readFileSync(path, 'utf8').split('\n')) if (line.trim()) n++;
   return n;
 }
-
-/** Short names, as the suites' brief spells them. */
-export const append = appendExchange;
-export const readAll = readAllExchanges;

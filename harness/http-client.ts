@@ -102,9 +102,11 @@ function parseJson(text: string): unknown {
   }
 }
 
-function describeTransportError(error: unknown): string {
-  const e = error as { code?: string; message?: string; cause?: { code?: string; message?: string } };
-  const code = e.code ?? e.cause?.code;
+function describeTransportError(error: unknown, timeoutMs: number): string {
+  const e = error as { name?: string; code?: unknown; message?: string; cause?: { name?: string; code?: unknown; message?: string } };
+  if (e.name === 'TimeoutError' || e.cause?.name === 'TimeoutError') return `no answer within ${timeoutMs} ms (CONFORMANCE_TIMEOUT_MS)`;
+  // String codes only (ECONNREFUSED, UND_ERR_…): a DOMException's numeric code says nothing to a user.
+  const code = [e.code, e.cause?.code].find((c): c is string => typeof c === 'string');
   const message = e.cause?.message ?? e.message ?? String(error);
   return code ? `${code}: ${message}` : message;
 }
@@ -199,7 +201,7 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
         durationMs: elapsed(),
       };
     } catch (error) {
-      return { status: 0, headers: {}, text: '', transportError: describeTransportError(error), durationMs: elapsed() };
+      return { status: 0, headers: {}, text: '', transportError: describeTransportError(error, settings.timeoutMs), durationMs: elapsed() };
     } finally {
       clearTimeout(timer);
     }

@@ -131,6 +131,15 @@ export interface Exchange {
   curl: string;
 }
 
+/**
+ * Why a check was skipped, as certification reads it. `precondition`: the run lacked something
+ * whoever runs it can supply (a fixture or variable, the full profile, data on the target).
+ * `not-observable`: no run against this target can show it (it needs the embedded reference's
+ * control origin, a fault that cannot be forced, or a request a safety rule forbids on a real host).
+ */
+export type SkipKind = 'precondition' | 'not-observable';
+export const SKIP_KINDS: readonly SkipKind[] = ['precondition', 'not-observable'];
+
 /** What a check stores in its vitest `meta`, read by harness/reporter.ts. */
 export interface CheckMeta {
   topic: Topic;
@@ -138,6 +147,8 @@ export interface CheckMeta {
   requirements: string[];
   /** Why the check was skipped (profile, missing fixture, fault not observable). */
   skipReason?: string;
+  /** What kind of skip it was; absent means `precondition`. */
+  skipKind?: SkipKind;
   failure?: {
     requirement: string;
     section: string;

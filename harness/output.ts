@@ -67,6 +67,9 @@ export function summaryLines(result: RunResult, reportDir?: string): string[] {
   rows.push(['total', result.verdict, String(s.passed), String(s.failed), String(s.warned), String(s.skipped), String(s.errored)]);
   const lines = ['', ...table([header, ...rows]), ''];
   for (const error of result.harnessErrors) lines.push(`harness error [${error.code}]: ${error.message}`);
+  if (s.passed + s.failed + s.warned + s.errored === 0) {
+    lines.push(`no check was executed (${s.skipped} skipped, reasons in the reports): this verdict says nothing about the target`);
+  }
   lines.push(`verdict: ${result.verdict} (seed ${result.seed}; replay with --seed ${result.seed})`);
   if (reportDir) lines.push(`reports: ${reportDir}`);
   return lines;

@@ -102,6 +102,8 @@ export class CheckCollector implements Reporter {
     check.status = checkStatusOf(test, this.levelOf);
     if (result.state === 'skipped') {
       check.skipReason = meta.skipReason ?? result.note ?? (test.options.mode === 'todo' ? 'not written yet' : 'skipped without a stated reason');
+      // Only a check that said so is not observable; any other skip is one the run could have avoided.
+      check.skipKind = meta.skipKind ?? 'precondition';
     } else if (check.status === 'error') {
       check.errorMessage = result.state === 'failed' ? errorText(result.errors[0]) : 'the check did not finish (run interrupted)';
     }

@@ -3,7 +3,7 @@
 import * as catalogue from '../spec/requirements.ts';
 import type { Level, Requirement, Testability } from '../spec/requirements.ts';
 import { HarnessError } from './errors.ts';
-import type { CheckMeta, CheckStatus, Exchange, Profile, Topic } from './model.ts';
+import type { CheckMeta, CheckStatus, Exchange, Profile, SkipKind, Topic } from './model.ts';
 import type { CollectedCheck } from './reporter.ts';
 import type { GatingReport } from './gating/report.ts';
 
@@ -59,6 +59,8 @@ export interface CheckResult {
   status: CheckStatus;
   /** Skip reason, failure message or harness error message; null on a pass. */
   reason: string | null;
+  /** On a skip only: `precondition` (the run lacked something it can be given) or `not-observable`. */
+  skipKind?: SkipKind;
   durationMs: number;
   failure?: CheckMeta['failure'];
   notes: string[];
@@ -193,6 +195,7 @@ function toCheckResult(check: CollectedCheck): CheckResult {
     requirements: [...check.requirements],
     status: check.status,
     reason: reasonOf(check),
+    ...(check.status === 'skip' ? { skipKind: check.skipKind ?? 'precondition' } : {}),
     durationMs: Math.round(check.durationMs),
     notes: [...check.notes],
     advisories: [...check.advisories],
@@ -380,6 +383,7 @@ export function checksOf(result: RunResult): CollectedCheck[] {
       };
       if (c.failure) check.failure = { ...c.failure };
       if (c.status === 'skip' && c.reason !== null) check.skipReason = c.reason;
+      if (c.status === 'skip') check.skipKind = c.skipKind ?? 'precondition';
       if (c.status === 'error' && c.reason !== null) check.errorMessage = c.reason;
       if (c.seed !== undefined) check.seed = c.seed;
       if (c.counterexample !== undefined) check.counterexample = c.counterexample;

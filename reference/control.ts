@@ -5,6 +5,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { Clock } from './clock.ts';
 import type { CursorCodec } from './cursors.ts';
 import { DEFECTS, type ActiveDefects } from './defects.ts';
+import { uuidv7 } from './ids.ts';
 import type { Faults } from './api/call.ts';
 import type { Store } from './store.ts';
 import type { TokenKind, TokenService } from './tokens.ts';
@@ -68,7 +69,7 @@ export function createControlServer(deps: ControlDeps): Server {
     if (method === 'GET' && path === '/faults') return send(res, 200, deps.faults);
     if (method === 'POST' && path === '/faults') {
       const f = deps.faults;
-      for (const key of ['walletUnavailable', 'serviceUnavailable', 'internalError'] as const) {
+      for (const key of ['walletUnavailable', 'serviceUnavailable', 'internalError', 'countsUnavailable'] as const) {
         if (key in input) {
           if (typeof input[key] !== 'boolean') return send(res, 400, { error: `${key} must be a boolean` });
           f[key] = input[key];
@@ -109,6 +110,16 @@ export function createControlServer(deps: ControlDeps): Server {
       const bulk = deps.store.bulk(decodeURIComponent(m[1]!));
       if (!bulk) return send(res, 404, { error: 'unknown bulk' });
       return send(res, 200, { id: bulk.id, business_id: bulk.businessId, recipient_rows: bulk.rows.length, accepted_at: new Date(bulk.acceptedAt).toISOString() });
+    }
+    m = /^\/templates\/([^/]+)\/revise$/.exec(path);
+    if (method === 'POST' && m) {
+      // A new active revision of the template (same text and placeholders), so a check can tell the
+      // revision pinned at acceptance (2.1 TemplateRevisionPin) from the one active now.
+      const template = deps.store.template(decodeURIComponent(m[1]!));
+      if (!template) return send(res, 404, { error: 'unknown template' });
+      const previous = template.revisionId;
+      template.revisionId = uuidv7(deps.clock.now());
+      return send(res, 200, { template_id: template.id, previous_revision_id: previous, revision_id: template.revisionId });
     }
     m = /^\/state\/webhook-endpoints\/([^/]+)$/.exec(path);
     if (method === 'GET' && m) {

@@ -62,6 +62,9 @@ const registry = [
   { id: 'acceptance-status-processing', requirement: 'BULK-ACCEPT-QUEUED', topic: 'bulk-invariants', description: 'The 202 shows status processing instead of queued.' },
   { id: 'outcomes-exceed-recipients', requirement: 'BULK-OUTCOMES-BOUND', topic: 'bulk-invariants', description: 'outcomes_resolved exceeds the number of recipient entries.' },
   { id: 'location-missing', requirement: 'BULK-LOCATION', topic: 'bulk-invariants', description: 'The 202 has no Location header.' },
+  { id: 'bulk-template-pin-dropped', requirement: 'BULK-TEMPLATE-PIN', topic: 'bulk-invariants', description: 'Template-based bulks show template null, at acceptance and on every read.' },
+  { id: 'template-pin-follows-active-revision', requirement: 'BULK-TEMPLATE-PIN-STABLE', topic: 'bulk-invariants', description: "Reads of a template-based bulk show the template's current active revision instead of the one pinned at acceptance." },
+  { id: 'invented-zero-counts', requirement: 'BULK-NO-INVENTED-ZEROS', topic: 'bulk-invariants', description: 'While intake and submission totals are unavailable (fault countsUnavailable), reads show zero counts instead of null.' },
   // wallet
   { id: 'reserved-nonzero-every-tenth-read', requirement: 'WAL-RESERVED-ZERO', topic: 'wallet', description: 'Every tenth wallet read shows reserved_balance 0.01.' },
   { id: 'available-differs-from-current', requirement: 'WAL-AVAILABLE-EQUALS-CURRENT', topic: 'wallet', description: 'available_balance is current_balance minus 1.00.' },
@@ -109,6 +112,7 @@ const registry = [
   { id: 'unauthorized-sender-accepted', requirement: 'VAL-SENDER-AUTHORIZED', topic: 'validation', description: 'A sender identity not authorized for the business is accepted.' },
   { id: 'archived-template-accepted', requirement: 'VAL-TEMPLATE-ACTIVE', topic: 'validation', description: 'An archived template is accepted.' },
   { id: 'content-type-not-checked', requirement: 'VAL-CONTENT-TYPE', topic: 'validation', description: 'A JSON body sent as text/plain is accepted.' },
+  { id: 'unknown-template-variable-accepted', requirement: 'VAL-TEMPLATE-VARIABLES', topic: 'validation', description: 'A template-based submission whose recipient carries a variable that is no placeholder of the template is accepted (the variable ignored).' },
   { id: 'path-id-shape-500', requirement: 'VAL-PATH-UUIDV7', topic: 'validation', description: 'A bulk, row listing or message path id that is not a UUIDv7 throws: 500 internal_error instead of a 4xx.' },
   // schemas
   { id: 'timestamps-plus-offset', requirement: 'SCH-UTC-TIMESTAMPS', topic: 'schemas', description: 'Response timestamps use +00:00 instead of Z.' },

@@ -87,7 +87,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const cursors = createCursorCodec();
   const world = buildWorld(clock.now(), cursors);
   const store = new MemoryStore(world.seed);
-  const faults: Faults = { walletUnavailable: false, rateLimitPerMinute: null, serviceUnavailable: false, internalError: false };
+  const faults: Faults = { walletUnavailable: false, rateLimitPerMinute: null, serviceUnavailable: false, internalError: false, countsUnavailable: false };
 
   // The auth origin must be known before tokens name it as their issuer.
   const authServer = createServer();

@@ -437,8 +437,3 @@ export function validateResponse(
 export function validateApiResponse(operationId: OperationId, response: ResponseLike): SchemaFailure[] {
   return validateResponse(operationId, response.status, response.headers, response.json, response.text);
 }
-
-/** The problem codes the document lists for a status of an operation (empty when none listed). */
-export function problemCodesFor(operationId: OperationId, status: number): string[] {
-  return findOperation(operationId).responses[String(status)]?.['x-problem-codes'] ?? [];
-}

@@ -193,11 +193,11 @@ describe('auth-ordering (4, 5)', () => {
           form: { grant_type: 'client_credentials', audience: 'conformance-other-audience' },
         });
         const issued = (res.json as { access_token?: unknown } | undefined)?.access_token;
-        if (res.status !== 200 || typeof issued !== 'string') return t.skip(`the authorization server issues no token for another audience (HTTP ${res.status})`);
+        if (res.status !== 200 || typeof issued !== 'string') return t.skip(`the authorization server issues no token for another audience (HTTP ${res.status})`, 'not-observable');
         const aud = audienceOf(issued);
         // Only a token that says it is for another audience proves anything (the audience form field is an assumption).
-        if (aud === undefined || aud.length === 0) return t.skip('the issued token names no audience (opaque or without aud): it cannot be told apart from an ordinary token');
-        if (aud.includes(t.config.target.audience)) t.skip('the authorization server ignored the requested audience');
+        if (aud === undefined || aud.length === 0) return t.skip('the issued token names no audience (opaque or without aud): it cannot be told apart from an ordinary token', 'not-observable');
+        if (aud.includes(t.config.target.audience)) t.skip('the authorization server ignored the requested audience', 'not-observable');
         token = issued;
       }
       await expect401Everywhere(t, { bearer: token }, 'AUTH-AUDIENCE', 'a token for another audience');
@@ -295,6 +295,7 @@ describe('auth-ordering (4, 5)', () => {
         { name: 'getSmsMessage', request: { method: 'GET', path: paths.message(other, randomUuidV7(t, 'auth/grant/message')) } },
       ];
       const answers: string[] = [];
+      const statuses = new Set<number>();
       for (const { name, request } of cases) {
         const res = await t.api.send({ ...request, noRetry: true });
         expectProblem(t, res, {
@@ -304,8 +305,12 @@ describe('auth-ordering (4, 5)', () => {
           why: `${name}: no grant on the business`,
         });
         answers.push(`${name} ${describeResponse(res)}`);
+        statuses.add(res.status);
       }
       t.note(`no grant answered: ${answers.join('; ')}`);
+      // One business without grant should be refused alike: 403 here and 404 there suggests the
+      // resource was looked up before the grant was checked (5.6 orders the grant first).
+      if (statuses.size > 1) t.advise(`the reads of one business without grant were answered differently (${answers.join('; ')}): the resource may be looked up before the grant`);
     },
   );
 

@@ -8,6 +8,7 @@ import { checksFor } from './support/check.ts';
 import {
   bulkIdOf,
   businessIdOf,
+  getBulk,
   pollUntilCompleted,
   requireSubmissions,
   submitAccepted,
@@ -16,6 +17,7 @@ import {
   type Observation,
 } from './support/bulk.ts';
 import { forAll, generate } from './support/property.ts';
+import { hasControl, reviseTemplate, withFaults } from './support/control.ts';
 import { enumOf } from '../spec/contract.ts';
 import { isValid } from '../spec/validators.ts';
 import { paths } from './support/paths.ts';
@@ -160,6 +162,16 @@ function adviseMonotonic(t: CheckContext, bulkId: string, observations: Observat
   }
 }
 
+/** The members of a TemplateRevisionPin, as far as they are strings. */
+function pinOf(v: unknown): { template_id?: string; revision_id?: string } | undefined {
+  if (!isObject(v)) return undefined;
+  const str = (x: unknown) => (typeof x === 'string' ? x : undefined);
+  return { template_id: str(v.template_id), revision_id: str(v.revision_id) };
+}
+
+/** UUIDs compared as values: the same id in either case. */
+const sameId = (a: string | undefined, b: string | undefined) => a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
+
 /** Resolves a Location value to a path under the API base, or undefined when it points elsewhere. */
 function pathOfLocation(baseUrl: string, requestPath: string, location: string): string | undefined {
   const base = baseUrl.replace(/\/+$/, '');
@@ -277,6 +289,126 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
         `GET the bulk by id answers 200 with id ${String(json.id)}`,
         `${direct.status} id ${JSON.stringify(isObject(direct.json) ? direct.json.id : undefined)}`,
         direct,
+      );
+    },
+  );
+
+  check(
+    {
+      id: 'template-pin',
+      title:
+        'POST a template-based bulk, then GET it (on the reference after the template got a new active revision): the 202 pins that template with a UUIDv7 revision and the GET shows the same pin; a message-based bulk has no pin',
+      requirements: ['BULK-TEMPLATE-PIN', 'BULK-TEMPLATE-PIN-STABLE', 'BULK-RETRIEVE'],
+    },
+    async (t) => {
+      requireSubmissions(t);
+      const templateId = t.config.fixtures.templateId;
+      if (!templateId) return t.skip('no template fixture (CONFORMANCE_TEMPLATE_ID)');
+      // Its variables must fill its placeholders, or the submission is refused before any pin.
+      if (!t.config.fixtures.templatePlaceholders) return t.skip("needs the template's placeholder names (CONFORMANCE_TEMPLATE_PLACEHOLDERS)");
+      const body = generate(t, validBodies(t, { content: 'template' }), 'template-pin');
+      const { response } = await submitAccepted(t, body);
+      const bulkId = bulkIdOf(response);
+      t.expect(bulkId !== undefined, 'BULK-ACCEPT-202', '202 body with an id', response.text.slice(0, 200), response);
+      const template = isObject(response.json) ? response.json.template : undefined;
+      const pin = pinOf(template);
+      // 4.1: the active revision is resolved and pinned at durable acceptance (2.1 TemplateRevisionPin).
+      t.expect(
+        sameId(pin?.template_id, templateId) && isValid('UuidV7', pin?.revision_id),
+        'BULK-TEMPLATE-PIN',
+        `template {"template_id": "${templateId}", "revision_id": <UUIDv7>} in the 202`,
+        `template ${JSON.stringify(template ?? null)}`,
+        response,
+      );
+      if (hasControl(t)) {
+        // On the reference the template gets a new active revision after acceptance: the pin is the
+        // one active at acceptance, and a read must not follow the new one (2.1: immutable).
+        const revision = await reviseTemplate(t, templateId);
+        t.expect(
+          sameId(pin!.revision_id, revision.previous_revision_id),
+          'BULK-TEMPLATE-PIN',
+          `revision_id ${revision.previous_revision_id} (the revision active at acceptance)`,
+          `revision_id ${pin!.revision_id}`,
+          response,
+        );
+        t.note(`the template got the new active revision ${revision.revision_id} between acceptance and the read`);
+      } else {
+        t.note('no control origin: the pin of the 202 and of a later read are compared, with no revision change in between');
+      }
+      const read = await getBulk(t, bulkId!);
+      t.expect(read.status === 200 && isObject(read.json), 'BULK-RETRIEVE', `GET of accepted bulk ${bulkId} answers 200`, `${read.status}`, read);
+      const readTemplate = (read.json as Json).template;
+      const readPin = pinOf(readTemplate);
+      t.expect(
+        sameId(readPin?.template_id, pin!.template_id) && sameId(readPin?.revision_id, pin!.revision_id),
+        'BULK-TEMPLATE-PIN-STABLE',
+        `template ${JSON.stringify(template)} as pinned at acceptance`,
+        `template ${JSON.stringify(readTemplate ?? null)}`,
+        response,
+        read,
+      );
+
+      // A message-based bulk resolves no template: no pin at acceptance or later.
+      const plain = generate(t, validBodies(t, { content: 'message' }), 'template-pin message');
+      const { response: accepted } = await submitAccepted(t, plain);
+      const plainTemplate = isObject(accepted.json) ? accepted.json.template : undefined;
+      t.expect(isAbsent(plainTemplate), 'BULK-TEMPLATE-PIN', 'template null (or omitted) for a message-based bulk', `template ${JSON.stringify(plainTemplate)}`, accepted);
+      const plainId = bulkIdOf(accepted);
+      if (plainId) {
+        const again = await getBulk(t, plainId);
+        const againTemplate = isObject(again.json) ? again.json.template : undefined;
+        t.expect(
+          again.status === 200 && isAbsent(againTemplate),
+          'BULK-TEMPLATE-PIN',
+          'GET of the message-based bulk: 200 with template null (or omitted)',
+          `${again.status} template ${JSON.stringify(againTemplate)}`,
+          again,
+        );
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'counts-unavailable',
+      title:
+        'POST a valid bulk, then GET it until completed while its intake and submission totals are unavailable: intake and submission null or omitted on every read, never zero counts, and settled never true',
+      requirements: ['BULK-NO-INVENTED-ZEROS', 'BULK-SETTLED-NULL', 'BULK-RETRIEVE'],
+    },
+    async (t) => {
+      requireSubmissions(t);
+      // 2.2 speaks of totals being unavailable; only the reference's control origin can make them so.
+      if (!hasControl(t)) return t.skip('the fault (authoritative intake and submission totals unavailable) cannot be forced on this target', 'not-observable');
+      const { response } = await acceptOne(t, 'counts-unavailable');
+      const bulkId = bulkIdOf(response);
+      t.expect(bulkId !== undefined, 'BULK-ACCEPT-202', '202 body with an id', response.text.slice(0, 200), response);
+      const settledSeen = new Set<string>();
+      const result = await withFaults(t, { countsUnavailable: true }, 'unavailable intake and submission totals', () =>
+        pollUntilCompleted(
+          t,
+          bulkId!,
+          ({ body, response: read }) => {
+            for (const group of ['intake', 'submission'] as const) {
+              const value = body[group];
+              if (isAbsent(value)) continue;
+              const zeros = isObject(value) && Object.values(value).length > 0 && Object.values(value).every((v) => v === 0);
+              t.fail(
+                'BULK-NO-INVENTED-ZEROS',
+                `${group} null or omitted while the totals are unavailable`,
+                `${group} ${JSON.stringify(value)}${zeros ? ' (invented zeros)' : ''} at status ${String(body.status)}`,
+                read,
+              );
+            }
+            // 2.2: with no retryable_failed_count settled cannot be computed: null (or false, as at acceptance).
+            t.expect(body.settled !== true, 'BULK-SETTLED-NULL', 'settled null or false while submission is unavailable', 'settled true', read);
+            settledSeen.add(JSON.stringify(body.settled ?? null));
+          },
+          { untilSettled: true },
+        ),
+      );
+      if (result.unexpected) t.fail('BULK-RETRIEVE', `GET of accepted bulk ${bulkId} answers 200`, `${result.unexpected.status}`, result.unexpected);
+      t.note(
+        `${result.observations.length} reads with the totals unavailable (last status ${String(result.final?.body.status)}); settled shown as ${[...settledSeen].join(', ')}`,
       );
     },
   );

@@ -481,7 +481,7 @@ describe('cursors (4.3, 2.6)', () => {
       requirements: ['CUR-LIFETIME', 'CUR-EXPIRED'],
     },
     async (t) => {
-      if (!hasControl(t)) t.skip('needs time travel: only the embedded reference offers a clock to advance');
+      if (!hasControl(t)) t.skip('needs time travel: only the embedded reference offers a clock to advance', 'not-observable');
       const bulkId = await bulkToList(t);
       const { params } = t.config;
       const { cursor } = await issuedCursor(t, bulkId, 10);

@@ -233,6 +233,48 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
 
   check(
     {
+      id: 'unknown-template-variable',
+      title:
+        'POST a template-based bulk whose recipient carries a variable that is no placeholder of the template: 400 validation_failed or 422 invalid_recipient, nothing created',
+      requirements: ['VAL-TEMPLATE-VARIABLES', 'VAL-NOTHING-ACCEPTED-ON-REJECTION'],
+    },
+    async (t) => {
+      requireSubmissions(t);
+      if (!t.config.fixtures.templateId) return t.skip('no template fixture (CONFORMANCE_TEMPLATE_ID)');
+      const placeholders = t.config.fixtures.templatePlaceholders;
+      // Without the placeholder names no name can be known to be outside them.
+      if (!placeholders) return t.skip("needs the template's placeholder names (CONFORMANCE_TEMPLATE_PLACEHOLDERS)");
+      const taken = new Set(placeholders.map((p) => p.toLowerCase()));
+      // Every placeholder keeps its value (whether all must be given is not shown): the extra name is the one violation.
+      const arb = fc.tuple(
+        validBodies(t, { content: 'template' }),
+        fc.nat(),
+        fc.stringMatching(/^[a-z][a-z0-9_]{2,15}$/).filter((name) => !taken.has(name)),
+        fc.stringMatching(/^[A-Za-z0-9]{1,16}$/),
+      );
+      const [body, at, name, value] = generate(t, arb, 'unknown-template-variable');
+      const i = at % body.recipients.length;
+      const recipient = body.recipients[i]!;
+      recipient.template_variables = { ...recipient.template_variables, [name]: value };
+      const why = `recipient ${i} variable "${name}" is no placeholder of the template (4.1 rule 7)`;
+      const { result: res, created } = await createdDuring(t, async () => (await submitBulk(t, body)).response);
+      if (res.status < 300) t.fail('VAL-TEMPLATE-VARIABLES', `400 validation_failed or 422 invalid_recipient: ${why}`, `${describeResponse(res)}: accepted`, res);
+      // Both readings: a malformed field (400) or a recipient failing semantic validation (422).
+      expectProblem(t, res, {
+        status: [400, 422],
+        codes: ['validation_failed', 'invalid_recipient'],
+        requirement: 'VAL-TEMPLATE-VARIABLES',
+        why,
+        fieldErrorsExpected: res.status === 400,
+      });
+      t.note(`a variable that is no placeholder answered ${describeResponse(res)}`);
+      t.expect(res.headers['location'] === undefined, 'VAL-NOTHING-ACCEPTED-ON-REJECTION', 'no Location for a refused submission', `Location ${res.headers['location']}`, res);
+      if (created !== undefined) t.expect(created === 0, 'VAL-NOTHING-ACCEPTED-ON-REJECTION', 'nothing created', `${created} created`, res);
+    },
+  );
+
+  check(
+    {
       id: 'unauthorized-sender',
       title: 'POST a bulk from a sender identity not authorized for the business: 403 sender_not_authorized (or permission_denied), nothing created',
       requirements: ['VAL-SENDER-AUTHORIZED'],

@@ -263,7 +263,7 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
       } else {
         // Elsewhere the source cannot be switched off: judge a 503 the run's own reads met, if any.
         const observed = (await sharedReads(t, businessId)).find((r) => r.status === 503);
-        res = observed ?? t.skip('the wallet source cannot be switched off on this target, and none of the reads met it unavailable');
+        res = observed ?? t.skip('the wallet source cannot be switched off on this target, and none of the reads met it unavailable', 'not-observable');
       }
       if (res.status === 200) {
         const body = (res.json ?? {}) as Balance;

@@ -16,6 +16,7 @@ import type { LoadedBaseline } from './baseline.ts';
 import { CERTIFICATE_FILE, buildCertificate, renderCertificate, verifyCertificate } from './certificate.ts';
 import { collectPlan, formatPlan, parseRate, withCheckBudgets } from './plan.ts';
 import { readReport, replayConfig } from './replay.ts';
+import { exclusionsSentence } from './render.ts';
 import { certificationOf, gradeRun } from './tiers.ts';
 
 type Values = Record<string, string | boolean | string[] | undefined>;
@@ -173,7 +174,7 @@ const replayCommand: Command = {
 
 const certifyCommand: Command = {
   name: 'certify',
-  summary: 'run the full profile and write certificate.json, or refuse if a must check failed or was skipped',
+  summary: 'run the full profile over every topic and write certificate.json (listing must checks not observable on the target as exclusions), or refuse if a must check failed, erred or was skipped for a precondition',
   usage: 'conformance certify [--topic a,b] [--env-file F] [--report-dir D] [--seed N] [--runs N] [--defects a,b]',
   options: { ...RUN_FLAGS },
   async run({ values }, { io, runOptions }) {
@@ -187,6 +188,9 @@ const certifyCommand: Command = {
     config.settings = { ...config.settings, maxRequests: Math.max(1, Math.min(config.settings.maxRequests, plan.totalRequests)) };
     io.out(`certify: plan of ${plan.checks.length} checks, at most ${plan.totalRequests} requests`);
     const allTopics = TOPICS.every((t) => config.topics.includes(t));
+    if (!allTopics) {
+      io.out(`certify: PARTIAL RUN (topics ${config.topics.join(', ')} only): certification covers every topic, so this run will be NOT CERTIFIED`);
+    }
     const certificatePath = join(config.reportDir, CERTIFICATE_FILE);
     const outcome = await runConformance(config, {
       ...runOptions,
@@ -200,26 +204,30 @@ const certifyCommand: Command = {
         // A certificate from an earlier run must never sit beside reports it does not describe.
         rmSync(certificatePath, { force: true });
         if (!result.gating?.certification?.certified) return;
-        const text = renderCertificate(buildCertificate(result, config.reportDir, allTopics));
+        const text = renderCertificate(buildCertificate(result, config.reportDir));
         leakScan({ [CERTIFICATE_FILE]: text });
         writeFileSync(certificatePath, text);
       },
     });
     const certification = outcome.result.gating?.certification;
     printGating(outcome.result, io);
+    const exclusions = certification?.exclusions ?? [];
     if (!certification?.certified) {
-      io.out(`NOT CERTIFIED: ${certification?.refusals.length ?? 0} must checks failed, were skipped or could not run:`);
+      const count = certification?.refusals.length ?? 0;
+      io.out(`NOT CERTIFIED (${count} reason${count === 1 ? '' : 's'}):`);
       for (const reason of certification?.refusals ?? []) io.out(`  - ${reason}`);
+      if (exclusions.length > 0) io.out(`  (and ${exclusions.length} must checks not observable on this target, which would be exclusions)`);
       return 1;
     }
-    io.out(`CERTIFIED${allTopics ? '' : ` (topics ${config.topics.join(', ')} only)`}: ${certificatePath}`);
+    io.out(`${exclusionsSentence(exclusions.length).replace(/^Certified/, 'CERTIFIED')}: ${certificatePath}`);
+    for (const e of exclusions) io.out(`  - excluded ${e.check} (${e.requirements.join(', ')}): ${e.reason}`);
     return 0;
   },
 };
 
 const verifyCertificateCommand: Command = {
   name: 'verify-certificate',
-  summary: 'recompute the sha256 of the report files a certificate names (exit 1 if any changed)',
+  summary: 'recompute the sha256 of the report files a certificate names and check its contents against report.json (exit 1 if anything differs)',
   usage: 'conformance verify-certificate [FILE (default reports/certificate.json)]',
   options: {},
   allowPositionals: true,
@@ -228,11 +236,15 @@ const verifyCertificateCommand: Command = {
     const file = resolve(positionals[0] ?? join(process.env.CONFORMANCE_REPORT_DIR ?? 'reports', CERTIFICATE_FILE));
     const outcome = verifyCertificate(file);
     for (const line of outcome.lines) io.out(line);
-    if (!outcome.ok) {
+    if (outcome.mismatched.length > 0) {
       io.err(`conformance: ${file} does not match: ${outcome.mismatched.join(', ')} changed or missing since certification`);
       return 1;
     }
-    io.out(`${file}: every report file matches`);
+    if (outcome.contentMismatch !== undefined) {
+      io.err(`conformance: ${file} does not say what report.json says: ${outcome.contentMismatch}`);
+      return 1;
+    }
+    io.out(`${file}: every report file matches, and the certificate says what report.json says`);
     return 0;
   },
 };

@@ -18,6 +18,12 @@ function strictTitle(tier: Tier, gating: GatingReport): string {
   return TIER_TITLE[tier];
 }
 
+/** The one-line human summary of a certification: how much of the profile it leaves out. */
+export function exclusionsSentence(count: number): string {
+  if (count === 0) return 'Certified with no exclusions';
+  return `Certified with ${count} exclusion${count === 1 ? '' : 's'} (not observable on this target)`;
+}
+
 function failingText(outcome: TierOutcome, code: Escape): string {
   return outcome.failing.map((f) => `${code(f.check)} (${code(f.requirement)})${f.known ? ' known in baseline' : ''}`).join(', ');
 }
@@ -29,14 +35,25 @@ export function gatingMarkdown(result: RunResult, text: Escape, code: Escape): s
   const out: string[] = [];
   const cert = gating.certification;
   if (cert) {
+    const exclusions = cert.exclusions ?? [];
     out.push(`## Certification: ${cert.certified ? 'CERTIFIED' : 'REFUSED'}`, '');
     out.push(
       cert.certified
-        ? `Every \`must\` check ran and passed. certificate.json beside this report holds the per-requirement verdicts and the sha256 of each report file; check it with ${code('conformance verify-certificate')}.`
-        : 'Certification needs every `must` check to run and pass. It was refused because:',
+        ? `${text(exclusionsSentence(exclusions.length))}: every other \`must\` check ran and passed. certificate.json beside this report holds the per-requirement verdicts, the exclusions and the sha256 of each report file; check it with ${code('conformance verify-certificate')}.`
+        : 'Certification needs a run of every topic in which every `must` check ran and passed (or cannot be observed on this target). It was refused because:',
       '',
     );
     for (const reason of cert.refusals) out.push(`- ${text(reason)}`);
+    if (exclusions.length > 0) {
+      if (cert.refusals.length > 0) out.push('');
+      out.push(
+        cert.certified
+          ? 'Excluded: `must` checks this target cannot be made to show (they need the embedded reference, a fault that cannot be forced, or a request a safety rule forbids on a real host); their requirements are not verified by this certificate:'
+          : `Not observable on this target (${exclusions.length}; these would be listed as exclusions, not refusals):`,
+        '',
+      );
+      for (const e of exclusions) out.push(`- ${code(e.check)} (${e.requirements.map(code).join(', ')}): ${text(e.reason)}`);
+    }
     const m = cert.mustRequirements;
     out.push('', `Must requirements cited by checks: ${m.total}; passed ${m.pass}, failed ${m.fail}, skipped ${m.skipped}, other ${m.other}.`, '');
   }
@@ -70,8 +87,16 @@ export function gatingHtml(result: RunResult, h: (value: string | number) => str
   const parts: string[] = [];
   const cert = gating.certification;
   if (cert) {
+    const exclusions = cert.exclusions ?? [];
     parts.push(`<section id="certification"><h2>Certification: ${cert.certified ? 'CERTIFIED' : 'REFUSED'}</h2>`);
+    if (cert.certified) parts.push(`<p>${h(exclusionsSentence(exclusions.length))}.</p>`);
     if (cert.refusals.length > 0) parts.push(`<ul>${cert.refusals.map((r) => `<li>${h(r)}</li>`).join('')}</ul>`);
+    if (exclusions.length > 0) {
+      parts.push(
+        `<p>${cert.certified ? 'Excluded (not observable on this target; their requirements are not verified by this certificate):' : 'Not observable on this target (would be exclusions, not refusals):'}</p>`,
+        `<ul class="exclusions">${exclusions.map((e) => `<li><code>${h(e.check)}</code> (${e.requirements.map((r) => `<code>${h(r)}</code>`).join(', ')}): ${h(e.reason)}</li>`).join('')}</ul>`,
+      );
+    }
     parts.push('</section>');
   }
   const rows = TIERS.map((tier) => {

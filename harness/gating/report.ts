@@ -44,10 +44,25 @@ export interface BaselineComparison {
   unconfirmed: Array<BaselineEntry & { why: string }>;
 }
 
+/**
+ * A `must` check skipped as not observable on this target (skipKind `not-observable`): it does not
+ * refuse certification, and the certificate lists it, so the verdict says what it does not cover.
+ */
+export interface CertificationExclusion {
+  check: string;
+  requirements: string[];
+  reason: string;
+}
+
 export interface CertificationSummary {
   certified: boolean;
-  /** Why certification was refused (must checks failed or skipped); empty when certified. */
+  /**
+   * Why certification was refused (a partial run, must checks failed, erred or skipped for a
+   * precondition, harness errors); empty when certified.
+   */
   refusals: string[];
+  /** Must checks not observable on this target: listed, not refusing. */
+  exclusions: CertificationExclusion[];
   /** Requirement verdicts by level: must ones all pass when certified. */
   mustRequirements: { total: number; pass: number; fail: number; skipped: number; other: number };
 }

@@ -4,10 +4,11 @@
 // failures it lists out of the verdict, and fails the run for each entry that no longer fails.
 import type { Level } from '../../spec/requirements.ts';
 import { requirementById } from '../../spec/requirements.ts';
+import { TOPICS } from '../model.ts';
 import type { CheckResult, RunResult, Verdict } from '../result.ts';
 import type { LoadedBaseline } from './baseline.ts';
 import { baselineKey } from './baseline.ts';
-import type { BaselineComparison, CertificationSummary, GatingReport, Tier, TierOutcome } from './report.ts';
+import type { BaselineComparison, CertificationExclusion, CertificationSummary, GatingReport, Tier, TierOutcome } from './report.ts';
 import { TIERS } from './report.ts';
 
 export interface GradeOptions {
@@ -128,16 +129,36 @@ export function gradeRun(result: RunResult, options: GradeOptions = {}): RunResu
 }
 
 /**
- * Certification: every `must` check ran and passed, and every `must` requirement that checks cite
- * passed. A must check that failed (even one a baseline knows), erred or was skipped refuses it.
+ * Certification: the run covered every topic, and every `must` check ran and passed or was skipped
+ * as not observable on this target. A must check that failed (even one a baseline knows), erred or
+ * was skipped for a precondition (something whoever runs it can supply) refuses it; one skipped as
+ * not observable becomes an exclusion, listed in the certificate. The embedded reference can show
+ * everything, so there a not-observable skip refuses too.
  */
-export function certificationOf(result: RunResult, levelOf: (id: string) => Level | undefined = defaultLevelOf): CertificationSummary {
+export function certificationOf(
+  result: RunResult,
+  levelOf: (id: string) => Level | undefined = defaultLevelOf,
+  requiredTopics: readonly string[] = TOPICS,
+): CertificationSummary {
   const refusals: string[] = [];
+  const exclusions: CertificationExclusion[] = [];
+  const ran = new Set<string>(result.topics.map((t) => t.id));
+  const missing = requiredTopics.filter((t) => !ran.has(t));
+  if (missing.length > 0) {
+    refusals.push(
+      `partial run: topics ${missing.join(', ')} were not run; certification covers every topic (run without --topic or CONFORMANCE_TOPICS)`,
+    );
+  }
   for (const topic of result.topics) {
     for (const check of topic.checks) {
       if (tierOf(check, levelOf) !== 'must') continue;
+      const reason = check.reason ?? 'no reason given';
       if (check.status === 'fail') refusals.push(`${check.id} failed (${failedRequirement(check)})`);
-      else if (check.status === 'skip') refusals.push(`${check.id} was skipped: ${check.reason ?? 'no reason given'}`);
+      else if (check.status === 'skip' && check.skipKind === 'not-observable' && !result.target.embedded) {
+        exclusions.push({ check: check.id, requirements: [...check.requirements], reason });
+      } else if (check.status === 'skip' && check.skipKind === 'not-observable') {
+        refusals.push(`${check.id} was skipped as not observable, but the embedded reference shows everything: ${reason}`);
+      } else if (check.status === 'skip') refusals.push(`${check.id} was skipped for a precondition (supply it and run again): ${reason}`);
       else if (check.status === 'error') refusals.push(`${check.id} could not run: ${check.reason ?? 'error'}`);
     }
   }
@@ -152,5 +173,5 @@ export function certificationOf(result: RunResult, levelOf: (id: string) => Leve
     skipped: count('skipped'),
     other: must.length - count('pass') - count('fail') - count('skipped'),
   };
-  return { certified: refusals.length === 0, refusals, mustRequirements };
+  return { certified: refusals.length === 0, refusals, exclusions, mustRequirements };
 }

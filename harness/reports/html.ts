@@ -6,7 +6,7 @@ import { gatingHtml } from '../gating/render.ts';
 import { createHash } from 'node:crypto';
 import type { CheckStatus } from '../model.ts';
 import type { CheckResult, RequirementResult, RunResult, TopicResult } from '../result.ts';
-import { CHECK_STATUS_LABEL, REQUIREMENT_STATUS_ORDER, VERDICT_LABEL, formatRequest, formatResponse, runFacts } from './text.ts';
+import { CHECK_STATUS_LABEL, REQUIREMENT_STATUS_ORDER, SKIP_KIND_LABEL, VERDICT_LABEL, formatRequest, formatResponse, runFacts } from './text.ts';
 
 /** Every string that reaches the page goes through here. */
 export function escapeHtml(value: string | number): string {
@@ -108,7 +108,10 @@ function checkRow(result: RunResult, check: CheckResult): string {
       `<dl class="facts"><dt>Expected</dt><dd>${h(check.failure.expected)}</dd><dt>Actual</dt><dd>${h(check.failure.actual)}</dd></dl>`,
     );
   } else if (check.reason) {
-    parts.push(`<p class="reason">${h(check.reason)}</p>`);
+    if (check.status === 'skip') {
+      const kind = check.skipKind ?? 'precondition';
+      parts.push(`<p class="reason" data-skip-kind="${h(kind)}"><span class="meta">Skipped, ${h(SKIP_KIND_LABEL[kind])}:</span> ${h(check.reason)}</p>`);
+    } else parts.push(`<p class="reason">${h(check.reason)}</p>`);
   }
   if (check.requirements.length > 0) {
     parts.push(`<p class="meta">Cites ${check.requirements.map((id) => `<code>${h(id)}</code>`).join(', ')}</p>`);

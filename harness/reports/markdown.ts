@@ -2,7 +2,7 @@
 // evidence. Written to be pasted as a CI job summary (GitHub renders it, HTML sanitised).
 import { gatingMarkdown } from '../gating/render.ts';
 import type { CheckResult, RunResult, TopicResult } from '../result.ts';
-import { CHECK_STATUS_LABEL, REQUIREMENT_STATUS_ORDER, VERDICT_LABEL, formatRequest, formatResponse, runFacts } from './text.ts';
+import { CHECK_STATUS_LABEL, REQUIREMENT_STATUS_ORDER, SKIP_KIND_LABEL, VERDICT_LABEL, formatRequest, formatResponse, runFacts } from './text.ts';
 
 /** Plain text in Markdown: no HTML, no table breaks, no accidental emphasis or links. */
 export function escapeMarkdown(value: string): string {
@@ -116,7 +116,7 @@ export function renderMarkdown(result: RunResult): string {
   out.push(
     ...section(
       'Skipped',
-      withStatus('skip').map(({ c }) => `- ${code(c.id)} ${text(c.title)}: ${text(c.reason ?? '')}`),
+      withStatus('skip').map(({ c }) => `- ${code(c.id)} ${text(c.title)}: ${text(c.reason ?? '')} (${text(SKIP_KIND_LABEL[c.skipKind ?? 'precondition'])})`),
     ),
   );
   out.push(...section('Readings chosen and other notes', result.notes.map((n) => `- ${code(n.check)}: ${text(n.text)}`)));

@@ -1,6 +1,6 @@
 // Wording and formatting shared by the report renderers, so that every report names outcomes
 // and shows evidence the same way.
-import type { CheckStatus, Exchange } from '../model.ts';
+import type { CheckStatus, Exchange, SkipKind } from '../model.ts';
 import type { RequirementStatus, RunResult, TopicVerdict, Verdict } from '../result.ts';
 
 export const CHECK_STATUS_LABEL: Record<CheckStatus, string> = {
@@ -16,6 +16,12 @@ export const VERDICT_LABEL: Record<Verdict | TopicVerdict, string> = {
   fail: 'FAIL',
   error: 'ERROR',
   skipped: 'SKIPPED',
+};
+
+/** How each kind of skip is named wherever skips are listed (a precondition the run can be given, or not observable at all). */
+export const SKIP_KIND_LABEL: Record<SkipKind, string> = {
+  precondition: 'precondition',
+  'not-observable': 'not observable on this target',
 };
 
 export const REQUIREMENT_STATUS_ORDER: RequirementStatus[] = ['pass', 'fail', 'warn', 'error', 'skipped', 'untested'];

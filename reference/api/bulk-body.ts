@@ -99,13 +99,15 @@ export function placeholdersOf(text: string): string[] {
  * 4.1 rule 7 and 2.1 TemplateVariables: every key must be a placeholder, and (reference choice)
  * every placeholder of a template must be given, so each recipient's text can be rendered.
  */
-export function checkVariables(body: BulkBody, placeholders: readonly string[], requireAll: boolean): FieldError[] {
+export function checkVariables(body: BulkBody, placeholders: readonly string[], requireAll: boolean, defects: ActiveDefects): FieldError[] {
   const errors: FieldError[] = [];
   const known = new Set(placeholders);
+  // The defect ignores variables a template does not have (message bodies keep the rule).
+  const ignoreUnknown = requireAll && defects.has('unknown-template-variable-accepted');
   body.recipients.forEach((r, i) => {
     const vars = r.template_variables ?? {};
     for (const key of Object.keys(vars)) {
-      if (!known.has(key)) errors.push({ pointer: `/recipients/${i}/template_variables/${token(key)}`, code: 'field_invalid' });
+      if (!known.has(key) && !ignoreUnknown) errors.push({ pointer: `/recipients/${i}/template_variables/${token(key)}`, code: 'field_invalid' });
     }
     if (requireAll && placeholders.some((p) => !(p in vars))) errors.push({ pointer: `/recipients/${i}/template_variables`, code: 'field_invalid' });
   });

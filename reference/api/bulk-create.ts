@@ -135,7 +135,7 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   } else {
     placeholders = placeholdersOf(valid.message ?? '');
   }
-  const variableErrors = checkVariables(valid, placeholders, pin !== null);
+  const variableErrors = checkVariables(valid, placeholders, pin !== null, d);
   if (variableErrors.length > 0) {
     return call.validationFailed('Template variables must match the placeholders of the template.', variableErrors);
   }

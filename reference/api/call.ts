@@ -17,6 +17,8 @@ export interface Faults {
   serviceUnavailable: boolean;
   /** Every authenticated API request throws, to show the 500 internal_error problem. */
   internalError: boolean;
+  /** 2.2: authoritative intake and submission totals are unavailable to bulk reads. */
+  countsUnavailable: boolean;
 }
 
 export interface Deps {

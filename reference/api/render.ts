@@ -9,8 +9,17 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
   const now = call.deps.clock.now();
   const p = projectBulk(bulk, now, d);
   let status: string = p.status;
+  let intake: Record<string, number> | null = bulk.intake;
   let submission: Record<string, number> | null = p.submission;
-  let settled = p.settled;
+  let settled: boolean | null = p.settled;
+  if (call.deps.faults.countsUnavailable && !options.acceptance) {
+    // 2.2: without authoritative totals intake and submission are null, never invented zeros, and
+    // settled cannot be computed (null). The defect invents zeros (and derives settled from them).
+    const zeros = d.has('invented-zero-counts');
+    intake = zeros ? { good: 0, bad: 0, empty: 0 } : null;
+    submission = zeros ? { processed: 0, success: 0, failed: 0, retryable_failed_count: 0, exhausted: 0 } : null;
+    settled = zeros ? status === 'completed' : null;
+  }
   if (options.acceptance) {
     // 4.1: the acceptance response shows queued, submission null, settled false, warnings empty.
     status = d.has('acceptance-status-processing') ? 'processing' : 'queued';
@@ -37,15 +46,30 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
     status,
     settled,
     message: bulk.message,
-    template: bulk.template,
+    template: templatePin(call, bulk),
     accepted_at: call.time(bulk.acceptedAt),
-    intake: bulk.intake,
+    intake,
     submission,
     delivery_summary: deliverySummary,
     warnings,
   };
   if (d.has('bulk-response-extra-property')) body.priority = 'normal';
   return body;
+}
+
+/**
+ * 2.1 TemplateRevisionPin: the revision recorded at acceptance, on every read. The defects drop it,
+ * or show the template's current revision instead.
+ */
+function templatePin(call: Call, bulk: BulkRecord): BulkRecord['template'] {
+  const pin = bulk.template;
+  if (!pin) return null;
+  if (call.defects.has('bulk-template-pin-dropped')) return null;
+  if (call.defects.has('template-pin-follows-active-revision')) {
+    const current = call.deps.store.template(pin.template_id);
+    if (current) return { template_id: pin.template_id, revision_id: current.revisionId };
+  }
+  return pin;
 }
 
 /** 2.3 recipient row at the current time. */

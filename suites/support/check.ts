@@ -3,7 +3,8 @@ import { it } from 'vitest';
 import type { RequirementId } from '../../spec/requirement-ids.ts';
 import { requirementById } from '../../spec/requirements.ts';
 import type { ApiClient, ApiResponse } from '../../harness/client.ts';
-import type { CheckMeta, Exchange, RequestBudget, SuiteConfig, Topic } from '../../harness/model.ts';
+import { flushExchangeLog } from '../../harness/exchange-log.ts';
+import type { CheckMeta, Exchange, RequestBudget, SkipKind, SuiteConfig, Topic } from '../../harness/model.ts';
 import { requestLimit } from '../../harness/model.ts';
 import { CheckSkipped, ConformanceFailure } from './failure.ts';
 import { suiteContext } from './context.ts';
@@ -11,8 +12,13 @@ import { suiteContext } from './context.ts';
 export interface CheckContext {
   config: SuiteConfig;
   api: ApiClient;
-  /** Skip with a stated reason (profile, missing fixture, fault not observable). */
-  skip(reason: string): never;
+  /**
+   * Skip with a stated reason. `precondition` (the default): the run lacked a fixture, variable,
+   * profile or data that whoever runs it can supply; certification refuses. `not-observable`: this
+   * target cannot be made to show it (control origin, a fault that cannot be forced, a request a
+   * safety rule forbids on a real host); certification lists it as an exclusion.
+   */
+  skip(reason: string, kind?: SkipKind): never;
   /** Record which reading of the document the target chose, or another reportable fact. */
   note(text: string): void;
   /** A finding beyond the document: reported, never failing. */
@@ -100,8 +106,8 @@ export function checksFor(topic: Topic) {
       const t: CheckContext = {
         config,
         api,
-        skip(reason) {
-          throw new CheckSkipped(reason);
+        skip(reason, kind) {
+          throw new CheckSkipped(reason, kind);
         },
         note: (text) => void live.notes.push(text),
         advise: (text) => void live.advisories.push(text),
@@ -132,6 +138,7 @@ export function checksFor(topic: Topic) {
         }
         if (error instanceof CheckSkipped) {
           live.skipReason = error.message;
+          live.skipKind = error.kind;
           ctx.skip(error.message);
           return;
         }
@@ -149,6 +156,8 @@ export function checksFor(topic: Topic) {
         }
         throw error;
       } finally {
+        // The check's exchanges reach the run's log before the next check (or the end of the run).
+        flushExchangeLog();
         if (limit !== undefined) live.requestsSent = sent();
         live.notes = live.notes.map(redact);
         live.advisories = live.advisories.map(redact);

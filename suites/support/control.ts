@@ -1,7 +1,9 @@
 // Client of the embedded reference's control origin (config.target.controlUrl; contract in
 // reference/README.md): move the clock, switch faults, mint expired or wrong-audience tokens and
 // read state the API does not show. Against any other host there is no control origin, and every
-// function here skips the check with that reason, so no check ever fails for want of it.
+// function here skips the check with that reason, so no check ever fails for want of it. Such a
+// skip is `not-observable`: no fixture can stand in for the control origin, so certification lists
+// the check as an exclusion instead of refusing for it.
 import type { CheckContext } from './check.ts';
 
 export type TestTokenKind = 'valid' | 'expired' | 'wrong-audience';
@@ -13,6 +15,8 @@ export interface Faults {
   internalError: boolean;
   /** Requests per minute per application before 429; null = no limit. */
   rateLimitPerMinute: number | null;
+  /** Authoritative intake and submission totals unavailable to bulk reads (2.2). */
+  countsUnavailable: boolean;
 }
 
 export interface EndpointState {
@@ -25,7 +29,7 @@ export interface EndpointState {
 /** The control origin, or a skip naming what is missing. */
 export function controlUrlOf(t: CheckContext, needFor: string): string {
   const url = t.config.target.controlUrl;
-  if (!url) t.skip(`${needFor} needs the embedded reference's control origin; the target has none`);
+  if (!url) t.skip(`${needFor} needs the embedded reference's control origin; the target has none`, 'not-observable');
   return url;
 }
 
@@ -93,6 +97,20 @@ export async function withFaults<T>(t: CheckContext, faults: Partial<Faults>, ne
   } finally {
     await restoreFaults(t, before);
   }
+}
+
+export interface TemplateRevision {
+  template_id: string;
+  /** The revision that was active until now. */
+  previous_revision_id: string;
+  /** The new active revision. */
+  revision_id: string;
+}
+
+/** Gives a template of the reference a new active revision (same placeholders). */
+export async function reviseTemplate(t: CheckContext, templateId: string): Promise<TemplateRevision> {
+  const base = controlUrlOf(t, 'a new active template revision');
+  return (await callOk(base, 'POST', `/templates/${encodeURIComponent(templateId)}/revise`)) as TemplateRevision;
 }
 
 /** A token signed by the reference's authorization server, valid, expired or for another audience. */

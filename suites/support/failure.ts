@@ -1,5 +1,5 @@
 import type { RequirementId } from '../../spec/requirement-ids.ts';
-import type { Exchange } from '../../harness/model.ts';
+import type { Exchange, SkipKind } from '../../harness/model.ts';
 
 /** A broken rule of the document. The check wrapper copies it into the test's meta. */
 export class ConformanceFailure extends Error {
@@ -17,7 +17,12 @@ export class ConformanceFailure extends Error {
   }
 }
 
-/** Thrown by `t.skip(reason)`; the wrapper turns it into a vitest skip with the reason kept. */
+/** Thrown by `t.skip(reason, kind)`; the wrapper turns it into a vitest skip with the reason and kind kept. */
 export class CheckSkipped extends Error {
   override readonly name = 'CheckSkipped';
+  readonly kind: SkipKind;
+  constructor(reason: string, kind: SkipKind = 'precondition') {
+    super(reason);
+    this.kind = kind;
+  }
 }

@@ -1,5 +1,6 @@
 // The gating commands end to end, as a pipeline calls them (child processes, one topic, the
-// embedded reference with and without a named defect): baseline, replay, certify, verify.
+// embedded reference with and without a named defect): baseline, replay, certify, verify. Only the
+// certification of the whole profile runs every topic (certify refuses a partial run).
 import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -84,18 +85,30 @@ describe('gating a pipeline against the embedded reference', { timeout: 180_000 
     expect(unknown.stderr).toContain(`failed checks: ${CHECK}`);
   });
 
-  it('certify writes a certificate on the faithful reference, verify-certificate catches a tampered report', async () => {
+  it('certify refuses a partial run (--topic) loudly, even when every check of it passed', async () => {
+    const partialDir = join(dir, 'partial');
+    const partial = await cli(['certify', ...RUN, '--report-dir', partialDir]);
+    expect(partial.code).toBe(1);
+    expect(partial.stdout).toContain('PARTIAL RUN (topics wallet only)');
+    expect(partial.stdout).toMatch(/NOT CERTIFIED \(1 reason\):\n {2}- partial run: topics auth-ordering, idempotency, .* were not run; certification covers every topic/);
+    expect(existsSync(join(partialDir, 'certificate.json'))).toBe(false);
+    expect(readJson<RunResult>(join(partialDir, 'report.json')).verdict).toBe('pass');
+  });
+
+  it('certify of every topic on the faithful embedded reference: no exclusions; verify-certificate catches a tampered report', async () => {
     const certDir = join(dir, 'certified');
-    const certified = await cli(['certify', ...RUN, '--report-dir', certDir]);
+    const certified = await cli(['certify', '--seed', '11', '--runs', '2', '--report-dir', certDir]);
     expect(certified.code).toBe(0);
-    expect(certified.stdout).toContain('CERTIFIED (topics wallet only)');
-    const certificate = readJson<{ certified: boolean; seed: number; contract: { sha256: string }; reports: Record<string, string>; requirements: Array<{ id: string; status: string }> }>(
+    expect(certified.stdout).toContain('CERTIFIED with no exclusions');
+    const certificate = readJson<{ certified: boolean; seed: number; contract: { sha256: string }; reports: Record<string, string>; requirements: Array<{ id: string; status: string }>; exclusions: unknown[] }>(
       join(certDir, 'certificate.json'),
     );
-    expect(certificate).toMatchObject({ certified: true, seed: 11, profile: 'full' });
+    expect(certificate).toMatchObject({ certified: true, seed: 11, profile: 'full', allTopics: true, exclusions: [], target: { embedded: true } });
+    expect(readJson<RunResult>(join(certDir, 'report.json')).summary.skipped).toBe(0);
     expect(Object.keys(certificate.reports)).toEqual(expect.arrayContaining(['report.json', 'report.md', 'report.html', 'junit.xml']));
     expect(certificate.requirements.find((r) => r.id === REQUIREMENT)?.status).toBe('pass');
     expect(readFileSync(join(certDir, 'report.md'), 'utf8')).toContain('## Certification: CERTIFIED');
+    expect(readFileSync(join(certDir, 'report.md'), 'utf8')).toContain('Certified with no exclusions');
 
     const verified = await cli(['verify-certificate', join(certDir, 'certificate.json')]);
     expect(verified.code).toBe(0);

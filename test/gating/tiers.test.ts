@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../../harness/errors.ts';
 import type { CatalogueEntry, CollectedCheck, RunInfo, RunResult } from '../../harness/result.ts';
-import { buildRunResult } from '../../harness/result.ts';
+import { buildRunResult, checksOf } from '../../harness/result.ts';
 import { baselineFromReport, loadBaseline } from '../../harness/gating/baseline.ts';
 import type { LoadedBaseline } from '../../harness/gating/baseline.ts';
 import { certificationOf, gradeRun } from '../../harness/gating/tiers.ts';
@@ -127,14 +127,67 @@ describe('baselines', () => {
 });
 
 describe('certification', () => {
-  it('refuses when a must check failed (even a known one), was skipped or erred; certifies when all passed', () => {
-    expect(certificationOf(result([check('a', 'pass', ['T-MUST']), check('c', 'warn', ['T-SHOULD'], 'T-SHOULD')]), levelOf).certified).toBe(true);
+  // These hand-made runs cover the wallet topic only: that is the whole profile here.
+  const wallet = ['wallet'];
+  const notObservable = (c: CollectedCheck): CollectedCheck => ({ ...c, skipKind: 'not-observable', skipReason: 'needs the control origin' });
+  const onHost = (checks: CollectedCheck[]): RunResult =>
+    buildRunResult({ ...info, target: { baseUrl: 'https://sandbox.example', embedded: false } }, checks, { catalogue });
+
+  it('refuses when a must check failed (even a known one), was skipped for a precondition or erred; certifies when all passed', () => {
+    const passed = certificationOf(result([check('a', 'pass', ['T-MUST']), check('c', 'warn', ['T-SHOULD'], 'T-SHOULD')]), levelOf, wallet);
+    expect(passed).toMatchObject({ certified: true, refusals: [], exclusions: [] });
     const refused = certificationOf(
       result([check('a', 'fail', ['T-MUST'], 'T-MUST'), check('s', 'skip', ['T-MUST-2']), check('n', 'skip', ['T-NOTE'])]),
       levelOf,
+      wallet,
     );
     expect(refused.certified).toBe(false);
-    expect(refused.refusals).toEqual(['wallet/a failed (T-MUST)', 'wallet/s was skipped: no fixture']);
-    expect(certificationOf(result([]), levelOf).refusals).toContain('no check ran');
+    expect(refused.refusals).toEqual(['wallet/a failed (T-MUST)', 'wallet/s was skipped for a precondition (supply it and run again): no fixture']);
+    expect(certificationOf(result([]), levelOf, wallet).refusals).toContain('no check ran');
+  });
+
+  it('a skip is a precondition unless the check said otherwise, in the result and back through checksOf', () => {
+    const built = onHost([check('s', 'skip', ['T-MUST']), notObservable(check('x', 'skip', ['T-MUST-2'])), check('a', 'pass', ['T-MUST'])]);
+    const kinds = built.topics[0]!.checks.map((c) => [c.id, c.skipKind]);
+    expect(kinds).toEqual([
+      ['wallet/s', 'precondition'],
+      ['wallet/x', 'not-observable'],
+      ['wallet/a', undefined],
+    ]);
+    // Merging shard results rebuilds from checksOf: the kind survives.
+    expect(checksOf(built).map((c) => c.skipKind)).toEqual(['precondition', 'not-observable', undefined]);
+  });
+
+  it('a must check not observable on a real host is an exclusion, listed with its requirements and reason, not a refusal', () => {
+    const certified = certificationOf(onHost([check('a', 'pass', ['T-MUST']), notObservable(check('x', 'skip', ['T-MUST-2']))]), levelOf, wallet);
+    expect(certified).toMatchObject({
+      certified: true,
+      refusals: [],
+      exclusions: [{ check: 'wallet/x', requirements: ['T-MUST-2'], reason: 'needs the control origin' }],
+    });
+    // A precondition skip beside it still refuses, naming the check.
+    const refused = certificationOf(
+      onHost([check('s', 'skip', ['T-MUST']), notObservable(check('x', 'skip', ['T-MUST-2']))]),
+      levelOf,
+      wallet,
+    );
+    expect(refused.certified).toBe(false);
+    expect(refused.refusals).toEqual(['wallet/s was skipped for a precondition (supply it and run again): no fixture']);
+    expect(refused.exclusions.map((e) => e.check)).toEqual(['wallet/x']);
+  });
+
+  it('on the embedded reference nothing is out of reach: a not-observable skip refuses there', () => {
+    const refused = certificationOf(result([check('a', 'pass', ['T-MUST']), notObservable(check('x', 'skip', ['T-MUST-2']))]), levelOf, wallet);
+    expect(refused.certified).toBe(false);
+    expect(refused.exclusions).toEqual([]);
+    expect(refused.refusals[0]).toContain('wallet/x was skipped as not observable, but the embedded reference shows everything');
+  });
+
+  it('a partial run (not every topic of the profile) never certifies, and says so first', () => {
+    const partial = certificationOf(result([check('a', 'pass', ['T-MUST'])]), levelOf);
+    expect(partial.certified).toBe(false);
+    expect(partial.refusals).toHaveLength(1);
+    expect(partial.refusals[0]).toMatch(/^partial run: topics auth-ordering, idempotency, .* were not run; certification covers every topic/);
+    expect(partial.refusals[0]).not.toContain(' wallet');
   });
 });

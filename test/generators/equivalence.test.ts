@@ -51,6 +51,33 @@ describe('equal variants', () => {
     for (const t of texts) expect(canonicalJson(JSON.parse(t))).toBe(canonicalJson(value));
     expect(spellJson(value, { orderSeed: 0, space: '', escapes: false, numbers: false })).toBe(JSON.stringify(value));
   });
+
+  it('distinct variants are never the plain text, still equal, and deterministic under a seed', () => {
+    const pairs = bodies.chain((b) => fc.tuple(fc.constant(b), equalVariantsArb(b, { distinct: true })));
+    expectDeterministic(pairs);
+    let reordered = 0;
+    fc.assert(
+      fc.property(pairs, ([body, text]) => {
+        expect(text).not.toBe(JSON.stringify(body));
+        expect(canonicalJson(JSON.parse(text))).toBe(canonicalJson(body));
+        if (JSON.stringify(JSON.parse(text)) !== JSON.stringify(body)) reordered++;
+      }),
+      { seed: SEED, numRuns: 1000 },
+    );
+    // The idempotency suite relies on most variants moving keys, not only spaces and escapes.
+    expect(reordered).toBeGreaterThan(900);
+    // A value with a single spelling-free form still gets other texts.
+    expect(sample(equalVariantsArb({}, { distinct: true }), SEED, 20).every((t) => t !== '{}' && JSON.parse(t) !== null)).toBe(true);
+  });
+
+  it('texts survive UTF-8 on the wire (lone surrogates escaped, astral characters kept)', () => {
+    const value = { s: 'a\ud800b\udc00c😀é' };
+    for (const text of sample(equalVariantsArb(value), SEED, 200)) {
+      const wire = new TextDecoder().decode(new TextEncoder().encode(text));
+      expect(wire).toBe(text); // only well-formed UTF-16 survives the round trip
+      expect(canonicalJson(JSON.parse(wire))).toBe(canonicalJson(value));
+    }
+  });
 });
 
 describe('different variants', () => {
@@ -72,5 +99,40 @@ describe('different variants', () => {
     expect([...seen].sort()).toEqual(
       ['/classification', '/from', '/message', '/recipients', '/recipients/i/template_variables/k', '/recipients/i/to'].sort(),
     );
+  });
+
+  it('change template_id only to a given other template, and template variables of template bodies', () => {
+    const otherTemplate = '0190f3a2-1c2b-7d4e-8f00-cba987654321';
+    const templateBodies = bulkRequestArb({ ...OPTIONS, content: 'template' });
+    const pairs = templateBodies.chain((b) => fc.tuple(fc.constant(b), differentVariantsArb(b, { ...OPTIONS, otherTemplateIds: [otherTemplate] })));
+    expectDeterministic(pairs);
+    const seen = new Set<string>();
+    fc.assert(
+      fc.property(pairs, ([body, variant]) => {
+        expect(canonicalJson(variant.body)).not.toBe(canonicalJson(body));
+        expect(validateRequestBody('createSmsBulkMessage', variant.body)).toEqual([]);
+        expect(diff(body, variant.body)).toEqual([variant.pointer]);
+        if (variant.pointer === '/template_id') expect(variant.body.template_id).toBe(otherTemplate);
+        // The variables keep the template's placeholders: only a value changes.
+        for (const r of variant.body.recipients) expect(Object.keys(r.template_variables ?? {}).sort()).toEqual([...OPTIONS.placeholders].sort());
+        seen.add(variant.pointer.replace(/\/\d+/g, '/i').replace(/template_variables\/\w+/, 'template_variables/k'));
+      }),
+      { seed: SEED, numRuns: 500 },
+    );
+    expect(seen).toContain('/template_id');
+    expect(seen).toContain('/recipients/i/template_variables/k');
+
+    // Without a second template known, template_id never changes (it must name one the target has).
+    const without = templateBodies.chain((b) => differentVariantsArb(b, OPTIONS));
+    expect(sample(without, SEED, 300).some((v) => v.pointer === '/template_id')).toBe(false);
+  });
+
+  it('changes a variable even when every generated value could collide with the old one', () => {
+    // Single-character values are what biased generation tries first; the change must still be found.
+    const body: BulkRequestBody = { from: 'ACME', classification: 'transactional', template_id: OPTIONS.templateId, recipients: [{ to: OPTIONS.pool[0]!, template_variables: { name: 'a' } }] };
+    const variants = sample(differentVariantsArb(body, { senderId: 'ACME', pool: [OPTIONS.pool[0]!] }), SEED, 200);
+    const changedVars = variants.filter((v) => v.pointer === '/recipients/0/template_variables/name');
+    expect(changedVars.length).toBeGreaterThan(0);
+    for (const v of changedVars) expect(v.body.recipients[0]!.template_variables!.name).not.toBe('a');
   });
 });

@@ -10,6 +10,7 @@ import { HarnessError } from '../../harness/errors.ts';
 import { TOPICS } from '../../harness/model.ts';
 
 const emptyDir = () => mkdtempSync(join(tmpdir(), 'conformance-config-'));
+const TEMPLATE_ID = '01890a5d-ac96-774b-bcce-b302099a8058';
 
 const host = {
   CONFORMANCE_BASE_URL: 'https://api.example.test',
@@ -63,6 +64,9 @@ describe('configuration errors name the variable (and the topics that need it)',
     { name: 'recipient not E.164', env: { ...host, CONFORMANCE_RECIPIENTS: '+4915112345678,015112345678' }, code: 'CONF_INVALID_VALUE', mentions: ['CONFORMANCE_RECIPIENTS', '015112345678'] },
     { name: 'bad shard', flags: { shard: '3/2' }, env: {}, code: 'CONF_INVALID_VALUE', mentions: ['--shard'] },
     { name: 'defects against a host', env: { ...host, CONFORMANCE_REFERENCE_DEFECTS: 'x' }, code: 'CONF_INVALID_VALUE', mentions: ['CONFORMANCE_REFERENCE_DEFECTS', 'embedded'] },
+    { name: 'empty --topic', flags: { topic: ' ' }, env: {}, code: 'CONF_INVALID_VALUE', mentions: ['--topic', 'empty'] },
+    { name: 'base URL ending in /v1', env: { ...host, CONFORMANCE_BASE_URL: 'https://api.example.test/v1/' }, code: 'CONF_INVALID_VALUE', mentions: ['CONFORMANCE_BASE_URL', '/v1', 'https://api.example.test'] },
+    { name: 'business id not a UUID', env: { ...host, CONFORMANCE_BUSINESS_ID: 'b' }, code: 'CONF_INVALID_VALUE', mentions: ['CONFORMANCE_BUSINESS_ID', 'UUID'] },
     // An empty base URL (a CI secret that did not resolve) must not fall back to the embedded reference.
     { name: 'base URL set but empty', env: { ...host, CONFORMANCE_BASE_URL: '' }, code: 'CONF_INVALID_VALUE', mentions: ['CONFORMANCE_BASE_URL', 'empty', 'embedded'] },
     { name: 'base URL of blanks', env: { CONFORMANCE_BASE_URL: '  ' }, code: 'CONF_INVALID_VALUE', mentions: ['CONFORMANCE_BASE_URL', 'empty'] },
@@ -143,7 +147,7 @@ describe('configuration sources', () => {
   it('a host configuration gives target, apps and the optional fixtures it has', () => {
     const config = loadConfig(
       { topic: 'cursors,wallet' },
-      { ...host, CONFORMANCE_BASE_URL: 'https://api.example.test/', CONFORMANCE_RECIPIENTS: '+4915112345678, +4915112345679', CONFORMANCE_TEMPLATE_ID: 't', CONFORMANCE_TEMPLATE_PLACEHOLDERS: 'a,b' },
+      { ...host, CONFORMANCE_BASE_URL: 'https://api.example.test/', CONFORMANCE_RECIPIENTS: '+4915112345678, +4915112345679', CONFORMANCE_TEMPLATE_ID: TEMPLATE_ID, CONFORMANCE_TEMPLATE_PLACEHOLDERS: 'a,b' },
       emptyDir(),
     );
     expect(config.target).toEqual({ baseUrl: 'https://api.example.test', tokenUrl: host.CONFORMANCE_TOKEN_URL, audience: 'service-external-api', embedded: false });
@@ -152,7 +156,7 @@ describe('configuration sources', () => {
     expect(config.apps.limited).toBeUndefined();
     expect(config.fixtures).toEqual({
       businessId: host.CONFORMANCE_BUSINESS_ID,
-      templateId: 't',
+      templateId: TEMPLATE_ID,
       templatePlaceholders: ['a', 'b'],
       recipients: ['+4915112345678', '+4915112345679'],
     });

@@ -1,4 +1,4 @@
-// Runs `node bin/conformance.mjs run` as a child process, with a hard deadline, and measures its
+// Runs `bin/conformance.mjs run` as a child process, with a hard deadline, and measures its
 // peak memory. /usr/bin/time -v reports the largest resident set of the process and of the
 // descendants it waited for (the vitest workers that hold the response bodies); without it, the
 // process tree's VmHWM is sampled from /proc.
@@ -54,7 +54,8 @@ export async function measuredCliRun(args: string[], env: Record<string, string>
   const reportDir = mkdtempSync(join(tmpdir(), 'conformance-hostile-'));
   const timeFile = join(reportDir, '..', `${reportDir.split('/').pop()}.time`);
   const useTime = existsSync(GNU_TIME);
-  const node = [process.execPath, join(ROOT, 'bin', 'conformance.mjs'), 'run', ...args, '--report-dir', reportDir];
+  // The bin itself, so its shebang's Node flags apply as they do for users.
+  const node = [join(ROOT, 'bin', 'conformance.mjs'), 'run', ...args, '--report-dir', reportDir];
   const [command, ...commandArgs] = useTime ? [GNU_TIME, '-v', '-o', timeFile, ...node] : node;
   const started = Date.now();
   const child = spawn(command!, commandArgs, {

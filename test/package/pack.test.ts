@@ -155,8 +155,12 @@ describe('installed into an empty project', { timeout: 240_000 }, () => {
     expect(plan.stdout).toMatch(/total: \d+ checks in 1 topics?, at most \d+ requests/);
   });
 
-  it('`npx conformance certify --topic wallet` certifies the reference and writes certificate.json', async () => {
-    const certify = await npx(['certify', '--topic', 'wallet', '--report-dir', 'certification']);
+  // Certification is of the full profile over every topic: a partial run is refused.
+  it('`npx conformance certify` certifies the reference and writes certificate.json; `--topic` alone refuses', async () => {
+    const partial = await npx(['certify', '--topic', 'wallet', '--report-dir', 'partial']);
+    expect(partial.code, `${partial.stdout}\n${partial.stderr}`).toBe(1);
+    expect(existsSync(join(app, 'partial', 'certificate.json'))).toBe(false);
+    const certify = await npx(['certify', '--report-dir', 'certification']);
     expect(certify.code, `${certify.stdout}\n${certify.stderr}`).toBe(0);
     expect(certify.stdout).toMatch(/CERTIFIED/);
     expect(existsSync(join(app, 'certification', 'certificate.json'))).toBe(true);

@@ -42,8 +42,14 @@ describe('acceptance', () => {
     const pin = r.json.template;
     expect(pin.template_id).toBe(h.f.templateId);
     expect(pin.revision_id).toMatch(UUID_V7);
+    // A new active revision after acceptance changes nothing for the accepted bulk.
+    const revision = await h.control('POST', `/templates/${h.f.templateId}/revise`);
+    expect(revision.previous_revision_id).toBe(pin.revision_id);
+    expect(revision.revision_id).not.toBe(pin.revision_id);
     await advance(2000);
     expect((await get(r.json.id)).template).toEqual(pin);
+    const next = await h.submit(templateBody(h));
+    expect(next.json.template.revision_id).toBe(revision.revision_id);
   });
 });
 
@@ -74,7 +80,7 @@ describe('lifecycle', () => {
     expect(seen.some((b) => b.settled === true && b.delivery_summary?.complete === false)).toBe(true);
   });
 
-  it('shows null delivery_summary with a warning until reporting is available, never zeros [BULK-DELIVERY-NO-INVENTED-ZEROS, BULK-DELIVERY-UNAVAILABLE-WARNING, BULK-WARNING-CODES, BULK-NO-INVENTED-ZEROS]', async () => {
+  it('shows null delivery_summary with a warning until reporting is available, never zeros [BULK-DELIVERY-NO-INVENTED-ZEROS, BULK-DELIVERY-UNAVAILABLE-WARNING, BULK-WARNING-CODES]', async () => {
     const r = await h.submit(messageBody(h, {}, 3));
     await advance(200);
     const processing = await get(r.json.id);
@@ -87,6 +93,24 @@ describe('lifecycle', () => {
     const reporting = await get(r.json.id);
     expect(reporting.delivery_summary).not.toBeNull();
     expect(reporting.warnings).toEqual([]);
+  });
+
+  it('shows intake and submission null, never zeros, and settled null while the totals are unavailable (fault countsUnavailable) [BULK-NO-INVENTED-ZEROS, BULK-SETTLED-NULL]', async () => {
+    const r = await h.submit(messageBody(h, {}, 3));
+    expect(r.json.intake).toEqual({ good: 3, bad: 0, empty: 0 });
+    await h.control('POST', '/faults', { countsUnavailable: true });
+    try {
+      for (const step of [0, 200, 1000]) {
+        await advance(step);
+        const b = await get(r.json.id);
+        expect(b).toMatchObject({ intake: null, submission: null, settled: null });
+      }
+    } finally {
+      await h.control('POST', '/faults', { countsUnavailable: false });
+    }
+    const back = await get(r.json.id);
+    expect(back.intake).toEqual({ good: 3, bad: 0, empty: 0 });
+    expect(back.submission).not.toBeNull();
   });
 
   it('gives a delivery summary of exactly as_of, complete and outcomes_resolved within the recipient count [BULK-DELIVERY-SUMMARY-FIELDS, BULK-OUTCOMES-BOUND]', async () => {

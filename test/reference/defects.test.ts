@@ -178,6 +178,20 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     return (await h.call('GET', h.paths.bulk(h.b, r.json.id))).json.delivery_summary.outcomes_resolved > 3;
   },
   'location-missing': async (h) => (await h.submit(messageBody(h))).headers.get('location') === null,
+  'bulk-template-pin-dropped': async (h) => (await h.submit(templateBody(h))).json.template === null,
+  'template-pin-follows-active-revision': async (h) => {
+    const r = await h.submit(templateBody(h));
+    await h.control('POST', `/templates/${h.f.templateId}/revise`);
+    return (await h.call('GET', h.paths.bulk(h.b, r.json.id))).json.template.revision_id !== r.json.template.revision_id;
+  },
+  'invented-zero-counts': async (h) => {
+    const r = await h.submit(messageBody(h));
+    await advance(h, 500);
+    return withFault(h, { countsUnavailable: true }, { countsUnavailable: false }, async () => {
+      const b = (await h.call('GET', h.paths.bulk(h.b, r.json.id))).json;
+      return b.intake !== null || b.submission !== null;
+    });
+  },
   // wallet
   'reserved-nonzero-every-tenth-read': async (h) => {
     for (let i = 0; i < 10; i++) if ((await wallet(h)).json.reserved_balance !== '0.00') return true;
@@ -267,6 +281,11 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     return (await h.submit(body)).status === 202;
   },
   'unauthorized-sender-accepted': async (h) => (await h.submit(messageBody(h, { from: h.f.unauthorizedSenderId }))).status === 202,
+  'unknown-template-variable-accepted': async (h) => {
+    const body = templateBody(h);
+    (body.recipients as any[])[0].template_variables.coupon = 'SAVE10';
+    return (await h.submit(body)).status === 202;
+  },
   'archived-template-accepted': async (h) => (await h.submit(templateBody(h, { template_id: h.f.inactiveTemplateId }))).status === 202,
   'content-type-not-checked': async (h) =>
     (await h.call('POST', h.paths.bulks(h.b), { body: JSON.stringify(messageBody(h)), headers: { 'content-type': 'text/plain', 'idempotency-key': freshKey() } })).status === 202,

@@ -63,6 +63,7 @@ describe('CheckCollector', () => {
     expect(byId('wallet/skip').skipReason).toBe('CONFORMANCE_LIMITED_CLIENT_ID is not set');
     expect(byId('idempotency/profile').skipReason).toBe('profile safe sends GET only');
     expect(byId('idempotency/collection').skipReason).toBe('skipped without a stated reason');
+    expect(byId('idempotency/collection').skipKind).toBe('precondition');
   });
 
   it('gives an error a one-line message without a stack', () => {
@@ -146,6 +147,7 @@ describe('CheckCollector on suites written with the real check wrapper', () => {
       'wallet/wrapped-fail': 'fail',
       'wallet/wrapped-warn': 'warn',
       'wallet/wrapped-skip': 'skip',
+      'wallet/wrapped-unobservable': 'skip',
       'wallet/wrapped-error': 'error',
     });
   });
@@ -158,6 +160,10 @@ describe('CheckCollector on suites written with the real check wrapper', () => {
     expect(get('wrapped-fail')?.failure).toMatchObject({ requirement: 'WAL-RETRIEVE', expected: '200 with a balance', actual: '500 internal_error' });
     expect(get('wrapped-warn')?.failure?.requirement).toBe('PROB-INSTANCE');
     expect(get('wrapped-skip')?.skipReason).toBe('CONFORMANCE_BUSINESS_ID is not set');
+    // A skip is a precondition unless the check says it cannot be observed on the target.
+    expect(get('wrapped-skip')?.skipKind).toBe('precondition');
+    expect(get('wrapped-unobservable')).toMatchObject({ skipKind: 'not-observable', skipReason: 'the wallet source cannot be switched off on this target' });
+    expect(get('wrapped-pass')?.skipKind).toBeUndefined();
     expect(get('wrapped-error')?.errorMessage).toBe('RangeError: response larger than the size cap');
     expect(get('wrapped-pass')?.title).toBe('wrapped: passes with a note [WAL-RETRIEVE]');
   });

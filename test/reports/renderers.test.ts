@@ -87,7 +87,7 @@ describe('report.md', () => {
       '## Assumptions applied (where the document is silent)',
       '## Requirement coverage',
     ]);
-    expect(md).toContain('- `wallet/skip` refuses a limited caller \\[FIX-NEEDS-FIXTURE\\]: CONFORMANCE\\_LIMITED\\_CLIENT\\_ID is not set');
+    expect(md).toContain('- `wallet/skip` refuses a limited caller \\[FIX-NEEDS-FIXTURE\\]: CONFORMANCE\\_LIMITED\\_CLIENT\\_ID is not set (precondition)');
     expect(md).toContain('- `wallet/pass`: the target chose reading B');
   });
 
