@@ -1,6 +1,7 @@
 // Valid instances of every component schema, built from the document's tables (sections 2, 4, 7).
 // The invalid cases of schemas.test.ts are each one change away from these.
 import type { SchemaName } from '../../spec/contract.ts';
+import { problemCodes } from '../../spec/problem-codes.ts';
 
 export const ID = '0190a5c4-7b2e-7c3d-8e4f-123456789abc';
 export const OTHER_ID = '0190a5c4-7b2e-7aaa-bfff-00000000beef';
@@ -147,28 +148,8 @@ export const validInstances: Record<SchemaName, unknown[]> = {
   IndividualSmsMessage: [individualMessage, {}],
   WalletBalance: [walletBalance],
   Problem: [problem, withAt(withAt(problem, '/errors', REMOVE), '/instance', REMOVE)],
-  ProblemCode: [
-    'validation_failed',
-    'authentication_required',
-    'permission_denied',
-    'sender_not_authorized',
-    'resource_not_found',
-    'idempotency_conflict',
-    'recipient_limit_exceeded',
-    'template_not_active',
-    'invalid_recipient',
-    'rate_limit_exceeded',
-    'internal_error',
-    'service_unavailable',
-    'balance_unavailable',
-    'otp_verification_failed',
-    'otp_challenge_expired',
-    'otp_challenge_locked',
-    'otp_challenge_consumed',
-    'otp_challenge_invalidated',
-    'otp_resend_cooldown',
-    'otp_resend_limit_exceeded',
-  ],
+  // The typed list test/spec/openapi.test.ts holds equal to the enum.
+  ProblemCode: [...problemCodes],
   ProblemFieldError: [{ pointer: '/recipients/0/to', code: 'field_invalid' }, { pointer: 'limit', code: 'field_invalid' }],
   RequestId: ['r', 'req-123_A.b', 'x'.repeat(128)],
   IdempotencyKey: ['k', 'order 42 / retry', 'x'.repeat(256)],
