@@ -77,15 +77,15 @@ export interface RunSettings {
   /** JSON-lines file the client appends every exchange to (redacted), read by cross-topic checks. */
   exchangeLogPath: string;
   /**
-   * Request budget of a check that declares none, per topic (harness/gating/plan.ts). When set,
-   * every check is held to its budget: sending past it is an ERROR of that check.
+   * When true, every check is held to its declared budget (`maxRequests`) and its topic's shared
+   * allowance: sending past them is an ERROR of that check (harness/gating/plan.ts).
    */
-  checkBudgets?: Partial<Record<Topic, RequestBudget>>;
+  checkBudgets?: boolean;
 }
 
 /**
- * The most requests one check sends (token requests included): a fixed number, or a number per
- * property case plus a fixed part, since properties send per case and cases follow `--runs`.
+ * The most requests one check sends itself: a fixed number, or a number per property case plus a
+ * fixed part, since properties send per case and cases follow `--runs` (at most `maxCases`).
  */
 export type RequestBudget = number | { fixed?: number; perCase: number; maxCases?: number };
 
@@ -163,8 +163,20 @@ export interface CheckMeta {
   evidence: Exchange[];
   seed?: number;
   counterexample?: string;
-  /** The request budget the check declared (absent: its topic's default applies). */
-  maxRequests?: RequestBudget;
+  /**
+   * The most requests the check sends itself in this run (its declared budget for this run's cases,
+   * profile and target; 0 when it is skipped before sending anything, see `plannedSkip`).
+   */
+  maxRequests?: number;
+  /**
+   * The allowance its topic's checks share (token requests, reads several checks judge, a spare):
+   * a check may draw on what is left of it once its own budget is used.
+   */
+  sharedRequests?: number;
+  /** Why the check is skipped before it sends anything in this run (profile safe, no control origin). */
+  plannedSkip?: string;
+  /** What its requests other than GET do, when it sends any (suites/support/check.ts `writes`). */
+  writes?: string;
   /** Requests the check sent, token requests included (recorded when budgets are enforced). */
   requestsSent?: number;
 }

@@ -13,6 +13,11 @@ import { randomUuidV7 } from './support/random-ids.ts';
 
 const check = checksFor('auth-ordering');
 
+/** Requests of `expect401Everywhere`: the four reads, the submission and the deactivation. */
+const EVERY_OPERATION = 6;
+/** What the submission and the deactivation of `expect401Everywhere` do when a wrong credential is accepted. */
+const WRITES_IF_ACCEPTED = 'creates a bulk SMS or deactivates the webhook endpoint if a wrong credential is accepted';
+
 interface Operation {
   /** operationId of the document. */
   name: string;
@@ -115,6 +120,9 @@ describe('auth-ordering (4, 5)', () => {
       id: 'no-authorization-401',
       title: 'Every operation without an Authorization header: 401 authentication_required, never 2xx',
       requirements: ['AUTH-401-MISSING', 'AUTH-ALL-OPERATIONS'],
+      maxRequests: EVERY_OPERATION,
+      writes: WRITES_IF_ACCEPTED,
+      readsInSafe: true,
     },
     async (t) => {
       await expect401Everywhere(t, 'none', 'AUTH-401-MISSING', 'no Authorization header');
@@ -126,6 +134,9 @@ describe('auth-ordering (4, 5)', () => {
       id: 'basic-scheme-401',
       title: "Every operation with the application's client credentials as Basic, and the wallet with a valid token under the scheme Token: 401 authentication_required",
       requirements: ['AUTH-BEARER', 'AUTH-ALL-OPERATIONS'],
+      maxRequests: EVERY_OPERATION + 1,
+      writes: WRITES_IF_ACCEPTED,
+      readsInSafe: true,
     },
     async (t) => {
       const app = t.config.apps.primary ?? t.skip('needs the primary application (CONFORMANCE_CLIENT_ID / _SECRET)');
@@ -142,6 +153,9 @@ describe('auth-ordering (4, 5)', () => {
       id: 'malformed-token-401',
       title: 'Every operation with a bearer value that is no token at all: 401 authentication_required',
       requirements: ['AUTH-401-INVALID', 'AUTH-ALL-OPERATIONS'],
+      maxRequests: EVERY_OPERATION + 1,
+      writes: WRITES_IF_ACCEPTED,
+      readsInSafe: true,
     },
     async (t) => {
       await expect401Everywhere(t, { bearer: 'not-a-token' }, 'AUTH-401-INVALID', 'a malformed token');
@@ -156,6 +170,9 @@ describe('auth-ordering (4, 5)', () => {
       id: 'tampered-token-401',
       title: "Every operation with the application's valid token, one signature character changed: 401 authentication_required",
       requirements: ['AUTH-401-INVALID', 'AUTH-ALL-OPERATIONS'],
+      maxRequests: EVERY_OPERATION,
+      writes: WRITES_IF_ACCEPTED,
+      readsInSafe: true,
     },
     async (t) => {
       const { token, how } = tamper(await t.api.token('primary'));
@@ -169,6 +186,10 @@ describe('auth-ordering (4, 5)', () => {
       id: 'expired-token-401',
       title: 'Every operation with an expired token of the application (minted by the embedded reference): 401 authentication_required',
       requirements: ['AUTH-401-INVALID', 'AUTH-ALL-OPERATIONS'],
+      maxRequests: EVERY_OPERATION,
+      writes: WRITES_IF_ACCEPTED,
+      readsInSafe: true,
+      embeddedOnly: { needs: 'control', why: "a token that is expired needs the embedded reference's control origin; the target has none" },
     },
     async (t) => {
       const token = await mintToken(t, 'expired');
@@ -181,6 +202,10 @@ describe('auth-ordering (4, 5)', () => {
       id: 'wrong-audience-401',
       title: 'Every operation with a token of the application issued for another audience: 401 authentication_required',
       requirements: ['AUTH-AUDIENCE', 'AUTH-ALL-OPERATIONS'],
+      // Elsewhere a token request for another audience comes first.
+      maxRequests: EVERY_OPERATION + 1,
+      writes: WRITES_IF_ACCEPTED,
+      readsInSafe: true,
     },
     async (t) => {
       let token: string;
@@ -209,7 +234,10 @@ describe('auth-ordering (4, 5)', () => {
       id: 'unauthenticated-401-first',
       title:
         'Without a token, requests that are also wrong otherwise: 401 authentication_required for an ungranted or unknown business and an unknown message; for malformed input (business id, page size, body) 401 too, a validation error first is a warning',
-      requirements: ['AUTH-401-FIRST', 'AUTH-401-BEFORE-VALIDATION'],
+      requirements: ['AUTH-401-FIRST', 'AUTH-401-BEFORE-VALIDATION', 'AUTH-401-MISSING'],
+      maxRequests: 8,
+      writes: 'submits invalid bulk SMS bodies without a token',
+      readsInSafe: true,
     },
     async (t) => {
       const f = t.config.fixtures;
@@ -221,8 +249,9 @@ describe('auth-ordering (4, 5)', () => {
         { what: 'a message that exists nowhere', request: { method: 'GET', path: paths.message(businessId, randomUuidV7(t, 'auth/first/message')) } },
       ];
       // Against input validation the order is not written down (AUTH-401-BEFORE-VALIDATION).
-      const malformed: Array<{ what: string; request: ApiRequest }> = [
-        { what: 'a business id that is not a UUID', request: { method: 'GET', path: paths.walletBalance('not-a-business') } },
+      // A path id of the wrong shape may fail route matching (404) before anything else runs.
+      const malformed: Array<{ what: string; request: ApiRequest; pathShape?: boolean }> = [
+        { what: 'a business id that is not a UUID', request: { method: 'GET', path: paths.walletBalance('not-a-business') }, pathShape: true },
         { what: 'an invalid page size', request: { method: 'GET', path: paths.bulkRecipients(businessId, f.expiredCursorBulkId ?? randomUuidV7(t, 'auth/first/bulk')), query: [[t.config.params.limit, '0']] } },
       ];
       if (t.config.settings.profile !== 'safe') {
@@ -244,14 +273,15 @@ describe('auth-ordering (4, 5)', () => {
       const tampered = await t.api.send({ method: 'GET', path: paths.walletBalance(f.otherBusinessId ?? randomUuidV7(t, 'auth/first/other')), as: { bearer: token }, noRetry: true });
       expectProblem(t, tampered, { status: 401, codes: ['authentication_required'], requirement: 'AUTH-401-FIRST', why: 'a tampered token on a business without grant' });
       const validationFirst: ApiResponse[] = [];
-      for (const { what, request } of malformed) {
+      for (const { what, request, pathShape } of malformed) {
         const res = await t.api.send({ ...request, as: 'none', noRetry: true });
-        if (isProblem(res, 400, 'validation_failed') || isProblem(res, 404, 'resource_not_found')) {
+        if (isProblem(res, 400, 'validation_failed') || (pathShape && isProblem(res, 404, 'resource_not_found'))) {
           t.note(`no token, and ${what}: ${describeResponse(res)} (input validated before authentication)`);
           validationFirst.push(res);
           continue;
         }
-        expectProblem(t, res, { status: 401, codes: ['authentication_required'], requirement: 'AUTH-401-FIRST', why: `no token, and ${what}` });
+        // A 404 for well-formed ids means a lookup ran before the token check; anything else is no 401 at all.
+        expectProblem(t, res, { status: 401, codes: ['authentication_required'], requirement: res.status === 404 ? 'AUTH-401-FIRST' : 'AUTH-401-MISSING', why: `no token, and ${what}` });
       }
       if (validationFirst.length > 0) {
         t.fail(
@@ -269,6 +299,7 @@ describe('auth-ordering (4, 5)', () => {
       id: 'unknown-path-without-token',
       title: 'A path that is no operation (/sms/batches), without a token: refused (401 or 404; the document leaves it open), never 2xx or 5xx',
       requirements: ['AUTH-UNKNOWN-PATH', 'SCH-NO-BATCHES-PATH', 'PROB-NO-5XX-FOR-CLIENT-FAULT'],
+      maxRequests: 1,
     },
     async (t) => {
       const businessId = t.config.fixtures.businessId ?? randomUuidV7(t, 'auth/unknown-path');
@@ -284,6 +315,7 @@ describe('auth-ordering (4, 5)', () => {
       id: 'grant-before-resource',
       title: 'With a valid token, every read on a business without grant (wallet, unknown bulk, its listing, unknown message): 403 permission_denied or a concealing 404 resource_not_found, never 2xx',
       requirements: ['AUTH-GRANT', 'AUTH-ORDER', 'AUTH-BUSINESS-SELECTOR'],
+      maxRequests: 4,
     },
     async (t) => {
       const other = t.config.fixtures.otherBusinessId ?? t.skip('needs CONFORMANCE_OTHER_BUSINESS_ID (a business the application has no grant on)');
@@ -319,6 +351,7 @@ describe('auth-ordering (4, 5)', () => {
       id: 'ungranted-vs-unknown-business',
       title: 'With a valid token, the wallet of an existing business without grant and of a business that exists nowhere: both refused (403 or 404); a difference is reported as an existence leak',
       requirements: ['AUTH-BUSINESS-SELECTOR', 'CONC-MAY-CONCEAL'],
+      maxRequests: 2,
     },
     async (t) => {
       const other = t.config.fixtures.otherBusinessId ?? t.skip('needs CONFORMANCE_OTHER_BUSINESS_ID');
@@ -339,6 +372,9 @@ describe('auth-ordering (4, 5)', () => {
       id: 'validation-vs-grant-order',
       title: 'With a valid token, an invalid request on a business without grant (page size 0; in profile full also an empty submission body): 400 validation_failed or 403/404, recorded, never 2xx or 5xx',
       requirements: ['AUTH-VALIDATION-ORDER', 'AUTH-GRANT', 'PROB-NO-5XX-FOR-CLIENT-FAULT'],
+      maxRequests: 2,
+      writes: 'submits an empty bulk SMS body on a business without grant',
+      readsInSafe: true,
     },
     async (t) => {
       const other = t.config.fixtures.otherBusinessId ?? t.skip('needs CONFORMANCE_OTHER_BUSINESS_ID');
@@ -356,7 +392,7 @@ describe('auth-ordering (4, 5)', () => {
       }
       for (const { what, request } of requests) {
         const res = await t.api.send({ ...request, noRetry: true });
-        expectNoServerFault(t, res, `${what} on a business without grant`);
+        if (!expectNoServerFault(t, res, `${what} on a business without grant`)) continue;
         t.expect(res.status >= 300, 'AUTH-GRANT', `no 2xx for ${what} on a business without grant`, describeResponse(res), res);
         expectProblem(t, res, {
           status: [400, 403, 404],
@@ -374,6 +410,7 @@ describe('auth-ordering (4, 5)', () => {
       id: 'permission-403',
       title: 'The application granted on the business without wallet.balance.read reads the wallet: 403 permission_denied',
       requirements: ['AUTH-PERMISSION', 'AUTH-ORDER'],
+      maxRequests: 1,
     },
     async (t) => {
       const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
@@ -388,9 +425,10 @@ describe('auth-ordering (4, 5)', () => {
       id: 'unauthorized-sender-403',
       title: 'A valid submission from a sender not authorized for the business: 403 sender_not_authorized (or permission_denied), never 2xx',
       requirements: ['AUTH-SENDER'],
+      maxRequests: 1,
+      writes: 'creates a bulk SMS',
     },
     async (t) => {
-      if (t.config.settings.profile === 'safe') t.skip('profile safe sends no submission');
       const f = t.config.fixtures;
       const businessId = f.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
       const sender = f.unauthorizedSenderId ?? t.skip('needs CONFORMANCE_UNAUTHORIZED_SENDER_ID');
@@ -412,6 +450,7 @@ describe('auth-ordering (4, 5)', () => {
       id: 'token-wrong-secret-refused',
       title: 'The token endpoint with the client id and a wrong secret as Basic credentials: refused (4xx), no access token',
       requirements: ['AUTH-TOKEN-BASIC'],
+      maxRequests: 1,
     },
     async (t) => {
       const app = t.config.apps.primary ?? t.skip('needs the primary application (CONFORMANCE_CLIENT_ID / _SECRET)');
@@ -431,6 +470,7 @@ describe('auth-ordering (4, 5)', () => {
       id: 'token-basic-accepted',
       title: 'The token endpoint with the client credentials as Basic (client_credentials grant): 200 with an access token that reads the wallet and, as a JWT, names the audience',
       requirements: ['AUTH-TOKEN-BASIC', 'AUTH-TOKEN-CLIENT-CREDENTIALS', 'AUTH-AUDIENCE'],
+      maxRequests: 2,
     },
     async (t) => {
       const app = t.config.apps.primary ?? t.skip('needs the primary application (CONFORMANCE_CLIENT_ID / _SECRET)');

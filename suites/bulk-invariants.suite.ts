@@ -9,8 +9,8 @@ import {
   bulkIdOf,
   businessIdOf,
   getBulk,
+  maxPollReads,
   pollUntilCompleted,
-  requireSubmissions,
   submitAccepted,
   validBodies,
   type BulkRequestBody,
@@ -23,6 +23,9 @@ import { isValid } from '../spec/validators.ts';
 import { paths } from './support/paths.ts';
 
 const check = checksFor('bulk-invariants');
+
+/** What every check here sends: submissions (profile safe skips them all). */
+const CREATES = 'creates a bulk SMS';
 
 const STATUSES = enumOf('BulkProcessingStatus');
 /** Statuses in which nothing has been dispatched, so there is no delivery to report on yet. */
@@ -198,9 +201,10 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
       id: 'acceptance-shape',
       title: 'POST a valid bulk: the 202 shows status queued, intake counts, submission and delivery_summary null, settled false, no warnings',
       requirements: ['BULK-ACCEPT-202', 'BULK-ACCEPT-QUEUED', 'BULK-ACCEPT-SHAPE', 'BULK-ECHO-REQUEST'],
+      maxRequests: 1,
+      writes: CREATES,
     },
     async (t) => {
-      requireSubmissions(t);
       const { body, response, json } = await acceptOne(t, 'acceptance-shape');
       t.expect(json.status === 'queued', 'BULK-ACCEPT-QUEUED', 'status queued in the 202', `status ${JSON.stringify(json.status)}`, response);
       t.expect(
@@ -263,9 +267,10 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
       id: 'location-leads-to-resource',
       title: 'POST a valid bulk, then GET its Location: 200 with the same id',
       requirements: ['BULK-LOCATION', 'BULK-RETRIEVE'],
+      maxRequests: 3,
+      writes: CREATES,
     },
     async (t) => {
-      requireSubmissions(t);
       const { response, json } = await acceptOne(t, 'location');
       const location = response.headers['location'];
       t.expect(typeof location === 'string' && location.length > 0, 'BULK-LOCATION', 'a Location header on the 202', 'no Location header', response);
@@ -299,9 +304,10 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
       title:
         'POST a template-based bulk, then GET it (on the reference after the template got a new active revision): the 202 pins that template with a UUIDv7 revision and the GET shows the same pin; a message-based bulk has no pin',
       requirements: ['BULK-TEMPLATE-PIN', 'BULK-TEMPLATE-PIN-STABLE', 'BULK-RETRIEVE'],
+      maxRequests: 4,
+      writes: CREATES,
     },
     async (t) => {
-      requireSubmissions(t);
       const templateId = t.config.fixtures.templateId;
       if (!templateId) return t.skip('no template fixture (CONFORMANCE_TEMPLATE_ID)');
       // Its variables must fill its placeholders, or the submission is refused before any pin.
@@ -374,11 +380,12 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
       title:
         'POST a valid bulk, then GET it until completed while its intake and submission totals are unavailable: intake and submission null or omitted on every read, never zero counts, and settled never true',
       requirements: ['BULK-NO-INVENTED-ZEROS', 'BULK-SETTLED-NULL', 'BULK-RETRIEVE'],
+      maxRequests: (run) => 1 + maxPollReads(run),
+      writes: CREATES,
+      // 2.2 speaks of totals being unavailable; only the reference's control origin can make them so.
+      embeddedOnly: { needs: 'control', why: 'the fault (authoritative intake and submission totals unavailable) cannot be forced on this target' },
     },
     async (t) => {
-      requireSubmissions(t);
-      // 2.2 speaks of totals being unavailable; only the reference's control origin can make them so.
-      if (!hasControl(t)) return t.skip('the fault (authoritative intake and submission totals unavailable) cannot be forced on this target', 'not-observable');
       const { response } = await acceptOne(t, 'counts-unavailable');
       const bulkId = bulkIdOf(response);
       t.expect(bulkId !== undefined, 'BULK-ACCEPT-202', '202 body with an id', response.text.slice(0, 200), response);
@@ -429,9 +436,11 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
         'BULK-DELIVERY-NO-INVENTED-ZEROS',
         'BULK-RETRIEVE',
       ],
+      // Per case four bulks, each submitted and read until settled.
+      maxRequests: (run) => ({ perCase: 4 * (1 + maxPollReads(run)), maxCases: 2 }),
+      writes: CREATES,
     },
     async (t) => {
-      requireSubmissions(t);
       // Each case is a batch read in parallel, so the whole property costs one settle time per case.
       // The batch mixes single-recipient bulks (no retries) with larger ones (retries outstanding).
       const batch = fc.tuple(

@@ -10,7 +10,6 @@ import {
   bodyOptions,
   bulkIdOf,
   createdDuring,
-  requireSubmissions,
   submitAccepted,
   submitBulk,
   validBodies,
@@ -18,9 +17,12 @@ import {
 } from './support/bulk.ts';
 import { describeResponse, expectNoServerFault, expectProblem, isProblem } from './support/problem.ts';
 import { forAll, generate } from './support/property.ts';
-import { advanceClock, hasControl } from './support/control.ts';
+import { advanceClock } from './support/control.ts';
 
 const check = checksFor('idempotency');
+
+/** What every check here sends: submissions (profile safe skips them all). */
+const CREATES = 'creates a bulk SMS';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -69,9 +71,10 @@ describe('idempotency (4.0, 4.1 rules 2-6)', () => {
       id: 'replay-same-body',
       title: 'POST the same key and byte-identical body twice: the second replays the first 202 (status, body with id and accepted_at, Location)',
       requirements: ['IDEM-REPLAY', 'IDEM-REPLAY-REQUEST-ID'],
+      maxRequests: { perCase: 2, maxCases: 3 },
+      writes: CREATES,
     },
     async (t) => {
-      requireSubmissions(t);
       await forAll(
         t,
         validBodies(t),
@@ -99,9 +102,10 @@ describe('idempotency (4.0, 4.1 rules 2-6)', () => {
       title:
         'POST a body, then the same JSON value written otherwise (key order, whitespace, string escapes) under the same key: the original is replayed or 409 idempotency_conflict is given, never a new bulk',
       requirements: ['IDEM-EQUIVALENCE', 'IDEM-REPLAY', 'IDEM-KEY-PERMANENT'],
+      maxRequests: { perCase: 2, maxCases: 6 },
+      writes: CREATES,
     },
     async (t) => {
-      requireSubmissions(t);
       const chosen = new Set<string>();
       // Raw texts from the generators, never the byte-identical one (replay-same-body sends that).
       const cases = validBodies(t).chain((body) => fc.tuple(fc.constant(body), equalVariantsArb(body, { distinct: true })));
@@ -146,9 +150,10 @@ describe('idempotency (4.0, 4.1 rules 2-6)', () => {
       id: 'conflict-one-field-changed',
       title: 'POST a body, then a body differing in one field under the same key: 409 idempotency_conflict, no Location, nothing created, the key still replays the original',
       requirements: ['IDEM-CONFLICT', 'IDEM-KEY-PERMANENT'],
+      maxRequests: { perCase: 3, maxCases: 5 },
+      writes: CREATES,
     },
     async (t) => {
-      requireSubmissions(t);
       // Valid bodies one field away (the run's sender and recipients; template variables of template
       // bodies): no fixture names a second authorized sender or active template, so neither is changed.
       const options = bodyOptions(t);
@@ -184,9 +189,10 @@ describe('idempotency (4.0, 4.1 rules 2-6)', () => {
       id: 'key-missing',
       title: 'POST a valid body without Idempotency-Key: 400 validation_failed and nothing created',
       requirements: ['IDEM-KEY-REQUIRED'],
+      maxRequests: 1,
+      writes: CREATES,
     },
     async (t) => {
-      requireSubmissions(t);
       const body = generate(t, validBodies(t), 'key-missing');
       const { result, created } = await createdDuring(t, () => submitBulk(t, body, { key: null }));
       expectProblem(t, result.response, { status: 400, codes: ['validation_failed'], requirement: 'IDEM-KEY-REQUIRED' });
@@ -199,9 +205,11 @@ describe('idempotency (4.0, 4.1 rules 2-6)', () => {
       id: 'key-length-bounds',
       title: 'POST with an Idempotency-Key of 0 or 257 characters: 400 validation_failed; of 1 or 256 characters: 202',
       requirements: ['IDEM-KEY-LENGTH'],
+      // The four Idempotency-Key boundary cases of the generators.
+      maxRequests: 4,
+      writes: CREATES,
     },
     async (t) => {
-      requireSubmissions(t);
       const runPrefix = t.api.idempotencyKey('len');
       const cases = headerBoundaryCaseArbs(runPrefix);
       const names = Object.keys(cases).filter((n) => n.startsWith('Idempotency-Key'));
@@ -238,9 +246,10 @@ describe('idempotency (4.0, 4.1 rules 2-6)', () => {
       id: 'scope-per-application',
       title: 'The primary application POSTs under a key; the limited application POSTs the same key and body: a separate scope, so a new bulk, neither replay nor conflict',
       requirements: ['IDEM-SCOPE'],
+      maxRequests: 2,
+      writes: CREATES,
     },
     async (t) => {
-      requireSubmissions(t);
       if (!t.config.apps.limited) t.skip('no second application configured (CONFORMANCE_LIMITED_CLIENT_ID)');
       const body = generate(t, validBodies(t), 'scope');
       const first = await original(t, body);
@@ -273,9 +282,10 @@ describe('idempotency (4.0, 4.1 rules 2-6)', () => {
       id: 'concurrent-same-key',
       title: 'POST the same key and body four times at once: whatever the answers, no 5xx and never two different bulks',
       requirements: ['IDEM-CONCURRENT', 'IDEM-KEY-PERMANENT', 'PROB-NO-5XX-FOR-CLIENT-FAULT'],
+      maxRequests: 4,
+      writes: CREATES,
     },
     async (t) => {
-      requireSubmissions(t);
       const body = generate(t, validBodies(t), 'concurrent');
       const key = t.api.idempotencyKey('concurrent');
       const responses = (await Promise.all([0, 1, 2, 3].map(() => submitBulk(t, body, { key })))).map((s) => s.response);
@@ -293,10 +303,11 @@ describe('idempotency (4.0, 4.1 rules 2-6)', () => {
       title:
         'On the embedded reference: a repeat 6 days 23 hours later replays; after 7 days the key never creates a new bulk (the same body or another)',
       requirements: ['IDEM-WINDOW', 'IDEM-NO-REUSE-AFTER-EXPIRY'],
+      maxRequests: 4,
+      writes: CREATES,
+      embeddedOnly: { needs: 'control', why: 'needs time travel: only the embedded reference offers a clock to advance; a real host cannot wait seven days' },
     },
     async (t) => {
-      requireSubmissions(t);
-      if (!hasControl(t)) t.skip('needs time travel: only the embedded reference offers a clock to advance; a real host cannot wait seven days', 'not-observable');
       const [body, other] = generate(t, fc.tuple(validBodies(t), validBodies(t)), 'window');
       const first = await original(t, body);
 

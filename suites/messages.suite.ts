@@ -8,7 +8,8 @@ import { paths } from './support/paths.ts';
 import { describeResponse, expectProblem, problemViolations, viewOfApiResponse } from './support/problem.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
 
-const check = checksFor('messages');
+// The one read of the configured message is shared by the checks that judge it.
+const check = checksFor('messages', { shared: 1 });
 
 const MESSAGE_STATUSES = enumOf('IndividualMessageStatus');
 const TIMESTAMP_FIELDS = ['accepted_at', 'submitted_at', 'delivered_at', 'failed_at'] as const;
@@ -44,11 +45,12 @@ describe('messages (2.4, 3.2, 4.4)', () => {
       id: 'configured-message-retrieved',
       title: 'GET the configured message: 200 with that message, its id equal to the one requested',
       requirements: ['MSG-RETRIEVE'],
+      maxRequests: 0,
     },
     async (t) => {
       const { messageId, res, body } = await configuredMessage(t);
       t.evidence(res);
-      if (body.id === undefined) t.skip('200 with a message that has no id member (which members are required is not shown)');
+      if (body.id === undefined) t.skip('200 with a message that has no id member (which members are required is not shown)', 'not-observable');
       t.expect(sameId(body.id, messageId), 'MSG-RETRIEVE', `id ${messageId}`, `id ${JSON.stringify(body.id)}`, res);
       t.evidence(res);
     },
@@ -59,6 +61,7 @@ describe('messages (2.4, 3.2, 4.4)', () => {
       id: 'configured-message-schema',
       title: 'GET the configured message: every member has the type of 2.4 (ids UUIDv7, to E.164, classification, template pin or null, timestamps)',
       requirements: ['MSG-SCHEMA', 'MSG-REQUIRED-FIELDS'],
+      maxRequests: 0,
     },
     async (t) => {
       const { res, body } = await configuredMessage(t);
@@ -76,10 +79,11 @@ describe('messages (2.4, 3.2, 4.4)', () => {
       id: 'configured-message-business',
       title: 'GET the configured message: business_id is the business of the path',
       requirements: ['MSG-BUSINESS'],
+      maxRequests: 0,
     },
     async (t) => {
       const { businessId, res, body } = await configuredMessage(t);
-      if (body.business_id === undefined) t.skip('the message has no business_id member (which members are required is not shown)');
+      if (body.business_id === undefined) t.skip('the message has no business_id member (which members are required is not shown)', 'not-observable');
       t.expect(
         sameId(body.business_id, businessId),
         'MSG-BUSINESS',
@@ -95,10 +99,11 @@ describe('messages (2.4, 3.2, 4.4)', () => {
       id: 'configured-message-status',
       title: 'GET the configured message: status is queued, sent, delivered or failed',
       requirements: ['MSG-STATUS-VALUES'],
+      maxRequests: 0,
     },
     async (t) => {
       const { res, body } = await configuredMessage(t);
-      if (body.status === undefined) t.skip('the message has no status member (which members are required is not shown)');
+      if (body.status === undefined) t.skip('the message has no status member (which members are required is not shown)', 'not-observable');
       t.expect(
         isValid('IndividualMessageStatus', body.status),
         'MSG-STATUS-VALUES',
@@ -115,6 +120,7 @@ describe('messages (2.4, 3.2, 4.4)', () => {
       id: 'configured-message-utc-timestamps',
       title: 'GET the configured message: accepted_at and every non-null time are RFC 3339 in UTC with a Z offset',
       requirements: ['SCH-UTC-TIMESTAMPS', 'MSG-SCHEMA'],
+      maxRequests: 0,
     },
     async (t) => {
       const { res, body } = await configuredMessage(t);
@@ -131,7 +137,7 @@ describe('messages (2.4, 3.2, 4.4)', () => {
           res,
         );
       }
-      if (seen === 0) t.skip('the message carries no timestamp member to judge');
+      if (seen === 0) t.skip('the message carries no timestamp member to judge', 'not-observable');
     },
   );
 
@@ -140,6 +146,7 @@ describe('messages (2.4, 3.2, 4.4)', () => {
       id: 'configured-message-template-pin',
       title: 'GET the configured message sent from a template: template pins that template id with a revision id',
       requirements: ['MSG-TEMPLATE-PIN'],
+      maxRequests: 0,
     },
     async (t) => {
       const templateId =
@@ -161,6 +168,7 @@ describe('messages (2.4, 3.2, 4.4)', () => {
       id: 'random-message-404',
       title: 'GET a message id that exists nowhere: 404 resource_not_found',
       requirements: ['MSG-NOT-FOUND'],
+      maxRequests: 1,
     },
     async (t) => {
       const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
@@ -174,6 +182,7 @@ describe('messages (2.4, 3.2, 4.4)', () => {
       id: 'malformed-message-id',
       title: 'GET with a message id that is not a UUIDv7 (free text, a UUIDv4): refused with a 4xx problem, never 2xx or 5xx',
       requirements: ['VAL-PATH-UUIDV7', 'MSG-ERRORS-NOT-SHOWN'],
+      maxRequests: 2,
     },
     async (t) => {
       const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');

@@ -24,7 +24,12 @@ import {
 import { randomUuidV7 } from './support/random-ids.ts';
 import { isKnownProblemCode } from '../spec/problem-codes.ts';
 
-const check = checksFor('problem-details');
+// The sweep is shared: at most the 401, 403 and 404 reads, a page size too large, the 503, 500
+// and up to three reads for a 429 on the embedded reference, and four submissions (400, 422, 409).
+const check = checksFor('problem-details', { shared: 13 });
+
+/** Every check may be the one that sends the sweep, whose submissions profile safe leaves out. */
+const SWEEP = { writes: 'submits invalid bulk SMS bodies and one valid bulk SMS (the sweep)', readsInSafe: true };
 
 interface ErrorResponse {
   view: ResponseView;
@@ -162,6 +167,8 @@ describe('problem-details (7)', () => {
       id: 'media-type',
       title: 'Every error response of the run (and of a sweep over 400, 401, 403, 404, 409, 422, 429, 500, 503): Content-Type application/problem+json',
       requirements: ['PROB-MEDIA-TYPE'],
+      maxRequests: 0,
+      ...SWEEP,
     },
     async (t) => {
       await judge(t, ['PROB-MEDIA-TYPE']);
@@ -173,6 +180,8 @@ describe('problem-details (7)', () => {
       id: 'schema',
       title: 'Every error response of the run: a problem with type, title, status, detail, code and request_id of their section 7 types',
       requirements: ['PROB-SCHEMA'],
+      maxRequests: 0,
+      ...SWEEP,
     },
     async (t) => {
       await judge(t, ['PROB-SCHEMA']);
@@ -184,6 +193,8 @@ describe('problem-details (7)', () => {
       id: 'status-member',
       title: 'Every problem of the run: its status member equals the HTTP status',
       requirements: ['PROB-STATUS-MATCH'],
+      maxRequests: 0,
+      ...SWEEP,
     },
     async (t) => {
       await judge(t, ['PROB-STATUS-MATCH']);
@@ -195,6 +206,8 @@ describe('problem-details (7)', () => {
       id: 'code-and-status',
       title: 'Every problem of the run: code is a section 7 code and travels with the status of the error table',
       requirements: ['PROB-CODE-KNOWN', 'PROB-CODE-STATUS', 'PROB-OTP-CODES'],
+      maxRequests: 0,
+      ...SWEEP,
     },
     async (t) => {
       const all = await judge(t, ['PROB-CODE-KNOWN', 'PROB-CODE-STATUS']);
@@ -208,6 +221,8 @@ describe('problem-details (7)', () => {
       id: 'type-form',
       title: 'Every problem of the run: type ends in /{code}, and every type shares one namespace base',
       requirements: ['PROB-TYPE-FORM'],
+      maxRequests: 0,
+      ...SWEEP,
     },
     async (t) => {
       const all = await judge(t, ['PROB-TYPE-FORM']);
@@ -237,6 +252,8 @@ describe('problem-details (7)', () => {
       id: 'title-stable',
       title: 'Every problem of the run: one title per code',
       requirements: ['PROB-TITLE-STABLE'],
+      maxRequests: 0,
+      ...SWEEP,
     },
     async (t) => {
       const all = await errorResponses(t);
@@ -266,6 +283,8 @@ describe('problem-details (7)', () => {
       id: 'detail-no-secrets',
       title: 'Every problem of the run: detail holds no client secret, credential, token or stack trace',
       requirements: ['PROB-DETAIL-NO-SECRETS'],
+      maxRequests: 0,
+      ...SWEEP,
     },
     async (t) => {
       await judge(t, ['PROB-DETAIL-NO-SECRETS']);
@@ -277,6 +296,8 @@ describe('problem-details (7)', () => {
       id: 'validation-errors',
       title: 'A 400 for an invalid body field and for a page size above 1000: validation_failed with errors[] naming the field; every errors[] of the run has items of exactly pointer and code',
       requirements: ['PROB-VALIDATION-ERRORS', 'PROB-FIELD-CODES'],
+      maxRequests: 0,
+      ...SWEEP,
     },
     async (t) => {
       const all = await judge(t, ['PROB-VALIDATION-ERRORS']);
@@ -298,6 +319,8 @@ describe('problem-details (7)', () => {
       id: 'retry-after',
       title: 'Every Retry-After of the run is delay-seconds or an HTTP-date, and every 429 rate_limit_exceeded and 503 service_unavailable carries one (forced on the embedded reference)',
       requirements: ['PROB-RETRY-AFTER', 'PROB-RATE-LIMIT'],
+      maxRequests: 0,
+      ...SWEEP,
     },
     async (t) => {
       const all = await judge(t, ['PROB-RETRY-AFTER']);
@@ -312,6 +335,8 @@ describe('problem-details (7)', () => {
       id: 'instance',
       title: 'Every problem of the run: an instance member, a URI reference (recommended)',
       requirements: ['PROB-INSTANCE'],
+      maxRequests: 0,
+      ...SWEEP,
     },
     async (t) => {
       const all = await errorResponses(t);
@@ -330,6 +355,8 @@ describe('problem-details (7)', () => {
       id: 'internal-error',
       title: 'A 500 met in the run (forced on the embedded reference) is a problem with code internal_error',
       requirements: ['PROB-INTERNAL-ERROR', 'PROB-CODE-STATUS'],
+      maxRequests: 0,
+      ...SWEEP,
     },
     async (t) => {
       const all = await errorResponses(t);

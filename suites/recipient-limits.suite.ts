@@ -8,13 +8,16 @@ import { e164Arb } from '../generators/domain.ts';
 import { invalidBulkCaseArbs } from '../generators/invalid.ts';
 import type { CheckContext } from './support/check.ts';
 import { checksFor } from './support/check.ts';
-import { bodiesWithCount, bodyOptions, bulkIdOf, businessIdOf, createdDuring, requireSubmissions, sendsRealMessages, submitBulk } from './support/bulk.ts';
+import { bodiesWithCount, bodyOptions, bulkIdOf, businessIdOf, createdDuring, sendsRealMessages, submitBulk } from './support/bulk.ts';
 import { describeResponse, expectProblem } from './support/problem.ts';
 import { forAll, generate } from './support/property.ts';
 import { paths } from './support/paths.ts';
 import type { RequirementId } from '../spec/requirement-ids.ts';
 
 const check = checksFor('recipient-limits');
+
+/** What every check here sends: submissions (profile safe skips them all). */
+const CREATES = 'creates a bulk SMS';
 
 /** The generators' boundary case of the recipients array at `keyword`, on the given side. */
 function recipientBoundary(t: CheckContext, keyword: 'minItems' | 'maxItems', valid: boolean): fc.Arbitrary<BoundaryCase> {
@@ -89,12 +92,11 @@ describe('recipient-limits (4.1 rule 1, 8)', () => {
       id: 'at-maximum-accepted',
       title: 'POST a valid bulk with exactly 1000 recipient entries: 202 (not refused for its size)',
       requirements: ['RLIM-AT-MAX-ACCEPTED'],
+      maxRequests: 1,
+      writes: CREATES,
+      embeddedOnly: { needs: 'embedded', why: 'accepting 1000 entries would really send 1000 SMS to the allowlisted numbers; this case runs against the embedded reference only' },
     },
     async (t) => {
-      requireSubmissions(t);
-      if (sendsRealMessages(t.config)) {
-        t.skip('accepting 1000 entries would really send 1000 SMS to the allowlisted numbers; this case runs against the embedded reference only', 'not-observable');
-      }
       const c = generate(t, recipientBoundary(t, 'maxItems', true), 'at-maximum');
       const res = (await submitBulk(t, c.request.body)).response;
       t.expect(res.status === 202, 'RLIM-AT-MAX-ACCEPTED', `202 for ${c.name}`, describeResponse(res), res);
@@ -106,9 +108,10 @@ describe('recipient-limits (4.1 rule 1, 8)', () => {
       id: 'one-past-maximum-refused',
       title: 'POST a valid bulk with 1001 recipient entries: 422 recipient_limit_exceeded, no Location, nothing created',
       requirements: ['RLIM-MAX-1000', 'RLIM-NO-PARTIAL'],
+      maxRequests: 1,
+      writes: CREATES,
     },
     async (t) => {
-      requireSubmissions(t);
       const c = generate(t, recipientBoundary(t, 'maxItems', false), 'one-past-maximum');
       const { result, created } = await createdDuring(t, () => submitBulk(t, c.request.body));
       expectProblem(t, result.response, { status: 422, codes: ['recipient_limit_exceeded'], requirement: 'RLIM-MAX-1000', why: c.name });
@@ -121,9 +124,10 @@ describe('recipient-limits (4.1 rule 1, 8)', () => {
       id: 'duplicates-count',
       title: 'POST 1001 entries that repeat a few numbers: 422 recipient_limit_exceeded (duplicates are counted, not removed first)',
       requirements: ['RLIM-COUNT-ALL-ENTRIES', 'RLIM-NO-PARTIAL'],
+      maxRequests: 1,
+      writes: CREATES,
     },
     async (t) => {
-      requireSubmissions(t);
       const { max } = recipientCountBounds();
       const few = sendsRealMessages(t.config) ? fc.constant(t.config.fixtures.recipients ?? []) : fc.uniqueArray(e164Arb(), { minLength: 1, maxLength: 3 });
       const body = generate(t, few.chain((pool) => bodiesWithCount(t, max + 1, { pool })), 'duplicates');
@@ -144,10 +148,11 @@ describe('recipient-limits (4.1 rule 1, 8)', () => {
       id: 'malformed-entries-count',
       title: 'POST 1001 entries of which some are malformed numbers: 422 recipient_limit_exceeded (the count comes first), nothing created',
       requirements: ['RLIM-COUNT-INVALID-ENTRIES', 'RLIM-NO-PARTIAL'],
+      maxRequests: 1,
+      writes: CREATES,
+      embeddedOnly: { needs: 'embedded', why: 'malformed numbers are never sent to a real host (the run only addresses its allowlist)' },
     },
     async (t) => {
-      requireSubmissions(t);
-      if (sendsRealMessages(t.config)) t.skip('malformed numbers are never sent to a real host (the run only addresses its allowlist)', 'not-observable');
       const { max } = recipientCountBounds();
       const body = generate(
         t,
@@ -171,9 +176,10 @@ describe('recipient-limits (4.1 rule 1, 8)', () => {
       title:
         'POST 1001 to 1100 entries, distinct, repeated, malformed or mixed: 422 recipient_limit_exceeded whatever they hold, no Location, nothing created',
       requirements: ['RLIM-MAX-1000', 'RLIM-COUNT-ALL-ENTRIES', 'RLIM-COUNT-INVALID-ENTRIES', 'RLIM-NO-PARTIAL'],
+      maxRequests: { perCase: 1, maxCases: 10 },
+      writes: CREATES,
     },
     async (t) => {
-      requireSubmissions(t);
       await forAll(
         t,
         overLimitCases(t),
@@ -197,9 +203,10 @@ describe('recipient-limits (4.1 rule 1, 8)', () => {
       id: 'zero-entries-refused',
       title: 'POST a bulk with an empty recipients array: 400 validation_failed, nothing created',
       requirements: ['RLIM-MIN-1'],
+      maxRequests: 1,
+      writes: CREATES,
     },
     async (t) => {
-      requireSubmissions(t);
       const c = generate(t, recipientBoundary(t, 'minItems', false), 'zero-entries');
       const { result, created } = await createdDuring(t, () => submitBulk(t, c.request.body));
       expectProblem(t, result.response, { status: 400, codes: ['validation_failed'], requirement: 'RLIM-MIN-1', why: c.name });
@@ -212,9 +219,10 @@ describe('recipient-limits (4.1 rule 1, 8)', () => {
       id: 'over-maximum-not-billed',
       title: 'Read the wallet balance, POST 1001 entries (refused), read it again: the balance is unchanged',
       requirements: ['RLIM-NO-BILLING'],
+      maxRequests: 3,
+      writes: CREATES,
     },
     async (t) => {
-      requireSubmissions(t);
       const businessId = businessIdOf(t);
       const before = await t.api.send({ method: 'GET', path: paths.walletBalance(businessId) });
       if (before.status !== 200) t.skip(`the wallet balance cannot be read (${before.status}), so billing cannot be observed`);

@@ -14,7 +14,8 @@ import { forAll } from './support/property.ts';
 import { describeResponse, viewOfApiResponse, viewOfRecorded, type ResponseView } from './support/problem.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
 
-const check = checksFor('request-id');
+// The read without a request id and the sweep of several statuses are shared (`baselineOf`, `sweepOf`).
+const check = checksFor('request-id', { shared: 7 });
 
 /** Request ids of exactly `length` allowed characters, from the RequestId schema. */
 const requestIdOfLength = (length: number) => stringOfLength(jsonSchemaFor('RequestId') as never, '', length);
@@ -133,6 +134,7 @@ describe('request-id (4.0, 4, 7, 8)', () => {
       id: 'echo-every-length',
       title: 'GET with a valid X-Request-Id of a random length from 1 to 128 (property): the response header is exactly that value',
       requirements: ['RID-ECHO', 'RID-LENGTH-BOUNDARY'],
+      maxRequests: { perCase: 1, maxCases: 20 },
     },
     async (t) => {
       const ids = fc.integer({ min: 1, max: 128 }).chain(requestIdOfLength);
@@ -155,6 +157,7 @@ describe('request-id (4.0, 4, 7, 8)', () => {
       id: 'echo-boundary-lengths',
       title: 'GET with a valid X-Request-Id of 1 and of 128 characters: each is echoed exactly',
       requirements: ['RID-LENGTH-BOUNDARY', 'RID-ECHO'],
+      maxRequests: 2,
     },
     async (t) => {
       const [one] = fc.sample(requestIdOfLength(1), { seed: t.config.settings.seed, numRuns: 1 });
@@ -172,6 +175,7 @@ describe('request-id (4.0, 4, 7, 8)', () => {
       id: 'replace-129-characters',
       title: 'GET with an X-Request-Id of 129 allowed characters: it is replaced by a valid generated value and the request is answered as usual',
       requirements: ['RID-REPLACE-INVALID', 'RID-INVALID-NOT-REJECTED', 'RID-FORMAT'],
+      maxRequests: 1,
     },
     async (t) => {
       const [sent] = fc.sample(requestIdOfLength(129), { seed: t.config.settings.seed, numRuns: 1 });
@@ -184,6 +188,7 @@ describe('request-id (4.0, 4, 7, 8)', () => {
       id: 'replace-forbidden-characters',
       title: 'GET with an X-Request-Id holding a character outside A-Z a-z 0-9 . _ - (slash, colon, space, plus): replaced, request answered as usual',
       requirements: ['RID-REPLACE-INVALID', 'RID-INVALID-NOT-REJECTED', 'RID-FORMAT'],
+      maxRequests: 4,
     },
     async (t) => {
       await expectReplaced(t, 'conformance/slash', 'a value with "/"');
@@ -198,6 +203,7 @@ describe('request-id (4.0, 4, 7, 8)', () => {
       id: 'replace-empty',
       title: 'GET with an empty X-Request-Id: a valid generated value comes back and the request is answered as usual',
       requirements: ['RID-REPLACE-INVALID', 'RID-INVALID-NOT-REJECTED', 'RID-FORMAT'],
+      maxRequests: 1,
     },
     async (t) => {
       await expectReplaced(t, '', 'an empty value');
@@ -209,6 +215,8 @@ describe('request-id (4.0, 4, 7, 8)', () => {
       id: 'generate-when-missing',
       title: 'GET 10 times without X-Request-Id: each response carries a valid generated value (a value given twice is reported: the document does not say generated ids are unique)',
       requirements: ['RID-GENERATE-MISSING', 'RID-FORMAT'],
+      // Nine reads; the first is the shared read without a request id.
+      maxRequests: 9,
     },
     async (t) => {
       const seen = new Map<string, ApiResponse>();
@@ -229,6 +237,7 @@ describe('request-id (4.0, 4, 7, 8)', () => {
       id: 'every-response-has-header',
       title: 'Every response of the run, whatever its status (and a sweep of 200, 401, 403/404, 400/404 and an unknown path): carries a valid X-Request-Id, the client value when that was valid',
       requirements: ['RID-EVERY-RESPONSE', 'RID-FORMAT', 'RID-ECHO', 'RID-REPLACE-INVALID'],
+      maxRequests: 0,
     },
     async (t) => {
       const seen = await everyResponse(t);
@@ -277,6 +286,7 @@ describe('request-id (4.0, 4, 7, 8)', () => {
       id: 'problem-request-id-matches-header',
       title: 'Every problem of the run (and of the sweep): request_id equals the X-Request-Id header of its response',
       requirements: ['RID-PROBLEM-MATCH'],
+      maxRequests: 0,
     },
     async (t) => {
       const seen = await everyResponse(t);

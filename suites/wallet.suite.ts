@@ -9,10 +9,11 @@ import { hasControl, withFaults } from './support/control.ts';
 import { paths } from './support/paths.ts';
 import { codeOf, describeResponse, expectProblem } from './support/problem.ts';
 
-const check = checksFor('wallet');
-
 /** Reads of the balance the read-based checks share. */
 const READS = 20;
+
+// The shared reads are sent by whichever check needs them first: no check's own budget holds them.
+const check = checksFor('wallet', { shared: READS });
 
 interface Balance {
   business_id?: unknown;
@@ -84,6 +85,7 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
       id: 'retrieve-schema',
       title: `GET the wallet balance ${READS} times: 200 each time, with all seven members of 2.5 of their types`,
       requirements: ['WAL-RETRIEVE', 'WAL-SCHEMA', 'WAL-FIELDS-PRESENT'],
+      maxRequests: 0,
     },
     async (t) => {
       const { reads: all } = await reads(t);
@@ -100,6 +102,7 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
       id: 'reserved-zero-every-read',
       title: `GET the wallet balance ${READS} times: reserved_balance is zero (0.00) on every read`,
       requirements: ['WAL-RESERVED-ZERO'],
+      maxRequests: 0,
     },
     async (t) => {
       const { reads: all } = await reads(t);
@@ -120,6 +123,7 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
       id: 'available-equals-current',
       title: `GET the wallet balance ${READS} times: available_balance is the same amount as current_balance on every read`,
       requirements: ['WAL-AVAILABLE-EQUALS-CURRENT'],
+      maxRequests: 0,
     },
     async (t) => {
       const { reads: all } = await reads(t);
@@ -145,6 +149,7 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
       id: 'money-strings',
       title: 'GET the wallet balance: current, available and reserved balances are decimal strings, never JSON numbers',
       requirements: ['WAL-MONEY-FORMAT'],
+      maxRequests: 0,
     },
     async (t) => {
       const { reads: all } = await reads(t);
@@ -162,6 +167,7 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
       id: 'currency-code',
       title: 'GET the wallet balance: currency is three upper-case letters (ISO 4217 alphabetic)',
       requirements: ['WAL-CURRENCY-FORMAT'],
+      maxRequests: 0,
     },
     async (t) => {
       const { reads: all } = await reads(t);
@@ -181,6 +187,7 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
       id: 'as-of-utc',
       title: 'GET the wallet balance: as_of is an RFC 3339 time in UTC with a Z offset',
       requirements: ['WAL-AS-OF-UTC'],
+      maxRequests: 0,
     },
     async (t) => {
       const { reads: all } = await reads(t);
@@ -201,6 +208,7 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
       id: 'business-of-path',
       title: 'GET the wallet balance: business_id is the business of the path and business_name has 1 to 256 characters',
       requirements: ['WAL-BUSINESS-ID', 'WAL-BUSINESS-NAME-LENGTH'],
+      maxRequests: 0,
     },
     async (t) => {
       const { businessId, reads: all } = await reads(t);
@@ -224,6 +232,7 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
       id: 'permission-required',
       title: 'GET the wallet balance as the application granted on the business but without wallet.balance.read: 403 permission_denied',
       requirements: ['WAL-PERMISSION'],
+      maxRequests: 1,
     },
     async (t) => {
       const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
@@ -238,6 +247,7 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
       id: 'grant-required',
       title: 'GET the wallet balance of a business the application has no grant on: 403 permission_denied (or a concealing 404 resource_not_found)',
       requirements: ['WAL-GRANT'],
+      maxRequests: 1,
     },
     async (t) => {
       const other = t.config.fixtures.otherBusinessId ?? t.skip('needs CONFORMANCE_OTHER_BUSINESS_ID');
@@ -252,6 +262,7 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
       id: 'source-unavailable',
       title: 'GET the wallet balance while the wallet source is down (forced on the embedded reference): 503 balance_unavailable or service_unavailable, never a 200 with invented zeros',
       requirements: ['WAL-UNAVAILABLE', 'WAL-NO-INVENTED-ZEROS', 'PROB-RETRY-AFTER'],
+      maxRequests: 1,
     },
     async (t) => {
       const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');

@@ -1,6 +1,7 @@
 // webhooks: deactivation of a webhook endpoint (3.4, 4.6). Deactivation changes the target, so
-// every check here is skipped in the safe profile. The refusals run first, while the configured
-// endpoint is still active; then the endpoint is deactivated once and deactivated again.
+// every check here declares it (`writes`) and is skipped in the safe profile. The refusals run
+// first, while the configured endpoint is still active; then the endpoint is deactivated once and
+// deactivated again.
 import { describe } from 'vitest';
 import type { ApiResponse } from '../harness/client.ts';
 import { checksFor, type CheckContext } from './support/check.ts';
@@ -9,23 +10,19 @@ import { paths } from './support/paths.ts';
 import { describeResponse, expectNoServerFault, expectProblem, problemViolations, viewOfApiResponse } from './support/problem.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
 
-const check = checksFor('webhooks');
+// The one deactivation of the configured endpoint is shared (`deactivateOnce`).
+const check = checksFor('webhooks', { shared: 1 });
 
-function requireFullProfile(t: CheckContext): void {
-  if (t.config.settings.profile === 'safe') t.skip('profile safe sends nothing that deactivates a webhook endpoint');
-}
+const DEACTIVATES = 'deactivates a webhook endpoint';
+
+/** Against a real host the client deactivates nothing but the configured endpoint (harness/safety.ts). */
+const ONLY_CONFIGURED = 'against a real host the run only ever sends DELETE for the configured endpoint';
 
 function configuredEndpoint(t: CheckContext): { businessId: string; endpointId: string } {
-  requireFullProfile(t);
   const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
   const endpointId =
     t.config.fixtures.webhookEndpointId ?? t.skip('needs CONFORMANCE_WEBHOOK_ENDPOINT_ID (an active endpoint the run may deactivate)');
   return { businessId, endpointId };
-}
-
-/** Against a real host the client deactivates nothing but the configured endpoint (harness/safety.ts). */
-function requireEmbedded(t: CheckContext, what: string): void {
-  if (!t.config.target.embedded) t.skip(`${what}: against a real host the run only ever sends DELETE for the configured endpoint`, 'not-observable');
 }
 
 /** Fails `requirement` when the reference reports the endpoint deactivated although the request was refused. */
@@ -58,6 +55,8 @@ describe('webhooks (3.4, 4.6)', () => {
       id: 'other-business-refused',
       title: 'DELETE the configured endpoint under a business the application has no grant on: 403 permission_denied (or 404 resource_not_found), the endpoint stays active',
       requirements: ['HOOK-FORBIDDEN'],
+      maxRequests: 1,
+      writes: DEACTIVATES,
     },
     async (t) => {
       const { endpointId } = configuredEndpoint(t);
@@ -79,10 +78,12 @@ describe('webhooks (3.4, 4.6)', () => {
       id: 'foreign-endpoint-refused',
       title: "DELETE another business's endpoint under the caller's business: refused (404 resource_not_found or 403), never 204; the endpoint stays active",
       requirements: ['HOOK-OWNERSHIP'],
+      maxRequests: 1,
+      writes: DEACTIVATES,
+      embeddedOnly: { needs: 'embedded', why: `deactivating another business's endpoint: ${ONLY_CONFIGURED}` },
     },
     async (t) => {
       const { businessId } = configuredEndpoint(t);
-      requireEmbedded(t, "deactivating another business's endpoint");
       const foreignId = t.config.fixtures.foreignWebhookEndpointId ?? t.skip('needs an endpoint of the other business (CONFORMANCE_FOREIGN_WEBHOOK_ENDPOINT_ID)');
       const res = await t.api.send({ method: 'DELETE', path: paths.webhookEndpoint(businessId, foreignId), noRetry: true });
       expectProblem(t, res, {
@@ -101,10 +102,12 @@ describe('webhooks (3.4, 4.6)', () => {
       id: 'random-endpoint-404',
       title: 'DELETE an endpoint id that exists nowhere: 404 resource_not_found',
       requirements: ['HOOK-NOT-FOUND'],
+      maxRequests: 1,
+      writes: DEACTIVATES,
+      embeddedOnly: { needs: 'embedded', why: `deactivating a random endpoint id: ${ONLY_CONFIGURED}` },
     },
     async (t) => {
       const { businessId } = configuredEndpoint(t);
-      requireEmbedded(t, 'deactivating a random endpoint id');
       const res = await t.api.send({ method: 'DELETE', path: paths.webhookEndpoint(businessId, randomUuidV7(t, 'webhooks/random')), noRetry: true });
       expectProblem(t, res, { status: 404, codes: ['resource_not_found'], requirement: 'HOOK-NOT-FOUND', why: '4.6: no such endpoint' });
     },
@@ -115,6 +118,8 @@ describe('webhooks (3.4, 4.6)', () => {
       id: 'deactivate-204',
       title: 'DELETE the configured active endpoint with an X-Request-Id: 204 with an empty body, the request id echoed, the endpoint deactivated',
       requirements: ['HOOK-DEACTIVATE-204', 'HOOK-DEACTIVATE-EFFECT', 'RID-ECHO'],
+      maxRequests: 0,
+      writes: DEACTIVATES,
     },
     async (t) => {
       const { businessId, endpointId } = configuredEndpoint(t);
@@ -142,13 +147,15 @@ describe('webhooks (3.4, 4.6)', () => {
       id: 'repeat-deactivation',
       title: 'DELETE the configured endpoint a second time: never a 5xx nor a 2xx other than 204; the answer is recorded',
       requirements: ['HOOK-REPEAT', 'HOOK-DEACTIVATE-204', 'PROB-NO-5XX-FOR-CLIENT-FAULT'],
+      maxRequests: 1,
+      writes: DEACTIVATES,
     },
     async (t) => {
       const { businessId, endpointId } = configuredEndpoint(t);
       const first = await deactivateOnce(t, businessId, endpointId);
       if (first.res.status !== 204) t.skip(`the first deactivation was not a 204 (${describeResponse(first.res)}); see deactivate-204`);
       const res = await t.api.send({ method: 'DELETE', path: paths.webhookEndpoint(businessId, endpointId), noRetry: true });
-      expectNoServerFault(t, res, 'a repeat deactivation');
+      if (!expectNoServerFault(t, res, 'a repeat deactivation')) return;
       const allowed = res.status === 204 || (res.status >= 400 && res.status < 500);
       t.expect(allowed, 'HOOK-DEACTIVATE-204', '204 again or a 4xx refusal (e.g. 404 resource_not_found)', describeResponse(res), res);
       if (res.status === 204) {

@@ -1,55 +1,42 @@
 // The request plan: before anything is sent, which checks will run and the most requests each
 // sends, in total and per topic, and the least wall time that takes at a given rate. The checks
 // are collected with vitest's collect mode (suite files are loaded, no check body runs); each
-// check's budget is its declared `maxRequests` or its topic's default below. The run holds every
-// check to that budget (suites/support/check.ts) and the whole run to the plan's total.
+// check's meta carries what the check wrapper (suites/support/check.ts) decided from its
+// declarations for this run: its budget, or 0 and why when it is skipped before sending anything
+// (profile safe and a check that writes, a target without the control origin), and its topic's
+// shared allowance. The run holds every check to exactly that.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createVitest } from 'vitest/node';
 import type { RunConfig } from '../config.ts';
 import { HarnessError } from '../errors.ts';
-import type { CheckMeta, RequestBudget, SuiteConfig, Topic } from '../model.ts';
-import { TOPICS, requestLimit } from '../model.ts';
+import type { CheckMeta, SuiteConfig, Topic } from '../model.ts';
+import { TOPICS } from '../model.ts';
 import { topicOfFile } from '../output.ts';
 import { PACKAGE_ROOT, orderTopics } from '../runner.ts';
-
-/**
- * Budget of a check that declares none, per topic: the requests its checks send at most, token
- * requests included (a check that runs alone, as in `conformance replay`, fetches its own token and
- * pays for responses its topic shares). About twice the most any check of the topic sent on the
- * reference at --runs 1, 25 and 50; a check whose count follows the target (polling, paging) or
- * needs more must declare `maxRequests` in its suite.
- */
-export const DEFAULT_CHECK_BUDGETS: Record<Topic, RequestBudget> = {
-  'auth-ordering': 16,
-  idempotency: 32,
-  'recipient-limits': { fixed: 12, perCase: 1 },
-  cursors: { fixed: 32, perCase: 2 },
-  'bulk-invariants': { fixed: 80, perCase: 4 },
-  wallet: 32,
-  concealment: 32,
-  'request-id': { fixed: 24, perCase: 2 },
-  'problem-details': 16,
-  validation: { fixed: 100, perCase: 2 },
-  schemas: 24,
-  webhooks: 8,
-  messages: 12,
-};
 
 export interface PlannedCheck {
   id: string;
   title: string;
   topic: Topic;
-  /** Most requests the check sends in this run. */
+  /** Most requests the check sends itself in this run (its topic's shared allowance aside). */
   maxRequests: number;
-  /** Declared by the check (true) or its topic's default (false). */
-  declared: boolean;
+  /** Why it is skipped before sending anything in this run (then `maxRequests` is 0). */
+  skip?: string;
+  /** What its requests other than GET do, when it sends any. */
+  writes?: string;
 }
 
 export interface TopicPlan {
   topic: Topic;
   checks: number;
+  /**
+   * Token requests and reads the topic's checks share, sent by whichever check needs them first:
+   * counted once, and only when a check of the topic runs.
+   */
+  shared: number;
+  /** Its checks' budgets and the shared allowance. */
   maxRequests: number;
 }
 
@@ -72,7 +59,7 @@ export interface PlanOptions {
 
 /** The run configuration with per-check budgets switched on (every gated run uses it). */
 export function withCheckBudgets(config: RunConfig): RunConfig {
-  return { ...config, settings: { ...config.settings, checkBudgets: { ...DEFAULT_CHECK_BUDGETS, ...config.settings.checkBudgets } } };
+  return { ...config, settings: { ...config.settings, checkBudgets: true } };
 }
 
 function silentSink(): Writable {
@@ -86,7 +73,6 @@ function silentSink(): Writable {
  */
 export async function collectPlan(config: RunConfig, options: PlanOptions = {}): Promise<RequestPlan> {
   const suitesDir = options.suitesDir ?? join(PACKAGE_ROOT, 'suites');
-  const budgets = { ...DEFAULT_CHECK_BUDGETS, ...config.settings.checkBudgets };
   const problems: string[] = [];
   const files: string[] = [];
   for (const topic of config.topics) {
@@ -95,15 +81,17 @@ export async function collectPlan(config: RunConfig, options: PlanOptions = {}):
     else problems.push(`no suite for topic ${topic} (${topic}.suite.ts)`);
   }
   const placeholder = 'http://127.0.0.1:9';
+  // The embedded reference always has its control origin; a configured host has none.
   const suiteConfig: SuiteConfig = {
-    target: config.target ?? { baseUrl: placeholder, tokenUrl: `${placeholder}/oauth2/token`, audience: 'service-external-api', embedded: true },
+    target: config.target ?? { baseUrl: placeholder, tokenUrl: `${placeholder}/oauth2/token`, audience: 'service-external-api', embedded: true, controlUrl: placeholder },
     apps: config.apps,
     fixtures: config.fixtures,
     params: config.params,
-    settings: { ...config.settings, exchangeLogPath: '', checkBudgets: budgets },
+    settings: { ...config.settings, exchangeLogPath: '' },
     secrets: [],
   };
   const checks: PlannedCheck[] = [];
+  const shared = new Map<Topic, number>();
   if (files.length > 0) {
     const vitest = await createVitest(
       'test',
@@ -137,14 +125,20 @@ export async function collectPlan(config: RunConfig, options: PlanOptions = {}):
           if (!meta) continue;
           // Declared skip/todo, or filtered out by the name pattern: nothing will be sent.
           if (test.options.mode !== 'run' && test.options.mode !== 'only') continue;
-          const budget = meta.maxRequests ?? budgets[meta.topic];
+          if (meta.maxRequests === undefined) {
+            problems.push(`${meta.checkId} declares no request budget (maxRequests)`);
+            continue;
+          }
           checks.push({
             id: meta.checkId,
             title: test.name,
             topic: meta.topic,
-            maxRequests: budget === undefined ? 0 : requestLimit(budget, config.settings.runs),
-            declared: meta.maxRequests !== undefined,
+            maxRequests: meta.maxRequests,
+            ...(meta.plannedSkip !== undefined ? { skip: meta.plannedSkip } : {}),
+            ...(meta.writes !== undefined ? { writes: meta.writes } : {}),
           });
+          // The allowance is drawn on only by checks that run: none of a topic skipped whole.
+          if (meta.plannedSkip === undefined) shared.set(meta.topic, Math.max(shared.get(meta.topic) ?? 0, meta.sharedRequests ?? 0));
         }
       }
     } catch (error) {
@@ -156,7 +150,8 @@ export async function collectPlan(config: RunConfig, options: PlanOptions = {}):
   const topics: TopicPlan[] = [];
   for (const topic of TOPICS) {
     const own = checks.filter((c) => c.topic === topic);
-    if (own.length > 0) topics.push({ topic, checks: own.length, maxRequests: own.reduce((n, c) => n + c.maxRequests, 0) });
+    const allowance = shared.get(topic) ?? 0;
+    if (own.length > 0) topics.push({ topic, checks: own.length, shared: allowance, maxRequests: own.reduce((n, c) => n + c.maxRequests, allowance) });
   }
   return {
     target: config.target?.baseUrl ?? 'embedded reference',
@@ -164,7 +159,7 @@ export async function collectPlan(config: RunConfig, options: PlanOptions = {}):
     runs: config.settings.runs,
     checks,
     topics: orderTopics(topics, (t) => t.topic),
-    totalRequests: checks.reduce((n, c) => n + c.maxRequests, 0),
+    totalRequests: topics.reduce((n, t) => n + t.maxRequests, 0),
     problems,
   };
 }
@@ -194,11 +189,17 @@ export function formatPlan(plan: RequestPlan, rate?: number): string[] {
   for (const topic of plan.topics) {
     lines.push(`${topic.topic}: ${topic.checks} checks, at most ${topic.maxRequests} requests${rate ? `, at least ${duration(topic.maxRequests / rate)} at ${rate}/s` : ''}`);
     for (const check of plan.checks.filter((c) => c.topic === topic.topic)) {
-      lines.push(`  ${String(check.maxRequests).padStart(5)}  ${check.id}${check.declared ? '' : ' (topic default)'}`);
+      const why = check.skip !== undefined ? ` (skipped: ${check.skip})` : check.writes !== undefined ? ` (writes: ${check.writes})` : '';
+      lines.push(`  ${String(check.maxRequests).padStart(5)}  ${check.id}${why}`);
     }
+    if (topic.shared > 0) lines.push(`  ${String(topic.shared).padStart(5)}  shared by the topic's checks: token requests, reads several checks judge, a spare for retries`);
   }
   lines.push('');
   lines.push(`total: ${plan.checks.length} checks in ${plan.topics.length} topics, at most ${plan.totalRequests} requests (token requests included)`);
+  const skipped = plan.checks.filter((c) => c.skip !== undefined).length;
+  if (skipped > 0) lines.push(`${skipped} checks are skipped before they send anything (profile, or a target without the embedded reference's control origin), so they count 0`);
+  // Only declarations are known before the run; what the target answers may still skip a check.
+  lines.push('a check that may skip once it sees what the target answers counts its whole budget: the plan is an upper bound');
   if (rate) {
     // The plan is an upper bound, so this is the least time a run needs at that rate to be safe.
     lines.push(`least wall time at ${rate} requests/s: ${duration(plan.totalRequests / rate)}`);

@@ -23,8 +23,13 @@ export function businessIdOf(t: CheckContext): string {
   return id;
 }
 
-/** Skips every check that would create a bulk when the profile forbids it. */
+/**
+ * For a check that declares `writes` with `readsInSafe` and needs a submission only on some paths
+ * (no fixture bulk to read): skips it in profile safe. A check that always submits needs no call,
+ * since the check wrapper skips it there before it sends anything.
+ */
 export function requireSubmissions(t: CheckContext): void {
+  if (!t.writes) throw new Error('requireSubmissions in a check that does not declare writes (suites/support/check.ts)');
   if (t.config.settings.profile === 'safe') t.skip('profile safe sends nothing that creates a bulk SMS');
 }
 
@@ -161,11 +166,37 @@ export interface PollOptions {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** Delays between reads of a bulk: short steps against the embedded reference, gentler against a real host. */
+const pollDelays = (embedded: boolean) => (embedded ? { first: 25, max: 100 } : { first: 500, max: 5000 });
+
+/**
+ * Reads of one bulk the embedded reference needs at most: it settles a bulk 0.8 s after acceptance
+ * (reference/lifecycle.ts), and 24 reads wait over 2 s. Keeps the plan of a run near what it sends.
+ */
+const EMBEDDED_MAX_READS = 24;
+
+/**
+ * The most reads `pollUntilCompleted` makes of one bulk: as many as its delays fit in the settle
+ * timeout (reads take time too, so a run makes no more), and on the embedded reference at most
+ * EMBEDDED_MAX_READS. Request budgets of polling checks are built from it.
+ */
+export function maxPollReads(run: { settleTimeoutMs: number; embedded: boolean }): number {
+  const { first, max } = pollDelays(run.embedded);
+  let reads = 1;
+  let slept = 0;
+  for (let delay = first; slept + delay <= run.settleTimeoutMs; delay = Math.min(delay * 2, max)) {
+    slept += delay;
+    reads++;
+    if (run.embedded && reads >= EMBEDDED_MAX_READS) return EMBEDDED_MAX_READS;
+  }
+  return reads;
+}
+
 /**
  * Reads the bulk until its status is `completed` (and, with `untilSettled`, until `settled` is no
- * longer false), bounded by the run's settle timeout. Each observation is handed to `observe` as
- * it arrives so invariants are checked on every state seen. Never fails for slowness: callers
- * report how far the bulk got.
+ * longer false), bounded by the run's settle timeout and `maxPollReads`. Each observation is handed
+ * to `observe` as it arrives so invariants are checked on every state seen. Never fails for
+ * slowness: callers report how far the bulk got.
  */
 export async function pollUntilCompleted(
   t: CheckContext,
@@ -176,8 +207,9 @@ export async function pollUntilCompleted(
   const started = Date.now();
   const deadline = started + t.config.settings.settleTimeoutMs;
   const observations: Observation[] = [];
-  // Short steps against the embedded reference, gentler against a real host.
-  let delay = t.config.target.embedded ? 25 : 500;
+  const { first, max } = pollDelays(t.config.target.embedded);
+  const maxReads = maxPollReads({ settleTimeoutMs: t.config.settings.settleTimeoutMs, embedded: t.config.target.embedded });
+  let delay = first;
   for (;;) {
     const response = await getBulk(t, bulkId);
     if (response.status !== 200 || typeof response.json !== 'object' || response.json === null) {
@@ -190,9 +222,9 @@ export async function pollUntilCompleted(
     if (completed && (!options.untilSettled || observation.body.settled !== false)) {
       return { observations, final: observation, completed: true };
     }
-    if (Date.now() + delay > deadline) return { observations, final: observation, completed };
+    if (observations.length >= maxReads || Date.now() + delay > deadline) return { observations, final: observation, completed };
     await sleep(delay);
-    delay = Math.min(delay * 2, t.config.target.embedded ? 100 : 5000);
+    delay = Math.min(delay * 2, max);
   }
 }
 

@@ -1,5 +1,5 @@
 // Declares one check of a topic: a vitest test whose meta the reporter reads as data.
-import { it } from 'vitest';
+import { inject, it } from 'vitest';
 import type { RequirementId } from '../../spec/requirement-ids.ts';
 import { requirementById } from '../../spec/requirements.ts';
 import type { ApiClient, ApiResponse } from '../../harness/client.ts';
@@ -12,6 +12,8 @@ import { suiteContext } from './context.ts';
 export interface CheckContext {
   config: SuiteConfig;
   api: ApiClient;
+  /** What the check declared its requests other than GET do (`writes` of its spec), if anything. */
+  writes: string | undefined;
   /**
    * Skip with a stated reason. `precondition` (the default): the run lacked a fixture, variable,
    * profile or data that whoever runs it can supply; certification refuses. `not-observable`: this
@@ -39,11 +41,76 @@ export interface CheckSpec {
   requirements: RequirementId[];
   timeout?: number;
   /**
-   * The most requests this check sends, token requests included (`conformance plan` prints it;
-   * sending more is an ERROR of the check). Default: its topic's budget in harness/gating/plan.ts.
+   * The most requests this check sends itself (`conformance plan` prints it; sending more is an
+   * ERROR of the check). Token requests and what the topic's checks share come out of the topic's
+   * shared allowance (`checksFor`). A function when the count follows the run's settings (polling).
    */
-  maxRequests?: RequestBudget;
+  maxRequests: Budget;
+  /**
+   * What the check's requests other than GET do ('creates a bulk SMS'), when it sends any. Profile
+   * safe sends only GET, so the wrapper skips such a check there before it sends anything
+   * ("profile safe sends nothing that creates a bulk SMS") and the plan counts 0 for it. A request
+   * other than GET from a check that does not declare it is refused: the check ERRORs.
+   */
+  writes?: string;
+  /** With `writes`: in profile safe the check still runs, leaving those requests out itself. */
+  readsInSafe?: boolean;
+  /**
+   * The check runs against the embedded reference only: `control` when it needs the reference's
+   * control origin (clock, faults, minted tokens), `embedded` when a safety rule forbids its
+   * requests on a real host. Elsewhere the wrapper skips it as not observable with `why`, before it
+   * sends anything, and the plan counts 0 for it.
+   */
+  embeddedOnly?: { needs: 'control' | 'embedded'; why: string };
 }
+
+/** What a budget may follow: the same when the plan is made as when the check runs. */
+export interface BudgetContext {
+  runs: number;
+  settleTimeoutMs: number;
+  embedded: boolean;
+}
+
+export type Budget = RequestBudget | ((run: BudgetContext) => RequestBudget);
+
+/**
+ * Added to every topic's shared allowance: the two applications' token requests (a topic run
+ * alone, as `replay` runs it, fetches its own) and four more for a token renewal or Retry-After
+ * retries.
+ */
+export const SHARED_SPARE = 6;
+
+interface Planned {
+  /** The most requests the check sends itself in this run. */
+  limit: number;
+  /** Set when the check is skipped before it sends anything. */
+  skip?: { reason: string; kind: SkipKind };
+  /** What its requests other than GET do, when it sends any in this run. */
+  writes?: string;
+}
+
+/**
+ * What one check will do in a run of `config`, decided from its declarations alone: the plan
+ * (harness/gating/plan.ts) reads it from the check's meta, and the wrapper acts on the same value.
+ */
+function planOf(spec: CheckSpec, config: SuiteConfig): Planned {
+  const { settings, target } = config;
+  if (spec.writes && !spec.readsInSafe && settings.profile === 'safe') {
+    return { limit: 0, skip: { reason: `profile safe sends nothing that ${spec.writes}`, kind: 'precondition' } };
+  }
+  const only = spec.embeddedOnly;
+  if (only && !(only.needs === 'control' ? target.controlUrl : target.embedded)) {
+    return { limit: 0, skip: { reason: only.why, kind: 'not-observable' } };
+  }
+  const budget = typeof spec.maxRequests === 'function' ? spec.maxRequests({ runs: settings.runs, settleTimeoutMs: settings.settleTimeoutMs, embedded: target.embedded }) : spec.maxRequests;
+  return { limit: requestLimit(budget, settings.runs), ...(spec.writes && settings.profile !== 'safe' ? { writes: spec.writes } : {}) };
+}
+
+/**
+ * What is left of each topic's shared allowance in this worker. The checks of a topic run one
+ * after another, so what a check sent beyond its own budget is known before the next one starts.
+ */
+const sharedLeft = new Map<Topic, number>();
 
 const EVIDENCE_LIMIT = 10;
 
@@ -56,20 +123,45 @@ class CheckBudgetExceeded extends Error {
   override readonly name = 'CheckBudgetExceeded';
 }
 
+/** Thrown when a check sends a request other than GET it did not declare (`writes`). */
+class UndeclaredWrite extends Error {
+  override readonly name = 'UndeclaredWrite';
+}
+
+interface Guard {
+  /** Requests the check may send, shared allowance included; none when budgets are off. */
+  limit?: number;
+  writes?: string;
+  used(): number;
+  /** Called before the guard throws, so that a check that swallows the error still errs. */
+  onRefused(error: Error): void;
+}
+
 /**
- * The client as one check sees it: it refuses to send once the check has used its budget. Checks
- * of a file run one after another, so the shared client's counter measures this check alone.
+ * The client as one check sees it: it refuses a request other than GET the check did not declare,
+ * and refuses to send once the check has used its budget. Checks of a file run one after another,
+ * so the shared client's counter measures this check alone.
  */
-function budgeted(api: ApiClient, limit: number, used: () => number, onRefused: () => void): ApiClient {
-  const refuse = () => {
-    if (used() < limit) return;
-    onRefused();
-    throw new CheckBudgetExceeded(`the check reached its request budget of ${limit} (maxRequests); nothing more was sent`);
+function guarded(api: ApiClient, guard: Guard): ApiClient {
+  const refuse = (error: Error): never => {
+    guard.onRefused(error);
+    throw error;
+  };
+  const overBudget = () => {
+    if (guard.limit === undefined || guard.used() < guard.limit) return;
+    refuse(new CheckBudgetExceeded(`the check reached its request budget of ${guard.limit} (maxRequests and its topic's shared allowance); nothing more was sent`));
   };
   return {
-    send: async (request) => (refuse(), api.send(request)),
+    send: async (request) => {
+      const method = request.method.toUpperCase();
+      if (method !== 'GET' && !guard.writes) {
+        refuse(new UndeclaredWrite(`the check sent ${method} ${request.path} without declaring what it writes (writes in its spec); nothing was sent`));
+      }
+      overBudget();
+      return api.send(request);
+    },
     token: async (app) => api.token(app),
-    tokenEndpoint: async (request) => (refuse(), api.tokenEndpoint(request)),
+    tokenEndpoint: async (request) => (overBudget(), api.tokenEndpoint(request)),
     idempotencyKey: (label) => api.idempotencyKey(label),
     get requestCount() {
       return api.requestCount;
@@ -78,9 +170,18 @@ function budgeted(api: ApiClient, limit: number, used: () => number, onRefused: 
   };
 }
 
-/** `const check = checksFor('wallet')`, then `check({ id, title, requirements }, async (t) => ...)`. */
-export function checksFor(topic: Topic) {
+/**
+ * `const check = checksFor('wallet', { shared: 20 })`, then `check({ id, title, requirements,
+ * maxRequests }, async (t) => ...)`. `shared`: requests the topic's checks share (reads several
+ * checks judge, kept in the suite module), sent by whichever check needs them first; with
+ * SHARED_SPARE they are the topic's shared allowance, which any of its checks may draw on once its
+ * own budget is used, and which the plan counts once for the topic.
+ */
+export function checksFor(topic: Topic, options: { shared?: number } = {}) {
+  const sharedRequests = (options.shared ?? 0) + SHARED_SPARE;
   return function check(spec: CheckSpec, body: (t: CheckContext) => Promise<void>): void {
+    // The run's configuration is provided before the suites load (also when `plan` only collects).
+    const planned = planOf(spec, inject('conformance'));
     const meta: CheckMeta = {
       topic,
       checkId: `${topic}/${spec.id}`,
@@ -88,24 +189,29 @@ export function checksFor(topic: Topic) {
       notes: [],
       advisories: [],
       evidence: [],
-      ...(spec.maxRequests !== undefined ? { maxRequests: spec.maxRequests } : {}),
+      maxRequests: planned.limit,
+      sharedRequests,
+      ...(planned.skip ? { plannedSkip: planned.skip.reason } : {}),
+      ...(planned.writes ? { writes: planned.writes } : {}),
     };
     it(`${spec.title} [${spec.requirements.join(', ')}]`, { meta: { conformance: meta } as never, timeout: spec.timeout }, async (ctx) => {
       const live = (ctx.task.meta as unknown as { conformance: CheckMeta }).conformance;
       const { config, api: shared } = await suiteContext();
       live.seed = config.settings.seed;
-      const budget = spec.maxRequests ?? config.settings.checkBudgets?.[topic];
-      const limit = budget === undefined ? undefined : requestLimit(budget, config.settings.runs);
+      const budgets = config.settings.checkBudgets === true;
+      const sharedBefore = sharedLeft.get(topic) ?? sharedRequests;
+      const limit = budgets ? planned.limit + sharedBefore : undefined;
       const sentBefore = shared.requestCount;
       const sent = () => shared.requestCount - sentBefore;
-      let refused = false;
-      const api = limit === undefined ? shared : budgeted(shared, limit, sent, () => (refused = true));
+      let refused: Error | undefined;
+      const api = guarded(shared, { limit, writes: spec.writes, used: sent, onRefused: (error) => (refused ??= error) });
       const keep = (x: ApiResponse | Exchange) => {
         if (live.evidence.length < EVIDENCE_LIMIT) live.evidence.push(exchangeOf(x));
       };
       const t: CheckContext = {
         config,
         api,
+        writes: spec.writes,
         skip(reason, kind) {
           throw new CheckSkipped(reason, kind);
         },
@@ -122,13 +228,16 @@ export function checksFor(topic: Topic) {
       // A suite may quote a body that echoes a credential: nothing leaves the worker unredacted.
       const redact = (text: string) => (api.redact ? api.redact(text) : text);
       try {
+        if (planned.skip) t.skip(planned.skip.reason, planned.skip.kind);
         await body(t);
+        // A refusal the check swallowed still makes it an error.
+        if (refused instanceof UndeclaredWrite) throw new UndeclaredWrite(refused.message);
         // A token fetch or a Retry-After retry inside one send can pass the budget: still an error.
         if (limit !== undefined && (refused || sent() > limit)) {
           throw new CheckBudgetExceeded(
             refused
-              ? `the check wanted to send more than its request budget of ${limit} (maxRequests); it was stopped`
-              : `the check sent ${sent()} requests, more than its request budget of ${limit} (maxRequests)`,
+              ? `the check wanted to send more than its request budget of ${limit} (maxRequests and its topic's shared allowance); it was stopped`
+              : `the check sent ${sent()} requests, more than its request budget of ${limit} (maxRequests and its topic's shared allowance)`,
           );
         }
       } catch (error) {
@@ -159,6 +268,8 @@ export function checksFor(topic: Topic) {
         // The check's exchanges reach the run's log before the next check (or the end of the run).
         flushExchangeLog();
         if (limit !== undefined) live.requestsSent = sent();
+        // What the check sent beyond its own budget came out of the topic's shared allowance.
+        sharedLeft.set(topic, Math.max(0, sharedBefore - Math.max(0, sent() - planned.limit)));
         live.notes = live.notes.map(redact);
         live.advisories = live.advisories.map(redact);
         if (live.skipReason) live.skipReason = redact(live.skipReason);

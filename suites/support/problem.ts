@@ -339,9 +339,14 @@ export function isProblem(res: ApiResponse | ResponseView, status: number, ...co
 
 /**
  * PROB-NO-5XX-FOR-CLIENT-FAULT: what the caller got wrong is never answered with a server error.
- * A 503 is only noted (a service may be unavailable at any moment); any other 5xx fails.
+ * A 503 is only noted (a service may be unavailable at any moment) and returns false: the caller
+ * judges nothing more of that response. Any other 5xx fails.
  */
-export function expectNoServerFault(t: CheckContext, res: ApiResponse, what: string): void {
-  if (res.status === 503) return t.note(`${what}: 503 (temporarily unavailable), not judged`);
+export function expectNoServerFault(t: CheckContext, res: ApiResponse, what: string): boolean {
+  if (res.status === 503) {
+    t.note(`${what}: 503 (temporarily unavailable), not judged`);
+    return false;
+  }
   t.expect(res.status < 500, 'PROB-NO-5XX-FOR-CLIENT-FAULT', `no server error for ${what}`, describeResponse(res), res);
+  return true;
 }
