@@ -43,6 +43,7 @@ export const VARIABLES: Variable[] = [
   { name: 'CONFORMANCE_FOREIGN_MESSAGE_ID', meaning: 'an individual SMS of CONFORMANCE_OTHER_BUSINESS_ID (its existence must stay concealed)', topics: ['concealment', 'messages'] },
   { name: 'CONFORMANCE_WEBHOOK_ENDPOINT_ID', meaning: 'an active webhook endpoint of the business that the run may deactivate (the only DELETE target)', topics: ['webhooks'] },
   { name: 'CONFORMANCE_EXPIRED_CURSOR', meaning: 'a recipient-listing cursor issued more than 24 hours ago', topics: ['cursors'] },
+  { name: 'CONFORMANCE_EXPIRED_TOKEN', meaning: 'an access token of the primary application that has expired (kept past its expires_in); redacted like every secret', topics: ['auth-ordering'] },
   { name: 'CONFORMANCE_EXPIRED_CURSOR_BULK_ID', meaning: 'the bulk SMS that CONFORMANCE_EXPIRED_CURSOR pages', topics: ['cursors'] },
   { name: 'CONFORMANCE_RECIPIENTS', meaning: 'E.164 numbers the run may send to, comma-separated; no other number of a non-embedded host is ever sent to', topics: BULK_SENDING },
   { name: 'CONFORMANCE_PARAM_LIMIT', meaning: 'query parameter name of the recipient listing page size', default: 'limit', topics: ['cursors'] },
@@ -163,7 +164,7 @@ function configuredSecrets(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: string)
   return SECRET_VARIABLES.flatMap((name) => [env[name], file[name]]).filter((v): v is string => typeof v === 'string' && v.trim().length > 0).map((v) => v.trim());
 }
 
-const SECRET_VARIABLES = ['CONFORMANCE_CLIENT_SECRET', 'CONFORMANCE_LIMITED_CLIENT_SECRET'];
+const SECRET_VARIABLES = ['CONFORMANCE_CLIENT_SECRET', 'CONFORMANCE_LIMITED_CLIENT_SECRET', 'CONFORMANCE_EXPIRED_TOKEN'];
 
 function readConfig(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: string): RunConfig {
   const fileValues = readEnvFile(flags.envFile, cwd);
@@ -366,6 +367,7 @@ function readConfig(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: string): RunCo
   assign('foreignWebhookEndpointId', get('CONFORMANCE_FOREIGN_WEBHOOK_ENDPOINT_ID'));
   assign('webhookEndpointId', get('CONFORMANCE_WEBHOOK_ENDPOINT_ID'));
   assign('expiredCursor', get('CONFORMANCE_EXPIRED_CURSOR'));
+  assign('expiredToken', get('CONFORMANCE_EXPIRED_TOKEN'));
   assign('expiredCursorBulkId', get('CONFORMANCE_EXPIRED_CURSOR_BULK_ID'));
   assign('recipients', recipients);
   return config;
@@ -386,6 +388,7 @@ function readEnvFile(flagPath: string | undefined, cwd: string): { path?: string
 }
 
 /** Secrets of a configuration: what must never appear in any output. */
-export function configSecrets(apps: RunConfig['apps']): string[] {
-  return [apps.primary?.clientSecret, apps.limited?.clientSecret].filter((s): s is string => Boolean(s));
+/** What the configuration holds that must never be shown: client secrets, a configured token. */
+export function configSecrets(apps: RunConfig['apps'], fixtures: Fixtures = {}): string[] {
+  return [apps.primary?.clientSecret, apps.limited?.clientSecret, fixtures.expiredToken].filter((s): s is string => Boolean(s));
 }

@@ -61,6 +61,8 @@ export interface Fixtures {
   webhookEndpointId?: string;
   expiredCursor?: string;
   expiredCursorBulkId?: string;
+  /** An access token of the primary application that has expired (a secret: redacted everywhere). */
+  expiredToken?: string;
   /** Numbers the run may send to. Against a non-embedded host no other number is ever sent. */
   recipients?: string[];
 }

@@ -144,7 +144,7 @@ function suiteConfigFrom(config: RunConfig, target: Target, apps: RunConfig['app
     fixtures,
     params: config.params,
     settings: config.settings,
-    secrets: configSecrets(apps),
+    secrets: configSecrets(apps, fixtures),
   };
 }
 
@@ -157,7 +157,7 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
 
   let reference: ReferenceHandle | undefined;
   let vitest: Vitest | undefined;
-  const secrets = new SecretSet(configSecrets(config.apps));
+  const secrets = new SecretSet(configSecrets(config.apps, config.fixtures));
   const say: Print = (line) => print(redactText(line, secrets));
   try {
     let suiteConfig: SuiteConfig;

@@ -95,6 +95,8 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const authOrigin = origin(host, authPort);
   const tokens = createTokenService(authOrigin, defects);
   authServer.on('request', createAuthHandler(store, tokens, defects));
+  // A fixture any host can supply (a token kept past its expiry): `serve` prints it too.
+  const expiredToken = (await tokens.issue(world.apps.primary.clientId, 'expired')).token;
 
   const deps: Deps = { store, clock, tokens, cursors, defects, faults, counters: { walletReads: 0, rate: new Map() } };
   const apiServer = createApiServer(deps);
@@ -125,7 +127,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
       controlUrl,
       audience: AUDIENCE,
       apps,
-      fixtures: { ...f, templatePlaceholders: [...f.templatePlaceholders], recipients: [...f.recipients] },
+      fixtures: { ...f, templatePlaceholders: [...f.templatePlaceholders], recipients: [...f.recipients], expiredToken },
       defects: [...defects],
       extras: {
         otherBusinessBulkId: world.otherBusinessBulkId,
@@ -158,6 +160,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
         `CONFORMANCE_FOREIGN_WEBHOOK_ENDPOINT_ID=${f.foreignWebhookEndpointId}`,
         `CONFORMANCE_WEBHOOK_ENDPOINT_ID=${f.webhookEndpointId}`,
         `CONFORMANCE_EXPIRED_CURSOR=${f.expiredCursor}`,
+        `CONFORMANCE_EXPIRED_TOKEN=${expiredToken}`,
         `CONFORMANCE_EXPIRED_CURSOR_BULK_ID=${f.expiredCursorBulkId}`,
         `CONFORMANCE_RECIPIENTS=${f.recipients.join(',')}`,
       ],

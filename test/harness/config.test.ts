@@ -37,6 +37,7 @@ describe('configuration errors never show a secret', () => {
     { name: 'the secret pasted as the seed', env: { ...host, CONFORMANCE_CLIENT_SECRET: canary, CONFORMANCE_SEED: canary } },
     { name: 'the limited secret given as a topic', flags: { topic: canary }, env: { ...host, CONFORMANCE_LIMITED_CLIENT_SECRET: canary, CONFORMANCE_LIMITED_CLIENT_ID: 'l' } },
     { name: 'a URL with credentials that does not parse', env: { ...host, CONFORMANCE_BASE_URL: `http://user:ab#c${canary}@127.0.0.1:1` } },
+    { name: 'the expired-token fixture pasted as the seed', env: { ...host, CONFORMANCE_EXPIRED_TOKEN: canary, CONFORMANCE_SEED: canary } },
   ];
   for (const c of cases) {
     it(c.name, () => {
