@@ -19,6 +19,7 @@ import {
 import { forAll, generate } from './support/property.ts';
 import { hasControl, reviseTemplate, withFaults } from './support/control.ts';
 import { enumOf } from '../spec/contract.ts';
+import { sameId } from './support/ids.ts';
 import { isValid } from '../spec/validators.ts';
 import { paths } from './support/paths.ts';
 
@@ -172,8 +173,6 @@ function pinOf(v: unknown): { template_id?: string; revision_id?: string } | und
   return { template_id: str(v.template_id), revision_id: str(v.revision_id) };
 }
 
-/** UUIDs compared as values: the same id in either case. */
-const sameId = (a: string | undefined, b: string | undefined) => a !== undefined && b !== undefined && a.toLowerCase() === b.toLowerCase();
 
 /** Resolves a Location value to a path under the API base, or undefined when it points elsewhere. */
 function pathOfLocation(baseUrl: string, requestPath: string, location: string): string | undefined {

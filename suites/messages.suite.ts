@@ -2,6 +2,7 @@
 import { describe } from 'vitest';
 import type { ApiResponse } from '../harness/client.ts';
 import { enumOf } from '../spec/contract.ts';
+import { sameId } from './support/ids.ts';
 import { isValid, validate } from '../spec/validators.ts';
 import { checksFor, type CheckContext } from './support/check.ts';
 import { paths } from './support/paths.ts';
@@ -14,8 +15,6 @@ const check = checksFor('messages', { shared: 1 });
 const MESSAGE_STATUSES = enumOf('IndividualMessageStatus');
 const TIMESTAMP_FIELDS = ['accepted_at', 'submitted_at', 'delivered_at', 'failed_at'] as const;
 
-/** UUIDs compare without regard to case (RFC 9562 reads them case-insensitively). */
-const sameId = (value: unknown, id: string) => typeof value === 'string' && value.toLowerCase() === id.toLowerCase();
 
 interface Configured {
   businessId: string;
@@ -154,7 +153,7 @@ describe('messages (2.4, 3.2, 4.4)', () => {
       const { res, body } = await configuredMessage(t);
       const pin = body.template as { template_id?: unknown; revision_id?: unknown } | null | undefined;
       t.expect(
-        pin !== null && typeof pin === 'object' && typeof pin.template_id === 'string' && pin.template_id.toLowerCase() === templateId.toLowerCase() && typeof pin.revision_id === 'string',
+        pin !== null && typeof pin === 'object' && sameId(pin.template_id, templateId) && typeof pin.revision_id === 'string',
         'MSG-TEMPLATE-PIN',
         `template {"template_id": "${templateId}", "revision_id": …}`,
         `template ${JSON.stringify(pin ?? null)}`,

@@ -6,6 +6,7 @@ import type { ApiResponse } from '../harness/client.ts';
 import { validate } from '../spec/validators.ts';
 import { checksFor, type CheckContext } from './support/check.ts';
 import { hasControl, withFaults } from './support/control.ts';
+import { sameId } from './support/ids.ts';
 import { paths } from './support/paths.ts';
 import { codeOf, describeResponse, expectProblem } from './support/problem.ts';
 
@@ -214,7 +215,7 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
       const { businessId, reads: all } = await reads(t);
       for (const { res, body } of all) {
         t.expect(
-          typeof body.business_id === 'string' && body.business_id.toLowerCase() === businessId.toLowerCase(),
+          sameId(body.business_id, businessId),
           'WAL-BUSINESS-ID',
           `business_id ${businessId}`,
           `business_id ${JSON.stringify(body.business_id)}`,
