@@ -67,6 +67,7 @@ const runCommand: Command = {
       runs: str(values.runs),
       defects: str(values.defects),
       shard: str(values.shard),
+      rate: str(values.rate),
     });
     const merge = str(values['merge-reports']);
     if (merge !== undefined) {

@@ -59,6 +59,8 @@ export const VARIABLES: Variable[] = [
   { name: 'CONFORMANCE_TIMEOUT_MS', meaning: 'timeout of one request, in milliseconds', default: '10000', topics: 'all' },
   { name: 'CONFORMANCE_SETTLE_TIMEOUT_MS', meaning: 'longest wait for an asynchronous effect (bulk processing), in milliseconds', default: '15000', topics: 'all' },
   { name: 'CONFORMANCE_REPORT_DIR', meaning: 'where the reports are written', default: 'reports', topics: 'all' },
+  { name: 'CONFORMANCE_SANDBOX', meaning: 'true declares that the target delivers no real SMS and that the business is used by this run alone: billing is judged, full-size and malformed-number submissions run (still only to allowlisted numbers)', default: 'false', topics: ['recipient-limits', 'validation'] },
+  { name: 'CONFORMANCE_RATE', meaning: 'a known request rate limit of the target, requests per second (N or N/s); the client paces itself to it', topics: 'all' },
   { name: 'CONFORMANCE_REFERENCE_DEFECTS', meaning: 'embedded reference only: named defects to switch on, comma-separated (to see the checker fail)', topics: 'all' },
 ];
 
@@ -91,6 +93,7 @@ export interface RunFlags {
   runs?: string;
   defects?: string;
   shard?: string;
+  rate?: string;
 }
 
 const FLAG_OF: Record<string, keyof RunFlags> = {
@@ -100,6 +103,7 @@ const FLAG_OF: Record<string, keyof RunFlags> = {
   CONFORMANCE_SEED: 'seed',
   CONFORMANCE_RUNS: 'runs',
   CONFORMANCE_REFERENCE_DEFECTS: 'defects',
+  CONFORMANCE_RATE: 'rate',
 };
 
 const FLAG_NAME: Record<keyof RunFlags, string> = {
@@ -111,6 +115,7 @@ const FLAG_NAME: Record<keyof RunFlags, string> = {
   runs: '--runs',
   defects: '--defects',
   shard: '--shard',
+  rate: '--rate',
 };
 
 const E164 = /^\+[1-9]\d{7,14}$/;
@@ -250,6 +255,18 @@ function readConfig(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: string): RunCo
     settleTimeoutMs: integer('CONFORMANCE_SETTLE_TIMEOUT_MS', 15_000, 0, 3_600_000),
     exchangeLogPath: '',
   };
+  const sandbox = get('CONFORMANCE_SANDBOX');
+  if (sandbox !== undefined) {
+    if (!/^(true|false|1|0)$/i.test(sandbox)) invalid('CONFORMANCE_SANDBOX', `must be true or false (got ${JSON.stringify(sandbox)})`);
+    settings.sandbox = /^(true|1)$/i.test(sandbox);
+  }
+  const rateText = get('CONFORMANCE_RATE');
+  if (rateText !== undefined) {
+    const m = /^(\d+(?:\.\d+)?)\s*(?:\/\s*s)?$/.exec(rateText);
+    const rate = m ? Number(m[1]) : Number.NaN;
+    if (!(rate > 0)) invalid('CONFORMANCE_RATE', `must be a positive number of requests per second like 5 or 5/s (got ${JSON.stringify(rateText)})`);
+    settings.rate = rate;
+  }
   settings.exchangeLogPath = join(tmpdir(), `conformance-${settings.runId}`, 'exchanges.jsonl');
 
   const params: ListingParamNames = {

@@ -76,6 +76,13 @@ export interface RunSettings {
   concurrency: number;
   timeoutMs: number;
   settleTimeoutMs: number;
+  /**
+   * CONFORMANCE_SANDBOX=true: the operator declares that the target delivers no real SMS and that
+   * the business is used by this run alone, so billing is judged and full-size submissions run.
+   */
+  sandbox?: boolean;
+  /** CONFORMANCE_RATE / --rate: a known request rate limit of the target, requests per second. */
+  rate?: number;
   /** JSON-lines file the client appends every exchange to (redacted), read by cross-topic checks. */
   exchangeLogPath: string;
   /**

@@ -32,6 +32,7 @@ const RUN_FLAGS = {
   seed: { type: 'string' },
   runs: { type: 'string' },
   defects: { type: 'string' },
+  rate: { type: 'string' },
 } as const;
 
 /** Options `run` gains from gating (added to its option table in harness/cli.ts). */
@@ -53,6 +54,7 @@ function flagsOf(values: Values): RunFlags {
     seed: str(values.seed),
     runs: str(values.runs),
     defects: str(values.defects),
+    rate: str(values.rate),
   };
 }
 
@@ -92,7 +94,7 @@ export function prepareGatedRun(config: RunConfig, values: Values): GatedRun {
 
 /** `conformance plan` and `run --dry-run`: prints the plan; nothing is sent. */
 export async function printPlan(config: RunConfig, values: Values, context: CommandContext): Promise<number> {
-  const rate = parseRate(str(values.rate));
+  const rate = parseRate(str(values.rate)) ?? config.settings.rate;
   const plan = await collectPlan(withCheckBudgets(config), { ...(context.runOptions.suitesDir ? { suitesDir: context.runOptions.suitesDir } : {}) });
   if (values.json === true) context.io.out(JSON.stringify({ ...plan, ...(rate ? { rate, leastWallTimeSeconds: plan.totalRequests / rate } : {}) }, null, 2));
   else for (const line of formatPlan(plan, rate)) context.io.out(line);
@@ -103,7 +105,7 @@ const planCommand: Command = {
   name: 'plan',
   summary: 'print the checks a run would execute and the most requests each sends; sends nothing',
   usage: 'conformance plan [--topic a,b] [--profile full|safe] [--env-file F] [--runs N] [--rate N/s] [--json]',
-  options: { ...RUN_FLAGS, rate: { type: 'string' }, json: { type: 'boolean' } },
+  options: { ...RUN_FLAGS, json: { type: 'boolean' } },
   async run({ values }, context) {
     return printPlan(loadConfig(flagsOf(values)), values, context);
   },
