@@ -190,7 +190,13 @@ export function bulkBoundaryCaseArbs(options: BulkRequestOptions): Record<string
         bodies = bulkBodyWithRecipientCount(side.size, opts);
       } else {
         const plain = bound.pointer === '/message' || needsTemplate ? plainText : () => true;
-        const values = stringOfLength(root, bound.schemaPath, side.size, plain);
+        let values = stringOfLength(root, bound.schemaPath, side.size, plain);
+        if (bound.pointer === '/recipients/*/to' && side.valid && opts.pool) {
+          // A valid number must come from the allowlist; one past the bound is undeliverable anyway.
+          const fitting = opts.pool.filter((n) => codePointLength(n) === side.size);
+          if (fitting.length === 0) continue;
+          values = fc.constantFrom(...fitting);
+        }
         bodies = fc.tuple(bulkRequestArb({ ...opts, count: { min: 1, max: 3 } }), values).map(([body, v]) => setAt(body, concrete, v));
       }
       // A schema-valid sender of another length is still not an authorized one: the run's own

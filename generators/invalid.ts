@@ -12,7 +12,8 @@
 import fc from 'fast-check';
 import type { ListingParamNames } from '../harness/model.ts';
 import { bulkBodyWithRecipientCount, bulkRequestArb, recipientCountBounds, type BulkRequestBody, type BulkRequestOptions } from './bulk-request.ts';
-import { componentSchema, e164Lengths, templateValueMaxLength, uuidV7Arb } from './domain.ts';
+import { componentSchema, e164Arb, e164Lengths, recipientsFrom, templateValueMaxLength, uuidV7Arb } from './domain.ts';
+import { phoneLikeRuns } from '../spec/phone-numbers.ts';
 import { codePointLength, type SchemaObject } from './from-schema.ts';
 import { parameterSchema } from './parameters.ts';
 import { SENDER_REFUSED, VALIDATION_FAILED, type Location, type Outcome, type RequestParts, type RequirementId } from './cases.ts';
@@ -87,19 +88,25 @@ function letters(length: number): fc.Arbitrary<string> {
   return fc.array(fc.constantFrom(...'abcdefghijklmnopqrstuvwxyz'), { minLength: length, maxLength: length }).map((cs) => cs.join(''));
 }
 
-/** Strings that are not E.164 numbers, each failing its pattern or length in a different way. */
-function notE164(): fc.Arbitrary<string> {
+/**
+ * Strings that are not E.164 numbers, each failing its pattern or length in a different way, and
+ * each undeliverable by construction: a lenient server that normalised it would reach no one
+ * (too few or too many digits, a leading zero) or, for the spellings of a number (no plus, a
+ * space), a number of `pool` (the run's allowlist). Without a pool those spell generated numbers.
+ */
+function notE164(pool?: readonly string[]): fc.Arbitrary<string> {
   const lengths = e164Lengths();
   const min = Math.min(...lengths);
   const max = Math.max(...lengths);
   const digits = (n: number) => fc.array(fc.integer({ min: 0, max: 9 }), { minLength: n, maxLength: n }).map((d) => d.join(''));
+  const numbers = pool && pool.length > 0 ? recipientsFrom(pool) : e164Arb();
   return fc.oneof(
-    digits(min).map((d) => '1' + d.slice(1)), // no leading +
+    numbers.map((n) => n.slice(1)), // no leading +
     digits(min - 1).map((d) => '+0' + d.slice(1)), // first digit 0
     digits(min - 3).map((d) => '+1' + d), // one too short
     digits(max - 1).map((d) => '+1' + d), // one too long
-    digits(min - 1).map((d) => '+1' + d.slice(0, -2) + 'ab'), // letters
-    digits(min - 1).map((d) => '+1 ' + d), // a space
+    digits(min - 1).map((d) => '+1' + d.slice(0, -2) + 'ab'), // letters, too few digits left
+    numbers.map((n) => `${n.slice(0, 3)} ${n.slice(3)}`), // a space
   );
 }
 
@@ -109,6 +116,13 @@ function templateOptions(options: BulkRequestOptions): { options: BulkRequestOpt
   }
   const templateId = options.templateId ?? fc.sample(uuidV7Arb(), { seed: 11, numRuns: 1 })[0]!;
   return { options: { ...options, templateId, placeholders: [SYNTHETIC_PLACEHOLDER], content: 'template' }, requires: ['template'] };
+}
+
+/** Where a JSON text can be cut so that what is left mentions no number (spec/phone-numbers.ts). */
+function safeCuts(text: string): number[] {
+  const cuts: number[] = [];
+  for (let cut = 1; cut < text.length; cut++) if (phoneLikeRuns(text.slice(0, cut)).length === 0) cuts.push(cut);
+  return cuts;
 }
 
 /** Picks an index into the recipients of a body. */
@@ -258,7 +272,7 @@ export function invalidBulkCaseArbs(options: BulkRequestOptions): Record<string,
         outcomes: [VALIDATION_FAILED], requirement: 'VAL-BODY-FIELDS',
       }),
     ),
-    'recipient: to not E.164': fc.tuple(withIndex(anyBodies), notE164()).map(([[b, i], to]) => {
+    'recipient: to not E.164': fc.tuple(withIndex(anyBodies), notE164(options.pool)).map(([[b, i], to]) => {
       const body = clone(b);
       body.recipients[i]!.to = to;
       return make({
@@ -312,9 +326,12 @@ export function invalidBulkCaseArbs(options: BulkRequestOptions): Record<string,
         outcomes: [VALIDATION_FAILED], requirement: 'VAL-BODY-FIELDS',
       }),
     ),
+    // Cut where the text so far names no number at all (nor a piece of one that still reads as a
+    // number): a lenient server can deliver nothing from it, so it runs on any host.
     'body: malformed JSON': anyBodies.chain((b) => {
       const text = JSON.stringify(b);
-      return fc.integer({ min: 1, max: text.length - 1 }).map((cut) =>
+      const cuts = safeCuts(text);
+      return fc.constantFrom(...cuts).map((cut) =>
         make({
           name: `body cut after ${cut} of ${text.length} characters`,
           kind: 'malformed', in: 'body', request: { rawBody: text.slice(0, cut) },

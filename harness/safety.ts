@@ -4,7 +4,9 @@
 //    token endpoint path of the client, which is a POST by nature and creates nothing).
 // 2. Against a non-embedded host, a request body may only address numbers of
 //    CONFORMANCE_RECIPIENTS: every `to` value and every string in a `recipients` array must be one
-//    of them. A body that is not JSON may not contain any other digit run that looks like a number.
+//    of them (or a spelling of one), or a string no server could deliver to (too short or long, a
+//    leading zero). A body that is not JSON may not contain any other digit run that looks like a
+//    deliverable number; ids are not numbers.
 // 3. DELETE against a non-embedded host only ever targets the configured webhook endpoint (any
 //    business segment, since the endpoint id alone names the resource); against the embedded
 //    reference any DELETE is allowed (its 404 checks use random endpoint ids).
@@ -12,6 +14,7 @@
 import type { ApiRequest } from './client.ts';
 import { HarnessError } from './errors.ts';
 import type { Profile } from './model.ts';
+import { mayAddress, phoneLikeRuns } from '../spec/phone-numbers.ts';
 
 export interface SafetyContext {
   profile: Profile;
@@ -80,31 +83,28 @@ export function addressedNumbers(body: unknown): string[] {
   return found;
 }
 
-const digitsOf = (text: string) => text.replace(/\D/g, '');
-
 function assertOnlyAllowedRecipients(request: ApiRequest, recipients: string[]): void {
   if (request.json === undefined && request.rawBody === undefined) return;
-  const allowed = new Set(recipients);
   let body: unknown = request.json;
   if (request.json === undefined) {
     try {
       body = JSON.parse(request.rawBody ?? '');
     } catch {
-      // Not JSON: a lenient server might still read numbers out of it, so no other number may appear.
-      const allowedDigits = new Set(recipients.map(digitsOf));
-      for (const match of (request.rawBody ?? '').match(/\+?\d[\d ().-]{5,}\d/g) ?? []) {
-        if (!allowedDigits.has(digitsOf(match))) {
-          refuse(`${request.method} ${request.path} refused: the body mentions ${match}, which is not in CONFORMANCE_RECIPIENTS`);
+      // Not JSON: a lenient server might still read numbers out of it, so no other number may
+      // appear. Ids and their fragments are not numbers (spec/phone-numbers.ts).
+      for (const run of phoneLikeRuns(request.rawBody ?? '')) {
+        if (!mayAddress(run, recipients)) {
+          refuse(`${request.method} ${request.path} refused: the body mentions ${run}, which is not in CONFORMANCE_RECIPIENTS`);
         }
       }
       return;
     }
   }
   for (const number of addressedNumbers(body)) {
-    if (!allowed.has(number)) {
+    if (!mayAddress(number, recipients)) {
       refuse(
         `${request.method} ${request.path} refused: ${JSON.stringify(number)} is not in CONFORMANCE_RECIPIENTS; ` +
-          'against a non-embedded host the run only sends to those numbers',
+          'against a non-embedded host the run only sends to those numbers (or to strings no server could deliver to)',
       );
     }
   }
