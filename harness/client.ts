@@ -26,8 +26,11 @@ export interface ApiRequest {
   /** Sent byte for byte (malformed JSON, key order, whitespace variants). */
   rawBody?: string;
   as?: Caller;
-  /** Does not retry on 429/503 even outside the topics that test them. */
-  noRetry?: boolean;
+  /**
+   * Returns a 429 or 503 as the answer instead of waiting it out and sending again: only for the
+   * checks about rate limits and unavailability (harness/pacing.ts).
+   */
+  seePacing?: boolean;
 }
 
 export interface ApiResponse {

@@ -9,12 +9,11 @@ import { appendExchange, countExchanges } from './exchange-log.ts';
 import { recordObtainedToken } from './gating/token-log.ts';
 import type { AppCredentials, Exchange, SuiteConfig } from './model.ts';
 import { REDACTED, SecretSet, redactBody, redactHeaders, redactText } from './redact.ts';
+import { PACING_BOUND_MS, pacerFor } from './pacing.ts';
 import { assertRequestAllowed, makeIdempotencyKey } from './safety.ts';
 
 /** Responses larger than this are cut off and reported as a transport error. */
 export const RESPONSE_SIZE_CAP = 2 * 1024 * 1024;
-/** Longest wait a Retry-After may impose before the single retry. */
-export const RETRY_AFTER_CAP_MS = 5_000;
 /** A cached token is renewed this long before it expires. */
 const TOKEN_RENEW_MARGIN_MS = 30_000;
 /** Lifetime assumed when the token response states none (its shape is not in the document). */
@@ -64,15 +63,6 @@ class Semaphore {
 export function basicCredentials(app: AppCredentials): string {
   const form = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
   return Buffer.from(`${form(app.clientId)}:${form(app.clientSecret)}`).toString('base64');
-}
-
-/** Seconds or an HTTP-date (RFC 9110); undefined when neither. */
-export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
-  if (value === undefined) return undefined;
-  const trimmed = value.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
@@ -207,6 +197,32 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
     }
   }
 
+  /**
+   * Sends at the host's pace: each 429 or 503 is recorded, waited out (Retry-After, RateLimit
+   * headers, else a growing backoff) and the request sent again, up to PACING_BOUND_MS. Resending
+   * is not a new request of the check (no budget taken). `seePacing` returns the first answer.
+   */
+  async function paced(out: Outgoing, seePacing: boolean): Promise<RawResult> {
+    const pacer = pacerFor(settings.runId, new URL(out.url).origin, settings.rate);
+    let waited = 0;
+    for (let attempt = 0; ; attempt++) {
+      await pacer.turn();
+      const raw = await semaphore.run(() => perform(out));
+      const wait = raw.transportError === undefined ? pacer.observe(raw.status, raw.headers, attempt) : undefined;
+      if (wait === undefined || seePacing) return raw;
+      if (waited + wait > PACING_BOUND_MS) {
+        record(out, raw);
+        throw new HarnessError(
+          'TARGET_PACING',
+          `${out.method} ${redact(new URL(out.url).pathname)} was answered ${raw.status} for ${Math.round((waited + wait) / 1000)} s ` +
+            `(the host's rate limit or unavailability); the check could not be made. Set CONFORMANCE_RATE to the target's rate limit, or run again later`,
+        );
+      }
+      record(out, raw);
+      waited += wait;
+    }
+  }
+
   function curlLine(out: Outgoing): string {
     const parts = ['curl', '-sS', '-i', '-X', out.method, shellQuote(redact(out.url))];
     for (const [name, value] of Object.entries(out.headers)) {
@@ -263,10 +279,8 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
       headers.authorization = authorization;
     }
     const out: Outgoing = { method: 'POST', url: target.tokenUrl, headers, body: new URLSearchParams(form).toString() };
-    const raw = await semaphore.run(async () => {
-      takeBudget();
-      return perform(out);
-    });
+    takeBudget();
+    const raw = await paced(out, false);
     const json = parseJson(raw.text);
     learnTokens(json);
     return { raw, json, exchange: record(out, raw) };
@@ -377,21 +391,8 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
     }
     const out: Outgoing = { method: request.method, url, headers, ...(body !== undefined ? { body } : {}) };
 
-    let raw = await semaphore.run(async () => {
-      takeBudget();
-      return perform(out);
-    });
-    if ((raw.status === 429 || raw.status === 503) && !request.noRetry) {
-      const wait = parseRetryAfter(raw.headers['retry-after']);
-      if (wait !== undefined) {
-        record(out, raw);
-        await new Promise((resolve) => setTimeout(resolve, Math.min(wait, RETRY_AFTER_CAP_MS)));
-        raw = await semaphore.run(async () => {
-          takeBudget();
-          return perform(out);
-        });
-      }
-    }
+    takeBudget();
+    const raw = await paced(out, request.seePacing === true);
     const exchange = record(out, raw);
     return { status: raw.status, headers: raw.headers, text: raw.text, json: parseJson(raw.text), exchange };
   }

@@ -14,6 +14,7 @@ import { configSecrets } from './config.ts';
 import { HarnessError } from './errors.ts';
 import { resetExchangeLog } from './exchange-log.ts';
 import { createApiClient } from './http-client.ts';
+import { PACING_BOUND_MS } from './pacing.ts';
 import type { AppCredentials, Fixtures, SuiteConfig, Target, Topic } from './model.ts';
 import { TOPICS } from './model.ts';
 import { ProgressReporter, summaryLines, topicOfFile } from './output.ts';
@@ -127,7 +128,7 @@ export async function probeTarget(config: SuiteConfig): Promise<void> {
     settings: { ...config.settings, timeoutMs, exchangeLogPath: '', maxRequests: 10, concurrency: 1 },
   });
   try {
-    const answer = await probe.send({ method: 'GET', path: '/v1/', as: 'none', noRetry: true });
+    const answer = await probe.send({ method: 'GET', path: '/v1/', as: 'none' });
     if (answer.status === 0) {
       throw new HarnessError('TARGET_UNREACHABLE', `${config.target.baseUrl} did not answer: ${answer.exchange.transportError ?? 'no response'}`);
     }
@@ -247,8 +248,9 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
           pool: 'threads',
           isolate: false,
           sequence: { sequencer: TopicSequencer },
-          testTimeout: settle * 2 + config.settings.timeoutMs * 4 + 30_000,
-          hookTimeout: settle + config.settings.timeoutMs * 4 + 30_000,
+          // A check may also wait out the host's pace (harness/pacing.ts) before its verdict.
+          testTimeout: settle * 2 + config.settings.timeoutMs * 4 + 30_000 + PACING_BOUND_MS,
+          hookTimeout: settle + config.settings.timeoutMs * 4 + 30_000 + PACING_BOUND_MS,
           passWithNoTests: true,
           silent: true,
           ...(options.testNamePattern !== undefined ? { testNamePattern: options.testNamePattern } : {}),

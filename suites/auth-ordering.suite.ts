@@ -76,7 +76,7 @@ async function expect401Everywhere(t: CheckContext, caller: Caller, requirement:
   // Reads first: a credential wrongly accepted fails the check before anything is written.
   const readsFirst = [...operations(t)].sort((a, b) => Number(a.writes) - Number(b.writes));
   for (const op of readsFirst) {
-    const res = await t.api.send({ ...op.request, as: caller, noRetry: true });
+    const res = await t.api.send({ ...op.request, as: caller });
     expectProblem(t, res, { status: 401, codes: ['authentication_required'], requirement, why: `${op.name}, ${why}` });
   }
 }
@@ -143,7 +143,7 @@ describe('auth-ordering (4, 5)', () => {
       await expect401Everywhere(t, { authorization: basicOf(app.clientId, app.clientSecret) }, 'AUTH-BEARER', 'Basic client credentials');
       const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
       const token = await t.api.token('primary');
-      const res = await t.api.send({ method: 'GET', path: paths.walletBalance(businessId), as: { authorization: `Token ${token}` }, noRetry: true });
+      const res = await t.api.send({ method: 'GET', path: paths.walletBalance(businessId), as: { authorization: `Token ${token}` } });
       expectProblem(t, res, { status: 401, codes: ['authentication_required'], requirement: 'AUTH-BEARER', why: 'a valid token under a scheme other than Bearer' });
     },
   );
@@ -160,7 +160,7 @@ describe('auth-ordering (4, 5)', () => {
     async (t) => {
       await expect401Everywhere(t, { bearer: 'not-a-token' }, 'AUTH-401-INVALID', 'a malformed token');
       const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
-      const res = await t.api.send({ method: 'GET', path: paths.walletBalance(businessId), as: { authorization: 'Bearer' }, noRetry: true });
+      const res = await t.api.send({ method: 'GET', path: paths.walletBalance(businessId), as: { authorization: 'Bearer' } });
       expectProblem(t, res, { status: 401, codes: ['authentication_required'], requirement: 'AUTH-401-INVALID', why: 'the Bearer scheme with no token' });
     },
   );
@@ -267,16 +267,16 @@ describe('auth-ordering (4, 5)', () => {
         });
       } else t.note('profile safe: the invalid-body cases (POST) left out');
       for (const { what, request } of authorization) {
-        const res = await t.api.send({ ...request, as: 'none', noRetry: true });
+        const res = await t.api.send({ ...request, as: 'none' });
         expectProblem(t, res, { status: 401, codes: ['authentication_required'], requirement: 'AUTH-401-FIRST', why: `no token, and ${what}` });
       }
       // An invalid token is as much "no valid authentication" as none.
       const { token } = tamper(await t.api.token('primary'));
-      const tampered = await t.api.send({ method: 'GET', path: paths.walletBalance(f.otherBusinessId ?? randomUuidV7(t, 'auth/first/other')), as: { bearer: token }, noRetry: true });
+      const tampered = await t.api.send({ method: 'GET', path: paths.walletBalance(f.otherBusinessId ?? randomUuidV7(t, 'auth/first/other')), as: { bearer: token } });
       expectProblem(t, tampered, { status: 401, codes: ['authentication_required'], requirement: 'AUTH-401-FIRST', why: 'a tampered token on a business without grant' });
       const validationFirst: ApiResponse[] = [];
       for (const { what, request, pathShape } of malformed) {
-        const res = await t.api.send({ ...request, as: 'none', noRetry: true });
+        const res = await t.api.send({ ...request, as: 'none' });
         if (isProblem(res, 400, 'validation_failed') || (pathShape && isProblem(res, 404, 'resource_not_found'))) {
           t.note(`no token, and ${what}: ${describeResponse(res)} (input validated before authentication)`);
           validationFirst.push(res);
@@ -305,7 +305,7 @@ describe('auth-ordering (4, 5)', () => {
     },
     async (t) => {
       const businessId = t.config.fixtures.businessId ?? randomUuidV7(t, 'auth/unknown-path');
-      const res = await t.api.send({ method: 'GET', path: `/v1/businesses/${encodeURIComponent(businessId)}/sms/batches`, as: 'none', noRetry: true });
+      const res = await t.api.send({ method: 'GET', path: `/v1/businesses/${encodeURIComponent(businessId)}/sms/batches`, as: 'none' });
       expectNoServerFault(t, res, 'a path that is no operation');
       t.expect(res.status >= 300, 'SCH-NO-BATCHES-PATH', 'a refusal such as 401 authentication_required or 404 (no 2xx)', describeResponse(res), res);
       t.note(`an unknown path without a token answered ${describeResponse(res)}`);
@@ -331,7 +331,7 @@ describe('auth-ordering (4, 5)', () => {
       const answers: string[] = [];
       const statuses = new Set<number>();
       for (const { name, request } of cases) {
-        const res = await t.api.send({ ...request, noRetry: true });
+        const res = await t.api.send(request);
         expectProblem(t, res, {
           status: [403, 404],
           codes: ['permission_denied', 'resource_not_found'],
@@ -357,8 +357,8 @@ describe('auth-ordering (4, 5)', () => {
     },
     async (t) => {
       const other = t.config.fixtures.otherBusinessId ?? t.skip('needs CONFORMANCE_OTHER_BUSINESS_ID');
-      const existing = await t.api.send({ method: 'GET', path: paths.walletBalance(other), noRetry: true });
-      const unknown = await t.api.send({ method: 'GET', path: paths.walletBalance(randomUuidV7(t, 'auth/unknown-business')), noRetry: true });
+      const existing = await t.api.send({ method: 'GET', path: paths.walletBalance(other) });
+      const unknown = await t.api.send({ method: 'GET', path: paths.walletBalance(randomUuidV7(t, 'auth/unknown-business')) });
       for (const res of [existing, unknown]) {
         expectProblem(t, res, { status: [403, 404], codes: ['permission_denied', 'resource_not_found'], requirement: 'AUTH-BUSINESS-SELECTOR', why: 'no grant on the business' });
       }
@@ -393,7 +393,7 @@ describe('auth-ordering (4, 5)', () => {
         });
       }
       for (const { what, request } of requests) {
-        const res = await t.api.send({ ...request, noRetry: true });
+        const res = await t.api.send(request);
         if (!expectNoServerFault(t, res, `${what} on a business without grant`)) continue;
         t.expect(res.status >= 300, 'AUTH-GRANT', `no 2xx for ${what} on a business without grant`, describeResponse(res), res);
         expectProblem(t, res, {
@@ -417,7 +417,7 @@ describe('auth-ordering (4, 5)', () => {
     async (t) => {
       const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
       if (!t.config.apps.limited) t.skip('needs the limited application (CONFORMANCE_LIMITED_CLIENT_ID / _SECRET)');
-      const res = await t.api.send({ method: 'GET', path: paths.walletBalance(businessId), as: 'limited', noRetry: true });
+      const res = await t.api.send({ method: 'GET', path: paths.walletBalance(businessId), as: 'limited' });
       expectProblem(t, res, { status: 403, codes: ['permission_denied'], requirement: 'AUTH-PERMISSION', why: 'wallet.balance.read missing' });
     },
   );
@@ -440,7 +440,6 @@ describe('auth-ordering (4, 5)', () => {
         path: paths.bulkMessages(businessId),
         headers: { 'Idempotency-Key': t.api.idempotencyKey('auth-sender') },
         json: { from: sender, classification: 'transactional', message: 'conformance sender check', recipients: [{ to }] },
-        noRetry: true,
       });
       expectProblem(t, res, { status: 403, codes: ['sender_not_authorized', 'permission_denied'], requirement: 'AUTH-SENDER', why: 'sender not authorized for the business' });
       t.note(`an unauthorized sender answered ${describeResponse(res)}`);
@@ -487,7 +486,7 @@ describe('auth-ordering (4, 5)', () => {
       else t.expect(aud.includes(t.config.target.audience), 'AUTH-AUDIENCE', `aud containing ${t.config.target.audience}`, `aud ${JSON.stringify(aud)}`, res);
       const businessId = t.config.fixtures.businessId;
       if (businessId) {
-        const read = await t.api.send({ method: 'GET', path: paths.walletBalance(businessId), as: { bearer: token as string }, noRetry: true });
+        const read = await t.api.send({ method: 'GET', path: paths.walletBalance(businessId), as: { bearer: token as string } });
         // Any answer but 401 shows the token authenticated (the wallet may be down or rate limited).
         t.expect(read.status !== 401, 'AUTH-TOKEN-CLIENT-CREDENTIALS', 'the new token authenticates the wallet read (any answer but 401)', describeResponse(read), read);
         t.note(`the wallet read with the new token answered ${describeResponse(read)}`);

@@ -56,7 +56,11 @@ async function sweep(t: CheckContext, logged: ResponseView[]): Promise<SweepItem
   const out: SweepItem[] = [];
   const seen = (status: number, code?: string) => logged.some((v) => v.status === status && (code === undefined || codeOf(v.json) === code));
   const send = async (request: ApiRequest, fieldErrorsExpected = false) => {
-    out.push({ res: await t.api.send({ ...request, noRetry: true }), fieldErrorsExpected });
+    out.push({ res: await t.api.send(request), fieldErrorsExpected });
+  };
+  // The 429 and 503 forced below are the answers this sweep wants to see, not pacing.
+  const sendForced = async (request: ApiRequest) => {
+    out.push({ res: await t.api.send({ ...request, seePacing: true }) });
   };
   const business = f.businessId ?? randomUuidV7(t, 'problem/business');
 
@@ -72,14 +76,14 @@ async function sweep(t: CheckContext, logged: ResponseView[]): Promise<SweepItem
   if (hasControl(t)) {
     const wallet: ApiRequest = { method: 'GET', path: paths.walletBalance(business) };
     if (!seen(503, 'service_unavailable')) {
-      await withFaults(t, { serviceUnavailable: true }, 'a 503 service_unavailable', () => send(wallet));
+      await withFaults(t, { serviceUnavailable: true }, 'a 503 service_unavailable', () => sendForced(wallet));
     }
-    if (!seen(500)) await withFaults(t, { internalError: true }, 'a 500 internal_error', () => send(wallet));
+    if (!seen(500)) await withFaults(t, { internalError: true }, 'a 500 internal_error', () => sendForced(wallet));
     if (!seen(429)) {
       // One request a minute, then two more: the third at the latest is over the limit.
       await withFaults(t, { rateLimitPerMinute: 1 }, 'a 429 rate_limit_exceeded', async () => {
         for (let i = 0; i < 3; i++) {
-          await send(wallet);
+          await sendForced(wallet);
           if (out.at(-1)!.res.status === 429) break;
         }
       });
@@ -107,7 +111,7 @@ async function sweep(t: CheckContext, logged: ResponseView[]): Promise<SweepItem
   }
   if (f.senderId && !seen(409)) {
     const key = t.api.idempotencyKey('problem-409');
-    const first = await t.api.send({ method: 'POST', path: paths.bulkMessages(f.businessId), headers: { 'Idempotency-Key': key }, json: body(), noRetry: true });
+    const first = await t.api.send({ method: 'POST', path: paths.bulkMessages(f.businessId), headers: { 'Idempotency-Key': key }, json: body() });
     if (first.status === 202) {
       await send({ method: 'POST', path: paths.bulkMessages(f.businessId), headers: { 'Idempotency-Key': key }, json: body({ message: 'conformance problem-details sweep, changed' }) });
     }

@@ -33,7 +33,6 @@ function probe(t: CheckContext, requestId: string | null): ApiRequest {
     method: 'GET',
     path: paths.walletBalance(businessId),
     headers: requestId === null ? NO_REQUEST_ID : { 'x-request-id': requestId },
-    noRetry: true,
   };
 }
 
@@ -78,7 +77,7 @@ function sweepOf(t: CheckContext): Promise<ApiResponse[]> {
       { method: 'GET', path: `/v1/businesses/${encodeURIComponent(business)}/sms/batches` },
     ];
     const out: ApiResponse[] = [];
-    for (const request of requests) out.push(await t.api.send({ ...request, noRetry: true }));
+    for (const request of requests) out.push(await t.api.send(request));
     return out;
   })();
   return sweep;

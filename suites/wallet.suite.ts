@@ -270,7 +270,7 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
       let res: ApiResponse;
       if (hasControl(t)) {
         res = await withFaults(t, { walletUnavailable: true }, 'an unavailable wallet source', () =>
-          t.api.send({ method: 'GET', path: paths.walletBalance(businessId), noRetry: true }),
+          t.api.send({ method: 'GET', path: paths.walletBalance(businessId), seePacing: true }),
         );
       } else {
         // Elsewhere the source cannot be switched off: judge a 503 the run's own reads met, if any.

@@ -42,7 +42,6 @@ function deactivateOnce(t: CheckContext, businessId: string, endpointId: string)
       method: 'DELETE',
       path: paths.webhookEndpoint(businessId, endpointId),
       headers: { 'x-request-id': requestId },
-      noRetry: true,
     });
     return { res, requestId };
   })();
@@ -61,7 +60,7 @@ describe('webhooks (3.4, 4.6)', () => {
     async (t) => {
       const { endpointId } = configuredEndpoint(t);
       const other = t.config.fixtures.otherBusinessId ?? t.skip('needs CONFORMANCE_OTHER_BUSINESS_ID');
-      const res = await t.api.send({ method: 'DELETE', path: paths.webhookEndpoint(other, endpointId), noRetry: true });
+      const res = await t.api.send({ method: 'DELETE', path: paths.webhookEndpoint(other, endpointId) });
       expectProblem(t, res, {
         status: [403, 404],
         codes: ['permission_denied', 'resource_not_found'],
@@ -85,7 +84,7 @@ describe('webhooks (3.4, 4.6)', () => {
     async (t) => {
       const { businessId } = configuredEndpoint(t);
       const foreignId = t.config.fixtures.foreignWebhookEndpointId ?? t.skip('needs an endpoint of the other business (CONFORMANCE_FOREIGN_WEBHOOK_ENDPOINT_ID)');
-      const res = await t.api.send({ method: 'DELETE', path: paths.webhookEndpoint(businessId, foreignId), noRetry: true });
+      const res = await t.api.send({ method: 'DELETE', path: paths.webhookEndpoint(businessId, foreignId) });
       expectProblem(t, res, {
         status: [404, 403],
         codes: ['resource_not_found', 'permission_denied'],
@@ -108,7 +107,7 @@ describe('webhooks (3.4, 4.6)', () => {
     },
     async (t) => {
       const { businessId } = configuredEndpoint(t);
-      const res = await t.api.send({ method: 'DELETE', path: paths.webhookEndpoint(businessId, randomUuidV7(t, 'webhooks/random')), noRetry: true });
+      const res = await t.api.send({ method: 'DELETE', path: paths.webhookEndpoint(businessId, randomUuidV7(t, 'webhooks/random')) });
       expectProblem(t, res, { status: 404, codes: ['resource_not_found'], requirement: 'HOOK-NOT-FOUND', why: '4.6: no such endpoint' });
     },
   );
@@ -154,7 +153,7 @@ describe('webhooks (3.4, 4.6)', () => {
       const { businessId, endpointId } = configuredEndpoint(t);
       const first = await deactivateOnce(t, businessId, endpointId);
       if (first.res.status !== 204) t.skip(`the first deactivation was not a 204 (${describeResponse(first.res)}); see deactivate-204`);
-      const res = await t.api.send({ method: 'DELETE', path: paths.webhookEndpoint(businessId, endpointId), noRetry: true });
+      const res = await t.api.send({ method: 'DELETE', path: paths.webhookEndpoint(businessId, endpointId) });
       if (!expectNoServerFault(t, res, 'a repeat deactivation')) return;
       const allowed = res.status === 204 || (res.status >= 400 && res.status < 500);
       t.expect(allowed, 'HOOK-DEACTIVATE-204', '204 again or a 4xx refusal (e.g. 404 resource_not_found)', describeResponse(res), res);

@@ -110,7 +110,6 @@ export async function submitBulk(t: CheckContext, body: unknown, options: Submit
     headers,
     ...(options.rawBody !== undefined ? { rawBody: options.rawBody } : body === undefined ? {} : { json: body }),
     as: options.as ?? 'primary',
-    noRetry: true,
   });
   return { response, key, body: options.rawBody ?? body };
 }

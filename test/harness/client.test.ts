@@ -3,7 +3,8 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HarnessError } from '../../harness/errors.ts';
 import { readAllExchanges } from '../../harness/exchange-log.ts';
-import { RESPONSE_SIZE_CAP, RETRY_AFTER_CAP_MS, createApiClient, parseRetryAfter } from '../../harness/http-client.ts';
+import { RESPONSE_SIZE_CAP, createApiClient } from '../../harness/http-client.ts';
+import { Pacer, exhaustedFor, parseRetryAfter } from '../../harness/pacing.ts';
 import { BUSINESS_ID, CANARY_TOKEN, startFakeTarget } from './fixtures/fake-target.ts';
 import type { FakeTarget } from './fixtures/fake-target.ts';
 import { suiteConfigFor } from './fixtures/suite-config.ts';
@@ -97,7 +98,7 @@ describe('requests', () => {
     await api.send({ method: 'GET', path: wallet, headers: { 'x-request-id': undefined } });
     await api.close();
     const ids = fake.calls.slice(before).filter((c) => c.url === wallet).map((c) => c.headers['x-request-id']);
-    expect(ids[0]).toMatch(/^conf-test-run-[0-9a-f]+-\d+$/);
+    expect(ids[0]).toMatch(/^conf-test-run\d+-[0-9a-f]+-\d+$/);
     expect(ids[0]).toMatch(/^[A-Za-z0-9._-]{1,128}$/);
     expect(ids[1]).toBe('mine-1');
     expect(ids[2]).toBeUndefined();
@@ -157,27 +158,57 @@ describe('requests', () => {
     server.close();
   });
 
-  it('honours Retry-After once, bounded, unless noRetry', async () => {
-    const api = createApiClient(suiteConfigFor(fake));
+  it('waits out 429s as the host paces (Retry-After), as often as needed, without spending the budget; seePacing returns the 429', async () => {
+    const api = createApiClient(suiteConfigFor(fake, { settings: { maxRequests: 10 } }));
     await api.token('primary');
-    fake.throttle(1, '1');
-    let started = Date.now();
-    const retried = await api.send({ method: 'GET', path: wallet });
-    expect(retried.status).toBe(200);
-    expect(Date.now() - started).toBeGreaterThanOrEqual(900);
+    const before = api.requestCount;
+    fake.throttle(3, '1');
+    const started = Date.now();
+    const paced = await api.send({ method: 'GET', path: wallet });
+    expect(paced.status).toBe(200);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
+    // Three answers were pacing: one request of the check, not four.
+    expect(api.requestCount - before).toBe(1);
 
     fake.throttle(1, '1');
-    const direct = await api.send({ method: 'GET', path: wallet, noRetry: true });
+    const direct = await api.send({ method: 'GET', path: wallet, seePacing: true });
     expect(direct.status).toBe(429);
-
-    fake.throttle(2, '3600'); // an hour: the wait is capped, and only one retry is made
-    started = Date.now();
-    const capped = await api.send({ method: 'GET', path: wallet });
-    expect(capped.status).toBe(429);
-    expect(Date.now() - started).toBeLessThan(RETRY_AFTER_CAP_MS + 2000);
     fake.throttle(0, '0');
     await api.close();
   }, 20_000);
+
+  it('a pace the run cannot wait out is an error of the run (TARGET_PACING), never an answer', async () => {
+    const api = createApiClient(suiteConfigFor(fake));
+    await api.token('primary');
+    fake.throttle(2, '3600'); // an hour: more than a request may wait
+    await expect(api.send({ method: 'GET', path: wallet })).rejects.toMatchObject({ code: 'TARGET_PACING' });
+    fake.throttle(0, '0');
+    await api.close();
+  });
+
+  it('a known rate spaces the requests from the start', async () => {
+    const api = createApiClient(suiteConfigFor(fake, { settings: { rate: 10 } }));
+    await api.token('primary');
+    const started = Date.now();
+    await Promise.all(Array.from({ length: 6 }, () => api.send({ method: 'GET', path: wallet })));
+    // Six starts at 10/s take at least 0.5 s (the token request took the first slot).
+    expect(Date.now() - started).toBeGreaterThanOrEqual(450);
+    await api.close();
+  });
+
+  it('learns the pace from RateLimit headers and backs off without a hint', () => {
+    expect(exhaustedFor({ 'ratelimit-remaining': '0', 'ratelimit-reset': '3' })).toBe(3000);
+    expect(exhaustedFor({ 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(20 + 1e9) }, 1e12)).toBe(20_000);
+    expect(exhaustedFor({ ratelimit: 'limit=10, remaining=0, reset=2' })).toBe(2000);
+    expect(exhaustedFor({ ratelimit: '"default";r=0;t=4' })).toBe(4000);
+    expect(exhaustedFor({ 'ratelimit-remaining': '5', 'ratelimit-reset': '3' })).toBeUndefined();
+    const pacer = new Pacer();
+    expect(pacer.observe(200, {}, 0)).toBeUndefined();
+    expect(pacer.observe(429, {}, 0)).toBe(250);
+    expect(pacer.observe(429, {}, 2)).toBe(1000);
+    expect(pacer.observe(503, { 'retry-after': '2' }, 0)).toBe(2000);
+    expect(pacer.observe(429, { 'retry-after': '3600' }, 0)).toBe(3_600_000);
+  });
 
   it('parses Retry-After as seconds or an HTTP-date', () => {
     expect(parseRetryAfter('2')).toBe(2000);

@@ -1,0 +1,94 @@
+// The host's pace. A 429, or a 503, is the host asking the client to slow down: it is waited out
+// and the request sent again, never judged as the answer (only the checks about rate limits and
+// unavailability ask to see it). A known rate (CONFORMANCE_RATE) spaces the requests from the
+// start; Retry-After and the RateLimit / X-RateLimit-* headers teach the pace as the run goes.
+
+/** Longest a single request may wait for the host's pace before its check errors (exit 2). */
+export const PACING_BOUND_MS = 120_000;
+/** Slowest pace the client falls back to after repeated 429s without a hint. */
+const SLOWEST_INTERVAL_MS = 2_000;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Seconds or an HTTP-date (RFC 9110); undefined when neither. */
+export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
+  if (value === undefined) return undefined;
+  const trimmed = value.trim();
+  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
+  const date = Date.parse(trimmed);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/**
+ * Milliseconds until the window resets when the headers say none is left: the IETF `RateLimit`
+ * field (`limit=10, remaining=0, reset=3` or `r=0;t=3`), `RateLimit-Remaining`/`-Reset`, or
+ * `X-RateLimit-Remaining`/`-Reset` (seconds, or an epoch time).
+ */
+export function exhaustedFor(headers: Record<string, string>, now = Date.now()): number | undefined {
+  const field = headers['ratelimit'];
+  let remaining: string | undefined = headers['ratelimit-remaining'] ?? headers['x-ratelimit-remaining'];
+  let reset: string | undefined = headers['ratelimit-reset'] ?? headers['x-ratelimit-reset'];
+  if (field !== undefined) {
+    remaining ??= /(?:remaining|\br)\s*=\s*(\d+)/.exec(field)?.[1];
+    reset ??= /(?:reset|\bt)\s*=\s*(\d+)/.exec(field)?.[1];
+  }
+  if (remaining === undefined || Number(remaining) > 0 || reset === undefined || !/^\d+$/.test(reset.trim())) return undefined;
+  const seconds = Number(reset);
+  // Large values are epoch seconds, small ones a delay.
+  return seconds > 1e9 ? Math.max(0, seconds * 1000 - now) : seconds * 1000;
+}
+
+export class Pacer {
+  /** Least time between request starts: from the known rate, raised by each 429. */
+  private interval: number;
+  private readonly floor: number;
+  private nextAt = 0;
+  private pausedUntil = 0;
+
+  constructor(rate?: number) {
+    this.floor = rate ? 1000 / rate : 0;
+    this.interval = this.floor;
+  }
+
+  /** Waits for this request's turn. */
+  async turn(): Promise<void> {
+    const now = Date.now();
+    const at = Math.max(now, this.nextAt, this.pausedUntil);
+    this.nextAt = at + this.interval;
+    if (at > now) await sleep(at - now);
+  }
+
+  /**
+   * Reads an answer. For a pacing answer (429, 503) returns how long to wait before sending the
+   * request again (`attempt` counts the pacing answers this request met); otherwise undefined.
+   */
+  observe(status: number, headers: Record<string, string>, attempt: number): number | undefined {
+    const now = Date.now();
+    const exhausted = exhaustedFor(headers, now);
+    if (status !== 429 && status !== 503) {
+      if (exhausted !== undefined) this.pausedUntil = Math.max(this.pausedUntil, now + Math.min(exhausted, PACING_BOUND_MS));
+      // Back towards the known rate while the host is content.
+      this.interval = Math.max(this.floor, this.interval * 0.9);
+      return undefined;
+    }
+    const hinted = parseRetryAfter(headers['retry-after'], now) ?? exhausted;
+    const wait = hinted ?? 250 * 2 ** Math.min(attempt, 6);
+    // A wait longer than any request may make is not taken: the client gives up at once.
+    if (wait <= PACING_BOUND_MS) this.pausedUntil = Math.max(this.pausedUntil, now + wait);
+    if (status === 429) this.interval = Math.min(SLOWEST_INTERVAL_MS, Math.max(this.interval * 2, 50));
+    return wait;
+  }
+}
+
+/** One pacer per run and origin, shared by every client of the run (one per suite file). */
+const pacers = new Map<string, Pacer>();
+
+export function pacerFor(runId: string, origin: string, rate?: number): Pacer {
+  const key = `${runId} ${origin}`;
+  let pacer = pacers.get(key);
+  if (!pacer) {
+    pacer = new Pacer(rate);
+    pacers.set(key, pacer);
+  }
+  return pacer;
+}
