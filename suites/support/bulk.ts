@@ -58,6 +58,14 @@ export function sendsRealMessages(config: SuiteConfig): boolean {
 }
 
 /**
+ * Whether the run may send what only a sandbox takes (full-size and malformed-number submissions)
+ * and judge billing: the embedded reference, or a host declared a sandbox (CONFORMANCE_SANDBOX).
+ */
+export function isSandbox(config: SuiteConfig): boolean {
+  return config.target.embedded || config.settings.sandbox === true;
+}
+
+/**
  * What the body generators need from the run: its sender, and (against a real host) the
  * allowlist as the only numbers. The embedded reference takes generated numbers, which vary more.
  */

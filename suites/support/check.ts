@@ -58,10 +58,11 @@ export interface CheckSpec {
   /**
    * The check runs against the embedded reference only: `control` when it needs the reference's
    * control origin (clock, faults, minted tokens), `embedded` when a safety rule forbids its
-   * requests on a real host. Elsewhere the wrapper skips it as not observable with `why`, before it
-   * sends anything, and the plan counts 0 for it.
+   * requests on a real host, `sandbox` when a host declared a sandbox (CONFORMANCE_SANDBOX=true)
+   * may take them too. Elsewhere the wrapper skips it as not observable with `why`, before it sends
+   * anything, and the plan counts 0 for it.
    */
-  embeddedOnly?: { needs: 'control' | 'embedded'; why: string };
+  embeddedOnly?: { needs: 'control' | 'embedded' | 'sandbox'; why: string };
 }
 
 /** What a budget may follow: the same when the plan is made as when the check runs. */
@@ -99,8 +100,10 @@ function planOf(spec: CheckSpec, config: SuiteConfig): Planned {
     return { limit: 0, skip: { reason: `profile safe sends nothing that ${spec.writes}`, kind: 'precondition' } };
   }
   const only = spec.embeddedOnly;
-  if (only && !(only.needs === 'control' ? target.controlUrl : target.embedded)) {
-    return { limit: 0, skip: { reason: only.why, kind: 'not-observable' } };
+  const reachable = { control: target.controlUrl !== undefined, embedded: target.embedded, sandbox: target.embedded || settings.sandbox === true };
+  if (only && !reachable[only.needs]) {
+    const reason = only.needs === 'sandbox' ? `${only.why}; declare CONFORMANCE_SANDBOX=true to check` : only.why;
+    return { limit: 0, skip: { reason, kind: 'not-observable' } };
   }
   const budget = typeof spec.maxRequests === 'function' ? spec.maxRequests({ runs: settings.runs, settleTimeoutMs: settings.settleTimeoutMs, embedded: target.embedded }) : spec.maxRequests;
   return { limit: requestLimit(budget, settings.runs), ...(spec.writes && settings.profile !== 'safe' ? { writes: spec.writes } : {}) };
