@@ -17,6 +17,8 @@ const registry = [
   { id: 'not-found-before-auth', requirement: 'AUTH-401-FIRST', topic: 'auth-ordering', description: 'A call without a token on a business the reference does not know gets 404 instead of 401.' },
   { id: 'wrong-audience-accepted', requirement: 'AUTH-AUDIENCE', topic: 'auth-ordering', description: 'Tokens issued for another audience are accepted.' },
   { id: 'expired-token-accepted', requirement: 'AUTH-401-INVALID', topic: 'auth-ordering', description: 'Expired tokens are accepted.' },
+  { id: 'message-ownership-before-grant', requirement: 'AUTH-ORDER', topic: 'auth-ordering', description: 'A message lookup looks the message up before checking the grant: on a business without grant an unknown id gets 404 resource_not_found, an existing one 403 permission_denied.' },
+  { id: 'message-lookup-conceals-grant', requirement: 'AUTH-GRANT-UNIFORM', topic: 'auth-ordering', description: 'On a business without grant, message lookups answer 404 resource_not_found while every other read answers 403 permission_denied.' },
   { id: 'grant-not-checked', requirement: 'AUTH-GRANT', topic: 'auth-ordering', description: 'The wallet balance of a business the application has no grant on is returned (200).' },
   { id: 'missing-token-403', requirement: 'AUTH-401-MISSING', topic: 'auth-ordering', description: 'A call without an Authorization header gets 403 permission_denied instead of 401 authentication_required.' },
   { id: 'token-secret-prefix-accepted', requirement: 'AUTH-TOKEN-BASIC', topic: 'auth-ordering', description: "The token endpoint compares only as many characters as the client's secret has, so the secret with anything appended gets a token." },
@@ -51,6 +53,7 @@ const registry = [
   { id: 'limit-1001-accepted', requirement: 'CUR-MAX-LIMIT', topic: 'cursors', description: 'A page size of 1001 is accepted.' },
   { id: 'page-size-max-999', requirement: 'CUR-MAX-LIMIT', topic: 'cursors', description: 'A page size of 1000 gives 400 validation_failed (the maximum is taken as 999).' },
   { id: 'empty-cursor-500', requirement: 'CUR-EMPTY', topic: 'cursors', description: 'An empty cursor value reaches the decoder unguarded and throws: 500 internal_error.' },
+  { id: 'unknown-status-filter-ignored', requirement: 'CUR-FILTER-STATUS-UNKNOWN', topic: 'cursors', description: 'A status filter value outside queued, sent, delivered, failed is ignored: 200 with every row.' },
   { id: 'number-filter-ignored', requirement: 'CUR-FILTER-TO', topic: 'cursors', description: 'The recipient number filter is ignored: rows of every number are listed.' },
   { id: 'filter-shape-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'cursors', description: 'A status filter outside its four values or a number filter that is not E.164 throws: 500 internal_error instead of a 4xx.' },
   // bulk-invariants
@@ -90,6 +93,7 @@ const registry = [
   { id: 'request-id-invalid-echoed', requirement: 'RID-REPLACE-INVALID', topic: 'request-id', description: 'An X-Request-Id outside the pattern is echoed instead of replaced.' },
   { id: 'problem-request-id-mismatch', requirement: 'RID-PROBLEM-MATCH', topic: 'request-id', description: 'request_id in a problem body differs from the X-Request-Id header.' },
   { id: 'request-id-empty-echoed', requirement: 'RID-REPLACE-INVALID', topic: 'request-id', description: 'An empty X-Request-Id is echoed (empty) instead of replaced by a generated one.' },
+  { id: 'problem-request-id-regenerated', requirement: 'RID-PROBLEM-MATCH', topic: 'request-id', description: 'When the request carries no valid X-Request-Id, a problem body gets a second generated request_id, not the one in the header.' },
   { id: 'request-id-not-generated', requirement: 'RID-GENERATE-MISSING', topic: 'request-id', description: 'A request without X-Request-Id gets a response without one (nothing is generated).' },
   // problem-details
   { id: 'problem-media-type-json', requirement: 'PROB-MEDIA-TYPE', topic: 'problem-details', description: 'Problems are sent as application/json.' },
@@ -129,6 +133,7 @@ const registry = [
   { id: 'webhook-grant-of-endpoint-business', requirement: 'HOOK-FORBIDDEN', topic: 'webhooks', description: "Deactivation checks the grant on the endpoint's own business, so the endpoint is deactivated under the path of a business without grant (204)." },
   { id: 'webhook-repeat-deactivation-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'webhooks', description: 'Deactivating an already deactivated endpoint answers 500 internal_error.' },
   // messages
+  { id: 'message-unrendered', requirement: 'MSG-RENDERED-CONTENT', topic: 'messages', description: 'A template-based message shows the template text with its {{placeholders}} instead of the rendered content.' },
   { id: 'message-status-provider-code', requirement: 'MSG-STATUS-VALUES', topic: 'messages', description: 'The individual message status is a raw provider code (DELIVRD).' },
   { id: 'message-template-pin-dropped', requirement: 'MSG-TEMPLATE-PIN', topic: 'messages', description: 'A template-based message shows template null.' },
   { id: 'message-not-found-200', requirement: 'MSG-NOT-FOUND', topic: 'messages', description: 'A message id that exists nowhere answers 200 with an empty object.' },

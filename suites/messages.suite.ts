@@ -14,6 +14,8 @@ const check = checksFor('messages', { shared: 1 });
 
 const MESSAGE_STATUSES = enumOf('IndividualMessageStatus');
 const TIMESTAMP_FIELDS = ['accepted_at', 'submitted_at', 'delivered_at', 'failed_at'] as const;
+/** A placeholder as templates write it (4.1 rule 7): a name in double braces. */
+const PLACEHOLDER = /\{\{\s*[A-Za-z_][\w.-]*\s*\}\}/g;
 
 
 interface Configured {
@@ -159,6 +161,26 @@ describe('messages (2.4, 3.2, 4.4)', () => {
         `template ${JSON.stringify(pin ?? null)}`,
         res,
       );
+    },
+  );
+
+  check(
+    {
+      id: 'configured-message-rendered',
+      title: 'GET the configured message sent from a template: message is the rendered content, with no {{placeholder}} of the template left in it',
+      requirements: ['MSG-RENDERED-CONTENT'],
+      maxRequests: 0,
+    },
+    async (t) => {
+      const { res, body } = await configuredMessage(t);
+      // Template-based: the message says so (a pin), or the fixture names its template.
+      const pinned = body.template !== null && typeof body.template === 'object';
+      if (!pinned && !t.config.fixtures.messageTemplateId) {
+        t.skip('the configured message shows no template and CONFORMANCE_MESSAGE_TEMPLATE_ID is not set: nothing was rendered');
+      }
+      const text = typeof body.message === 'string' ? body.message : t.skip('the configured message has no message text (which members are required is not shown)', 'not-observable');
+      const left = text.match(PLACEHOLDER) ?? [];
+      t.expect(left.length === 0, 'MSG-RENDERED-CONTENT', 'message text with every placeholder rendered', `message ${JSON.stringify(text)} still holds ${left.join(', ')}`, res);
     },
   );
 

@@ -15,7 +15,7 @@ import { describeResponse, viewOfApiResponse, viewOfRecorded, type ResponseView 
 import { randomUuidV7 } from './support/random-ids.ts';
 
 // The read without a request id and the sweep of several statuses are shared (`baselineOf`, `sweepOf`).
-const check = checksFor('request-id', { shared: 7 });
+const check = checksFor('request-id', { shared: 10 });
 
 /** Request ids of exactly `length` allowed characters, from the RequestId schema. */
 const requestIdOfLength = (length: number) => stringOfLength(jsonSchemaFor('RequestId') as never, '', length);
@@ -75,6 +75,11 @@ function sweepOf(t: CheckContext): Promise<ApiResponse[]> {
       { method: 'GET', path: paths.message(business, 'not-a-uuid') },
       // A path the document does not have (9.4: there is no /sms/batches): its answer carries the header too.
       { method: 'GET', path: `/v1/businesses/${encodeURIComponent(business)}/sms/batches` },
+      // Problems whose id the host generated itself: no header, and one outside the pattern. Their
+      // request_id must still equal the header (7), which echo cases alone never show.
+      { method: 'GET', path: paths.walletBalance(business), as: 'none', headers: NO_REQUEST_ID },
+      { method: 'GET', path: paths.message(business, randomUuidV7(t, 'request-id/generated-404')), headers: NO_REQUEST_ID },
+      { method: 'GET', path: paths.message(business, randomUuidV7(t, 'request-id/replaced-404')), headers: { 'x-request-id': 'not a valid id/' } },
     ];
     const out: ApiResponse[] = [];
     for (const request of requests) out.push(await t.api.send(request));
@@ -283,7 +288,7 @@ describe('request-id (4.0, 4, 7, 8)', () => {
   check(
     {
       id: 'problem-request-id-matches-header',
-      title: 'Every problem of the run (and of the sweep): request_id equals the X-Request-Id header of its response',
+      title: 'Every problem of the run (and of the sweep, with the request id missing and invalid): request_id equals the X-Request-Id header of its response',
       requirements: ['RID-PROBLEM-MATCH'],
       maxRequests: 0,
     },
@@ -310,7 +315,8 @@ describe('request-id (4.0, 4, 7, 8)', () => {
         }
       }
       if (judged === 0) t.skip('no problem body was met in the run');
-      t.note(`${judged} problem bodies judged`);
+      const generated = seen.filter((x) => x.view.status >= 400 && !isValidRequestId(x.sentId)).length;
+      t.note(`${judged} problem bodies judged, ${generated} of them answering a request without a valid X-Request-Id`);
     },
   );
 });

@@ -7,6 +7,7 @@ import type { ActiveDefects } from '../defects.ts';
 import type { Application, Store } from '../store.ts';
 import type { TokenService } from '../tokens.ts';
 import { PROBLEM_MEDIA_TYPE, buildProblem, writeJson, type FieldError, type ProblemCode } from '../problems.ts';
+import { generateRequestId } from '../ids.ts';
 
 export interface Faults {
   /** 4.5: the authoritative wallet source is switched off. */
@@ -94,6 +95,8 @@ export class Call {
     const body: Record<string, unknown> = { ...buildProblem(code, detail, this.requestId, errors), ...options.extra };
     if (d.has('problem-type-wrong-base-one-code') && code === 'idempotency_conflict') body.type = `https://errors.example.invalid/${code}`;
     if (d.has('problem-request-id-mismatch')) body.request_id = `${this.requestId}-x`;
+    // The defect generates a second id for the body when the client sent no valid one.
+    if (d.has('problem-request-id-regenerated') && this.req.headers['x-request-id'] !== this.requestId) body.request_id = generateRequestId();
     if (d.has('problem-missing-detail')) delete body.detail;
     // 7: codes are the section 7 ones; the defect renames resource_not_found (type kept in step).
     if (d.has('not-found-code-unknown') && code === 'resource_not_found') {

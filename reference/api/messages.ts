@@ -13,6 +13,14 @@ export function getMessage(call: Call, businessId: string, messageId: string): v
     const early = call.deps.store.message(messageId);
     if (early && early.business_id === businessId) return call.json(200, renderMessage(call, early));
   }
+  if (d.has('message-ownership-before-grant') && !call.deps.store.message(messageId)) {
+    // Defect: 5.6 checks the grant before ownership; this looks the message up first.
+    return call.problem('resource_not_found', NOT_FOUND_DETAIL);
+  }
+  if (d.has('message-lookup-conceals-grant') && !call.app?.grants.some((g) => g.businessId === businessId && g.active)) {
+    // Defect: one grant decision answered 404 here and 403 on every other read.
+    return call.problem('resource_not_found', NOT_FOUND_DETAIL);
+  }
   if (!authorize(call, businessId, 'sms.message.read')) return;
   const stored = call.deps.store.message(messageId);
   // 4.4: every message of the business is retrieved (the defect searches only the last 24 hours).

@@ -99,7 +99,8 @@ export function renderMessage(call: Call, m: IndividualMessage): Record<string, 
     // 2.1: E.164 with its leading + (the defect drops it).
     to: d.has('message-to-without-plus') ? m.to.replace(/^\+/, '') : m.to,
     classification: m.classification,
-    message: m.message,
+    // 2.4: the content after rendering (the defect shows the pinned template's own text).
+    message: (d.has('message-unrendered') && m.template && call.deps.store.template(m.template.template_id)?.text) || m.message,
     status: d.has('message-status-provider-code') && m.status === 'delivered' ? 'DELIVRD' : m.status,
     status_reason: m.status_reason,
     template: d.has('message-template-pin-dropped') ? null : m.template,

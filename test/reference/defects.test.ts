@@ -36,6 +36,13 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const token = (await h.control('POST', '/tokens', { kind: 'expired' })).access_token;
     return (await h.call('GET', h.paths.wallet(h.b), { as: { bearer: token } })).status !== 401;
   },
+  'message-ownership-before-grant': async (h) => {
+    const existing = await h.call('GET', h.paths.message(h.f.otherBusinessId, h.f.foreignMessageId));
+    const unknown = await h.call('GET', h.paths.message(h.f.otherBusinessId, RANDOM_V7));
+    return existing.status !== unknown.status;
+  },
+  'message-lookup-conceals-grant': async (h) =>
+    (await h.call('GET', h.paths.message(h.f.otherBusinessId, RANDOM_V7))).status !== (await h.call('GET', h.paths.wallet(h.f.otherBusinessId))).status,
   'grant-not-checked': async (h) => (await h.call('GET', h.paths.wallet(h.f.otherBusinessId))).status === 200,
   'missing-token-403': async (h) => (await wallet(h, 'primary').then(() => h.call('GET', h.paths.wallet(h.b), { as: 'none' }))).status !== 401,
   'token-secret-prefix-accepted': async (h) => {
@@ -141,6 +148,7 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const to = (await rows(h, { limit: '1' })).json.data[0].to;
     return (await rows(h, { to, limit: '1000' })).json.data.some((row: any) => row.to !== to);
   },
+  'unknown-status-filter-ignored': async (h) => (await rows(h, { status: 'bounced' })).status === 200,
   'filter-shape-500': async (h) => (await rows(h, { status: 'bounced' })).status >= 500 || (await rows(h, { to: '12345' })).status >= 500,
   // bulk-invariants
   'settled-true-with-retries-some-bulks': async (h) => {
@@ -233,6 +241,10 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const r = await h.call('GET', h.paths.message(h.b, RANDOM_V7));
     return r.json.request_id !== r.headers.get('x-request-id');
   },
+  'problem-request-id-regenerated': async (h) => {
+    const r = await h.call('GET', h.paths.message(h.b, RANDOM_V7), { headers: { 'x-request-id': 'not/valid' } });
+    return r.json.request_id !== r.headers.get('x-request-id');
+  },
   'request-id-empty-echoed': async (h) => (await h.call('GET', h.paths.wallet(h.b), { headers: { 'x-request-id': '' } })).headers.get('x-request-id') === '',
   'request-id-not-generated': async (h) => (await wallet(h)).headers.get('x-request-id') === null,
   // problem-details
@@ -313,6 +325,7 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   // messages
   'message-status-provider-code': async (h) => !['queued', 'sent', 'delivered', 'failed'].includes((await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.status),
   'message-template-pin-dropped': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.template === null,
+  'message-unrendered': async (h) => /\{\{/.test(String((await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.message)),
   'message-not-found-200': async (h) => (await h.call('GET', h.paths.message(h.b, RANDOM_V7))).status === 200,
   'message-lookup-last-day-only': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.messageId))).status !== 200,
   'message-to-without-plus': async (h) => !String((await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.to).startsWith('+'),
