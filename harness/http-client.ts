@@ -366,6 +366,8 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
       embedded: target.embedded,
       webhookEndpointId: config.fixtures.webhookEndpointId,
       recipients: config.fixtures.recipients,
+      sandbox: settings.sandbox === true,
+      ...(config.fixtures.foreignWebhookEndpointId ? { foreignWebhookEndpointId: config.fixtures.foreignWebhookEndpointId } : {}),
     });
     const url = buildUrl(request);
     const headers: Record<string, string> = {};

@@ -8,8 +8,9 @@
 //    leading zero). A body that is not JSON may not contain any other digit run that looks like a
 //    deliverable number; ids are not numbers.
 // 3. DELETE against a non-embedded host only ever targets the configured webhook endpoint (any
-//    business segment, since the endpoint id alone names the resource); against the embedded
-//    reference any DELETE is allowed (its 404 checks use random endpoint ids).
+//    business segment, since the endpoint id alone names the resource), or, on a declared sandbox,
+//    an id that is not another business's configured endpoint (the 404 check's random id); against
+//    the embedded reference any DELETE is allowed.
 // 4. Idempotency keys always carry the run id, so a rerun never collides with an earlier run.
 import type { ApiRequest } from './client.ts';
 import { HarnessError } from './errors.ts';
@@ -21,6 +22,12 @@ export interface SafetyContext {
   embedded: boolean;
   webhookEndpointId?: string;
   recipients?: string[];
+  /**
+   * CONFORMANCE_SANDBOX=true: DELETE may also name endpoint ids the business does not have (a
+   * random id the run made), never the configured endpoint of another business.
+   */
+  sandbox?: boolean;
+  foreignWebhookEndpointId?: string;
 }
 
 function refuse(message: string): never {
@@ -34,24 +41,22 @@ export function assertRequestAllowed(request: ApiRequest, context: SafetyContext
     refuse(`profile safe sends only GET; refused ${method} ${request.path}`);
   }
   if (context.embedded) return;
-  if (method === 'DELETE') assertDeleteTargetsConfiguredEndpoint(request.path, context.webhookEndpointId);
+  if (method === 'DELETE') assertDeleteTargetsConfiguredEndpoint(request.path, context);
   assertOnlyAllowedRecipients(request, context.recipients ?? []);
 }
 
-function assertDeleteTargetsConfiguredEndpoint(path: string, endpointId: string | undefined): void {
+function assertDeleteTargetsConfiguredEndpoint(path: string, context: SafetyContext): void {
+  const endpointId = context.webhookEndpointId;
   if (!endpointId) {
     refuse(`DELETE ${path} refused: no CONFORMANCE_WEBHOOK_ENDPOINT_ID is configured, and a run only deactivates that endpoint`);
   }
   const pathOnly = path.split('?')[0] ?? '';
   const segments = pathOnly.split('/');
   // ['', 'v1', 'businesses', <any>, 'webhook-endpoints', <id>]
-  const ok =
-    segments.length === 6 &&
-    segments[0] === '' &&
-    segments[1] === 'v1' &&
-    segments[2] === 'businesses' &&
-    segments[4] === 'webhook-endpoints' &&
-    safeDecode(segments[5] ?? '') === endpointId;
+  const endpointPath =
+    segments.length === 6 && segments[0] === '' && segments[1] === 'v1' && segments[2] === 'businesses' && segments[4] === 'webhook-endpoints';
+  const id = safeDecode(segments[5] ?? '');
+  const ok = endpointPath && (id === endpointId || (context.sandbox === true && id !== context.foreignWebhookEndpointId));
   if (!ok) refuse(`DELETE ${pathOnly} refused: a run only deactivates the configured webhook endpoint ${endpointId}`);
 }
 

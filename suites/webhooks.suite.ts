@@ -103,7 +103,7 @@ describe('webhooks (3.4, 4.6)', () => {
       requirements: ['HOOK-NOT-FOUND'],
       maxRequests: 1,
       writes: DEACTIVATES,
-      embeddedOnly: { needs: 'embedded', why: `deactivating a random endpoint id: ${ONLY_CONFIGURED}` },
+      embeddedOnly: { needs: 'sandbox', why: `deactivating a random endpoint id: ${ONLY_CONFIGURED}` },
     },
     async (t) => {
       const { businessId } = configuredEndpoint(t);

@@ -39,6 +39,8 @@ describe('rails, as rules', () => {
     { name: 'host: DELETE below the endpoint refused', request: { method: 'DELETE', path: `${endpoint(ENDPOINT)}/x` }, refused: true },
     { name: 'host: DELETE of a bulk refused', request: { method: 'DELETE', path: `${bulk}/${ENDPOINT}` }, refused: true },
     { name: 'host without an endpoint: every DELETE refused', request: { method: 'DELETE', path: endpoint(ENDPOINT) }, context: { ...host, webhookEndpointId: undefined }, refused: true },
+    { name: 'sandbox: DELETE of a random endpoint passes', request: { method: 'DELETE', path: endpoint(OTHER_ENDPOINT) }, context: { ...host, sandbox: true }, refused: false },
+    { name: "sandbox: DELETE of the other business's configured endpoint refused", request: { method: 'DELETE', path: endpoint(OTHER_ENDPOINT) }, context: { ...host, sandbox: true, foreignWebhookEndpointId: OTHER_ENDPOINT }, refused: true },
     { name: 'embedded: DELETE of a random endpoint passes', request: { method: 'DELETE', path: endpoint(OTHER_ENDPOINT) }, context: { ...host, embedded: true }, refused: false },
     { name: 'host: bulk to an allowed number passes', request: { method: 'POST', path: bulk, json: { recipients: [{ to: ALLOWED }, { to: ALLOWED }] } }, refused: false },
     { name: 'host: bulk to another number refused', request: { method: 'POST', path: bulk, json: { recipients: [{ to: ALLOWED }, { to: '+4915112345679' }] } }, refused: true },
