@@ -173,8 +173,12 @@ export interface PollOptions {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Delays between reads of a bulk: short steps against the embedded reference, gentler against a real host. */
-const pollDelays = (embedded: boolean) => (embedded ? { first: 25, max: 100 } : { first: 500, max: 5000 });
+/**
+ * Delays between reads of a bulk: short steps against the embedded reference; against a host short
+ * first reads growing by half to a cap, so a change is seen within the cap of the host's own
+ * timeline (a host's Retry-After on a read asks for longer, and the client's pacing still applies).
+ */
+const pollDelays = (embedded: boolean) => (embedded ? { first: 25, max: 100, factor: 2 } : { first: 100, max: 500, factor: 1.5 });
 
 /**
  * Reads of one bulk the embedded reference needs at most: it settles a bulk 0.8 s after acceptance
@@ -188,10 +192,10 @@ const EMBEDDED_MAX_READS = 24;
  * EMBEDDED_MAX_READS. Request budgets of polling checks are built from it.
  */
 export function maxPollReads(run: { settleTimeoutMs: number; embedded: boolean }): number {
-  const { first, max } = pollDelays(run.embedded);
+  const { first, max, factor } = pollDelays(run.embedded);
   let reads = 1;
   let slept = 0;
-  for (let delay = first; slept + delay <= run.settleTimeoutMs; delay = Math.min(delay * 2, max)) {
+  for (let delay = first; slept + delay <= run.settleTimeoutMs; delay = Math.min(delay * factor, max)) {
     slept += delay;
     reads++;
     if (run.embedded && reads >= EMBEDDED_MAX_READS) return EMBEDDED_MAX_READS;
@@ -214,7 +218,7 @@ export async function pollUntilCompleted(
   const started = Date.now();
   const deadline = started + t.config.settings.settleTimeoutMs;
   const observations: Observation[] = [];
-  const { first, max } = pollDelays(t.config.target.embedded);
+  const { first, max, factor } = pollDelays(t.config.target.embedded);
   const maxReads = maxPollReads({ settleTimeoutMs: t.config.settings.settleTimeoutMs, embedded: t.config.target.embedded });
   let delay = first;
   for (;;) {
@@ -229,9 +233,12 @@ export async function pollUntilCompleted(
     if (completed && (!options.untilSettled || observation.body.settled !== false)) {
       return { observations, final: observation, completed: true };
     }
-    if (observations.length >= maxReads || Date.now() + delay > deadline) return { observations, final: observation, completed };
-    await sleep(delay);
-    delay = Math.min(delay * 2, max);
+    // A host may say when to look again (whole seconds); never past the settle deadline.
+    const hinted = /^\d+$/.test(response.headers['retry-after'] ?? '') ? Number(response.headers['retry-after']) * 1000 : undefined;
+    const wait = hinted !== undefined ? Math.max(delay, hinted) : delay;
+    if (observations.length >= maxReads || Date.now() + wait > deadline) return { observations, final: observation, completed };
+    await sleep(wait);
+    delay = Math.min(delay * factor, max);
   }
 }
 
