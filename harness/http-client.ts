@@ -208,8 +208,10 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
     for (let attempt = 0; ; attempt++) {
       await pacer.turn();
       const raw = await semaphore.run(() => perform(out));
-      const wait = raw.transportError === undefined ? pacer.observe(raw.status, raw.headers, attempt) : undefined;
-      if (wait === undefined || seePacing) return raw;
+      // An answer a check provoked on purpose (a forced fault) says nothing of the host's pace.
+      if (seePacing || raw.transportError !== undefined) return raw;
+      const wait = pacer.observe(raw.status, raw.headers, attempt);
+      if (wait === undefined) return raw;
       if (waited + wait > PACING_BOUND_MS) {
         record(out, raw);
         throw new HarnessError(

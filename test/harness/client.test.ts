@@ -170,9 +170,13 @@ describe('requests', () => {
     // Three answers were pacing: one request of the check, not four.
     expect(api.requestCount - before).toBe(1);
 
-    fake.throttle(1, '1');
+    fake.throttle(1, '30');
     const direct = await api.send({ method: 'GET', path: wallet, seePacing: true });
     expect(direct.status).toBe(429);
+    // A 429 a check provoked on purpose does not hold back the next request.
+    const next = Date.now();
+    expect((await api.send({ method: 'GET', path: wallet })).status).toBe(200);
+    expect(Date.now() - next).toBeLessThan(1000);
     fake.throttle(0, '0');
     await api.close();
   }, 20_000);
