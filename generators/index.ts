@@ -29,6 +29,7 @@ export {
   invalidBulkCaseArb,
   invalidListingCaseArbs,
   invalidListingCaseArb,
+  notE164,
   requestIdReplacementArb,
   type InvalidCase,
   type RequestIdCase,

@@ -94,7 +94,7 @@ function letters(length: number): fc.Arbitrary<string> {
  * (too few or too many digits, a leading zero) or, for the spellings of a number (no plus, a
  * space), a number of `pool` (the run's allowlist). Without a pool those spell generated numbers.
  */
-function notE164(pool?: readonly string[]): fc.Arbitrary<string> {
+export function notE164(pool?: readonly string[]): fc.Arbitrary<string> {
   const lengths = e164Lengths();
   const min = Math.min(...lengths);
   const max = Math.max(...lengths);
