@@ -10,7 +10,7 @@ import { BaseSequencer, createVitest } from 'vitest/node';
 import type { TestSpecification, Vitest } from 'vitest/node';
 import { contractSha256, contractVersion } from '../spec/contract.ts';
 import type { RunConfig } from './config.ts';
-import { configSecrets } from './config.ts';
+import { configSecrets, envLinesFor } from './config.ts';
 import { HarnessError } from './errors.ts';
 import { resetExchangeLog } from './exchange-log.ts';
 import { createApiClient } from './http-client.ts';
@@ -54,7 +54,9 @@ export async function startEmbeddedReference(options: ReferenceOptions): Promise
   // Loaded lazily: a run against a host never loads the reference.
   const { startReference } = await import('../reference/index.ts');
   try {
-    return await startReference(options);
+    const reference = await startReference(options);
+    // The env lines follow harness/config.ts's VARIABLES table; the reference knows only its values.
+    return { ...reference, envLines: () => envLinesFor(reference) };
   } catch (error) {
     if (error instanceof HarnessError) throw error;
     throw new HarnessError('CONF_INVALID_VALUE', `the embedded reference could not start: ${(error as Error).message}`);
