@@ -286,6 +286,14 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
       throw new HarnessError('TOKEN_ENDPOINT_UNREACHABLE', `token endpoint ${redact(target.tokenUrl)} unreachable: ${redact(raw.transportError)}`);
     }
     const body = (json ?? {}) as { access_token?: unknown; expires_in?: unknown; error?: unknown };
+    // A redirect, a 404/405, or a refusal that is no JSON (RFC 6749 5.2 answers JSON) means the URL
+    // is not a token endpoint at all: that, not the credentials, is what the user must fix.
+    const jsonAnswer = /json/i.test(raw.headers['content-type'] ?? '') && json !== undefined;
+    if ((raw.status >= 300 && raw.status < 400) || raw.status === 404 || raw.status === 405 || (raw.status >= 200 && raw.status < 500 && !jsonAnswer)) {
+      const type = raw.headers['content-type']?.split(';')[0]?.trim() || 'no content type';
+      const answer = raw.status >= 300 && raw.status < 400 ? `a redirect (HTTP ${raw.status})` : `HTTP ${raw.status} ${type}`;
+      throw new HarnessError('TARGET_MISCONFIGURED', `CONFORMANCE_TOKEN_URL ${redact(target.tokenUrl)} is probably not a token endpoint: it answered ${answer} to a client-credentials request`);
+    }
     if (raw.status === 400 || raw.status === 401 || raw.status === 403) {
       const why = typeof body.error === 'string' ? ` (${redact(body.error)})` : '';
       // RFC 8707 / 6749: the audience (resource) asked for, not the client, was refused.
