@@ -121,9 +121,18 @@ export interface RunFlags {
   defects?: string;
   shard?: string;
   rate?: string;
+  /** `--check` / `--exclude-check` globs over check ids and requirement ids. */
+  checks?: string[];
+  excludeChecks?: string[];
+  maxFailures?: string;
+  /** `--header 'Name: value'`, each an extra header of every API request. */
+  headers?: string[];
 }
 
-const FLAG_OF: Record<string, keyof RunFlags> = {
+/** Flags that stand for a variable (single string values). */
+type VariableFlag = 'topic' | 'profile' | 'reportDir' | 'seed' | 'runs' | 'defects' | 'rate';
+
+const FLAG_OF: Record<string, VariableFlag> = {
   CONFORMANCE_TOPICS: 'topic',
   CONFORMANCE_PROFILE: 'profile',
   CONFORMANCE_REPORT_DIR: 'reportDir',
@@ -133,15 +142,13 @@ const FLAG_OF: Record<string, keyof RunFlags> = {
   CONFORMANCE_RATE: 'rate',
 };
 
-const FLAG_NAME: Record<keyof RunFlags, string> = {
+const FLAG_NAME: Record<VariableFlag, string> = {
   topic: '--topic',
   profile: '--profile',
-  envFile: '--env-file',
   reportDir: '--report-dir',
   seed: '--seed',
   runs: '--runs',
   defects: '--defects',
-  shard: '--shard',
   rate: '--rate',
 };
 
@@ -283,6 +290,7 @@ function readConfig(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: string): RunCo
     settings.rate = rate;
   }
   settings.exchangeLogPath = join(tmpdir(), `conformance-${settings.runId}`, 'exchanges.jsonl');
+  applyRunFlags(settings, flags);
 
   const params: ListingParamNames = {
     limit: get('CONFORMANCE_PARAM_LIMIT') ?? 'limit',
@@ -453,10 +461,48 @@ function refuseUnknownNames(env: NodeJS.ProcessEnv, file: Record<string, string>
   }
 }
 
-/** Secrets of a configuration: what must never appear in any output. */
-/** What the configuration holds that must never be shown: client secrets, a configured token. */
-export function configSecrets(apps: RunConfig['apps'], fixtures: Fixtures = {}): string[] {
-  return [apps.primary?.clientSecret, apps.limited?.clientSecret, fixtures.expiredToken].filter((s): s is string => Boolean(s));
+/**
+ * What the configuration holds that must never be shown: client secrets, a configured token, and
+ * the value of an extra header whose name looks like a credential.
+ */
+export function configSecrets(apps: RunConfig['apps'], fixtures: Fixtures = {}, settings?: Pick<RunSettings, 'extraHeaders'>): string[] {
+  const headers = Object.entries(settings?.extraHeaders ?? {}).filter(([name]) => CREDENTIAL_HEADER.test(name)).map(([, value]) => value);
+  return [apps.primary?.clientSecret, apps.limited?.clientSecret, fixtures.expiredToken, ...headers].filter((s): s is string => Boolean(s));
+}
+
+/** Header names that carry credentials: their values are secrets. */
+export const CREDENTIAL_HEADER = /auth|token|key|secret|cookie|session|signature|credential|password|pass/i;
+/** Headers the run sets itself: an extra header may not replace them. */
+const OWN_HEADERS = new Set(['authorization', 'host', 'content-length', 'content-type', 'x-request-id', 'idempotency-key', 'accept', 'transfer-encoding', 'connection']);
+
+/** --check, --exclude-check, --max-failures and --header into the run's settings. */
+function applyRunFlags(settings: RunSettings, flags: RunFlags): void {
+  const globs = (flag: string, values: string[] | undefined): string[] => {
+    const list = (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+    for (const glob of list) {
+      if (!/^[A-Za-z0-9*?/_.-]+$/.test(glob)) throw new HarnessError('CONF_INVALID_VALUE', `${flag} takes check ids like wallet/reserved-zero or requirement ids like WAL-*, with * and ? as wildcards (got ${JSON.stringify(glob)})`);
+    }
+    if (values !== undefined && list.length === 0) throw new HarnessError('CONF_INVALID_VALUE', `${flag} is empty`);
+    return list;
+  };
+  const include = globs('--check', flags.checks);
+  const exclude = globs('--exclude-check', flags.excludeChecks);
+  if (include.length > 0 || exclude.length > 0) settings.selection = { include, exclude };
+  if (flags.maxFailures !== undefined) {
+    const text = flags.maxFailures.trim();
+    if (!/^\d+$/.test(text) || Number(text) < 1) throw new HarnessError('CONF_INVALID_VALUE', `--max-failures must be a whole number of at least 1 (got ${JSON.stringify(text)})`);
+    settings.maxFailures = Number(text);
+  }
+  for (const header of flags.headers ?? []) {
+    const colon = header.indexOf(':');
+    const name = colon > 0 ? header.slice(0, colon).trim() : '';
+    // The value is never echoed: it may be a credential.
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new HarnessError('CONF_INVALID_VALUE', `--header must be 'Name: value' with a valid header name${name ? ` (got the name ${JSON.stringify(name.slice(0, 40))})` : ''}`);
+    if (OWN_HEADERS.has(name.toLowerCase())) throw new HarnessError('CONF_INVALID_VALUE', `--header ${name}: the run sets this header itself`);
+    const value = header.slice(colon + 1).trim();
+    if (/[\r\n]/.test(value)) throw new HarnessError('CONF_INVALID_VALUE', `--header ${name}: the value may not span lines`);
+    settings.extraHeaders = { ...settings.extraHeaders, [name.toLowerCase()]: value };
+  }
 }
 
 /**

@@ -120,3 +120,25 @@ export function closingLines(result: RunResult, reportFiles: string[] = [], pain
 }
 
 export { paintWith };
+
+/** `run --json`: the run's summary as one JSON object, for scripts (stdout holds nothing else). */
+export function jsonSummary(outcome: { exitCode: number; result: RunResult; reportFiles?: string[] }): Record<string, unknown> {
+  const r = outcome.result;
+  const findings = r.topics.flatMap((t) =>
+    t.checks
+      .filter((c) => c.status === 'fail' || c.status === 'warn' || c.status === 'error')
+      .map((c) => ({ check: c.id, status: c.status, requirement: c.failure?.requirement ?? null, section: c.failure?.section ?? null, reason: c.reason })),
+  );
+  return {
+    verdict: r.verdict,
+    exitCode: outcome.exitCode,
+    target: r.target.baseUrl,
+    profile: r.profile,
+    seed: r.seed,
+    summary: r.summary,
+    topics: r.topics.map((t) => ({ id: t.id, verdict: t.verdict, summary: t.summary })),
+    findings,
+    harnessErrors: r.harnessErrors,
+    reports: outcome.reportFiles ?? [],
+  };
+}

@@ -18,6 +18,7 @@ import type { AppCredentials, Fixtures, SuiteConfig, Target, Topic } from './mod
 import { TOPICS } from './model.ts';
 import { ProgressReporter, closingLines, findingLines, summaryLines, topicOfFile } from './output.ts';
 import { publishToCi } from './ci.ts';
+import { didYouMean } from './closest.ts';
 import { lookOf, paintWith } from './terminal.ts';
 import type { Paint } from './terminal.ts';
 import type { Print } from './output.ts';
@@ -55,7 +56,15 @@ export interface ReferenceOptions {
 
 export async function startEmbeddedReference(options: ReferenceOptions): Promise<ReferenceHandle> {
   // Loaded lazily: a run against a host never loads the reference.
-  const { startReference } = await import('../reference/index.ts');
+  const { startReference, DEFECTS } = await import('../reference/index.ts');
+  const known = DEFECTS.map((d) => d.id);
+  const unknown = (options.defects ?? []).filter((id) => !known.includes(id));
+  if (unknown.length > 0) {
+    throw new HarnessError(
+      'CONF_INVALID_VALUE',
+      `--defects (CONFORMANCE_REFERENCE_DEFECTS) names no defect ${unknown.map((id) => `${id}${didYouMean(id, known).replace(/^; /, ' (').replace(/\?$/, '?)')}`).join(', ')}; defects: ${known.join(', ')}`,
+    );
+  }
   try {
     const reference = await startReference(options);
     // The env lines follow harness/config.ts's VARIABLES table; the reference knows only its values.
@@ -141,7 +150,7 @@ function suiteConfigFrom(config: RunConfig, target: Target, apps: RunConfig['app
     fixtures,
     params: config.params,
     settings: config.settings,
-    secrets: configSecrets(apps, fixtures),
+    secrets: configSecrets(apps, fixtures, config.settings),
   };
 }
 
@@ -157,7 +166,7 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
 
   let reference: ReferenceHandle | undefined;
   let vitest: Vitest | undefined;
-  const secrets = new SecretSet(configSecrets(config.apps, config.fixtures));
+  const secrets = new SecretSet(configSecrets(config.apps, config.fixtures, config.settings));
   const say: Print = (line) => print(redactText(line, secrets));
   // Opening lines and progress only in the normal mode; --quiet and --json keep stdout for the end.
   const chatter: Print = mode === 'normal' ? say : () => undefined;
