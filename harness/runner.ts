@@ -14,6 +14,7 @@ import { configSecrets, envLinesFor } from './config.ts';
 import { HarnessError } from './errors.ts';
 import { resetExchangeLog } from './exchange-log.ts';
 import { probeTarget } from './preflight.ts';
+import { proxyCredentials } from './http-client.ts';
 import type { AppCredentials, Fixtures, SuiteConfig, Target, Topic } from './model.ts';
 import { TOPICS } from './model.ts';
 import { ProgressReporter, closingLines, findingLines, summaryLines, topicOfFile } from './output.ts';
@@ -166,7 +167,7 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
 
   let reference: ReferenceHandle | undefined;
   let vitest: Vitest | undefined;
-  const secrets = new SecretSet(configSecrets(config.apps, config.fixtures, config.settings));
+  const secrets = new SecretSet([...configSecrets(config.apps, config.fixtures, config.settings), ...proxyCredentials()]);
   const say: Print = (line) => print(redactText(line, secrets));
   // Opening lines and progress only in the normal mode; --quiet and --json keep stdout for the end.
   const chatter: Print = mode === 'normal' ? say : () => undefined;
