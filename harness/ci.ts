@@ -16,7 +16,7 @@ export function annotationOf(check: CheckResult): string | undefined {
   if (check.status !== 'fail' && check.status !== 'warn' && check.status !== 'error') return undefined;
   const f = check.failure;
   const title = f ? `${check.id} breaks ${f.requirement} (section ${f.section})` : `${check.id} could not be run`;
-  const message = f ? `expected ${f.expected}; got ${f.actual}` : (check.reason ?? "no reason recorded");
+  const message = f ? `expected ${f.expected}; got ${f.actual}` : (check.reason ?? 'no reason recorded');
   const cut = message.length > 1000 ? `${message.slice(0, 997)}...` : message;
   return `::${LEVEL[check.status]} title=${escapeProperty(title)}::${escapeData(cut)}`;
 }
