@@ -1,7 +1,8 @@
 // The `conformance` command line. Each command is one entry of COMMANDS (name, usage, handler), so
 // adding one is adding an entry. Every HarnessError becomes one line on stderr and exit 2; no
 // stack trace reaches a user unless CONFORMANCE_DEBUG=1.
-import { chmodSync, writeFileSync } from 'node:fs';
+import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { ParseArgsConfig } from 'node:util';
 import { loadConfig } from './config.ts';
@@ -9,6 +10,11 @@ import { HarnessError } from './errors.ts';
 import { GATING_COMMANDS, RUN_GATING_OPTIONS, RUN_GATING_USAGE, prepareGatedRun, printPlan } from './gating/commands.ts';
 import { mergeShardReports, runConformance, startEmbeddedReference } from './runner.ts';
 import type { RunOptions } from './runner.ts';
+import { PACKAGE_ROOT } from './runner.ts';
+import { jsonSummary } from './output.ts';
+import { didYouMean } from './closest.ts';
+import { maskSecretLines } from './config.ts';
+
 
 export interface CliIo {
   out: (line: string) => void;
@@ -36,6 +42,7 @@ const listOf = (value: unknown): string[] | undefined =>
   typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
 
 const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+const strings = (value: unknown): string[] | undefined => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined);
 
 const runCommand: Command = {
   name: 'run',
@@ -43,6 +50,7 @@ const runCommand: Command = {
   usage:
     'conformance run [--topic a,b] [--profile full|safe] [--env-file F] [--report-dir D] [--seed N] [--runs N]\n' +
     '                [--defects a,b] [--shard i/n] [--merge-reports DIR [DIR...]]\n' +
+    "                [--check ID]... [--exclude-check ID]... [--max-failures N] [--header 'Name: value']... [--json] [--quiet]\n" +
     RUN_GATING_USAGE,
   options: {
     topic: { type: 'string' },
@@ -54,6 +62,12 @@ const runCommand: Command = {
     defects: { type: 'string' },
     shard: { type: 'string' },
     'merge-reports': { type: 'string' },
+    check: { type: 'string', multiple: true },
+    'exclude-check': { type: 'string', multiple: true },
+    'max-failures': { type: 'string' },
+    header: { type: 'string', multiple: true },
+    json: { type: 'boolean' },
+    quiet: { type: 'boolean' },
     ...RUN_GATING_OPTIONS,
   },
   allowPositionals: true,
@@ -68,19 +82,26 @@ const runCommand: Command = {
       defects: str(values.defects),
       shard: str(values.shard),
       rate: str(values.rate),
+      checks: strings(values.check),
+      excludeChecks: strings(values['exclude-check']),
+      maxFailures: str(values['max-failures']),
+      headers: strings(values.header),
     });
+    const output = values.json === true ? 'json' : values.quiet === true ? 'quiet' : 'normal';
     const merge = str(values['merge-reports']);
     if (merge !== undefined) {
       const dirs = [...(listOf(merge) ?? []), ...positionals];
-      const outcome = await mergeShardReports(dirs, config.reportDir, io.out);
+      const outcome = await mergeShardReports(dirs, config.reportDir, io.out, { output });
+      if (output === 'json') io.out(JSON.stringify(jsonSummary(outcome)));
       return outcome.exitCode;
     }
     if (positionals.length > 0) throw new HarnessError('CONF_INVALID_VALUE', `unexpected argument ${positionals[0]} (see conformance help)`);
     if (values['dry-run'] === true) return printPlan(config, values, { io, runOptions });
     // Verdict tiers, --strict, --baseline and per-check request budgets (harness/gating).
     const gated = prepareGatedRun(config, values);
-    const outcome = await runConformance(gated.config, { ...runOptions, print: io.out, printError: io.err, ...gated.options });
-    gated.after(outcome, io);
+    const outcome = await runConformance(gated.config, { ...runOptions, print: io.out, printError: io.err, output, ...gated.options });
+    if (output === 'normal') gated.after(outcome, io);
+    if (output === 'json') io.out(JSON.stringify(jsonSummary(outcome)));
     return outcome.exitCode;
   },
 };
@@ -88,11 +109,12 @@ const runCommand: Command = {
 const serveCommand: Command = {
   name: 'serve',
   summary: 'start the embedded reference alone and print the CONFORMANCE_* lines that point a run at it',
-  usage: 'conformance serve [--port P] [--env-out F] [--defects a,b]',
+  usage: 'conformance serve [--port P] [--env-out F] [--defects a,b] [--show-secrets]',
   options: {
     port: { type: 'string' },
     'env-out': { type: 'string' },
     defects: { type: 'string' },
+    'show-secrets': { type: 'boolean' },
   },
   async run({ values }, { io }) {
     const portText = str(values.port);
@@ -105,8 +127,12 @@ const serveCommand: Command = {
     }
     const reference = await startEmbeddedReference({ defects: listOf(values.defects) ?? [], ...(port !== undefined ? { port } : {}) });
     const lines = reference.envLines();
-    for (const line of lines) io.out(line);
+    // Secrets go to the --env-out file (mode 600), not to a terminal or CI log, unless asked for.
+    for (const line of values['show-secrets'] === true ? lines : maskSecretLines(lines)) io.out(line);
     const envOut = str(values['env-out']);
+    if (envOut === undefined && values['show-secrets'] !== true) {
+      io.err('conformance: client secrets are masked; pass --env-out F to write the lines with them to a file (or --show-secrets)');
+    }
     if (envOut !== undefined) {
       try {
         writeFileSync(envOut, `${lines.join('\n')}\n`, { mode: 0o600 });
@@ -131,22 +157,78 @@ const serveCommand: Command = {
   },
 };
 
+/** One line per option, for `conformance COMMAND --help`. */
+export const OPTION_MEANINGS: Record<string, string> = {
+  topic: 'topic ids to run, comma-separated (CONFORMANCE_TOPICS)',
+  profile: 'full or safe; safe sends only reads (CONFORMANCE_PROFILE)',
+  'env-file': 'read this file instead of ./.env',
+  'report-dir': 'where the reports go (CONFORMANCE_REPORT_DIR)',
+  seed: 'property-based seed, to replay a run (CONFORMANCE_SEED)',
+  runs: 'cases per property (CONFORMANCE_RUNS)',
+  defects: 'embedded reference only: named defects to switch on (CONFORMANCE_REFERENCE_DEFECTS)',
+  shard: 'run only the i-th of n shares of the topic files',
+  'merge-reports': 'merge the report.json of every shard run into one report',
+  check: 'run only checks whose id or requirement id matches (glob; repeatable)',
+  'exclude-check': 'leave out checks whose id or requirement id matches (glob; repeatable)',
+  'max-failures': 'after N failed checks, skip the rest (exit 1; the report says it stopped)',
+  header: "extra header 'Name: value' on every API request (repeatable; credential-like values redacted)",
+  json: 'print JSON on stdout (run: the summary as one object, nothing else)',
+  quiet: 'print only the findings, the verdict and the report files',
+  strict: 'should failures fail the run',
+  baseline: 'known failures that do not fail the run',
+  'dry-run': 'print the plan instead of running',
+  rate: 'a known request rate limit of the target, N/s (CONFORMANCE_RATE)',
+  port: 'API port (default ephemeral)',
+  'env-out': 'write the CONFORMANCE_* lines, secrets included, to this file (mode 600)',
+  'show-secrets': 'print client secrets on stdout too (not masked)',
+  report: 'the report to read (default reports/report.json)',
+  out: 'where to write (default conformance-baseline.json)',
+};
+
+/** `conformance COMMAND --help`: its usage, what it does, and each option. */
+export function usageOf(command: Command): string[] {
+  const lines = [`usage: ${command.usage}`, '', command.summary];
+  const names = Object.keys(command.options);
+  if (names.length > 0) {
+    lines.push('', 'options:');
+    for (const name of names) lines.push(`  --${name.padEnd(16)} ${OPTION_MEANINGS[name] ?? ''}`.trimEnd());
+  }
+  lines.push(`  --${'help'.padEnd(16)} this text`, '', 'Exit status: 0 pass, 1 a check failed, 2 the run could not be made. Every option and variable: docs/usage.md.');
+  return lines;
+}
+
 const helpCommand: Command = {
   name: 'help',
-  summary: 'show the commands and their options',
-  usage: 'conformance help',
+  summary: 'show the commands, or one command\'s usage (help COMMAND)',
+  usage: 'conformance help [COMMAND]',
   options: {},
-  async run(_args, { io }) {
-    io.out('usage: conformance <command> [options]\n');
+  allowPositionals: true,
+  async run({ positionals }, { io }) {
+    const [name, extra] = positionals;
+    if (extra !== undefined) throw new HarnessError('CONF_INVALID_VALUE', 'help takes one command name');
+    if (name !== undefined) {
+      const command = COMMANDS.get(name);
+      if (!command) throw new HarnessError('CONF_INVALID_VALUE', `unknown command ${JSON.stringify(name)}${didYouMean(name, COMMANDS.keys())}; commands: ${[...COMMANDS.keys()].join(', ')}`);
+      for (const line of usageOf(command)) io.out(line);
+      return 0;
+    }
+    io.out('usage: conformance <command> [options]   (conformance <command> --help for its options)\n');
     for (const command of COMMANDS.values()) {
       io.out(`  ${command.name.padEnd(18)} ${command.summary}`);
       io.out(`                     ${command.usage.replace(/\n/g, '\n                     ')}`);
     }
     io.out('\nConfiguration: CONFORMANCE_* variables, from flags > environment > .env (see .env.example).');
     io.out('Exit status of run: 0 every executed check passed, 1 a check failed, 2 the run could not be made.');
+    io.out('conformance --version prints the version.');
     return 0;
   },
 };
+
+/** `name version` of the installed package. */
+export function versionLine(): string {
+  const pkg = JSON.parse(readFileSync(join(PACKAGE_ROOT, 'package.json'), 'utf8')) as { name: string; version: string };
+  return `${pkg.name} ${pkg.version}`;
+}
 
 /** The command table; `registerCommand` adds to it (plan, certify, replay, baseline, ...). */
 export const COMMANDS = new Map<string, Command>([runCommand, serveCommand, ...GATING_COMMANDS, helpCommand].map((c) => [c.name, c]));
@@ -164,13 +246,25 @@ export async function main(argv: string[], io: CliIo = defaultIo, runOptions: Co
   const [name = 'help', ...rest] = argv;
   const commandName = name === '--help' || name === '-h' ? 'help' : name;
   try {
+    if (name === '--version' || name === '-v' || name === 'version') {
+      io.out(versionLine());
+      return 0;
+    }
     const command = COMMANDS.get(commandName);
-    if (!command) throw new HarnessError('CONF_INVALID_VALUE', `unknown command ${JSON.stringify(name)}; commands: ${[...COMMANDS.keys()].join(', ')}`);
+    if (!command) {
+      throw new HarnessError('CONF_INVALID_VALUE', `unknown command ${JSON.stringify(name)}${didYouMean(name, COMMANDS.keys())}; commands: ${[...COMMANDS.keys()].join(', ')} (conformance help)`);
+    }
+    // --help anywhere before a `--` wins over every other argument, as in most tools.
+    const beforeDashes = rest.indexOf('--') >= 0 ? rest.slice(0, rest.indexOf('--')) : rest;
+    if (beforeDashes.includes('--help') || beforeDashes.includes('-h')) {
+      for (const line of usageOf(command)) io.out(line);
+      return 0;
+    }
     let parsed: ReturnType<typeof parseArgs>;
     try {
       parsed = parseArgs({ args: rest, options: command.options, allowPositionals: command.allowPositionals ?? false, strict: true });
     } catch (error) {
-      throw new HarnessError('CONF_INVALID_VALUE', `${(error as Error).message.split('\n')[0]} (usage: ${command.usage.split('\n')[0]})`);
+      throw new HarnessError('CONF_INVALID_VALUE', `${(error as Error).message.split('\n')[0]} (conformance ${command.name} --help)`);
     }
     return await command.run(parsed as never, { io, runOptions });
   } catch (error) {

@@ -6,63 +6,90 @@ import { existsSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
+import { didYouMean } from './closest.ts';
 import { HarnessError } from './errors.ts';
-import { redactText } from './redact.ts';
+import { REDACTED, redactText } from './redact.ts';
 import { TOPICS } from './model.ts';
 import type { AppCredentials, Fixtures, ListingParamNames, Profile, RunSettings, Target, Topic } from './model.ts';
+
+/** How a variable's value is read and checked; `secret` values are redacted from every output. */
+export type VariableKind = 'url' | 'uuid' | 'list' | 'secret' | 'integer' | 'boolean' | 'text' | 'choice' | 'rate';
+
+/** Where a value goes in the configuration a run is given. */
+export type VariableTarget =
+  | { fixture: keyof Fixtures }
+  | { app: 'primary' | 'limited'; part: keyof AppCredentials }
+  | { target: 'baseUrl' | 'tokenUrl' | 'audience' };
 
 export interface Variable {
   name: string;
   meaning: string;
+  kind: VariableKind;
   default?: string;
   /** Topics whose checks need it against a non-embedded host; `all` for every topic. */
   topics: Topic[] | 'all';
   /** Needed whenever CONFORMANCE_BASE_URL is set (the run cannot be made without it). */
   requiredWithHost?: boolean;
+  /** For `integer`: the accepted range. */
+  range?: [number, number];
+  /** What the value sets; also what `serve` prints for the embedded reference. */
+  sets?: VariableTarget;
 }
 
 const BULK_SENDING: Topic[] = ['idempotency', 'recipient-limits', 'cursors', 'bulk-invariants', 'validation'];
+const fixture = (key: keyof Fixtures): VariableTarget => ({ fixture: key });
 
-/** Every CONFORMANCE_* variable; used by the error messages, `.env.example` and the README. */
+/**
+ * Every CONFORMANCE_* variable: the one table the parser, the UUID and secret sets, the unknown-name
+ * check, `serve`'s env lines, the error messages, `.env.example` and docs/usage.md follow.
+ */
 export const VARIABLES: Variable[] = [
-  { name: 'CONFORMANCE_BASE_URL', meaning: 'API host of the implementation under test; paths /v1/... are appended. Unset: the embedded reference is the target', topics: 'all' },
-  { name: 'CONFORMANCE_TOKEN_URL', meaning: 'whole token endpoint URL ({auth_url}/oauth2/token); never derived from the API host', topics: 'all', requiredWithHost: true },
-  { name: 'CONFORMANCE_CLIENT_ID', meaning: 'primary application: active grant on CONFORMANCE_BUSINESS_ID with every permission', topics: 'all', requiredWithHost: true },
-  { name: 'CONFORMANCE_CLIENT_SECRET', meaning: 'secret of the primary application (redacted everywhere)', topics: 'all', requiredWithHost: true },
-  { name: 'CONFORMANCE_AUDIENCE', meaning: 'audience requested for access tokens', default: 'service-external-api', topics: 'all' },
-  { name: 'CONFORMANCE_BUSINESS_ID', meaning: 'the business the primary application is granted on', topics: 'all', requiredWithHost: true },
-  { name: 'CONFORMANCE_OTHER_BUSINESS_ID', meaning: 'a business the primary application has no grant on', topics: ['auth-ordering', 'concealment'] },
-  { name: 'CONFORMANCE_LIMITED_CLIENT_ID', meaning: 'second application, granted on the business but without wallet.balance.read', topics: ['auth-ordering', 'wallet'] },
-  { name: 'CONFORMANCE_LIMITED_CLIENT_SECRET', meaning: 'secret of the limited application (redacted everywhere)', topics: ['auth-ordering', 'wallet'] },
-  { name: 'CONFORMANCE_SENDER_ID', meaning: 'a sender identity authorized for the business', topics: BULK_SENDING },
-  { name: 'CONFORMANCE_UNAUTHORIZED_SENDER_ID', meaning: 'a sender identity not authorized for the business', topics: ['auth-ordering', 'validation'] },
-  { name: 'CONFORMANCE_TEMPLATE_ID', meaning: 'an active template of the business', topics: ['validation', 'idempotency', 'bulk-invariants'] },
-  { name: 'CONFORMANCE_TEMPLATE_PLACEHOLDERS', meaning: 'placeholder names of CONFORMANCE_TEMPLATE_ID, comma-separated', topics: ['validation', 'idempotency', 'bulk-invariants'] },
-  { name: 'CONFORMANCE_INACTIVE_TEMPLATE_ID', meaning: 'an archived template of the business', topics: ['validation'] },
-  { name: 'CONFORMANCE_MESSAGE_ID', meaning: 'an individual SMS of the business', topics: ['messages'] },
-  { name: 'CONFORMANCE_FOREIGN_MESSAGE_ID', meaning: 'an individual SMS of CONFORMANCE_OTHER_BUSINESS_ID (its existence must stay concealed)', topics: ['concealment', 'messages'] },
-  { name: 'CONFORMANCE_WEBHOOK_ENDPOINT_ID', meaning: 'an active webhook endpoint of the business that the run may deactivate (the only DELETE target)', topics: ['webhooks'] },
-  { name: 'CONFORMANCE_EXPIRED_CURSOR', meaning: 'a recipient-listing cursor issued more than 24 hours ago', topics: ['cursors'] },
-  { name: 'CONFORMANCE_EXPIRED_TOKEN', meaning: 'an access token of the primary application that has expired (kept past its expires_in); redacted like every secret', topics: ['auth-ordering'] },
-  { name: 'CONFORMANCE_EXPIRED_CURSOR_BULK_ID', meaning: 'the bulk SMS that CONFORMANCE_EXPIRED_CURSOR pages', topics: ['cursors'] },
-  { name: 'CONFORMANCE_RECIPIENTS', meaning: 'E.164 numbers the run may send to, comma-separated; no other number of a non-embedded host is ever sent to', topics: BULK_SENDING },
-  { name: 'CONFORMANCE_PARAM_LIMIT', meaning: 'query parameter name of the recipient listing page size', default: 'limit', topics: ['cursors'] },
-  { name: 'CONFORMANCE_PARAM_CURSOR', meaning: 'query parameter name of the recipient listing cursor', default: 'cursor', topics: ['cursors'] },
-  { name: 'CONFORMANCE_PARAM_STATUS', meaning: 'query parameter name of the recipient listing status filter', default: 'status', topics: ['cursors'] },
-  { name: 'CONFORMANCE_PARAM_TO', meaning: 'query parameter name of the recipient listing number filter', default: 'to', topics: ['cursors'] },
-  { name: 'CONFORMANCE_PROFILE', meaning: 'full, or safe: safe sends nothing that creates, sends, bills or deactivates (GET only)', default: 'full', topics: 'all' },
-  { name: 'CONFORMANCE_TOPICS', meaning: 'comma-separated topic ids to run', default: 'all topics', topics: 'all' },
-  { name: 'CONFORMANCE_SEED', meaning: 'property-based seed, printed by every run so a failure replays', default: 'random', topics: 'all' },
-  { name: 'CONFORMANCE_RUNS', meaning: 'cases per property', default: '25', topics: 'all' },
-  { name: 'CONFORMANCE_MAX_REQUESTS', meaning: 'request budget of the whole run', default: '5000', topics: 'all' },
-  { name: 'CONFORMANCE_CONCURRENCY', meaning: 'requests in flight at once', default: '4', topics: 'all' },
-  { name: 'CONFORMANCE_TIMEOUT_MS', meaning: 'timeout of one request, in milliseconds', default: '10000', topics: 'all' },
-  { name: 'CONFORMANCE_SETTLE_TIMEOUT_MS', meaning: 'longest wait for an asynchronous effect (bulk processing), in milliseconds', default: '15000', topics: 'all' },
-  { name: 'CONFORMANCE_REPORT_DIR', meaning: 'where the reports are written', default: 'reports', topics: 'all' },
-  { name: 'CONFORMANCE_SANDBOX', meaning: 'true declares that the target delivers no real SMS and that the business is used by this run alone: billing is judged, full-size and malformed-number submissions run (still only to allowlisted numbers)', default: 'false', topics: ['recipient-limits', 'validation'] },
-  { name: 'CONFORMANCE_RATE', meaning: 'a known request rate limit of the target, requests per second (N or N/s); the client paces itself to it', topics: 'all' },
-  { name: 'CONFORMANCE_REFERENCE_DEFECTS', meaning: 'embedded reference only: named defects to switch on, comma-separated (to see the checker fail)', topics: 'all' },
+  { name: 'CONFORMANCE_BASE_URL', kind: 'url', meaning: 'API host of the implementation under test; paths /v1/... are appended. Unset: the embedded reference is the target', topics: 'all', sets: { target: 'baseUrl' } },
+  { name: 'CONFORMANCE_TOKEN_URL', kind: 'url', meaning: 'whole token endpoint URL ({auth_url}/oauth2/token); never derived from the API host', topics: 'all', requiredWithHost: true, sets: { target: 'tokenUrl' } },
+  { name: 'CONFORMANCE_CLIENT_ID', kind: 'text', meaning: 'primary application: active grant on CONFORMANCE_BUSINESS_ID with every permission', topics: 'all', requiredWithHost: true, sets: { app: 'primary', part: 'clientId' } },
+  { name: 'CONFORMANCE_CLIENT_SECRET', kind: 'secret', meaning: 'secret of the primary application (redacted everywhere)', topics: 'all', requiredWithHost: true, sets: { app: 'primary', part: 'clientSecret' } },
+  { name: 'CONFORMANCE_AUDIENCE', kind: 'text', meaning: 'audience requested for access tokens', default: 'service-external-api', topics: 'all', sets: { target: 'audience' } },
+  { name: 'CONFORMANCE_BUSINESS_ID', kind: 'uuid', meaning: 'the business the primary application is granted on', topics: 'all', requiredWithHost: true, sets: fixture('businessId') },
+  { name: 'CONFORMANCE_OTHER_BUSINESS_ID', kind: 'uuid', meaning: 'a business the primary application has no grant on', topics: ['auth-ordering', 'concealment'], sets: fixture('otherBusinessId') },
+  { name: 'CONFORMANCE_LIMITED_CLIENT_ID', kind: 'text', meaning: 'second application, granted on the business but without wallet.balance.read', topics: ['auth-ordering', 'wallet'], sets: { app: 'limited', part: 'clientId' } },
+  { name: 'CONFORMANCE_LIMITED_CLIENT_SECRET', kind: 'secret', meaning: 'secret of the limited application (redacted everywhere)', topics: ['auth-ordering', 'wallet'], sets: { app: 'limited', part: 'clientSecret' } },
+  { name: 'CONFORMANCE_SENDER_ID', kind: 'text', meaning: 'a sender identity authorized for the business', topics: BULK_SENDING, sets: fixture('senderId') },
+  { name: 'CONFORMANCE_UNAUTHORIZED_SENDER_ID', kind: 'text', meaning: 'a sender identity not authorized for the business', topics: ['auth-ordering', 'validation'], sets: fixture('unauthorizedSenderId') },
+  { name: 'CONFORMANCE_TEMPLATE_ID', kind: 'uuid', meaning: 'an active template of the business', topics: ['validation', 'idempotency', 'bulk-invariants'], sets: fixture('templateId') },
+  { name: 'CONFORMANCE_TEMPLATE_PLACEHOLDERS', kind: 'list', meaning: 'placeholder names of CONFORMANCE_TEMPLATE_ID, comma-separated', topics: ['validation', 'idempotency', 'bulk-invariants'], sets: fixture('templatePlaceholders') },
+  { name: 'CONFORMANCE_INACTIVE_TEMPLATE_ID', kind: 'uuid', meaning: 'an archived template of the business', topics: ['validation'], sets: fixture('inactiveTemplateId') },
+  { name: 'CONFORMANCE_MESSAGE_ID', kind: 'uuid', meaning: 'an individual SMS of the business', topics: ['messages'], sets: fixture('messageId') },
+  { name: 'CONFORMANCE_MESSAGE_TEMPLATE_ID', kind: 'uuid', meaning: 'the template CONFORMANCE_MESSAGE_ID was sent from, if any', topics: ['messages'], sets: fixture('messageTemplateId') },
+  { name: 'CONFORMANCE_FOREIGN_MESSAGE_ID', kind: 'uuid', meaning: 'an individual SMS of CONFORMANCE_OTHER_BUSINESS_ID (its existence must stay concealed)', topics: ['concealment', 'messages'], sets: fixture('foreignMessageId') },
+  { name: 'CONFORMANCE_FOREIGN_BULK_ID', kind: 'uuid', meaning: 'a bulk SMS of CONFORMANCE_OTHER_BUSINESS_ID (its existence must stay concealed)', topics: ['concealment'], sets: fixture('foreignBulkId') },
+  { name: 'CONFORMANCE_FOREIGN_WEBHOOK_ENDPOINT_ID', kind: 'uuid', meaning: 'a webhook endpoint of CONFORMANCE_OTHER_BUSINESS_ID (its existence must stay concealed)', topics: ['webhooks'], sets: fixture('foreignWebhookEndpointId') },
+  { name: 'CONFORMANCE_WEBHOOK_ENDPOINT_ID', kind: 'uuid', meaning: 'an active webhook endpoint of the business that the run may deactivate (the only DELETE target)', topics: ['webhooks'], sets: fixture('webhookEndpointId') },
+  { name: 'CONFORMANCE_EXPIRED_CURSOR', kind: 'text', meaning: 'a recipient-listing cursor issued more than 24 hours ago', topics: ['cursors'], sets: fixture('expiredCursor') },
+  { name: 'CONFORMANCE_EXPIRED_TOKEN', kind: 'secret', meaning: 'an access token of the primary application that has expired (kept past its expires_in); redacted like every secret', topics: ['auth-ordering'], sets: fixture('expiredToken') },
+  { name: 'CONFORMANCE_EXPIRED_CURSOR_BULK_ID', kind: 'uuid', meaning: 'the bulk SMS that CONFORMANCE_EXPIRED_CURSOR pages', topics: ['cursors'], sets: fixture('expiredCursorBulkId') },
+  { name: 'CONFORMANCE_RECIPIENTS', kind: 'list', meaning: 'E.164 numbers the run may send to, comma-separated; no other number of a non-embedded host is ever sent to', topics: BULK_SENDING, sets: fixture('recipients') },
+  { name: 'CONFORMANCE_PARAM_LIMIT', kind: 'text', meaning: 'query parameter name of the recipient listing page size', default: 'limit', topics: ['cursors'] },
+  { name: 'CONFORMANCE_PARAM_CURSOR', kind: 'text', meaning: 'query parameter name of the recipient listing cursor', default: 'cursor', topics: ['cursors'] },
+  { name: 'CONFORMANCE_PARAM_STATUS', kind: 'text', meaning: 'query parameter name of the recipient listing status filter', default: 'status', topics: ['cursors'] },
+  { name: 'CONFORMANCE_PARAM_TO', kind: 'text', meaning: 'query parameter name of the recipient listing number filter', default: 'to', topics: ['cursors'] },
+  { name: 'CONFORMANCE_PROFILE', kind: 'choice', meaning: 'full, or safe: safe sends nothing that creates, sends, bills or deactivates (GET only)', default: 'full', topics: 'all' },
+  { name: 'CONFORMANCE_TOPICS', kind: 'list', meaning: 'comma-separated topic ids to run', default: 'all topics', topics: 'all' },
+  { name: 'CONFORMANCE_SEED', kind: 'integer', meaning: 'property-based seed, printed by every run so a failure replays', default: 'random', range: [-(2 ** 31), 2 ** 31 - 1], topics: 'all' },
+  { name: 'CONFORMANCE_RUNS', kind: 'integer', meaning: 'cases per property', default: '25', range: [1, 100_000], topics: 'all' },
+  { name: 'CONFORMANCE_MAX_REQUESTS', kind: 'integer', meaning: 'request budget of the whole run', default: '5000', range: [1, 10_000_000], topics: 'all' },
+  { name: 'CONFORMANCE_CONCURRENCY', kind: 'integer', meaning: 'requests in flight at once', default: '4', range: [1, 256], topics: 'all' },
+  { name: 'CONFORMANCE_TIMEOUT_MS', kind: 'integer', meaning: 'timeout of one request, in milliseconds', default: '10000', range: [100, 600_000], topics: 'all' },
+  { name: 'CONFORMANCE_SETTLE_TIMEOUT_MS', kind: 'integer', meaning: 'longest wait for an asynchronous effect (bulk processing), in milliseconds', default: '15000', range: [0, 3_600_000], topics: 'all' },
+  { name: 'CONFORMANCE_REPORT_DIR', kind: 'text', meaning: 'where the reports are written', default: 'reports', topics: 'all' },
+  { name: 'CONFORMANCE_SANDBOX', kind: 'boolean', meaning: 'true declares that the target delivers no real SMS and that the business is used by this run alone: billing is judged, full-size and malformed-number submissions run (still only to allowlisted numbers)', default: 'false', topics: ['recipient-limits', 'validation'] },
+  { name: 'CONFORMANCE_RATE', kind: 'rate', meaning: 'a known request rate limit of the target, requests per second (N or N/s); the client paces itself to it', topics: 'all' },
+  { name: 'CONFORMANCE_REFERENCE_DEFECTS', kind: 'list', meaning: 'embedded reference only: named defects to switch on, comma-separated (to see the checker fail)', topics: 'all' },
+  { name: 'CONFORMANCE_DEBUG', kind: 'boolean', meaning: '1 prints vitest\'s own output and stack traces of unexpected errors (secrets still redacted)', topics: [] },
 ];
+
+const VARIABLE_NAMES = new Set(VARIABLES.map((v) => v.name));
+/** Values never shown: client secrets, a configured token. */
+const SECRET_VARIABLES = VARIABLES.filter((v) => v.kind === 'secret').map((v) => v.name);
 
 export interface RunConfig {
   /** The host under test; undefined when the embedded reference is the target (the runner starts it). */
@@ -94,9 +121,18 @@ export interface RunFlags {
   defects?: string;
   shard?: string;
   rate?: string;
+  /** `--check` / `--exclude-check` globs over check ids and requirement ids. */
+  checks?: string[];
+  excludeChecks?: string[];
+  maxFailures?: string;
+  /** `--header 'Name: value'`, each an extra header of every API request. */
+  headers?: string[];
 }
 
-const FLAG_OF: Record<string, keyof RunFlags> = {
+/** Flags that stand for a variable (single string values). */
+type VariableFlag = 'topic' | 'profile' | 'reportDir' | 'seed' | 'runs' | 'defects' | 'rate';
+
+const FLAG_OF: Record<string, VariableFlag> = {
   CONFORMANCE_TOPICS: 'topic',
   CONFORMANCE_PROFILE: 'profile',
   CONFORMANCE_REPORT_DIR: 'reportDir',
@@ -106,34 +142,19 @@ const FLAG_OF: Record<string, keyof RunFlags> = {
   CONFORMANCE_RATE: 'rate',
 };
 
-const FLAG_NAME: Record<keyof RunFlags, string> = {
+const FLAG_NAME: Record<VariableFlag, string> = {
   topic: '--topic',
   profile: '--profile',
-  envFile: '--env-file',
   reportDir: '--report-dir',
   seed: '--seed',
   runs: '--runs',
   defects: '--defects',
-  shard: '--shard',
   rate: '--rate',
 };
 
 const E164 = /^\+[1-9]\d{7,14}$/;
 
 const UUID = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
-const ID_VARIABLES = [
-  'CONFORMANCE_BUSINESS_ID',
-  'CONFORMANCE_OTHER_BUSINESS_ID',
-  'CONFORMANCE_TEMPLATE_ID',
-  'CONFORMANCE_INACTIVE_TEMPLATE_ID',
-  'CONFORMANCE_MESSAGE_ID',
-  'CONFORMANCE_MESSAGE_TEMPLATE_ID',
-  'CONFORMANCE_FOREIGN_MESSAGE_ID',
-  'CONFORMANCE_FOREIGN_BULK_ID',
-  'CONFORMANCE_FOREIGN_WEBHOOK_ENDPOINT_ID',
-  'CONFORMANCE_WEBHOOK_ENDPOINT_ID',
-  'CONFORMANCE_EXPIRED_CURSOR_BULK_ID',
-];
 
 /** Settings that only mean something against a host: given without a base URL, they are a mistake. */
 const HOST_VARIABLES = ['CONFORMANCE_TOKEN_URL', 'CONFORMANCE_CLIENT_ID', 'CONFORMANCE_CLIENT_SECRET'];
@@ -169,11 +190,10 @@ function configuredSecrets(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: string)
   return SECRET_VARIABLES.flatMap((name) => [env[name], file[name]]).filter((v): v is string => typeof v === 'string' && v.trim().length > 0).map((v) => v.trim());
 }
 
-const SECRET_VARIABLES = ['CONFORMANCE_CLIENT_SECRET', 'CONFORMANCE_LIMITED_CLIENT_SECRET', 'CONFORMANCE_EXPIRED_TOKEN'];
-
 function readConfig(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: string): RunConfig {
   const fileValues = readEnvFile(flags.envFile, cwd);
   const dotenv = fileValues.values;
+  refuseUnknownNames(env, dotenv, fileValues.label);
 
   /** Where a value came from, for messages: the flag and/or the variable. */
   const source = (name: string): string => {
@@ -208,14 +228,16 @@ function readConfig(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: string): RunCo
     }
     return value;
   };
-  const integer = (name: string, fallback: number, min: number, max: number): number => {
+  const integer = (name: string, fallback: number): number => {
     const value = get(name);
     if (value === undefined) return fallback;
+    const [min, max] = VARIABLES.find((v) => v.name === name)?.range ?? [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
     if (!/^-?\d+$/.test(value)) return invalid(name, `must be a whole number (got ${JSON.stringify(value)})`);
     const n = Number(value);
     if (n < min || n > max) return invalid(name, `must be between ${min} and ${max} (got ${n})`);
     return n;
   };
+  const defaultOf = (name: string): number => Number(VARIABLES.find((v) => v.name === name)?.default);
   const list = (name: string): string[] | undefined =>
     get(name)
       ?.split(',')
@@ -243,16 +265,16 @@ function readConfig(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: string): RunCo
   if (profile !== 'full' && profile !== 'safe') invalid('CONFORMANCE_PROFILE', `must be full or safe (got ${JSON.stringify(profile)})`);
 
   const seedText = get('CONFORMANCE_SEED');
-  const seed = integer('CONFORMANCE_SEED', randomInt(0, 2 ** 31), -(2 ** 31), 2 ** 31 - 1);
+  const seed = integer('CONFORMANCE_SEED', randomInt(0, 2 ** 31));
   const settings: RunSettings = {
     runId: newRunId(),
     profile: profile as Profile,
     seed,
-    runs: integer('CONFORMANCE_RUNS', 25, 1, 100_000),
-    maxRequests: integer('CONFORMANCE_MAX_REQUESTS', 5000, 1, 10_000_000),
-    concurrency: integer('CONFORMANCE_CONCURRENCY', 4, 1, 256),
-    timeoutMs: integer('CONFORMANCE_TIMEOUT_MS', 10_000, 100, 600_000),
-    settleTimeoutMs: integer('CONFORMANCE_SETTLE_TIMEOUT_MS', 15_000, 0, 3_600_000),
+    runs: integer('CONFORMANCE_RUNS', defaultOf('CONFORMANCE_RUNS')),
+    maxRequests: integer('CONFORMANCE_MAX_REQUESTS', defaultOf('CONFORMANCE_MAX_REQUESTS')),
+    concurrency: integer('CONFORMANCE_CONCURRENCY', defaultOf('CONFORMANCE_CONCURRENCY')),
+    timeoutMs: integer('CONFORMANCE_TIMEOUT_MS', defaultOf('CONFORMANCE_TIMEOUT_MS')),
+    settleTimeoutMs: integer('CONFORMANCE_SETTLE_TIMEOUT_MS', defaultOf('CONFORMANCE_SETTLE_TIMEOUT_MS')),
     exchangeLogPath: '',
   };
   const sandbox = get('CONFORMANCE_SANDBOX');
@@ -268,6 +290,7 @@ function readConfig(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: string): RunCo
     settings.rate = rate;
   }
   settings.exchangeLogPath = join(tmpdir(), `conformance-${settings.runId}`, 'exchanges.jsonl');
+  applyRunFlags(settings, flags);
 
   const params: ListingParamNames = {
     limit: get('CONFORMANCE_PARAM_LIMIT') ?? 'limit',
@@ -293,9 +316,6 @@ function readConfig(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: string): RunCo
   const baseUrl = url('CONFORMANCE_BASE_URL');
   const tokenUrl = url('CONFORMANCE_TOKEN_URL');
   const fixtures: Fixtures = {};
-  const assign = <K extends keyof Fixtures>(key: K, value: Fixtures[K] | undefined) => {
-    if (value !== undefined) fixtures[key] = value;
-  };
 
   const config: RunConfig = {
     apps: {},
@@ -366,46 +386,164 @@ function readConfig(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: string): RunCo
   if (limitedId && limitedSecret) config.apps.limited = { clientId: limitedId, clientSecret: limitedSecret };
 
   // Identifier fixtures are UUIDs (4.0): a typo here would only show as puzzling failures later.
-  for (const name of ID_VARIABLES) {
-    const value = get(name);
-    if (value !== undefined && !UUID.test(value)) invalid(name, `must be a UUID (got ${JSON.stringify(value)})`);
+  for (const variable of VARIABLES) {
+    if (!variable.sets || !('fixture' in variable.sets)) continue;
+    const value = variable.kind === 'list' ? list(variable.name) : get(variable.name);
+    if (value === undefined) continue;
+    if (variable.kind === 'uuid' && !UUID.test(value as string)) invalid(variable.name, `must be a UUID (got ${JSON.stringify(value)})`);
+    (fixtures as Record<string, unknown>)[variable.sets.fixture] = value;
   }
-  assign('businessId', get('CONFORMANCE_BUSINESS_ID'));
-  assign('otherBusinessId', get('CONFORMANCE_OTHER_BUSINESS_ID'));
-  assign('senderId', get('CONFORMANCE_SENDER_ID'));
-  assign('unauthorizedSenderId', get('CONFORMANCE_UNAUTHORIZED_SENDER_ID'));
-  assign('templateId', get('CONFORMANCE_TEMPLATE_ID'));
-  assign('templatePlaceholders', list('CONFORMANCE_TEMPLATE_PLACEHOLDERS'));
-  assign('inactiveTemplateId', get('CONFORMANCE_INACTIVE_TEMPLATE_ID'));
-  assign('messageId', get('CONFORMANCE_MESSAGE_ID'));
-  assign('messageTemplateId', get('CONFORMANCE_MESSAGE_TEMPLATE_ID'));
-  assign('foreignMessageId', get('CONFORMANCE_FOREIGN_MESSAGE_ID'));
-  assign('foreignBulkId', get('CONFORMANCE_FOREIGN_BULK_ID'));
-  assign('foreignWebhookEndpointId', get('CONFORMANCE_FOREIGN_WEBHOOK_ENDPOINT_ID'));
-  assign('webhookEndpointId', get('CONFORMANCE_WEBHOOK_ENDPOINT_ID'));
-  assign('expiredCursor', get('CONFORMANCE_EXPIRED_CURSOR'));
-  assign('expiredToken', get('CONFORMANCE_EXPIRED_TOKEN'));
-  assign('expiredCursorBulkId', get('CONFORMANCE_EXPIRED_CURSOR_BULK_ID'));
-  assign('recipients', recipients);
+  if (recipients) fixtures.recipients = recipients;
   return config;
 }
 
 /** Reads --env-file (must exist) or ./.env (optional). Values never reach process.env. */
-function readEnvFile(flagPath: string | undefined, cwd: string): { path?: string; values: Record<string, string> } {
+function readEnvFile(flagPath: string | undefined, cwd: string): { path?: string; label: string; values: Record<string, string> } {
   const path = resolve(cwd, flagPath ?? '.env');
+  const label = flagPath !== undefined ? `--env-file ${flagPath}` : '.env';
   if (!existsSync(path)) {
-    if (flagPath !== undefined) throw new HarnessError('CONF_ENV_FILE', `--env-file ${flagPath}: no such file`);
-    return { values: {} };
+    if (flagPath !== undefined) throw new HarnessError('CONF_ENV_FILE', `${label}: no such file`);
+    return { label, values: {} };
   }
+  let text: string;
   try {
-    return { path, values: parseDotenv(readFileSync(path)) };
+    text = readFileSync(path, 'utf8');
   } catch (error) {
-    throw new HarnessError('CONF_ENV_FILE', `${flagPath ? `--env-file ${flagPath}` : '.env'}: cannot be read (${(error as Error).message})`);
+    throw new HarnessError('CONF_ENV_FILE', `${label}: cannot be read (${(error as Error).message})`);
+  }
+  checkEnvFileLines(text, label);
+  return { path, label, values: parseDotenv(text) };
+}
+
+const ASSIGNMENT = /^\s*(?:export\s+)?[A-Za-z_][A-Za-z0-9_.-]*\s*=\s*(.*)$/;
+
+/**
+ * dotenv skips a line it cannot read without a word, so `CONFORMANCE_PROFILE safe` would silently
+ * run the full profile: every line must be a comment, blank, or NAME=value (quoted values may span
+ * lines). The line itself is never echoed: it may hold a secret.
+ */
+function checkEnvFileLines(text: string, label: string): void {
+  const lines = text.split(/\r?\n/);
+  let openQuote: string | undefined;
+  for (const [index, line] of lines.entries()) {
+    if (openQuote) {
+      if (line.includes(openQuote)) openQuote = undefined;
+      continue;
+    }
+    if (/^\s*(#.*)?$/.test(line)) continue;
+    const value = ASSIGNMENT.exec(line)?.[1];
+    if (value === undefined) {
+      const name = /^\s*([A-Za-z_][A-Za-z0-9_]*)/.exec(line)?.[1];
+      throw new HarnessError(
+        'CONF_ENV_FILE',
+        `${label} line ${index + 1} is not a variable (NAME=value)${name ? `: it starts with ${name.slice(0, 60)}` : ''}`,
+      );
+    }
+    const quote = /^(["'`])/.exec(value)?.[1];
+    if (quote && !value.slice(1).includes(quote)) openQuote = quote;
   }
 }
 
-/** Secrets of a configuration: what must never appear in any output. */
-/** What the configuration holds that must never be shown: client secrets, a configured token. */
-export function configSecrets(apps: RunConfig['apps'], fixtures: Fixtures = {}): string[] {
-  return [apps.primary?.clientSecret, apps.limited?.clientSecret, fixtures.expiredToken].filter((s): s is string => Boolean(s));
+/** A CONFORMANCE_* name that is no variable is a typo until proven otherwise: refused, with the nearest name. */
+function refuseUnknownNames(env: NodeJS.ProcessEnv, file: Record<string, string>, fileLabel: string): void {
+  const sources: Array<[string, string[]]> = [
+    ['the environment', Object.keys(env)],
+    [fileLabel, Object.keys(file)],
+  ];
+  for (const [where, names] of sources) {
+    for (const name of names) {
+      if (!/^CONFORMANCE_/i.test(name) || VARIABLE_NAMES.has(name)) continue;
+      throw new HarnessError(
+        'CONF_UNKNOWN_VARIABLE',
+        `${name} (in ${where}) is not a variable of the checker${didYouMean(name, VARIABLE_NAMES)} (every variable: .env.example)`,
+      );
+    }
+  }
+}
+
+/**
+ * What the configuration holds that must never be shown: client secrets, a configured token, and
+ * the value of an extra header whose name looks like a credential.
+ */
+export function configSecrets(apps: RunConfig['apps'], fixtures: Fixtures = {}, settings?: Pick<RunSettings, 'extraHeaders'>): string[] {
+  const headers = Object.entries(settings?.extraHeaders ?? {}).filter(([name]) => CREDENTIAL_HEADER.test(name)).map(([, value]) => value);
+  return [apps.primary?.clientSecret, apps.limited?.clientSecret, fixtures.expiredToken, ...headers].filter((s): s is string => Boolean(s));
+}
+
+/** Header names that carry credentials: their values are secrets. */
+export const CREDENTIAL_HEADER = /auth|token|key|secret|cookie|session|signature|credential|password|pass/i;
+/** Headers the run sets itself: an extra header may not replace them. */
+const OWN_HEADERS = new Set(['authorization', 'host', 'content-length', 'content-type', 'x-request-id', 'idempotency-key', 'accept', 'transfer-encoding', 'connection']);
+
+/** --check, --exclude-check, --max-failures and --header into the run's settings. */
+function applyRunFlags(settings: RunSettings, flags: RunFlags): void {
+  const globs = (flag: string, values: string[] | undefined): string[] => {
+    const list = (values ?? []).flatMap((v) => v.split(',')).map((v) => v.trim()).filter(Boolean);
+    for (const glob of list) {
+      if (!/^[A-Za-z0-9*?/_.-]+$/.test(glob)) throw new HarnessError('CONF_INVALID_VALUE', `${flag} takes check ids like wallet/reserved-zero or requirement ids like WAL-*, with * and ? as wildcards (got ${JSON.stringify(glob)})`);
+    }
+    if (values !== undefined && list.length === 0) throw new HarnessError('CONF_INVALID_VALUE', `${flag} is empty`);
+    return list;
+  };
+  const include = globs('--check', flags.checks);
+  const exclude = globs('--exclude-check', flags.excludeChecks);
+  if (include.length > 0 || exclude.length > 0) settings.selection = { include, exclude };
+  if (flags.maxFailures !== undefined) {
+    const text = flags.maxFailures.trim();
+    if (!/^\d+$/.test(text) || Number(text) < 1) throw new HarnessError('CONF_INVALID_VALUE', `--max-failures must be a whole number of at least 1 (got ${JSON.stringify(text)})`);
+    settings.maxFailures = Number(text);
+  }
+  for (const header of flags.headers ?? []) {
+    const colon = header.indexOf(':');
+    const name = colon > 0 ? header.slice(0, colon).trim() : '';
+    // The value is never echoed: it may be a credential.
+    if (!/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new HarnessError('CONF_INVALID_VALUE', `--header must be 'Name: value' with a valid header name${name ? ` (got the name ${JSON.stringify(name.slice(0, 40))})` : ''}`);
+    if (OWN_HEADERS.has(name.toLowerCase())) throw new HarnessError('CONF_INVALID_VALUE', `--header ${name}: the run sets this header itself`);
+    const value = header.slice(colon + 1).trim();
+    if (/[\r\n]/.test(value)) throw new HarnessError('CONF_INVALID_VALUE', `--header ${name}: the value may not span lines`);
+    settings.extraHeaders = { ...settings.extraHeaders, [name.toLowerCase()]: value };
+  }
+}
+
+/**
+ * The report directory alone, for commands that read reports rather than run checks (baseline,
+ * verify-certificate): `--report-dir` > environment > .env, like every setting.
+ */
+export function reportDirSetting(flag: string | undefined, env: NodeJS.ProcessEnv = process.env, cwd = process.cwd()): string {
+  if (flag !== undefined && flag.trim() !== '') return resolve(cwd, flag.trim());
+  const file = readEnvFile(undefined, cwd);
+  refuseUnknownNames(env, file.values, file.label);
+  const value = [env.CONFORMANCE_REPORT_DIR, file.values.CONFORMANCE_REPORT_DIR].find((v) => v !== undefined && v.trim() !== '');
+  return resolve(cwd, value?.trim() ?? 'reports');
+}
+
+/** What points a run at a running reference (`serve`): its URLs, credentials and fixtures. */
+export interface ReferencePoint {
+  baseUrl: string;
+  tokenUrl: string;
+  audience: string;
+  apps: { primary: AppCredentials; limited?: AppCredentials };
+  fixtures: Fixtures;
+}
+
+/** The CONFORMANCE_*=value lines for a reference, one per variable of VARIABLES it has a value for. */
+export function envLinesFor(point: ReferencePoint): string[] {
+  const lines: string[] = [];
+  for (const variable of VARIABLES) {
+    const sets = variable.sets;
+    if (!sets) continue;
+    const value: unknown =
+      'fixture' in sets ? point.fixtures[sets.fixture] : 'app' in sets ? point.apps[sets.app]?.[sets.part] : point[sets.target];
+    if (value === undefined) continue;
+    lines.push(`${variable.name}=${Array.isArray(value) ? value.join(',') : String(value)}`);
+  }
+  return lines;
+}
+
+/** The same lines with every secret value masked, for a terminal or a CI log. */
+export function maskSecretLines(lines: string[]): string[] {
+  return lines.map((line) => {
+    const name = line.slice(0, line.indexOf('='));
+    return SECRET_VARIABLES.includes(name) ? `${name}=${REDACTED}` : line;
+  });
 }

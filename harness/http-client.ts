@@ -2,7 +2,8 @@
 // request passes the safety rails first, every exchange is redacted, kept as evidence and appended
 // to the run's exchange log.
 import { randomBytes } from 'node:crypto';
-import { Agent, request as undiciRequest } from 'undici';
+import { Agent, EnvHttpProxyAgent, request as undiciRequest } from 'undici';
+import type { Dispatcher } from 'undici';
 import type { ApiClient, ApiRequest, ApiResponse, Caller, TokenRequest } from './client.ts';
 import { HarnessError } from './errors.ts';
 import { appendExchange, countExchanges } from './exchange-log.ts';
@@ -101,23 +102,50 @@ function describeTransportError(error: unknown, timeoutMs: number): string {
   return code ? `${code}: ${message}` : message;
 }
 
+/** Whether the environment names a proxy (HTTPS_PROXY, HTTP_PROXY, either case). */
+export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
+  return ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((name) => Boolean(env[name]?.trim()));
+}
+
+/**
+ * Keep-alive connections; through the proxy of HTTPS_PROXY / HTTP_PROXY (NO_PROXY honoured) when the
+ * environment names one, as CI runners behind a corporate proxy do. A custom CA comes through
+ * NODE_EXTRA_CA_CERTS, which Node reads itself.
+ */
+function dispatcherFor(timeoutMs: number): Dispatcher {
+  const options = { keepAliveTimeout: 10_000, connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
+  // http targets go through the proxy as plain forwarded requests (many proxies allow CONNECT to
+  // port 443 only); https targets through a CONNECT tunnel.
+  return proxyConfigured() ? new EnvHttpProxyAgent({ ...options, proxyTunnel: false }) : new Agent(options);
+}
+
+/** Credentials in a proxy URL (http://user:password@proxy:3128) are secrets like any other. */
+export function proxyCredentials(env: NodeJS.ProcessEnv = process.env): string[] {
+  const found: string[] = [];
+  for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy']) {
+    try {
+      const url = new URL(env[name] ?? '');
+      if (url.password) found.push(decodeURIComponent(url.password), url.password);
+      if (url.username && url.password) found.push(`${url.username}:${url.password}`);
+    } catch {
+      // Not a URL: undici refuses it when the client is created.
+    }
+  }
+  return found;
+}
+
 export function createApiClient(config: SuiteConfig): HttpApiClient {
   const { settings, target } = config;
   const baseUrl = target.baseUrl.replace(/\/+$/, '');
   const baseOrigin = new URL(baseUrl).origin;
   const tokenOrigin = new URL(target.tokenUrl).origin;
-  const secrets = new SecretSet(config.secrets);
+  const secrets = new SecretSet([...config.secrets, ...proxyCredentials()]);
   for (const app of [config.apps.primary, config.apps.limited]) {
     if (!app) continue;
     secrets.add(app.clientSecret);
     secrets.add(basicCredentials(app));
   }
-  const agent = new Agent({
-    keepAliveTimeout: 10_000,
-    connect: { timeout: settings.timeoutMs },
-    headersTimeout: settings.timeoutMs,
-    bodyTimeout: settings.timeoutMs,
-  });
+  const agent = dispatcherFor(settings.timeoutMs);
   const semaphore = new Semaphore(Math.max(1, settings.concurrency));
   // Distinguishes the clients of one run (one per suite worker) in request ids and idempotency keys.
   const clientTag = randomBytes(3).toString('hex');
@@ -302,6 +330,14 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
       throw new HarnessError('TOKEN_ENDPOINT_UNREACHABLE', `token endpoint ${redact(target.tokenUrl)} unreachable: ${redact(raw.transportError)}`);
     }
     const body = (json ?? {}) as { access_token?: unknown; expires_in?: unknown; error?: unknown };
+    // A redirect, a 404/405, or a refusal that is no JSON (RFC 6749 5.2 answers JSON) means the URL
+    // is not a token endpoint at all: that, not the credentials, is what the user must fix.
+    const jsonAnswer = /json/i.test(raw.headers['content-type'] ?? '') && json !== undefined;
+    if ((raw.status >= 300 && raw.status < 400) || raw.status === 404 || raw.status === 405 || (raw.status >= 200 && raw.status < 500 && !jsonAnswer)) {
+      const type = raw.headers['content-type']?.split(';')[0]?.trim() || 'no content type';
+      const answer = raw.status >= 300 && raw.status < 400 ? `a redirect (HTTP ${raw.status})` : `HTTP ${raw.status} ${type}`;
+      throw new HarnessError('TARGET_MISCONFIGURED', `CONFORMANCE_TOKEN_URL ${redact(target.tokenUrl)} is probably not a token endpoint: it answered ${answer} to a client-credentials request`);
+    }
     if (raw.status === 400 || raw.status === 401 || raw.status === 403) {
       const why = typeof body.error === 'string' ? ` (${redact(body.error)})` : '';
       // RFC 8707 / 6749: the audience (resource) asked for, not the client, was refused.
@@ -388,6 +424,8 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
       body = JSON.stringify(request.json);
       if (!findHeader(request.headers, 'content-type')[0]) headers['content-type'] = 'application/json';
     }
+    // --header: what a gateway in front of the API needs; to the API origin only, never the token URL.
+    for (const [name, value] of Object.entries(settings.extraHeaders ?? {})) headers[name] = value;
     // Explicit headers win; a header given as undefined is not sent at all.
     for (const [name, value] of Object.entries(request.headers ?? {})) {
       if (value !== undefined) headers[name] = value;

@@ -83,6 +83,12 @@ export interface RunSettings {
   sandbox?: boolean;
   /** CONFORMANCE_RATE / --rate: a known request rate limit of the target, requests per second. */
   rate?: number;
+  /** `--check` / `--exclude-check`: globs over check ids and requirement ids (checkSelected). */
+  selection?: { include: string[]; exclude: string[] };
+  /** `--max-failures N`: after N failed checks the remaining ones are skipped, saying so. */
+  maxFailures?: number;
+  /** `--header`: extra headers of every API request (lower-case names); never of token requests. */
+  extraHeaders?: Record<string, string>;
   /** JSON-lines file the client appends every exchange to (redacted), read by cross-topic checks. */
   exchangeLogPath: string;
   /**
@@ -188,4 +194,21 @@ export interface CheckMeta {
   writes?: string;
   /** Requests the check sent, token requests included (recorded when budgets are enforced). */
   requestsSent?: number;
+}
+
+/** `*` and `?` globs, anchored, case-sensitive as ids are. */
+function globMatches(glob: string, value: string): boolean {
+  const pattern = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');
+  return new RegExp(`^${pattern}$`).test(value);
+}
+
+/**
+ * Whether a check runs under `--check` / `--exclude-check`: a glob matches its id
+ * (`wallet/reserved-zero`) or any requirement id it cites (`WAL-*`). Exclusion wins.
+ */
+export function checkSelected(selection: RunSettings['selection'], checkId: string, requirements: readonly string[]): boolean {
+  if (!selection) return true;
+  const matches = (glob: string) => globMatches(glob, checkId) || requirements.some((r) => globMatches(glob, r));
+  if (selection.exclude.some(matches)) return false;
+  return selection.include.length === 0 || selection.include.some(matches);
 }

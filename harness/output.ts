@@ -4,7 +4,9 @@ import { basename } from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
 import type { CheckStatus } from './model.ts';
 import { checkStatusOf } from './reporter.ts';
-import type { RunResult } from './result.ts';
+import type { CheckResult, RunResult } from './result.ts';
+import { paintWith } from './terminal.ts';
+import type { Paint } from './terminal.ts';
 
 export type Print = (line: string) => void;
 
@@ -19,6 +21,19 @@ export interface ProgressOptions {
   tty: boolean;
   /** Writes without a newline (the TTY in-place line). */
   write?: (text: string) => void;
+  paint?: Paint;
+}
+
+/**
+ * One mark per topic that never overstates: ✓ only when something passed and nothing failed,
+ * warned or erred; a topic of skips alone is not a pass.
+ */
+export function topicMark(counts: Record<CheckStatus, number>, loadFailed = false): { mark: string; colour: 'red' | 'yellow' | 'green' | 'grey' } {
+  if (loadFailed || counts.error > 0) return { mark: '!', colour: 'red' };
+  if (counts.fail > 0) return { mark: '✗', colour: 'red' };
+  if (counts.warn > 0) return { mark: '⚠', colour: 'yellow' };
+  if (counts.pass === 0) return { mark: '-', colour: 'grey' };
+  return { mark: '✓', colour: 'green' };
 }
 
 /** A vitest reporter that prints one line per topic as it finishes. */
@@ -33,13 +48,14 @@ export class ProgressReporter implements Reporter {
     const counts: Record<CheckStatus, number> = { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 };
     for (const test of module.children.allTests()) counts[checkStatusOf(test)]++;
     const loadFailed = module.errors().length > 0;
-    const mark = loadFailed || counts.error > 0 ? '!' : counts.fail > 0 ? '✗' : '✓';
+    const { mark, colour } = topicMark(counts, loadFailed);
+    const paint = this.options.paint ?? ((_c: string, text: string) => text);
     const seconds = ((module.diagnostic().duration ?? 0) / 1000).toFixed(1);
     const extra = [counts.warn > 0 ? `${counts.warn} warned` : '', counts.error > 0 ? `${counts.error} errored` : ''].filter(Boolean);
     const detail = loadFailed
       ? 'suite could not be loaded'
       : [`${counts.pass} passed`, `${counts.fail} failed`, ...extra, `${counts.skip} skipped`].join(', ');
-    const line = `  ${mark} ${topicOfFile(module.moduleId).padEnd(18)} ${detail} (${seconds} s)`;
+    const line = `  ${paint(colour, mark)} ${topicOfFile(module.moduleId).padEnd(18)} ${detail} (${seconds} s)`;
     if (this.options.tty && this.options.write) this.options.write(`\r\x1b[K`);
     this.options.print(line);
   }
@@ -51,8 +67,26 @@ function table(rows: string[][]): string[] {
   return [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)];
 }
 
-/** The closing table: one row per topic, a total row, the verdict and where the reports are. */
-export function summaryLines(result: RunResult, reportDir?: string): string[] {
+/** One line per check that did not pass: which check, which requirement, why. */
+export function findingLines(result: RunResult, paint: Paint = (_c, t) => t): string[] {
+  const lines: string[] = [];
+  const label = { fail: paint('red', 'failed'), warn: paint('yellow', 'warned'), error: paint('red', 'errored') } as const;
+  for (const status of ['fail', 'warn', 'error'] as const) {
+    for (const topic of result.topics) {
+      for (const check of topic.checks.filter((c) => c.status === status)) lines.push(`  ${label[status]} ${check.id}: ${findingText(check)}`);
+    }
+  }
+  return lines;
+}
+
+function findingText(check: CheckResult): string {
+  const f = check.failure;
+  const text = f ? `${f.requirement} (section ${f.section}): expected ${f.expected}; got ${f.actual}` : (check.reason ?? 'no reason recorded');
+  return text.length > 300 ? `${text.slice(0, 297)}...` : text;
+}
+
+/** The closing table: one row per topic, a total row, the named findings, the verdict and the report files. */
+export function summaryLines(result: RunResult, reportFiles: string[] = [], paint: Paint = (_c, t) => t): string[] {
   const header = ['topic', 'verdict', 'passed', 'failed', 'warned', 'skipped', 'errored'];
   const rows = result.topics.map((t) => [
     t.id,
@@ -66,11 +100,45 @@ export function summaryLines(result: RunResult, reportDir?: string): string[] {
   const s = result.summary;
   rows.push(['total', result.verdict, String(s.passed), String(s.failed), String(s.warned), String(s.skipped), String(s.errored)]);
   const lines = ['', ...table([header, ...rows]), ''];
+  const findings = findingLines(result, paint);
+  if (findings.length > 0) lines.push(...findings, '');
+  return [...lines, ...closingLines(result, reportFiles, paint)];
+}
+
+/** What even `--quiet` prints: harness errors, the verdict, where the reports are. */
+export function closingLines(result: RunResult, reportFiles: string[] = [], paint: Paint = (_c, t) => t): string[] {
+  const lines: string[] = [];
+  const s = result.summary;
   for (const error of result.harnessErrors) lines.push(`harness error [${error.code}]: ${error.message}`);
   if (s.passed + s.failed + s.warned + s.errored === 0) {
     lines.push(`no check was executed (${s.skipped} skipped, reasons in the reports): this verdict says nothing about the target`);
   }
-  lines.push(`verdict: ${result.verdict} (seed ${result.seed}; replay with --seed ${result.seed})`);
-  if (reportDir) lines.push(`reports: ${reportDir}`);
+  const colour = result.verdict === 'pass' ? 'green' : result.verdict === 'fail' || result.verdict === 'error' ? 'red' : 'yellow';
+  lines.push(`verdict: ${paint(colour, result.verdict)} (seed ${result.seed}; replay with --seed ${result.seed})`);
+  for (const file of reportFiles) lines.push(`report: ${file}`);
   return lines;
+}
+
+export { paintWith };
+
+/** `run --json`: the run's summary as one JSON object, for scripts (stdout holds nothing else). */
+export function jsonSummary(outcome: { exitCode: number; result: RunResult; reportFiles?: string[] }): Record<string, unknown> {
+  const r = outcome.result;
+  const findings = r.topics.flatMap((t) =>
+    t.checks
+      .filter((c) => c.status === 'fail' || c.status === 'warn' || c.status === 'error')
+      .map((c) => ({ check: c.id, status: c.status, requirement: c.failure?.requirement ?? null, section: c.failure?.section ?? null, reason: c.reason })),
+  );
+  return {
+    verdict: r.verdict,
+    exitCode: outcome.exitCode,
+    target: r.target.baseUrl,
+    profile: r.profile,
+    seed: r.seed,
+    summary: r.summary,
+    topics: r.topics.map((t) => ({ id: t.id, verdict: t.verdict, summary: t.summary })),
+    findings,
+    harnessErrors: r.harnessErrors,
+    reports: outcome.reportFiles ?? [],
+  };
 }

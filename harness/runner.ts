@@ -10,14 +10,19 @@ import { BaseSequencer, createVitest } from 'vitest/node';
 import type { TestSpecification, Vitest } from 'vitest/node';
 import { contractSha256, contractVersion } from '../spec/contract.ts';
 import type { RunConfig } from './config.ts';
-import { configSecrets } from './config.ts';
+import { configSecrets, envLinesFor } from './config.ts';
 import { HarnessError } from './errors.ts';
 import { resetExchangeLog } from './exchange-log.ts';
-import { createApiClient } from './http-client.ts';
 import { PACING_BOUND_MS } from './pacing.ts';
+import { probeTarget } from './preflight.ts';
+import { proxyCredentials } from './http-client.ts';
 import type { AppCredentials, Fixtures, SuiteConfig, Target, Topic } from './model.ts';
 import { TOPICS } from './model.ts';
-import { ProgressReporter, summaryLines, topicOfFile } from './output.ts';
+import { ProgressReporter, closingLines, findingLines, summaryLines, topicOfFile } from './output.ts';
+import { publishToCi } from './ci.ts';
+import { didYouMean } from './closest.ts';
+import { lookOf, paintWith } from './terminal.ts';
+import type { Paint } from './terminal.ts';
 import type { Print } from './output.ts';
 import { SecretSet, redactText } from './redact.ts';
 import { CheckCollector } from './reporter.ts';
@@ -53,9 +58,19 @@ export interface ReferenceOptions {
 
 export async function startEmbeddedReference(options: ReferenceOptions): Promise<ReferenceHandle> {
   // Loaded lazily: a run against a host never loads the reference.
-  const { startReference } = await import('../reference/index.ts');
+  const { startReference, DEFECTS } = await import('../reference/index.ts');
+  const known = DEFECTS.map((d) => d.id);
+  const unknown = (options.defects ?? []).filter((id) => !known.includes(id));
+  if (unknown.length > 0) {
+    throw new HarnessError(
+      'CONF_INVALID_VALUE',
+      `--defects (CONFORMANCE_REFERENCE_DEFECTS) names no defect ${unknown.map((id) => `${id}${didYouMean(id, known).replace(/^; /, ' (').replace(/\?$/, '?)')}`).join(', ')}; defects: ${known.join(', ')}`,
+    );
+  }
   try {
-    return await startReference(options);
+    const reference = await startReference(options);
+    // The env lines follow harness/config.ts's VARIABLES table; the reference knows only its values.
+    return { ...reference, envLines: () => envLinesFor(reference) };
   } catch (error) {
     if (error instanceof HarnessError) throw error;
     throw new HarnessError('CONF_INVALID_VALUE', `the embedded reference could not start: ${(error as Error).message}`);
@@ -67,8 +82,12 @@ export interface RunOptions {
   suitesDir?: string;
   print?: Print;
   printError?: Print;
-  /** Progress lines rewritten in place (a terminal); plain lines otherwise. */
+  /** Progress lines rewritten in place (a terminal); plain lines otherwise. Default: from stdout and the environment. */
   tty?: boolean;
+  /** Colour in the printed lines (default: terminal/NO_COLOR/FORCE_COLOR, harness/terminal.ts). */
+  colour?: boolean;
+  /** `quiet`: only the verdict, findings and report files; `json`: nothing (the CLI prints the JSON summary). */
+  output?: 'normal' | 'quiet' | 'json';
   /** Only the checks whose full name matches (vitest testNamePattern); `conformance replay` uses it. */
   testNamePattern?: string;
   /**
@@ -86,6 +105,16 @@ export interface RunOptions {
 export interface RunOutcome {
   exitCode: 0 | 1 | 2;
   result: RunResult;
+  /** Paths of the files written. */
+  reportFiles?: string[];
+}
+
+/** The end of a run's output, and its publication to the CI system it runs in. */
+function printEnd(result: RunResult, files: string[], mode: RunOptions['output'], say: Print, paint: Paint): void {
+  if (mode === 'normal') for (const line of summaryLines(result, files, paint)) say(line);
+  if (mode === 'quiet') for (const line of [...findingLines(result, paint), ...closingLines(result, files, paint)]) say(line);
+  const markdown = files.find((f) => f.endsWith('report.md'));
+  publishToCi(result, markdown ? readFileSync(markdown, 'utf8') : undefined, say);
 }
 
 function toolInfo(): { name: string; version: string } {
@@ -116,28 +145,6 @@ class TopicSequencer extends BaseSequencer {
   }
 }
 
-/**
- * Before vitest starts: the host answers at all, and the token endpoint gives the primary
- * application a token. Either failing is exit 2, within a short timeout.
- */
-export async function probeTarget(config: SuiteConfig): Promise<void> {
-  const timeoutMs = Math.min(config.settings.timeoutMs, 5_000);
-  const probe = createApiClient({
-    ...config,
-    // Probes are not part of the run's evidence, and do not spend its budget.
-    settings: { ...config.settings, timeoutMs, exchangeLogPath: '', maxRequests: 10, concurrency: 1 },
-  });
-  try {
-    const answer = await probe.send({ method: 'GET', path: '/v1/', as: 'none' });
-    if (answer.status === 0) {
-      throw new HarnessError('TARGET_UNREACHABLE', `${config.target.baseUrl} did not answer: ${answer.exchange.transportError ?? 'no response'}`);
-    }
-    await probe.token('primary');
-  } finally {
-    await probe.close();
-  }
-}
-
 function suiteConfigFrom(config: RunConfig, target: Target, apps: RunConfig['apps'], fixtures: Fixtures): SuiteConfig {
   return {
     target,
@@ -145,21 +152,26 @@ function suiteConfigFrom(config: RunConfig, target: Target, apps: RunConfig['app
     fixtures,
     params: config.params,
     settings: config.settings,
-    secrets: configSecrets(apps, fixtures),
+    secrets: configSecrets(apps, fixtures, config.settings),
   };
 }
 
 export async function runConformance(config: RunConfig, options: RunOptions = {}): Promise<RunOutcome> {
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   const printError = options.printError ?? ((line: string) => process.stderr.write(`${line}\n`));
-  const tty = options.tty ?? Boolean(process.stdout.isTTY && !process.env.CI);
+  const look = lookOf(process.stdout);
+  const tty = options.tty ?? look.inPlace;
+  const paint = paintWith({ colour: options.colour ?? look.colour });
+  const mode = options.output ?? 'normal';
   const suitesDir = options.suitesDir ?? SUITES_DIR;
   const startedAt = new Date().toISOString();
 
   let reference: ReferenceHandle | undefined;
   let vitest: Vitest | undefined;
-  const secrets = new SecretSet(configSecrets(config.apps, config.fixtures));
+  const secrets = new SecretSet([...configSecrets(config.apps, config.fixtures, config.settings), ...proxyCredentials()]);
   const say: Print = (line) => print(redactText(line, secrets));
+  // Opening lines and progress only in the normal mode; --quiet and --json keep stdout for the end.
+  const chatter: Print = mode === 'normal' ? say : () => undefined;
   try {
     let suiteConfig: SuiteConfig;
     if (config.target) {
@@ -178,10 +190,10 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
     }
     for (const secret of suiteConfig.secrets) secrets.add(secret);
 
-    say(`conformance run ${config.settings.runId}`);
-    say(`target: ${suiteConfig.target.baseUrl}${suiteConfig.target.embedded ? ' (embedded reference' + (config.defects.length ? `, defects: ${config.defects.join(', ')}` : '') + ')' : ''}`);
-    say(`profile: ${config.settings.profile}; topics: ${config.topics.join(', ')}${config.shard ? `; shard ${config.shard}` : ''}`);
-    say(`seed: ${config.settings.seed} (replay with --seed ${config.settings.seed}); runs per property: ${config.settings.runs}`);
+    chatter(`conformance run ${config.settings.runId}`);
+    chatter(`target: ${suiteConfig.target.baseUrl}${suiteConfig.target.embedded ? ' (embedded reference' + (config.defects.length ? `, defects: ${config.defects.join(', ')}` : '') + ')' : ''}`);
+    chatter(`profile: ${config.settings.profile}; topics: ${config.topics.join(', ')}${config.shard ? `; shard ${config.shard}` : ''}`);
+    chatter(`seed: ${config.settings.seed} (replay with --seed ${config.settings.seed}); runs per property: ${config.settings.runs}`);
 
     if (!suiteConfig.target.embedded) {
       try {
@@ -218,7 +230,7 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
     }
 
     const collector = new CheckCollector();
-    const progress = new ProgressReporter({ print: say, tty, write: (text) => process.stdout.write(redactText(text, secrets)) });
+    const progress = new ProgressReporter({ print: chatter, tty: tty && mode === 'normal', paint, write: (text) => process.stdout.write(redactText(text, secrets)) });
     // vitest's own console output (banner, stacks) goes to a buffer, shown only with CONFORMANCE_DEBUG=1.
     const vitestOutput: string[] = [];
     const sink = new Writable({
@@ -295,7 +307,7 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
     const scrub = <T>(value: T): T => JSON.parse(redactText(JSON.stringify(value), secrets)) as T;
     const built = buildRunResult(scrub(info), scrub(collector.checks()));
     const result = options.finalize ? await options.finalize(built) : built;
-    await writeAll(config.reportDir, result, [...secrets.list()]);
+    const reportFiles = await writeAll(config.reportDir, result, [...secrets.list()]);
     const leakScan = (files: Record<string, string>) => {
       const leaking = findLeaks(files, [...secrets.list()]);
       if (leaking.length > 0) {
@@ -308,8 +320,10 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
       copyFileSync(config.settings.exchangeLogPath, join(config.reportDir, 'exchanges.jsonl'));
     }
     if (options.afterReports) await options.afterReports(result, leakScan);
-    for (const line of summaryLines(result, config.reportDir)) say(line);
-    return { exitCode: exitCodeOf(result), result };
+    const exchangesFile = join(config.reportDir, 'exchanges.jsonl');
+    const written = existsSync(exchangesFile) ? [...reportFiles, exchangesFile] : reportFiles;
+    printEnd(result, written, mode, say, paint);
+    return { exitCode: exitCodeOf(result), result, reportFiles: written };
   } finally {
     if (vitest) await vitest.close().catch(() => undefined);
     if (reference) await reference.close().catch(() => undefined);
@@ -317,9 +331,9 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
   }
 }
 
-async function writeAll(dir: string, result: RunResult, secrets: string[]): Promise<void> {
+async function writeAll(dir: string, result: RunResult, secrets: string[]): Promise<string[]> {
   try {
-    await writeReports(dir, result, secrets);
+    return await writeReports(dir, result, secrets);
   } catch (error) {
     if (error instanceof HarnessError) throw error;
     throw new HarnessError('REPORT_WRITE_FAILED', `reports could not be written to ${dir}: ${firstLine((error as Error).message)}`);
@@ -330,19 +344,44 @@ function firstLine(text: string): string {
   return (text.split('\n').find((l) => l.trim()) ?? '').trim();
 }
 
-/** `--merge-reports DIR...`: one report from the report.json of shard runs. */
-export async function mergeShardReports(dirs: string[], reportDir: string, print: Print): Promise<RunOutcome> {
+/**
+ * The shards a set of shard results must make up: every `i/n` of one `n`. A shard that crashed
+ * before writing its report would otherwise leave a green merged gate over part of the checks.
+ */
+export function checkShardsComplete(results: Array<{ dir: string; shard?: string }>): void {
+  const parsed = results.map((r) => {
+    const m = /^(\d+)\/(\d+)$/.exec(r.shard ?? '');
+    if (!m) throw new HarnessError('CONF_INVALID_VALUE', `--merge-reports: ${r.dir} holds no shard report (run each share with --shard i/n)`);
+    return { dir: r.dir, index: Number(m[1]), count: Number(m[2]) };
+  });
+  const count = parsed[0]?.count ?? 0;
+  const other = parsed.find((p) => p.count !== count);
+  if (other) throw new HarnessError('CONF_INVALID_VALUE', `--merge-reports: ${other.dir} is shard ${other.index}/${other.count}, the others are of ${count} shards`);
+  const missing = Array.from({ length: count }, (_, i) => i + 1).filter((i) => !parsed.some((p) => p.index === i));
+  if (missing.length > 0) {
+    throw new HarnessError(
+      'CONF_INVALID_VALUE',
+      `--merge-reports: shard${missing.length > 1 ? 's' : ''} ${missing.map((i) => `${i}/${count}`).join(', ')} missing (no report.json among the folders given); a merged verdict needs every shard`,
+    );
+  }
+}
+
+/** `--merge-reports DIR...`: one report from the report.json of every shard run. */
+export async function mergeShardReports(dirs: string[], reportDir: string, print: Print, options: Pick<RunOptions, 'output'> = {}): Promise<RunOutcome> {
+  if (dirs.length === 0) throw new HarnessError('CONF_INVALID_VALUE', '--merge-reports needs the folders of the shard runs');
   const results = dirs.map((dir) => {
     const file = join(dir, 'report.json');
-    if (!existsSync(file)) throw new HarnessError('CONF_INVALID_VALUE', `--merge-reports: no report.json in ${dir}`);
+    if (!existsSync(file)) throw new HarnessError('CONF_INVALID_VALUE', `--merge-reports: no report.json in ${dir} (did that shard crash before writing it?)`);
     try {
       return JSON.parse(readFileSync(file, 'utf8')) as RunResult;
     } catch (error) {
-      throw new HarnessError('CONF_INVALID_VALUE', `--merge-reports: ${file} is not JSON (${(error as Error).message})`);
+      throw new HarnessError('CONF_INVALID_VALUE', `--merge-reports: ${file} is not JSON (${(error as Error).message.split('\n')[0]})`);
     }
   });
+  checkShardsComplete(results.map((r, i) => ({ dir: dirs[i]!, ...(r.shard !== undefined ? { shard: r.shard } : {}) })));
   const merged = mergeRunResults(results);
-  await writeAll(reportDir, merged, []);
-  for (const line of summaryLines(merged, reportDir)) print(line);
-  return { exitCode: exitCodeOf(merged), result: merged };
+  const written = await writeAll(reportDir, merged, []);
+  const look = lookOf(process.stdout);
+  printEnd(merged, written, options.output ?? 'normal', print, paintWith(look));
+  return { exitCode: exitCodeOf(merged), result: merged, reportFiles: written };
 }

@@ -54,8 +54,6 @@ export interface RunningReference {
   /** The clock, for in-process callers (tests may also use the control origin). */
   clock: Clock;
   store: Store;
-  /** CONFORMANCE_*=value lines (INTERFACE.md) that point a run at this reference. */
-  envLines(): string[];
   close(): Promise<void>;
 }
 
@@ -138,32 +136,6 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
       },
       clock,
       store,
-      envLines: () => [
-        `CONFORMANCE_BASE_URL=${baseUrl}`,
-        `CONFORMANCE_TOKEN_URL=${tokenUrl}`,
-        `CONFORMANCE_CLIENT_ID=${apps.primary.clientId}`,
-        `CONFORMANCE_CLIENT_SECRET=${apps.primary.clientSecret}`,
-        `CONFORMANCE_LIMITED_CLIENT_ID=${apps.limited.clientId}`,
-        `CONFORMANCE_LIMITED_CLIENT_SECRET=${apps.limited.clientSecret}`,
-        `CONFORMANCE_AUDIENCE=${AUDIENCE}`,
-        `CONFORMANCE_BUSINESS_ID=${f.businessId}`,
-        `CONFORMANCE_OTHER_BUSINESS_ID=${f.otherBusinessId}`,
-        `CONFORMANCE_SENDER_ID=${f.senderId}`,
-        `CONFORMANCE_UNAUTHORIZED_SENDER_ID=${f.unauthorizedSenderId}`,
-        `CONFORMANCE_TEMPLATE_ID=${f.templateId}`,
-        `CONFORMANCE_TEMPLATE_PLACEHOLDERS=${f.templatePlaceholders.join(',')}`,
-        `CONFORMANCE_INACTIVE_TEMPLATE_ID=${f.inactiveTemplateId}`,
-        `CONFORMANCE_MESSAGE_ID=${f.messageId}`,
-        `CONFORMANCE_MESSAGE_TEMPLATE_ID=${f.messageTemplateId}`,
-        `CONFORMANCE_FOREIGN_MESSAGE_ID=${f.foreignMessageId}`,
-        `CONFORMANCE_FOREIGN_BULK_ID=${f.foreignBulkId}`,
-        `CONFORMANCE_FOREIGN_WEBHOOK_ENDPOINT_ID=${f.foreignWebhookEndpointId}`,
-        `CONFORMANCE_WEBHOOK_ENDPOINT_ID=${f.webhookEndpointId}`,
-        `CONFORMANCE_EXPIRED_CURSOR=${f.expiredCursor}`,
-        `CONFORMANCE_EXPIRED_TOKEN=${expiredToken}`,
-        `CONFORMANCE_EXPIRED_CURSOR_BULK_ID=${f.expiredCursorBulkId}`,
-        `CONFORMANCE_RECIPIENTS=${f.recipients.join(',')}`,
-      ],
       close: async () => {
         await Promise.all(servers.map(closeServer));
       },

@@ -5,7 +5,7 @@ import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { Command, CommandContext, CliIo } from '../cli.ts';
 import type { RunConfig, RunFlags } from '../config.ts';
-import { loadConfig } from '../config.ts';
+import { loadConfig, reportDirSetting } from '../config.ts';
 import { HarnessError } from '../errors.ts';
 import type { RunOptions, RunOutcome } from '../runner.ts';
 import { runConformance } from '../runner.ts';
@@ -117,7 +117,7 @@ const baselineCommand: Command = {
   usage: 'conformance baseline [--report reports/report.json] [--out conformance-baseline.json]',
   options: { report: { type: 'string' }, out: { type: 'string' }, 'report-dir': { type: 'string' } },
   async run({ values }, { io }) {
-    const reportFile = resolve(str(values.report) ?? join(str(values['report-dir']) ?? process.env.CONFORMANCE_REPORT_DIR ?? 'reports', 'report.json'));
+    const reportFile = resolve(str(values.report) ?? join(reportDirSetting(str(values['report-dir'])), 'report.json'));
     const out = resolve(str(values.out) ?? 'conformance-baseline.json');
     const report = readReport(reportFile);
     const baseline = baselineFromReport(report, str(values.report) ?? reportFile);
@@ -235,7 +235,7 @@ const verifyCertificateCommand: Command = {
   allowPositionals: true,
   async run({ positionals }, { io }) {
     if (positionals.length > 1) throw new HarnessError('CONF_INVALID_VALUE', 'verify-certificate takes one certificate file');
-    const file = resolve(positionals[0] ?? join(process.env.CONFORMANCE_REPORT_DIR ?? 'reports', CERTIFICATE_FILE));
+    const file = resolve(positionals[0] ?? join(reportDirSetting(undefined), CERTIFICATE_FILE));
     const outcome = verifyCertificate(file);
     for (const line of outcome.lines) io.out(line);
     if (outcome.mismatched.length > 0) {

@@ -5,7 +5,7 @@ import { requirementById } from '../../spec/requirements.ts';
 import type { ApiClient, ApiResponse } from '../../harness/client.ts';
 import { flushExchangeLog } from '../../harness/exchange-log.ts';
 import type { CheckMeta, Exchange, RequestBudget, SkipKind, SuiteConfig, Topic } from '../../harness/model.ts';
-import { requestLimit } from '../../harness/model.ts';
+import { checkSelected, requestLimit } from '../../harness/model.ts';
 import { CheckSkipped, ConformanceFailure } from './failure.ts';
 import { suiteContext } from './context.ts';
 
@@ -115,6 +115,9 @@ function planOf(spec: CheckSpec, config: SuiteConfig): Planned {
  */
 const sharedLeft = new Map<Topic, number>();
 
+/** Failed checks of the run so far (one worker runs every topic file), for `--max-failures`. */
+let failuresSoFar = 0;
+
 const EVIDENCE_LIMIT = 10;
 
 function exchangeOf(x: ApiResponse | Exchange): Exchange {
@@ -184,7 +187,10 @@ export function checksFor(topic: Topic, options: { shared?: number } = {}) {
   const sharedRequests = (options.shared ?? 0) + SHARED_SPARE;
   return function check(spec: CheckSpec, body: (t: CheckContext) => Promise<void>): void {
     // The run's configuration is provided before the suites load (also when `plan` only collects).
-    const planned = planOf(spec, inject('conformance'));
+    const runConfig = inject('conformance');
+    // --check / --exclude-check: a check left out is not declared at all (not run, not reported).
+    if (!checkSelected(runConfig.settings.selection, `${topic}/${spec.id}`, spec.requirements)) return;
+    const planned = planOf(spec, runConfig);
     const meta: CheckMeta = {
       topic,
       checkId: `${topic}/${spec.id}`,
@@ -232,6 +238,10 @@ export function checksFor(topic: Topic, options: { shared?: number } = {}) {
       const redact = (text: string) => (api.redact ? api.redact(text) : text);
       try {
         if (planned.skip) t.skip(planned.skip.reason, planned.skip.kind);
+        const maxFailures = config.settings.maxFailures;
+        if (maxFailures !== undefined && failuresSoFar >= maxFailures) {
+          t.skip(`not run: the run stopped after ${maxFailures} failed check${maxFailures > 1 ? 's' : ''} (--max-failures ${maxFailures})`);
+        }
         await body(t);
         // A refusal the check swallowed still makes it an error.
         if (refused instanceof UndeclaredWrite) throw new UndeclaredWrite(refused.message);
@@ -255,6 +265,8 @@ export function checksFor(topic: Topic, options: { shared?: number } = {}) {
           return;
         }
         if (error instanceof ConformanceFailure) {
+          // A broken `should` is a warning, not a failure (harness/reporter.ts checkStatusOf).
+          if (requirementById(error.requirement)?.level !== 'should') failuresSoFar++;
           error.exchanges.forEach(keep);
           const counterexample = (error as { counterexample?: string }).counterexample;
           if (counterexample) live.counterexample = counterexample;

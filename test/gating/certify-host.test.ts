@@ -7,6 +7,7 @@ import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { envLinesFor } from '../../harness/config.ts';
 import type { Certificate } from '../../harness/gating/certificate.ts';
 import { verifyCertificate } from '../../harness/gating/certificate.ts';
 import type { RunResult } from '../../harness/result.ts';
@@ -37,7 +38,7 @@ describe('certifying a non-embedded host', { timeout: 240_000 }, () => {
 
   beforeAll(async () => {
     reference = await startReference();
-    envLines = reference.envLines();
+    envLines = envLinesFor(reference);
     writeFileSync(join(dir, 'host.env'), `${envLines.join('\n')}\n`);
     certified = await cli(['certify', '--env-file', join(dir, 'host.env'), '--report-dir', certDir, ...RUN]);
   }, 180_000);
