@@ -208,5 +208,18 @@ describe('request plan', { timeout: 240_000 }, () => {
       expect(embedded.get(check.id)!.maxRequests, check.id).toBeGreaterThan(0);
     }
     // (Totals are not compared: a host's bulk polls read more often than the embedded reference's.)
+
+    // A declared sandbox takes the full-size and malformed-number submissions and the random DELETE.
+    config.settings = { ...config.settings, sandbox: true };
+    const sandbox = await collectPlan(config);
+    expect(sandbox.checks.filter((c) => c.skip !== undefined).map((c) => c.id).sort()).toEqual([
+      'bulk-invariants/counts-unavailable',
+      'cursors/cursor-lifetime',
+      'idempotency/seven-day-window',
+      'webhooks/foreign-endpoint-refused',
+    ]);
+    for (const id of ['recipient-limits/at-maximum-accepted', 'recipient-limits/malformed-entries-count', 'webhooks/random-endpoint-404']) {
+      expect(unobservable.find((c) => c.id === id)!.skip, id).toMatch(/declare CONFORMANCE_SANDBOX=true to check/);
+    }
   });
 });
