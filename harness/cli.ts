@@ -10,7 +10,7 @@ import { HarnessError } from './errors.ts';
 import { GATING_COMMANDS, RUN_GATING_OPTIONS, RUN_GATING_USAGE, prepareGatedRun, printPlan } from './gating/commands.ts';
 import { mergeShardReports, runConformance, startEmbeddedReference } from './runner.ts';
 import type { RunOptions } from './runner.ts';
-import { PACKAGE_ROOT } from './runner.ts';
+import { PACKAGE_ROOT } from './vitest-options.ts';
 import { jsonSummary } from './output.ts';
 import { didYouMean } from './closest.ts';
 import { maskSecretLines } from './config.ts';

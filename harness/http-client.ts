@@ -7,7 +7,7 @@ import type { Dispatcher } from 'undici';
 import type { ApiClient, ApiRequest, ApiResponse, Caller, TokenRequest } from './client.ts';
 import { HarnessError } from './errors.ts';
 import { appendExchange, countExchanges } from './exchange-log.ts';
-import { recordObtainedToken } from './gating/token-log.ts';
+import { recordObtainedToken } from './token-log.ts';
 import type { AppCredentials, Exchange, SuiteConfig } from './model.ts';
 import { REDACTED, SecretSet, redactBody, redactHeaders, redactText } from './redact.ts';
 import { PACING_BOUND_MS, pacerFor } from './pacing.ts';

@@ -5,15 +5,7 @@ import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/nod
 import type { Level } from '../spec/requirements.ts';
 import { requirementById } from '../spec/requirements.ts';
 import type { CheckMeta, CheckStatus } from './model.ts';
-import type { HarnessErrorEntry } from './result.ts';
-
-export interface CollectedCheck extends CheckMeta {
-  title: string;
-  status: CheckStatus;
-  durationMs: number;
-  /** Why the harness could not run the check (status `error`); a message, never a stack. */
-  errorMessage?: string;
-}
+import type { CollectedCheck, HarnessErrorEntry } from './result.ts';
 
 export interface CheckCollectorOptions {
   /** Level of a requirement id; the catalogue's by default (tests pass their own). */
@@ -38,8 +30,7 @@ function errorText(error: { name?: string; message?: string } | undefined): stri
 }
 
 function conformanceMeta(test: TestCase): CheckMeta | undefined {
-  const meta = test.meta() as unknown as { conformance?: CheckMeta };
-  return meta.conformance;
+  return test.meta().conformance;
 }
 
 export class CheckCollector implements Reporter {

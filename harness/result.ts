@@ -4,10 +4,16 @@ import * as catalogue from '../spec/requirements.ts';
 import type { Level, Requirement, Testability } from '../spec/requirements.ts';
 import { HarnessError } from './errors.ts';
 import type { CheckMeta, CheckStatus, Exchange, Profile, SkipKind, Topic } from './model.ts';
-import type { CollectedCheck } from './reporter.ts';
-import type { GatingReport } from './gating/report.ts';
+import type { GatingReport } from './gating-model.ts';
 
-export type { CollectedCheck } from './reporter.ts';
+/** One check as the reporter (harness/reporter.ts) collected it from vitest's task meta. */
+export interface CollectedCheck extends CheckMeta {
+  title: string;
+  status: CheckStatus;
+  durationMs: number;
+  /** Why the harness could not run the check (status `error`); a message, never a stack. */
+  errorMessage?: string;
+}
 
 export type Verdict = 'pass' | 'fail' | 'error';
 export type TopicVerdict = 'pass' | 'fail' | 'error' | 'skipped';

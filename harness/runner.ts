@@ -4,21 +4,19 @@
 // 2 the run could not be made (or not completely: errors in the harness or a suite).
 import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Writable } from 'node:stream';
-import { BaseSequencer, createVitest } from 'vitest/node';
-import type { TestSpecification, Vitest } from 'vitest/node';
+import { createVitest } from 'vitest/node';
+import type { Vitest } from 'vitest/node';
 import { contractSha256, contractVersion } from '../spec/contract.ts';
 import type { RunConfig } from './config.ts';
 import { configSecrets, envLinesFor } from './config.ts';
 import { HarnessError } from './errors.ts';
 import { resetExchangeLog } from './exchange-log.ts';
-import { PACING_BOUND_MS } from './pacing.ts';
+import { PACKAGE_ROOT, suiteRunOptions } from './vitest-options.ts';
 import { probeTarget } from './preflight.ts';
 import { proxyCredentials } from './http-client.ts';
-import type { AppCredentials, Fixtures, SuiteConfig, Target, Topic } from './model.ts';
-import { TOPICS } from './model.ts';
-import { ProgressReporter, closingLines, findingLines, summaryLines, topicOfFile } from './output.ts';
+import type { AppCredentials, Fixtures, SuiteConfig, Target } from './model.ts';
+import { ProgressReporter, closingLines, findingLines, summaryLines } from './output.ts';
 import { publishToCi } from './ci.ts';
 import { didYouMean } from './closest.ts';
 import { lookOf, paintWith } from './terminal.ts';
@@ -28,15 +26,11 @@ import { SecretSet, redactText } from './redact.ts';
 import { CheckCollector } from './reporter.ts';
 import { buildRunResult, mergeRunResults } from './result.ts';
 import { findLeaks, writeReports } from './reports/index.ts';
-import { readObtainedTokens } from './gating/token-log.ts';
+import { readObtainedTokens } from './token-log.ts';
 import type { HarnessErrorEntry, RunInfo, RunResult } from './result.ts';
 
-/** Root of the installed package (never the user's working directory). */
-export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SUITES_DIR = join(PACKAGE_ROOT, 'suites');
 
-/** Topics that read the exchange log of the whole run, so they run last. */
-export const READS_WHOLE_RUN: Topic[] = ['problem-details', 'schemas'];
 
 /** What reference/index.ts offers (loaded only when the run targets it). */
 export interface ReferenceHandle {
@@ -128,21 +122,27 @@ export function exitCodeOf(result: RunResult): 0 | 1 | 2 {
   return 0;
 }
 
-/** Problem-details and schemas last; the others in catalogue order. */
-export function orderTopics<T>(items: T[], topicOf: (item: T) => string): T[] {
-  const rank = (t: string) => {
-    const last = READS_WHOLE_RUN.indexOf(t as Topic);
-    if (last >= 0) return 1000 + last;
-    const i = TOPICS.indexOf(t as Topic);
-    return i >= 0 ? i : 500;
-  };
-  return [...items].sort((a, b) => rank(topicOf(a)) - rank(topicOf(b)));
-}
 
-class TopicSequencer extends BaseSequencer {
-  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
-    return orderTopics(files, (f) => topicOfFile(f.moduleId));
-  }
+/** What a run's result says of the run itself (also for a run the pre-flight stopped). */
+function runInfoOf(config: RunConfig, target: Target, startedAt: string, harnessErrors: HarnessErrorEntry[]): RunInfo {
+  return {
+    tool: toolInfo(),
+    contract: { version: contractVersion, sha256: contractSha256 },
+    target: {
+      baseUrl: target.baseUrl,
+      embedded: target.embedded,
+      // So that `conformance replay` starts the reference with the same defects.
+      ...(target.embedded && config.defects.length > 0 ? { defects: [...config.defects] } : {}),
+    },
+    profile: config.settings.profile,
+    seed: config.settings.seed,
+    runs: config.settings.runs,
+    startedAt,
+    finishedAt: new Date().toISOString(),
+    topics: config.topics,
+    harnessErrors,
+    ...(config.shard ? { shard: config.shard } : {}),
+  };
 }
 
 function suiteConfigFrom(config: RunConfig, target: Target, apps: RunConfig['apps'], fixtures: Fixtures): SuiteConfig {
@@ -202,18 +202,7 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
         // The run cannot be made; a report still says why (best effort), then exit 2 with the error.
         if (error instanceof HarnessError) {
           const entry = { code: error.code, message: redactText(error.message, secrets) };
-          const info: RunInfo = {
-            tool: toolInfo(),
-            contract: { version: contractVersion, sha256: contractSha256 },
-            target: { baseUrl: suiteConfig.target.baseUrl, embedded: false },
-            profile: config.settings.profile,
-            seed: config.settings.seed,
-            runs: config.settings.runs,
-            startedAt,
-            finishedAt: new Date().toISOString(),
-            topics: config.topics,
-            harnessErrors: [entry],
-          };
+          const info = runInfoOf(config, suiteConfig.target, startedAt, [entry]);
           await writeAll(config.reportDir, buildRunResult(info, []), [...secrets.list()]).catch(() => undefined);
         }
         throw error;
@@ -239,35 +228,17 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
         callback();
       },
     });
-    const settle = config.settings.settleTimeoutMs;
     if (files.length > 0) {
       vitest = await createVitest(
         'test',
-        {
-          root: PACKAGE_ROOT,
-          dir: suitesDir,
-          config: false,
-          include: orderTopics(files, topicOfFile).map((f) => f.slice(suitesDir.length + 1).replace(/\\/g, '/')),
-          watch: false,
+        suiteRunOptions({
+          suitesDir,
+          files,
+          suiteConfig,
           reporters: [collector, progress],
-          provide: { conformance: suiteConfig },
-          setupFiles: [join(PACKAGE_ROOT, 'harness', 'vitest-setup.ts')],
-          fileParallelism: false,
-          // One worker thread for every topic file: a fresh worker per file cost about 1 s each
-          // (start, imports, schema compilation), most of a run's wall time, and a thread rather than
-          // a child process spares a second Node runtime in memory (bench/, docs/benchmark.md).
-          // Suites keep their state in their own modules; the shared client counts the run-wide budget.
-          pool: 'threads',
-          isolate: false,
-          sequence: { sequencer: TopicSequencer },
-          // A check may also wait out the host's pace (harness/pacing.ts) before its verdict.
-          testTimeout: settle * 2 + config.settings.timeoutMs * 4 + 30_000 + PACING_BOUND_MS,
-          hookTimeout: settle + config.settings.timeoutMs * 4 + 30_000 + PACING_BOUND_MS,
-          passWithNoTests: true,
-          silent: true,
           ...(options.testNamePattern !== undefined ? { testNamePattern: options.testNamePattern } : {}),
           ...(config.shard ? { shard: config.shard } : {}),
-        } as never,
+        }) as never,
         {},
         { stdout: sink, stderr: sink },
       );
@@ -285,24 +256,7 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
     // Tokens the workers obtained are secrets too: nothing below may write them.
     for (const token of readObtainedTokens(config.settings.exchangeLogPath)) secrets.add(token);
 
-    const info: RunInfo = {
-      tool: toolInfo(),
-      contract: { version: contractVersion, sha256: contractSha256 },
-      target: {
-        baseUrl: suiteConfig.target.baseUrl,
-        embedded: suiteConfig.target.embedded,
-        // So that `conformance replay` starts the reference with the same defects.
-        ...(suiteConfig.target.embedded && config.defects.length > 0 ? { defects: [...config.defects] } : {}),
-      },
-      profile: config.settings.profile,
-      seed: config.settings.seed,
-      runs: config.settings.runs,
-      startedAt,
-      finishedAt: new Date().toISOString(),
-      topics: config.topics,
-      harnessErrors: [...harnessErrors, ...collector.harnessErrors()],
-      ...(config.shard ? { shard: config.shard } : {}),
-    };
+    const info = runInfoOf(config, suiteConfig.target, startedAt, [...harnessErrors, ...collector.harnessErrors()]);
     // Defence in depth: workers redact what they know; the configured secrets go once more here.
     const scrub = <T>(value: T): T => JSON.parse(redactText(JSON.stringify(value), secrets)) as T;
     const built = buildRunResult(scrub(info), scrub(collector.checks()));

@@ -4,7 +4,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { HarnessError } from '../errors.ts';
 import type { RunResult } from '../result.ts';
-import type { BaselineEntry } from './report.ts';
+import type { BaselineEntry } from '../gating-model.ts';
 
 export const BASELINE_VERSION = 1;
 /** What `conformance baseline` writes in place of a reason; a run refuses it until replaced. */

@@ -11,7 +11,7 @@ import { HarnessError } from '../errors.ts';
 import { TOPICS } from '../model.ts';
 import type { RunResult } from '../result.ts';
 import { REPORT_FILES } from '../reports/index.ts';
-import type { CertificationExclusion } from './report.ts';
+import type { CertificationExclusion } from '../gating-model.ts';
 
 export const CERTIFICATE_FILE = 'certificate.json';
 /** 2: exclusions, and the contents checked against report.json on verification. */

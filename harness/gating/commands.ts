@@ -16,7 +16,7 @@ import type { LoadedBaseline } from './baseline.ts';
 import { CERTIFICATE_FILE, buildCertificate, renderCertificate, verifyCertificate } from './certificate.ts';
 import { collectPlan, formatPlan, parseRate, withCheckBudgets } from './plan.ts';
 import { readReport, replayConfig } from './replay.ts';
-import { exclusionsSentence } from './render.ts';
+import { exclusionsSentence } from '../reports/gating.ts';
 import { certificationOf, gradeRun } from './tiers.ts';
 
 type Values = Record<string, string | boolean | string[] | undefined>;

@@ -11,10 +11,10 @@ import { Writable } from 'node:stream';
 import { createVitest } from 'vitest/node';
 import type { RunConfig } from '../config.ts';
 import { HarnessError } from '../errors.ts';
-import type { CheckMeta, SuiteConfig, Topic } from '../model.ts';
+import type { SuiteConfig, Topic } from '../model.ts';
 import { TOPICS } from '../model.ts';
 import { topicOfFile } from '../output.ts';
-import { PACKAGE_ROOT, orderTopics } from '../runner.ts';
+import { PACKAGE_ROOT, orderTopics, suiteRunOptions } from '../vitest-options.ts';
 
 export interface PlannedCheck {
   id: string;
@@ -95,22 +95,14 @@ export async function collectPlan(config: RunConfig, options: PlanOptions = {}):
   if (files.length > 0) {
     const vitest = await createVitest(
       'test',
-      {
-        root: PACKAGE_ROOT,
-        dir: suitesDir,
-        config: false,
-        include: orderTopics(files, topicOfFile).map((f) => f.slice(suitesDir.length + 1).replace(/\\/g, '/')),
-        watch: false,
+      suiteRunOptions({
+        suitesDir,
+        files,
+        suiteConfig,
         reporters: [],
-        provide: { conformance: suiteConfig },
-        setupFiles: [join(PACKAGE_ROOT, 'harness', 'vitest-setup.ts')],
-        fileParallelism: false,
-        pool: 'forks',
-        passWithNoTests: true,
-        silent: true,
         ...(options.testNamePattern !== undefined ? { testNamePattern: options.testNamePattern } : {}),
         ...(config.shard ? { shard: config.shard } : {}),
-      } as never,
+      }) as never,
       {},
       { stdout: silentSink(), stderr: silentSink() },
     );
@@ -121,7 +113,7 @@ export async function collectPlan(config: RunConfig, options: PlanOptions = {}):
       for (const module of modules) {
         for (const error of module.errors()) problems.push(`${module.relativeModuleId}: ${(error.message ?? '').split('\n')[0]}`);
         for (const test of module.children.allTests()) {
-          const meta = (test.meta() as unknown as { conformance?: CheckMeta }).conformance;
+          const meta = test.meta().conformance;
           if (!meta) continue;
           // Declared skip/todo, or filtered out by the name pattern: nothing will be sent.
           if (test.options.mode !== 'run' && test.options.mode !== 'only') continue;

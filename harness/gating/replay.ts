@@ -9,7 +9,7 @@ import { HarnessError } from '../errors.ts';
 import type { Topic } from '../model.ts';
 import { TOPICS } from '../model.ts';
 import type { CheckResult, RunResult } from '../result.ts';
-import { READS_WHOLE_RUN } from '../runner.ts';
+import { READS_WHOLE_RUN } from '../vitest-options.ts';
 
 export function readReport(file: string): RunResult {
   if (!existsSync(file)) throw new HarnessError('CONF_INVALID_VALUE', `${file}: no such report`);

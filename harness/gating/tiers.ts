@@ -8,8 +8,8 @@ import { TOPICS } from '../model.ts';
 import type { CheckResult, RunResult, Verdict } from '../result.ts';
 import type { LoadedBaseline } from './baseline.ts';
 import { baselineKey } from './baseline.ts';
-import type { BaselineComparison, CertificationExclusion, CertificationSummary, GatingReport, Tier, TierOutcome } from './report.ts';
-import { TIERS } from './report.ts';
+import type { BaselineComparison, CertificationExclusion, CertificationSummary, GatingReport, Tier, TierOutcome } from '../gating-model.ts';
+import { TIERS } from '../gating-model.ts';
 
 export interface GradeOptions {
   strict?: boolean;

@@ -2,7 +2,7 @@
 // Content-Security-Policy forbids any fetch and allows only this page's own script and style by
 // hash). Stable hooks for tests and tooling: `data-testid` on the verdict and counts,
 // `data-filter` on the filter buttons, `data-status` on each check row, `data-topic` on topics.
-import { gatingHtml } from '../gating/render.ts';
+import { gatingHtml } from './gating.ts';
 import { createHash } from 'node:crypto';
 import type { CheckStatus } from '../model.ts';
 import type { CheckResult, RequirementResult, RunResult, TopicResult } from '../result.ts';

@@ -1,6 +1,6 @@
 // report.md: a summary table per topic, then every failure with its requirement, section and
 // evidence. Written to be pasted as a CI job summary (GitHub renders it, HTML sanitised).
-import { gatingMarkdown } from '../gating/render.ts';
+import { gatingMarkdown } from './gating.ts';
 import type { CheckResult, RunResult, TopicResult } from '../result.ts';
 import { CHECK_STATUS_LABEL, REQUIREMENT_STATUS_ORDER, SKIP_KIND_LABEL, VERDICT_LABEL, formatRequest, formatResponse, runFacts } from './text.ts';
 

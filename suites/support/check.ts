@@ -203,8 +203,8 @@ export function checksFor(topic: Topic, options: { shared?: number } = {}) {
       ...(planned.skip ? { plannedSkip: planned.skip.reason } : {}),
       ...(planned.writes ? { writes: planned.writes } : {}),
     };
-    it(`${spec.title} [${spec.requirements.join(', ')}]`, { meta: { conformance: meta } as never, timeout: spec.timeout }, async (ctx) => {
-      const live = (ctx.task.meta as unknown as { conformance: CheckMeta }).conformance;
+    it(`${spec.title} [${spec.requirements.join(', ')}]`, { meta: { conformance: meta }, timeout: spec.timeout }, async (ctx) => {
+      const live = ctx.task.meta.conformance ?? meta;
       const { config, api: shared } = await suiteContext();
       live.seed = config.settings.seed;
       const budgets = config.settings.checkBudgets === true;

@@ -1,6 +1,6 @@
 // Hand-made collected checks (one of each outcome), for tests of the result and the renderers
 // that need no vitest run.
-import type { CollectedCheck } from '../../harness/reporter.ts';
+import type { CollectedCheck } from '../../harness/result.ts';
 import type { Exchange } from '../../harness/model.ts';
 
 export function exchange(overrides: { status?: number; body?: string; requestBody?: string } = {}): Exchange {

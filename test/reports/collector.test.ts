@@ -2,7 +2,7 @@
 // the CheckCollector attached, then the collected checks are built into a result and rendered.
 import { beforeAll, describe, expect, it } from 'vitest';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
-import type { CollectedCheck } from '../../harness/reporter.ts';
+import type { CollectedCheck } from '../../harness/result.ts';
 import { buildRunResult, type RunResult } from '../../harness/result.ts';
 import { renderReports } from '../../harness/reports/index.ts';
 import { runInfo, sectionTitles, testCatalogue } from './catalogue.ts';

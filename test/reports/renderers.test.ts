@@ -8,7 +8,7 @@ import { runInNewContext } from 'node:vm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { HarnessError } from '../../harness/errors.ts';
-import type { CollectedCheck } from '../../harness/reporter.ts';
+import type { CollectedCheck } from '../../harness/result.ts';
 import { buildRunResult, type RunResult } from '../../harness/result.ts';
 import { REPORT_FILES, findLeaks, renderReports, writeReports } from '../../harness/reports/index.ts';
 import { runInfo, sectionTitles, testCatalogue } from './catalogue.ts';

@@ -1,7 +1,7 @@
 // buildRunResult and mergeRunResults: verdicts, counts, requirement coverage, shard merging.
 import { describe, expect, it } from 'vitest';
 import { HarnessError } from '../../harness/errors.ts';
-import type { CollectedCheck } from '../../harness/reporter.ts';
+import type { CollectedCheck } from '../../harness/result.ts';
 import { buildRunResult, checksOf, mergeRunResults } from '../../harness/result.ts';
 import { requirements } from '../../spec/requirements.ts';
 import { runInfo, sectionTitles, testCatalogue } from './catalogue.ts';

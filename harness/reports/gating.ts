@@ -2,8 +2,8 @@
 // comparison, and the certification summary. Called by harness/reports/markdown.ts and html.ts;
 // prints nothing when the run was not graded.
 import type { RunResult } from '../result.ts';
-import type { GatingReport, Tier, TierOutcome } from './report.ts';
-import { TIERS } from './report.ts';
+import type { GatingReport, Tier, TierOutcome } from '../gating-model.ts';
+import { TIERS } from '../gating-model.ts';
 
 type Escape = (value: string) => string;
 

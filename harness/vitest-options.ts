@@ -1,0 +1,74 @@
+// The one place vitest's options for the topic suites are built: a run and its plan (`plan`,
+// `--dry-run`) collect the same files under the same settings, so a plan predicts the run.
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { BaseSequencer } from 'vitest/node';
+import type { Reporter, TestSpecification } from 'vitest/node';
+import type { SuiteConfig, Topic } from './model.ts';
+import { TOPICS } from './model.ts';
+import { topicOfFile } from './output.ts';
+import { PACING_BOUND_MS } from './pacing.ts';
+
+/** Root of the installed package (never the user's working directory). */
+export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** Topics that read the exchange log of the whole run, so they run last. */
+export const READS_WHOLE_RUN: Topic[] = ['problem-details', 'schemas'];
+
+/** Problem-details and schemas last; the others in catalogue order. */
+export function orderTopics<T>(items: T[], topicOf: (item: T) => string): T[] {
+  const rank = (t: string) => {
+    const last = READS_WHOLE_RUN.indexOf(t as Topic);
+    if (last >= 0) return 1000 + last;
+    const i = TOPICS.indexOf(t as Topic);
+    return i >= 0 ? i : 500;
+  };
+  return [...items].sort((a, b) => rank(topicOf(a)) - rank(topicOf(b)));
+}
+
+class TopicSequencer extends BaseSequencer {
+  override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    return orderTopics(files, (f) => topicOfFile(f.moduleId));
+  }
+}
+
+export interface SuiteRunSpec {
+  suitesDir: string;
+  /** Absolute paths of the topic files. */
+  files: string[];
+  suiteConfig: SuiteConfig;
+  reporters: Reporter[];
+  testNamePattern?: string;
+  shard?: string;
+}
+
+/** vitest options for the topic suites (passed to createVitest as they are). */
+export function suiteRunOptions(spec: SuiteRunSpec): Record<string, unknown> {
+  const { settings } = spec.suiteConfig;
+  const settle = settings.settleTimeoutMs;
+  return {
+    root: PACKAGE_ROOT,
+    dir: spec.suitesDir,
+    config: false,
+    include: orderTopics(spec.files, topicOfFile).map((f) => f.slice(spec.suitesDir.length + 1).replace(/\\/g, '/')),
+    watch: false,
+    reporters: spec.reporters,
+    provide: { conformance: spec.suiteConfig },
+    setupFiles: [join(PACKAGE_ROOT, 'harness', 'vitest-setup.ts')],
+    fileParallelism: false,
+    // One worker thread for every topic file: a fresh worker per file cost about 1 s each
+    // (start, imports, schema compilation), most of a run's wall time, and a thread rather than
+    // a child process spares a second Node runtime in memory (bench/, docs/benchmark.md).
+    // Suites keep their state in their own modules; the shared client counts the run-wide budget.
+    pool: 'threads',
+    isolate: false,
+    sequence: { sequencer: TopicSequencer },
+    // A check may also wait out the host's pace (harness/pacing.ts) before its verdict.
+    testTimeout: settle * 2 + settings.timeoutMs * 4 + 30_000 + PACING_BOUND_MS,
+    hookTimeout: settle + settings.timeoutMs * 4 + 30_000 + PACING_BOUND_MS,
+    passWithNoTests: true,
+    silent: true,
+    ...(spec.testNamePattern !== undefined ? { testNamePattern: spec.testNamePattern } : {}),
+    ...(spec.shard ? { shard: spec.shard } : {}),
+  };
+}
