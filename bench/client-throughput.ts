@@ -15,7 +15,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Agent, request as undiciRequest } from 'undici';
 import { createApiClient } from '../harness/http-client.ts';
-import type { AppCredentials, SuiteConfig } from '../harness/model.ts';
+import type { AppCredentials, SuiteConfig } from '../core/model.ts';
 import { median } from './stats.ts';
 
 export interface ReferenceAddress {

@@ -15,7 +15,7 @@
 //   BENCH_OUT              also write the printed Markdown to this file
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
-import { TOPICS } from '../harness/model.ts';
+import { TOPICS } from '../core/model.ts';
 import { measureClientThroughput } from './client-throughput.ts';
 import type { ThroughputFigures } from './client-throughput.ts';
 import { GENERATOR_TARGET_MS, measureBulkBodyGeneration } from './generators.ts';

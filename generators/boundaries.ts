@@ -3,7 +3,7 @@
 // maximum, minItems, maxItems and the x-semantic-limit quotas), never restated here.
 import fc from 'fast-check';
 import type { OperationId, SchemaName } from '../spec/contract.ts';
-import type { ListingParamNames } from '../harness/model.ts';
+import type { ListingParamNames } from '../core/model.ts';
 import { jsonSchemaFor } from '../spec/validators.ts';
 import { bulkBodyWithRecipientCount, bulkRequestArb, type BulkRequestBody, type BulkRequestOptions } from './bulk-request.ts';
 import { GeneratorError, plainText, uuidV7Arb } from './domain.ts';

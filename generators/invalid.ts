@@ -10,7 +10,7 @@
 // at '' and each branch's `required` at /message and /template_id). Header and query cases
 // point at the header or parameter name (as a problem's errors[].pointer does for parameters).
 import fc from 'fast-check';
-import type { ListingParamNames } from '../harness/model.ts';
+import type { ListingParamNames } from '../core/model.ts';
 import { bulkBodyWithRecipientCount, bulkRequestArb, recipientCountBounds, type BulkRequestBody, type BulkRequestOptions } from './bulk-request.ts';
 import { componentSchema, e164Arb, e164Lengths, recipientsFrom, templateValueMaxLength, uuidV7Arb } from './domain.ts';
 import { phoneLikeRuns } from '../spec/phone-numbers.ts';

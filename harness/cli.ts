@@ -4,39 +4,18 @@
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { ParseArgsConfig } from 'node:util';
 import { loadConfig } from './config.ts';
 import { HarnessError } from './errors.ts';
 import { GATING_COMMANDS, RUN_GATING_OPTIONS, RUN_GATING_USAGE, prepareGatedRun, printPlan } from './gating/commands.ts';
 import { mergeShardReports, runConformance, startEmbeddedReference } from './runner.ts';
-import type { RunOptions } from './runner.ts';
 import { PACKAGE_ROOT } from './vitest-options.ts';
 import { jsonSummary } from './output.ts';
 import { didYouMean } from './closest.ts';
 import { maskSecretLines } from './config.ts';
+import type { Command, CommandContext, CliIo } from './command.ts';
 
+export type { Command, CommandContext, CliIo } from './command.ts';
 
-export interface CliIo {
-  out: (line: string) => void;
-  err: (line: string) => void;
-}
-
-/** What a command gets besides its parsed arguments. */
-export interface CommandContext {
-  io: CliIo;
-  /** Overrides for tests (fixture suites folder). */
-  runOptions: Pick<RunOptions, 'suitesDir'>;
-}
-
-export interface Command {
-  name: string;
-  /** One line for `conformance help`. */
-  summary: string;
-  usage: string;
-  options: NonNullable<ParseArgsConfig['options']>;
-  allowPositionals?: boolean;
-  run(args: { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] }, context: CommandContext): Promise<number>;
-}
 
 const listOf = (value: unknown): string[] | undefined =>
   typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : undefined;

@@ -1,5 +1,5 @@
 // The suite-facing HTTP client interface. Implementation: harness/http-client.ts.
-import type { Exchange } from './model.ts';
+import type { Exchange } from '../core/model.ts';
 
 /** Who the request authenticates as. Default `primary`. */
 export type Caller =

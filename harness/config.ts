@@ -9,8 +9,8 @@ import { parse as parseDotenv } from 'dotenv';
 import { didYouMean } from './closest.ts';
 import { HarnessError } from './errors.ts';
 import { REDACTED, redactText } from './redact.ts';
-import { TOPICS } from './model.ts';
-import type { AppCredentials, Fixtures, ListingParamNames, Profile, RunSettings, Target, Topic } from './model.ts';
+import { TOPICS } from '../core/model.ts';
+import type { AppCredentials, Fixtures, ListingParamNames, Profile, RunSettings, Target, Topic } from '../core/model.ts';
 
 /** How a variable's value is read and checked; `secret` values are redacted from every output. */
 export type VariableKind = 'url' | 'uuid' | 'list' | 'secret' | 'integer' | 'boolean' | 'text' | 'choice' | 'rate';

@@ -2,7 +2,7 @@
 // time, so cross-topic checks (problem-details, schemas) read every exchange of the run from it.
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Exchange } from './model.ts';
+import type { Exchange } from '../core/model.ts';
 
 /**
  * The log this thread appends to, opened once: opening and closing the file for every exchange

@@ -8,7 +8,7 @@ import type { ApiClient, ApiRequest, ApiResponse, Caller, TokenRequest } from '.
 import { HarnessError } from './errors.ts';
 import { appendExchange, countExchanges } from './exchange-log.ts';
 import { recordObtainedToken } from './token-log.ts';
-import type { AppCredentials, Exchange, SuiteConfig } from './model.ts';
+import type { AppCredentials, Exchange, SuiteConfig } from '../core/model.ts';
 import { REDACTED, SecretSet, redactBody, redactHeaders, redactText } from './redact.ts';
 import { PACING_BOUND_MS, pacerFor } from './pacing.ts';
 import { assertRequestAllowed, makeIdempotencyKey } from './safety.ts';

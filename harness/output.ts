@@ -2,7 +2,7 @@
 // the summary table at the end. vitest's own output is silenced; this module is the run's voice.
 import { basename } from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
-import type { CheckStatus } from './model.ts';
+import type { CheckStatus } from '../core/model.ts';
 import { checkStatusOf } from './reporter.ts';
 import type { CheckResult, RunResult } from './result.ts';
 import { paintWith } from './terminal.ts';

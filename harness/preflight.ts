@@ -5,7 +5,7 @@
 import type { ApiResponse } from './client.ts';
 import { HarnessError } from './errors.ts';
 import { createApiClient } from './http-client.ts';
-import type { SuiteConfig } from './model.ts';
+import type { SuiteConfig } from '../core/model.ts';
 
 /** A media type the document answers with (application/json, application/problem+json). */
 export function isJsonMediaType(contentType: string | undefined): boolean {

@@ -4,7 +4,7 @@
 import type { Reporter, SerializedError, TestCase, TestModule } from 'vitest/node';
 import type { Level } from '../spec/requirements.ts';
 import { requirementById } from '../spec/requirements.ts';
-import type { CheckMeta, CheckStatus } from './model.ts';
+import type { CheckMeta, CheckStatus } from '../core/model.ts';
 import type { CollectedCheck, HarnessErrorEntry } from './result.ts';
 
 export interface CheckCollectorOptions {

@@ -3,7 +3,7 @@
 import * as catalogue from '../spec/requirements.ts';
 import type { Level, Requirement, Testability } from '../spec/requirements.ts';
 import { HarnessError } from './errors.ts';
-import type { CheckMeta, CheckStatus, Exchange, Profile, SkipKind, Topic } from './model.ts';
+import type { CheckMeta, CheckStatus, Exchange, Profile, SkipKind, Topic } from '../core/model.ts';
 import type { GatingReport } from './gating-model.ts';
 
 /** One check as the reporter (harness/reporter.ts) collected it from vitest's task meta. */

@@ -15,7 +15,7 @@ import { resetExchangeLog } from './exchange-log.ts';
 import { PACKAGE_ROOT, suiteRunOptions } from './vitest-options.ts';
 import { probeTarget } from './preflight.ts';
 import { proxyCredentials } from './http-client.ts';
-import type { AppCredentials, Fixtures, SuiteConfig, Target } from './model.ts';
+import type { AppCredentials, Fixtures, SuiteConfig, Target } from '../core/model.ts';
 import { ProgressReporter, closingLines, findingLines, summaryLines } from './output.ts';
 import { publishToCi } from './ci.ts';
 import { didYouMean } from './closest.ts';

@@ -14,7 +14,7 @@
 // 4. Idempotency keys always carry the run id, so a rerun never collides with an earlier run.
 import type { ApiRequest } from './client.ts';
 import { HarnessError } from './errors.ts';
-import type { Profile } from './model.ts';
+import type { Profile } from '../core/model.ts';
 import { mayAddress, phoneLikeRuns } from '../spec/phone-numbers.ts';
 
 export interface SafetyContext {

@@ -4,8 +4,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { BaseSequencer } from 'vitest/node';
 import type { Reporter, TestSpecification } from 'vitest/node';
-import type { SuiteConfig, Topic } from './model.ts';
-import { TOPICS } from './model.ts';
+import type { SuiteConfig, Topic } from '../core/model.ts';
+import { TOPICS } from '../core/model.ts';
 import { topicOfFile } from './output.ts';
 import { PACING_BOUND_MS } from './pacing.ts';
 

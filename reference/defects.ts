@@ -1,6 +1,6 @@
 // Named defects: each breaks exactly one rule of the document, at the one spot that rule lives
 // (`if (defects.has('…'))` in the handler), so the checker can prove it notices. Selected at start.
-import type { Topic } from '../harness/model.ts';
+import type { Topic } from '../core/model.ts';
 import type { RequirementId } from '../spec/requirement-ids.ts';
 
 export interface Defect {

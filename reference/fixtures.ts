@@ -1,7 +1,7 @@
 // The seeded world: two businesses, two applications, senders, templates, individual messages,
 // webhook endpoints and a finished bulk with enough recipient rows to page through.
 import { randomBytes } from 'node:crypto';
-import type { Fixtures } from '../harness/model.ts';
+import type { Fixtures } from '../core/model.ts';
 import { ALL_PERMISSIONS, type BulkRecord, type Permission, type RowFate, type Seed } from './store.ts';
 import { uuidv7 } from './ids.ts';
 import type { CursorCodec } from './cursors.ts';

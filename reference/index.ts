@@ -2,7 +2,7 @@
 // and the control origin, each on its own loopback port, over one in-memory world.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { AppCredentials, Fixtures } from '../harness/model.ts';
+import type { AppCredentials, Fixtures } from '../core/model.ts';
 import { createApiServer } from './api/server.ts';
 import type { Deps, Faults } from './api/call.ts';
 import { createAuthHandler } from './auth-server.ts';

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parse } from 'yaml';
-import type { Topic } from '../harness/model.ts';
+import type { Topic } from '../core/model.ts';
 import type { RequirementId } from './requirement-ids.ts';
 
 export type Level = 'must' | 'should' | 'note';

@@ -4,7 +4,7 @@
 // force the 429, 500 and 503 that a real host only shows when they happen.
 import { describe } from 'vitest';
 import type { ApiRequest, ApiResponse } from '../harness/client.ts';
-import type { Exchange } from '../harness/model.ts';
+import type { Exchange } from '../core/model.ts';
 import type { RequirementId } from '../spec/requirement-ids.ts';
 import { checksFor, type CheckContext } from './support/check.ts';
 import { hasControl, withFaults } from './support/control.ts';

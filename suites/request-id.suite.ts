@@ -4,7 +4,7 @@
 import * as fc from 'fast-check';
 import { describe } from 'vitest';
 import type { ApiRequest, ApiResponse } from '../harness/client.ts';
-import type { Exchange } from '../harness/model.ts';
+import type { Exchange } from '../core/model.ts';
 import { stringOfLength } from '../generators/boundaries.ts';
 import { jsonSchemaFor, validate } from '../spec/validators.ts';
 import { checksFor, type CheckContext } from './support/check.ts';

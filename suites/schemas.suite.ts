@@ -2,7 +2,7 @@
 // exchange log of the whole run (harness/runner.ts runs this topic last) and adds a small sweep
 // of its own so it also works alone.
 import { describe } from 'vitest';
-import type { Exchange, RecordedResponse } from '../harness/model.ts';
+import type { Exchange, RecordedResponse } from '../core/model.ts';
 import { operationIds, type OperationId } from '../spec/contract.ts';
 import { operation, validateResponse, type SchemaFailure } from '../spec/validators.ts';
 import type { RequirementId } from '../spec/requirement-ids.ts';

@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { HarnessError } from '../errors.ts';
-import { TOPICS } from '../model.ts';
+import { TOPICS } from '../../core/model.ts';
 import type { RunResult } from '../result.ts';
 import { REPORT_FILES } from '../reports/index.ts';
 import type { CertificationExclusion } from '../gating-model.ts';

@@ -3,14 +3,14 @@
 // its command table; this module only imports its types.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { Command, CommandContext, CliIo } from '../cli.ts';
+import type { Command, CommandContext, CliIo } from '../command.ts';
 import type { RunConfig, RunFlags } from '../config.ts';
 import { loadConfig, reportDirSetting } from '../config.ts';
 import { HarnessError } from '../errors.ts';
 import type { RunOptions, RunOutcome } from '../runner.ts';
 import { runConformance } from '../runner.ts';
 import type { RunResult } from '../result.ts';
-import { TOPICS } from '../model.ts';
+import { TOPICS } from '../../core/model.ts';
 import { baselineFromReport, loadBaseline, REASON_PLACEHOLDER } from './baseline.ts';
 import type { LoadedBaseline } from './baseline.ts';
 import { CERTIFICATE_FILE, buildCertificate, renderCertificate, verifyCertificate } from './certificate.ts';

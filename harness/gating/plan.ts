@@ -11,8 +11,8 @@ import { Writable } from 'node:stream';
 import { createVitest } from 'vitest/node';
 import type { RunConfig } from '../config.ts';
 import { HarnessError } from '../errors.ts';
-import type { SuiteConfig, Topic } from '../model.ts';
-import { TOPICS } from '../model.ts';
+import type { SuiteConfig, Topic } from '../../core/model.ts';
+import { TOPICS } from '../../core/model.ts';
 import { topicOfFile } from '../output.ts';
 import { PACKAGE_ROOT, orderTopics, suiteRunOptions } from '../vitest-options.ts';
 

@@ -6,8 +6,8 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { RunConfig } from '../config.ts';
 import { HarnessError } from '../errors.ts';
-import type { Topic } from '../model.ts';
-import { TOPICS } from '../model.ts';
+import type { Topic } from '../../core/model.ts';
+import { TOPICS } from '../../core/model.ts';
 import type { CheckResult, RunResult } from '../result.ts';
 import { READS_WHOLE_RUN } from '../vitest-options.ts';
 

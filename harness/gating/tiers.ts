@@ -4,7 +4,7 @@
 // failures it lists out of the verdict, and fails the run for each entry that no longer fails.
 import type { Level } from '../../spec/requirements.ts';
 import { requirementById } from '../../spec/requirements.ts';
-import { TOPICS } from '../model.ts';
+import { TOPICS } from '../../core/model.ts';
 import type { CheckResult, RunResult, Verdict } from '../result.ts';
 import type { LoadedBaseline } from './baseline.ts';
 import { baselineKey } from './baseline.ts';

@@ -4,7 +4,7 @@
 // `data-filter` on the filter buttons, `data-status` on each check row, `data-topic` on topics.
 import { gatingHtml } from './gating.ts';
 import { createHash } from 'node:crypto';
-import type { CheckStatus } from '../model.ts';
+import type { CheckStatus } from '../../core/model.ts';
 import type { CheckResult, RequirementResult, RunResult, TopicResult } from '../result.ts';
 import { CHECK_STATUS_LABEL, REQUIREMENT_STATUS_ORDER, SKIP_KIND_LABEL, VERDICT_LABEL, formatRequest, formatResponse, runFacts } from './text.ts';
 

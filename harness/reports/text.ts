@@ -1,6 +1,6 @@
 // Wording and formatting shared by the report renderers, so that every report names outcomes
 // and shows evidence the same way.
-import type { CheckStatus, Exchange, SkipKind } from '../model.ts';
+import type { CheckStatus, Exchange, SkipKind } from '../../core/model.ts';
 import type { RequirementStatus, RunResult, TopicVerdict, Verdict } from '../result.ts';
 
 export const CHECK_STATUS_LABEL: Record<CheckStatus, string> = {

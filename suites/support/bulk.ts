@@ -3,7 +3,7 @@
 // bound, and (on the embedded reference) count what was created.
 import type * as fc from 'fast-check';
 import type { ApiResponse, Caller } from '../../harness/client.ts';
-import type { SuiteConfig } from '../../harness/model.ts';
+import type { SuiteConfig } from '../../core/model.ts';
 import {
   bulkBodyWithRecipientCount,
   bulkRequestArb,

@@ -4,8 +4,8 @@ import type { RequirementId } from '../../spec/requirement-ids.ts';
 import { requirementById } from '../../spec/requirements.ts';
 import type { ApiClient, ApiResponse } from '../../harness/client.ts';
 import { flushExchangeLog } from '../../harness/exchange-log.ts';
-import type { CheckMeta, Exchange, RequestBudget, SkipKind, SuiteConfig, Topic } from '../../harness/model.ts';
-import { checkSelected, requestLimit } from '../../harness/model.ts';
+import type { CheckMeta, Exchange, RequestBudget, SkipKind, SuiteConfig, Topic } from '../../core/model.ts';
+import { checkSelected, requestLimit } from '../../core/model.ts';
 import { CheckSkipped, ConformanceFailure } from './failure.ts';
 import { suiteContext } from './context.ts';
 

@@ -1,7 +1,7 @@
 // The run's configuration and client inside a suite worker, built once per worker.
 import { inject } from 'vitest';
 import type { ApiClient } from '../../harness/client.ts';
-import type { SuiteConfig } from '../../harness/model.ts';
+import type { SuiteConfig } from '../../core/model.ts';
 import { createApiClient } from '../../harness/http-client.ts';
 
 declare module 'vitest' {

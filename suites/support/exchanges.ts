@@ -2,7 +2,7 @@
 // for the cross-topic checks (problem-details, request-id). The log is redacted and bodies are
 // cut, so readers treat a body that does not parse as "not inspectable", never as a violation.
 import { readAllExchanges } from '../../harness/exchange-log.ts';
-import type { Exchange, RecordedResponse, SuiteConfig } from '../../harness/model.ts';
+import type { Exchange, RecordedResponse, SuiteConfig } from '../../core/model.ts';
 import { openapi } from '../../spec/contract.ts';
 
 /** An exchange with a response from the API host (token endpoint and control origin left out). */

@@ -1,5 +1,5 @@
 import type { RequirementId } from '../../spec/requirement-ids.ts';
-import type { Exchange, SkipKind } from '../../harness/model.ts';
+import type { Exchange, SkipKind } from '../../core/model.ts';
 
 /** A broken rule of the document. The check wrapper copies it into the test's meta. */
 export class ConformanceFailure extends Error {

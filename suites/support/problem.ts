@@ -2,7 +2,7 @@
 // (`expectProblem`) and for any recorded response of the run (`problemViolations`, used by the
 // problem-details topic over the exchange log).
 import type { ApiResponse } from '../../harness/client.ts';
-import type { RecordedResponse } from '../../harness/model.ts';
+import type { RecordedResponse } from '../../core/model.ts';
 import type { RequirementId } from '../../spec/requirement-ids.ts';
 import { mediaTypeOf, validate } from '../../spec/validators.ts';
 import { isKnownProblemCode, RETRY_AFTER_CODES, statusOfProblemCode, type ProblemCode } from '../../spec/problem-codes.ts';

@@ -12,7 +12,7 @@ import type { RunConfig } from '../../harness/config.ts';
 import { loadConfig } from '../../harness/config.ts';
 import { collectPlan, formatPlan, withCheckBudgets } from '../../harness/gating/plan.ts';
 import type { RequestPlan } from '../../harness/gating/plan.ts';
-import type { Exchange } from '../../harness/model.ts';
+import type { Exchange } from '../../core/model.ts';
 import type { RunResult } from '../../harness/result.ts';
 import { runConformance } from '../../harness/runner.ts';
 import { startReference } from '../../reference/index.ts';

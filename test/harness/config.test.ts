@@ -7,7 +7,7 @@ import { VARIABLES, loadConfig } from '../../harness/config.ts';
 import type { RunFlags } from '../../harness/config.ts';
 import { main } from '../../harness/cli.ts';
 import { HarnessError } from '../../harness/errors.ts';
-import { TOPICS } from '../../harness/model.ts';
+import { TOPICS } from '../../core/model.ts';
 
 const emptyDir = () => mkdtempSync(join(tmpdir(), 'conformance-config-'));
 const TEMPLATE_ID = '01890a5d-ac96-774b-bcce-b302099a8058';

@@ -2,7 +2,7 @@
 // is fail, its topic failed and a failed check cites its requirement; a faithful run only when
 // everything passed. Fast, so a matrix that could never say "missed" is caught here.
 import { describe, expect, it } from 'vitest';
-import { TOPICS } from '../../harness/model.ts';
+import { TOPICS } from '../../core/model.ts';
 import type { Defect } from '../../reference/defects.ts';
 import { DEFECTS } from '../../reference/defects.ts';
 import type { RunDigest } from '../../scripts/matrix.ts';

@@ -3,7 +3,7 @@
 // passing run), and the faithful reference must
 // pass the whole run under every seed. One test case per defect, so a miss names itself.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { TOPICS } from '../../harness/model.ts';
+import { TOPICS } from '../../core/model.ts';
 import { DEFECTS } from '../../reference/defects.ts';
 import { requirementById } from '../../spec/requirements.ts';
 import type { MatrixResult } from '../../scripts/matrix.ts';

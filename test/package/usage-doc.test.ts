@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../harness/cli.ts';
 import { VARIABLES } from '../../harness/config.ts';
-import { TOPICS } from '../../harness/model.ts';
+import { TOPICS } from '../../core/model.ts';
 import { ROOT } from './commands.ts';
 
 const usage = readFileSync(join(ROOT, 'docs', 'usage.md'), 'utf8');

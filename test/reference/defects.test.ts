@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFECTS, type DefectId } from '../../reference/defects.ts';
 import { startReference } from '../../reference/index.ts';
-import { TOPICS } from '../../harness/model.ts';
+import { TOPICS } from '../../core/model.ts';
 import { requirementById } from '../../spec/requirements.ts';
 import { RANDOM_V7, freshKey, harnessFor, messageBody, templateBody, type Harness, type Reply } from './helpers.ts';
 

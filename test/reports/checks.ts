@@ -1,7 +1,7 @@
 // Hand-made collected checks (one of each outcome), for tests of the result and the renderers
 // that need no vitest run.
 import type { CollectedCheck } from '../../harness/result.ts';
-import type { Exchange } from '../../harness/model.ts';
+import type { Exchange } from '../../core/model.ts';
 
 export function exchange(overrides: { status?: number; body?: string; requestBody?: string } = {}): Exchange {
   return {

@@ -3,7 +3,7 @@
 import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { startVitest } from 'vitest/node';
-import type { SuiteConfig } from '../../harness/model.ts';
+import type { SuiteConfig } from '../../core/model.ts';
 import { CheckCollector, type CheckCollectorOptions } from '../../harness/reporter.ts';
 import { levelOf } from './catalogue.ts';
 

@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { TOPICS, type Topic } from '../../harness/model.ts';
+import { TOPICS, type Topic } from '../../core/model.ts';
 import { CATALOGUE_PATH, ID_PATTERN, IDS_MODULE_PATH, catalogueIds, renderRequirementIds } from '../../scripts/gen-requirement-ids.ts';
 import { REQUIREMENT_IDS } from '../../spec/requirement-ids.ts';
 import { requirementById, requirements, requirementsByTopic, sections } from '../../spec/requirements.ts';

@@ -1,6 +1,6 @@
 // suites/support/exchanges.ts: which logged exchanges the cross-topic checks judge.
 import { describe, expect, it } from 'vitest';
-import type { SuiteConfig } from '../../harness/model.ts';
+import type { SuiteConfig } from '../../core/model.ts';
 import { isApiUrl } from '../../suites/support/exchanges.ts';
 
 const config = (baseUrl: string, tokenUrl: string) => ({ target: { baseUrl, tokenUrl } }) as SuiteConfig;
