@@ -4,6 +4,8 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { ROOT } from './fixtures/spawn.ts';
 import { annotationOf } from '../../harness/ci.ts';
 import { envLinesFor } from '../../harness/config.ts';
 import type { CheckResult, RunResult } from '../../harness/result.ts';
@@ -118,5 +120,35 @@ describe('GitHub Actions', { timeout: 180_000 }, () => {
     expect(line.split('\n')).toHaveLength(1);
     expect(line).toMatch(/^::warning title=a\/b breaks REQ-1 \(section 4\.1\)::expected one%0Aline: 100%25; got a,b$/);
     expect(annotationOf({ ...check, status: 'pass' })).toBeUndefined();
+  });
+});
+
+describe('examples/github-actions.yml', () => {
+  const workflow = parseYaml(readFileSync(join(ROOT, 'examples', 'github-actions.yml'), 'utf8')) as {
+    on: Record<string, unknown>;
+    jobs: { conformance: { env: Record<string, string>; steps: Array<{ name?: string; id?: string; if?: string; run?: string; uses?: string; with?: Record<string, unknown> }> } };
+  };
+  const job = workflow.jobs.conformance;
+
+  it('safe on pull requests, full on the default branch', () => {
+    expect(Object.keys(workflow.on)).toEqual(expect.arrayContaining(['pull_request', 'push']));
+    expect(job.env.CONFORMANCE_PROFILE).toBe("${{ github.event_name == 'pull_request' && 'safe' || 'full' }}");
+  });
+
+  it('skips with a notice where the secrets are absent; every later step depends on it', () => {
+    const [first, ...rest] = job.steps;
+    expect(first!.run).toContain('::notice');
+    expect(first!.run).toContain('[ -z "$CONFORMANCE_BASE_URL" ]');
+    for (const step of rest) expect(step.if, step.name ?? step.uses ?? step.run).toContain("steps.secrets.outputs.present == 'true'");
+  });
+
+  it('caches npm, uploads the reports with junit.xml, and tells exit 1 from exit 2', () => {
+    expect(job.steps.find((s) => s.uses?.startsWith('actions/setup-node'))?.with?.cache).toBe('npm');
+    expect(job.steps.find((s) => s.uses?.startsWith('actions/upload-artifact'))?.with?.path).toBe('reports/');
+    const verdict = job.steps.find((s) => s.name === 'Verdict')!;
+    expect(verdict.run).toMatch(/1\) echo "::error title=not conformant::[^\n]*\n\s*exit 1/);
+    expect(verdict.run).toMatch(/2\) echo "::error title=conformance run could not be made::/);
+    // The run writes the job summary itself: no second copy of report.md.
+    expect(JSON.stringify(job.steps)).not.toContain('cat reports/report.md');
   });
 });
