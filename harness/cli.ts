@@ -91,7 +91,7 @@ const runCommand: Command = {
     const merge = str(values['merge-reports']);
     if (merge !== undefined) {
       const dirs = [...(listOf(merge) ?? []), ...positionals];
-      const outcome = await mergeShardReports(dirs, config.reportDir, io.out, { output });
+      const outcome = await mergeShardReports(dirs, config.reportDir, io.out, { output, printError: io.err });
       if (output === 'json') io.out(JSON.stringify(jsonSummary(outcome)));
       return outcome.exitCode;
     }

@@ -353,3 +353,32 @@ describe('--header', { timeout: 120_000 }, () => {
     }
   });
 });
+
+describe('no secret in any new output', { timeout: 120_000 }, () => {
+  it('--help, --version, --json, --quiet, GitHub annotations and the job summary never show the canary secret', async () => {
+    const fake = await startFakeTarget();
+    try {
+      const dir = tempDir('canary');
+      const env = { ...fakeEnv(fake), CONFORMANCE_LIMITED_CLIENT_ID: 'limited', CONFORMANCE_LIMITED_CLIENT_SECRET: `${CANARY_SECRET}-limited` };
+      const outputs: string[] = [];
+      for (const args of [['run', '--help'], ['--version'], ['help']]) {
+        const result = await cli(args, env, dir);
+        expect(result.code).toBe(0);
+        outputs.push(result.stdout, result.stderr);
+      }
+      const summaryFile = join(dir, 'summary.md');
+      // The fake target echoes the credentials and the client secret in every body: failures quote them.
+      for (const [i, mode] of ['--json', '--quiet'].entries()) {
+        const result = await cli(['run', '--topic', 'wallet', '--runs', '2', mode, '--report-dir', join(dir, `r${i}`)], { ...env, GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile }, dir);
+        expect(result.code, result.stderr).toBe(1);
+        if (mode === '--json') expect((JSON.parse(result.stdout) as { verdict: string }).verdict).toBe('fail');
+        outputs.push(result.stdout, result.stderr);
+      }
+      outputs.push(readFileSync(summaryFile, 'utf8'));
+      expect(outputs.join('\n')).toContain('::error title=');
+      for (const text of outputs) expect(text).not.toContain(CANARY_SECRET);
+    } finally {
+      await fake.close();
+    }
+  });
+});
