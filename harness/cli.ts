@@ -70,7 +70,7 @@ const runCommand: Command = {
     const merge = str(values['merge-reports']);
     if (merge !== undefined) {
       const dirs = [...(listOf(merge) ?? []), ...positionals];
-      const outcome = await mergeShardReports(dirs, config.reportDir, io.out, { output });
+      const outcome = await mergeShardReports(dirs, config.reportDir, io.out, { output, printError: io.err });
       if (output === 'json') io.out(JSON.stringify(jsonSummary(outcome)));
       return outcome.exitCode;
     }
@@ -79,6 +79,9 @@ const runCommand: Command = {
     // Verdict tiers, --strict, --baseline and per-check request budgets (harness/gating).
     const gated = prepareGatedRun(config, values);
     const outcome = await runConformance(gated.config, { ...runOptions, print: io.out, printError: io.err, output, ...gated.options });
+    if (config.settings.selection && outcome.result.summary.total === 0) {
+      throw new HarnessError('CONF_INVALID_VALUE', `--check / --exclude-check selected no check of the topics ${config.topics.join(', ')} (check ids look like wallet/currency-code, requirement ids like WAL-*)`);
+    }
     if (output === 'normal') gated.after(outcome, io);
     if (output === 'json') io.out(JSON.stringify(jsonSummary(outcome)));
     return outcome.exitCode;

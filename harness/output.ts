@@ -113,6 +113,8 @@ export function closingLines(result: RunResult, reportFiles: string[] = [], pain
   if (s.passed + s.failed + s.warned + s.errored === 0) {
     lines.push(`no check was executed (${s.skipped} skipped, reasons in the reports): this verdict says nothing about the target`);
   }
+  const stopped = result.topics.flatMap((t) => t.checks).filter((c) => c.status === 'skip' && c.reason?.includes('(--max-failures'));
+  if (stopped.length > 0) lines.push(`stopped early: ${stopped.length} check${stopped.length > 1 ? 's were' : ' was'} not run (--max-failures)`);
   const colour = result.verdict === 'pass' ? 'green' : result.verdict === 'fail' || result.verdict === 'error' ? 'red' : 'yellow';
   lines.push(`verdict: ${paint(colour, result.verdict)} (seed ${result.seed}; replay with --seed ${result.seed})`);
   for (const file of reportFiles) lines.push(`report: ${file}`);

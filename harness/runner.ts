@@ -104,11 +104,12 @@ export interface RunOutcome {
 }
 
 /** The end of a run's output, and its publication to the CI system it runs in. */
-function printEnd(result: RunResult, files: string[], mode: RunOptions['output'], say: Print, paint: Paint): void {
+function printEnd(result: RunResult, files: string[], mode: RunOptions['output'], say: Print, sayError: Print, paint: Paint): void {
   if (mode === 'normal') for (const line of summaryLines(result, files, paint)) say(line);
   if (mode === 'quiet') for (const line of [...findingLines(result, paint), ...closingLines(result, files, paint)]) say(line);
   const markdown = files.find((f) => f.endsWith('report.md'));
-  publishToCi(result, markdown ? readFileSync(markdown, 'utf8') : undefined, say);
+  // With --json stdout holds the JSON object alone; GitHub reads workflow commands from stderr too.
+  publishToCi(result, markdown ? readFileSync(markdown, 'utf8') : undefined, mode === 'json' ? sayError : say);
 }
 
 function toolInfo(): { name: string; version: string } {
@@ -276,7 +277,7 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
     if (options.afterReports) await options.afterReports(result, leakScan);
     const exchangesFile = join(config.reportDir, 'exchanges.jsonl');
     const written = existsSync(exchangesFile) ? [...reportFiles, exchangesFile] : reportFiles;
-    printEnd(result, written, mode, say, paint);
+    printEnd(result, written, mode, say, (line) => printError(redactText(line, secrets)), paint);
     return { exitCode: exitCodeOf(result), result, reportFiles: written };
   } finally {
     if (vitest) await vitest.close().catch(() => undefined);
@@ -321,7 +322,7 @@ export function checkShardsComplete(results: Array<{ dir: string; shard?: string
 }
 
 /** `--merge-reports DIR...`: one report from the report.json of every shard run. */
-export async function mergeShardReports(dirs: string[], reportDir: string, print: Print, options: Pick<RunOptions, 'output'> = {}): Promise<RunOutcome> {
+export async function mergeShardReports(dirs: string[], reportDir: string, print: Print, options: Pick<RunOptions, 'output' | 'printError'> = {}): Promise<RunOutcome> {
   if (dirs.length === 0) throw new HarnessError('CONF_INVALID_VALUE', '--merge-reports needs the folders of the shard runs');
   const results = dirs.map((dir) => {
     const file = join(dir, 'report.json');
@@ -336,6 +337,6 @@ export async function mergeShardReports(dirs: string[], reportDir: string, print
   const merged = mergeRunResults(results);
   const written = await writeAll(reportDir, merged, []);
   const look = lookOf(process.stdout);
-  printEnd(merged, written, options.output ?? 'normal', print, paintWith(look));
+  printEnd(merged, written, options.output ?? 'normal', print, options.printError ?? ((line) => process.stderr.write(`${line}\n`)), paintWith(look));
   return { exitCode: exitCodeOf(merged), result: merged, reportFiles: written };
 }

@@ -204,7 +204,7 @@ describe('concealment (4.4, 5.8)', () => {
   check(
     {
       id: 'foreign-message-timing',
-      title: "GET another business's message and a nonexistent one 8 times each, interleaved: same answer every time; median times reported (advisory, never failing)",
+      title: "GET another business's message and a nonexistent one 8 times each, interleaved: the same answer every time (a difference fails); median times noted, a large gap reported as an advisory",
       requirements: ['CONC-SAME-AS-MISSING'],
       timeout: 60_000,
       // 16 timed requests; the first three reads (foreign, nonexistent, control) are shared.

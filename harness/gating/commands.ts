@@ -161,7 +161,11 @@ const replayCommand: Command = {
     const now = outcome.result.topics.flatMap((t) => t.checks).find((c) => c.id === checkId);
     if (!now) throw new HarnessError('CONF_INVALID_VALUE', `${checkId} did not run in the replay (renamed or removed since the report?)`);
     if (now.status === 'fail' || now.status === 'warn') {
-      io.out(`STILL FAILS: ${checkId}: ${now.reason ?? now.status}`);
+      // The same check can now break another rule: that is a different finding, not the same one.
+      const was = before.failure?.requirement;
+      const is = now.failure?.requirement;
+      const verdict = was !== undefined && is !== undefined && was !== is ? `FAILS DIFFERENTLY (was ${was}, now ${is})` : 'STILL FAILS';
+      io.out(`${verdict}: ${checkId}: ${now.reason ?? now.status}`);
       for (const exchange of now.evidence.slice(0, 3)) io.out(`  ${exchange.curl}`);
       io.out(`replay report: ${plan.config.reportDir}`);
       return 1;

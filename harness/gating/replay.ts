@@ -5,6 +5,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { RunConfig } from '../config.ts';
+import { didYouMean } from '../closest.ts';
 import { HarnessError } from '../errors.ts';
 import type { Topic } from '../../core/model.ts';
 import { TOPICS } from '../../core/model.ts';
@@ -30,7 +31,7 @@ export function findCheck(report: RunResult, checkId: string): { topic: Topic; c
   const failed = report.topics.flatMap((t) => t.checks.filter((c) => c.status === 'fail' || c.status === 'warn').map((c) => c.id));
   throw new HarnessError(
     'CONF_INVALID_VALUE',
-    `no check ${checkId} in the report${failed.length > 0 ? `; failed checks: ${failed.slice(0, 10).join(', ')}` : ''}`,
+    `no check ${checkId} in the report${didYouMean(checkId, report.topics.flatMap((t) => t.checks.map((c) => c.id)))}${failed.length > 0 ? `; failed checks: ${failed.slice(0, 10).join(', ')}` : ''}`,
   );
 }
 

@@ -7,9 +7,10 @@ import { CHECK_STATUS_LABEL, REQUIREMENT_STATUS_ORDER, SKIP_KIND_LABEL, VERDICT_
 /** Plain text in Markdown: no HTML, no table breaks, no accidental emphasis or links. */
 export function escapeMarkdown(value: string): string {
   return value
-    .replace(/&/g, '&amp;')
+    // `<` opens HTML and `&name;` is an entity; a lone `>` or `&` is plain text in Markdown, and
+    // escaping them would show `-&gt;` wherever the raw file is read.
+    .replace(/&(?=#?\w+;)/g, '&amp;')
     .replace(/</g, '&lt;')
-    .replace(/>/g, '&gt;')
     .replace(/([\\`*_[\]|#])/g, '\\$1')
     .replace(/\r?\n/g, ' ');
 }

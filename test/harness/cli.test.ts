@@ -89,7 +89,7 @@ describe('conformance CLI (child process)', { timeout: 120_000 }, () => {
     }
   });
 
-  it('serve prints the CONFORMANCE_* lines, writes --env-out and stops on SIGTERM', async () => {
+  it('serve prints the CONFORMANCE_* lines with secrets masked, writes them whole to --env-out and stops on SIGTERM', async () => {
     const envOut = join(mkdtempSync(join(tmpdir(), 'conformance-serve-')), 'reference.env');
     const child = spawn(process.execPath, [`${ROOT}bin/conformance.mjs`, 'serve', '--env-out', envOut], {
       env: { PATH: process.env.PATH ?? '' },
@@ -115,7 +115,17 @@ describe('conformance CLI (child process)', { timeout: 120_000 }, () => {
     for (const line of lines) expect(line).toMatch(/^CONFORMANCE_[A-Z_]+=/);
     const baseUrl = lines.find((l) => l.startsWith('CONFORMANCE_BASE_URL='))!.split('=')[1]!;
     expect(new URL(baseUrl).hostname).toBe('127.0.0.1');
-    expect(readFileSync(envOut, 'utf8').trim().split('\n')).toEqual(lines);
+    const written = readFileSync(envOut, 'utf8').trim().split('\n');
+    const secretNames = ['CONFORMANCE_CLIENT_SECRET', 'CONFORMANCE_LIMITED_CLIENT_SECRET', 'CONFORMANCE_EXPIRED_TOKEN'];
+    const isSecret = (line: string) => secretNames.includes(line.split('=')[0]!);
+    // The same lines, in the same order; the secrets only in the file.
+    expect(written.map((l) => (isSecret(l) ? `${l.split('=')[0]}=<redacted>` : l))).toEqual(lines);
+    expect(written.filter(isSecret)).toHaveLength(3);
+    for (const line of written.filter(isSecret)) {
+      const value = line.slice(line.indexOf('=') + 1);
+      expect(value).not.toBe('<redacted>');
+      expect(stdout + stderr).not.toContain(value);
+    }
     expect(stderr).toBe('');
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse as parseDotenv } from 'dotenv';
 import { describe, expect, it } from 'vitest';
-import { VARIABLES, loadConfig } from '../../harness/config.ts';
+import { VARIABLES, envLinesFor, loadConfig, maskSecretLines } from '../../harness/config.ts';
 import type { RunFlags } from '../../harness/config.ts';
 import { main } from '../../harness/cli.ts';
 import { HarnessError } from '../../harness/errors.ts';
@@ -169,6 +169,50 @@ describe('configuration sources', () => {
       expect(names).toContain(required);
     }
     for (const v of VARIABLES) expect(v.meaning.length).toBeGreaterThan(10);
+  });
+});
+
+describe('VARIABLES is the one table', () => {
+  it('lists the fixtures the reference and the suites use, with kind and target', () => {
+    const byName = new Map(VARIABLES.map((v) => [v.name, v]));
+    for (const name of ['CONFORMANCE_MESSAGE_TEMPLATE_ID', 'CONFORMANCE_FOREIGN_BULK_ID', 'CONFORMANCE_FOREIGN_WEBHOOK_ENDPOINT_ID']) {
+      expect(byName.get(name)?.kind, name).toBe('uuid');
+      expect(byName.get(name)?.sets, name).toHaveProperty('fixture');
+    }
+    expect(VARIABLES.filter((v) => v.kind === 'secret').map((v) => v.name).sort()).toEqual(['CONFORMANCE_CLIENT_SECRET', 'CONFORMANCE_EXPIRED_TOKEN', 'CONFORMANCE_LIMITED_CLIENT_SECRET']);
+    expect(new Set(VARIABLES.map((v) => v.name)).size).toBe(VARIABLES.length);
+  });
+
+  it('every UUID variable is checked as a UUID, and read into its fixture', () => {
+    // Variables that go together are given together.
+    const pairs: Record<string, Record<string, string>> = {
+      CONFORMANCE_EXPIRED_CURSOR_BULK_ID: { CONFORMANCE_EXPIRED_CURSOR: 'c' },
+      CONFORMANCE_TEMPLATE_ID: { CONFORMANCE_TEMPLATE_PLACEHOLDERS: 'a' },
+    };
+    for (const variable of VARIABLES.filter((v) => v.kind === 'uuid')) {
+      const error = configError({}, { ...host, ...pairs[variable.name], [variable.name]: 'not-a-uuid' });
+      expect(error.message, variable.name).toContain(`${variable.name} must be a UUID`);
+      const fixture = (variable.sets as { fixture: string }).fixture;
+      const config = loadConfig({}, { ...host, ...pairs[variable.name], [variable.name]: TEMPLATE_ID }, emptyDir());
+      expect((config.fixtures as Record<string, unknown>)[fixture], variable.name).toBe(TEMPLATE_ID);
+    }
+  });
+
+  it("the reference's env lines come from the table: every variable with a target, parsed back to the same run", async () => {
+    const { startReference } = await import('../../reference/index.ts');
+    const reference = await startReference();
+    try {
+      const lines = envLinesFor(reference);
+      const named = lines.map((l) => l.slice(0, l.indexOf('=')));
+      expect(named).toEqual(VARIABLES.filter((v) => v.sets).map((v) => v.name));
+      const config = loadConfig({}, parseDotenv(lines.join('\n')), emptyDir());
+      expect(config.fixtures).toEqual(reference.fixtures);
+      expect(config.apps).toEqual(reference.apps);
+      expect(config.target).toMatchObject({ baseUrl: reference.baseUrl, tokenUrl: reference.tokenUrl, audience: reference.audience });
+      expect(maskSecretLines(lines).join('\n')).not.toContain(reference.apps.primary.clientSecret);
+    } finally {
+      await reference.close();
+    }
   });
 });
 

@@ -11,6 +11,7 @@ import { HarnessError } from '../../harness/errors.ts';
 import type { CollectedCheck } from '../../harness/result.ts';
 import { buildRunResult, type RunResult } from '../../harness/result.ts';
 import { REPORT_FILES, findLeaks, renderReports, writeReports } from '../../harness/reports/index.ts';
+import { escapeMarkdown } from '../../harness/reports/markdown.ts';
 import { runInfo, sectionTitles, testCatalogue } from './catalogue.ts';
 import { exchange, sampleChecks } from './checks.ts';
 import { validateReport } from './schema.ts';
@@ -99,7 +100,8 @@ describe('report.md', () => {
       evidence: [exchange({ status: 500, body: '```\n# not a heading\n```' })],
     };
     const text = renderReports(resultOf(checks))['report.md'];
-    expect(text).toContain('a \\| pipe &lt;img src=x onerror=alert(1)&gt;');
+    expect(text).toContain('a \\| pipe &lt;img src=x onerror=alert(1)>');
+    expect(escapeMarkdown('expected 200 -> got 404 & 1 &lt;')).toBe('expected 200 -> got 404 & 1 &amp;lt;');
     expect(text).toContain('````http\nHTTP 500');
     expect(text).not.toContain('<img');
   });

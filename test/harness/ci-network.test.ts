@@ -1,0 +1,154 @@
+// The run as CI runners make it: through the proxy HTTP_PROXY names, and inside GitHub Actions
+// (job summary and one annotation per failed check). Every server is the test's own, on loopback.
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parse as parseYaml } from 'yaml';
+import { ROOT } from './fixtures/spawn.ts';
+import { annotationOf } from '../../harness/ci.ts';
+import { envLinesFor } from '../../harness/config.ts';
+import type { CheckResult, RunResult } from '../../harness/result.ts';
+import { startReference } from '../../reference/index.ts';
+import { startForwardProxy } from './fixtures/forward-proxy.ts';
+import { cli } from './fixtures/spawn.ts';
+
+const temporary: string[] = [];
+const tempDir = (label: string) => {
+  const dir = mkdtempSync(join(tmpdir(), `conformance-${label}-`));
+  temporary.push(dir);
+  return dir;
+};
+afterAll(() => {
+  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
+});
+
+const readReport = (dir: string) => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as RunResult;
+
+describe('HTTP_PROXY', { timeout: 180_000 }, () => {
+  it('a run against a host reaches it through the proxy, every request seen by the proxy', async () => {
+    const reference = await startReference();
+    const proxy = await startForwardProxy();
+    try {
+      const dir = tempDir('proxy');
+      writeFileSync(join(dir, 'host.env'), `${envLinesFor(reference).join('\n')}\n`);
+      const result = await cli(['run', '--env-file', join(dir, 'host.env'), '--topic', 'wallet,messages', '--profile', 'safe', '--runs', '2', '--report-dir', join(dir, 'r')], { HTTP_PROXY: proxy.url });
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      const exchanges = readFileSync(join(dir, 'r', 'exchanges.jsonl'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as { request?: { method: string; url: string } })
+        .filter((e) => e.request);
+      expect(exchanges.length).toBeGreaterThan(10);
+      // The pre-flight's requests are not in the log; everything in the log passed the proxy.
+      expect(proxy.seen.length).toBeGreaterThanOrEqual(exchanges.length);
+      for (const e of exchanges) expect(proxy.seen, `${e.request!.method} ${e.request!.url}`).toContain(`${e.request!.method} ${e.request!.url}`);
+      expect(proxy.seen.some((s) => s.startsWith(`POST ${reference.tokenUrl}`))).toBe(true);
+      expect(proxy.tunnels).toEqual([]);
+    } finally {
+      await proxy.close();
+      await reference.close();
+    }
+  });
+
+  it('NO_PROXY keeps a host away from the proxy', async () => {
+    const reference = await startReference();
+    const proxy = await startForwardProxy();
+    try {
+      const dir = tempDir('noproxy');
+      writeFileSync(join(dir, 'host.env'), `${envLinesFor(reference).join('\n')}\n`);
+      const result = await cli(['run', '--env-file', join(dir, 'host.env'), '--topic', 'wallet', '--profile', 'safe', '--runs', '2', '--report-dir', join(dir, 'r')], { HTTP_PROXY: proxy.url, NO_PROXY: '127.0.0.1' });
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(proxy.seen).toEqual([]);
+    } finally {
+      await proxy.close();
+      await reference.close();
+    }
+  });
+});
+
+describe('GitHub Actions', { timeout: 180_000 }, () => {
+  it('appends report.md to GITHUB_STEP_SUMMARY and prints one annotation per failed check', async () => {
+    const dir = tempDir('gha');
+    const summaryFile = join(dir, 'step-summary.md');
+    writeFileSync(summaryFile, 'earlier step\n');
+    const result = await cli(
+      ['run', '--topic', 'wallet', '--runs', '2', '--defects', 'available-differs-from-current,wallet-currency-lower-case', '--report-dir', join(dir, 'r')],
+      { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summaryFile },
+      dir,
+    );
+    expect(result.code).toBe(1);
+    const summary = readFileSync(summaryFile, 'utf8');
+    expect(summary.startsWith('earlier step\n')).toBe(true);
+    expect(summary).toContain(readFileSync(join(dir, 'r', 'report.md'), 'utf8'));
+    const report = readReport(join(dir, 'r'));
+    const failed = report.topics.flatMap((t) => t.checks).filter((c) => c.status === 'fail');
+    expect(failed.length).toBeGreaterThan(1);
+    const annotations = result.stdout.split('\n').filter((l) => l.startsWith('::error '));
+    expect(annotations).toHaveLength(failed.length);
+    for (const check of failed) {
+      const line = annotations.find((a) => a.includes(`title=${check.id.replace(/:/g, '%3A')} `));
+      expect(line, check.id).toBeDefined();
+      expect(line).toContain(check.failure!.requirement);
+      expect(line).toContain(`section ${check.failure!.section}`);
+    }
+  });
+
+  it('outside GitHub Actions nothing is appended and no annotation printed', async () => {
+    const dir = tempDir('nogha');
+    const summaryFile = join(dir, 'step-summary.md');
+    const result = await cli(['run', '--topic', 'wallet', '--runs', '2', '--defects', 'wallet-currency-lower-case', '--report-dir', join(dir, 'r')], { GITHUB_STEP_SUMMARY: summaryFile }, dir);
+    expect(result.code).toBe(1);
+    expect(existsSync(summaryFile)).toBe(false);
+    expect(result.stdout).not.toContain('::error');
+  });
+
+  it('annotations escape what would end the workflow command, and warn for should checks', () => {
+    const check: CheckResult = {
+      id: 'a/b',
+      title: 't',
+      requirements: ['X'],
+      status: 'warn',
+      reason: 'r',
+      durationMs: 1,
+      failure: { requirement: 'REQ-1', section: '4.1', expected: 'one\nline: 100%', actual: 'a,b', message: 'm' },
+      notes: [],
+      advisories: [],
+      evidence: [],
+    };
+    const line = annotationOf(check)!;
+    expect(line.split('\n')).toHaveLength(1);
+    expect(line).toMatch(/^::warning title=a\/b breaks REQ-1 \(section 4\.1\)::expected one%0Aline: 100%25; got a,b$/);
+    expect(annotationOf({ ...check, status: 'pass' })).toBeUndefined();
+  });
+});
+
+describe('examples/github-actions.yml', () => {
+  const workflow = parseYaml(readFileSync(join(ROOT, 'examples', 'github-actions.yml'), 'utf8')) as {
+    on: Record<string, unknown>;
+    jobs: { conformance: { env: Record<string, string>; steps: Array<{ name?: string; id?: string; if?: string; run?: string; uses?: string; with?: Record<string, unknown> }> } };
+  };
+  const job = workflow.jobs.conformance;
+
+  it('safe on pull requests, full on the default branch', () => {
+    expect(Object.keys(workflow.on)).toEqual(expect.arrayContaining(['pull_request', 'push']));
+    expect(job.env.CONFORMANCE_PROFILE).toBe("${{ github.event_name == 'pull_request' && 'safe' || 'full' }}");
+  });
+
+  it('skips with a notice where the secrets are absent; every later step depends on it', () => {
+    const [first, ...rest] = job.steps;
+    expect(first!.run).toContain('::notice');
+    expect(first!.run).toContain('[ -z "$CONFORMANCE_BASE_URL" ]');
+    for (const step of rest) expect(step.if, step.name ?? step.uses ?? step.run).toContain("steps.secrets.outputs.present == 'true'");
+  });
+
+  it('caches npm, uploads the reports with junit.xml, and tells exit 1 from exit 2', () => {
+    expect(job.steps.find((s) => s.uses?.startsWith('actions/setup-node'))?.with?.cache).toBe('npm');
+    expect(job.steps.find((s) => s.uses?.startsWith('actions/upload-artifact'))?.with?.path).toBe('reports/');
+    const verdict = job.steps.find((s) => s.name === 'Verdict')!;
+    expect(verdict.run).toMatch(/1\) echo "::error title=not conformant::[^\n]*\n\s*exit 1/);
+    expect(verdict.run).toMatch(/2\) echo "::error title=conformance run could not be made::/);
+    // The run writes the job summary itself: no second copy of report.md.
+    expect(JSON.stringify(job.steps)).not.toContain('cat reports/report.md');
+  });
+});
