@@ -10,7 +10,7 @@ import { COMMANDS, OPTION_MEANINGS, main } from '../../harness/cli.ts';
 import { closest } from '../../harness/closest.ts';
 import { loadConfig } from '../../harness/config.ts';
 import { HarnessError } from '../../harness/errors.ts';
-import { checkSelected } from '../../harness/model.ts';
+import { checkSelected } from '../../core/model.ts';
 import { checkShardsComplete } from '../../harness/runner.ts';
 import { lookOf } from '../../harness/terminal.ts';
 import { CANARY_SECRET, fakeEnv, startFakeTarget } from './fixtures/fake-target.ts';
