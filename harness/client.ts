@@ -1,6 +1,9 @@
 // The suite-facing HTTP client interface. Implementation: harness/http-client.ts.
 import type { Exchange } from '../core/model.ts';
 
+/** The run's two applications: `primary` (every permission) and `limited`. */
+export type AppName = 'primary' | 'limited';
+
 /** Who the request authenticates as. Default `primary`. */
 export type Caller =
   | 'primary'
@@ -53,7 +56,7 @@ export interface TokenRequest {
 export interface ApiClient {
   send(request: ApiRequest): Promise<ApiResponse>;
   /** An access token for an application, cached until shortly before expiry. */
-  token(app: 'primary' | 'limited'): Promise<string>;
+  token(app: AppName): Promise<string>;
   /** A raw call to the token endpoint, for the checks of the token endpoint itself. */
   tokenEndpoint(request: TokenRequest): Promise<ApiResponse>;
   /** A fresh idempotency key carrying the run id, so reruns never collide. */

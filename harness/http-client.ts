@@ -1,26 +1,19 @@
-// The HTTP client the suites use (interface: harness/client.ts). undici with keep-alive; every
-// request passes the safety rails first, every exchange is redacted, kept as evidence and appended
-// to the run's exchange log.
+// The HTTP client the suites use (interface: harness/client.ts): the safety rails before any byte
+// leaves, authorization from the token cache, run-scoped request ids and keys, the run's request
+// budget. Sending is harness/transport.ts's, evidence harness/exchange-record.ts's.
 import { randomBytes } from 'node:crypto';
-import { Agent, EnvHttpProxyAgent, request as undiciRequest } from 'undici';
-import type { Dispatcher } from 'undici';
-import type { ApiClient, ApiRequest, ApiResponse, Caller, TokenRequest } from './client.ts';
+import type { ApiClient, ApiRequest, ApiResponse, AppName, Caller, TokenRequest } from './client.ts';
 import { HarnessError } from './errors.ts';
-import { appendExchange, countExchanges } from './exchange-log.ts';
+import { countExchanges } from './exchange-log.ts';
+import { createRecorder } from './exchange-record.ts';
 import { recordObtainedToken } from './token-log.ts';
 import type { AppCredentials, Exchange, SuiteConfig } from '../core/model.ts';
-import { REDACTED, SecretSet, redactBody, redactHeaders, redactText } from './redact.ts';
-import { PACING_BOUND_MS, pacerFor } from './pacing.ts';
+import { SecretSet, redactText } from './redact.ts';
 import { assertRequestAllowed, makeIdempotencyKey } from './safety.ts';
+import { DEFAULT_TOKEN_LIFETIME_S, createTokenCache, type ObtainedToken } from './token-cache.ts';
+import { createTransport, proxyCredentials, type Outgoing, type RawResult } from './transport.ts';
 
-/** Responses larger than this are cut off and reported as a transport error. */
-export const RESPONSE_SIZE_CAP = 2 * 1024 * 1024;
-/** A cached token is renewed this long before it expires. */
-const TOKEN_RENEW_MARGIN_MS = 30_000;
-/** Lifetime assumed when the token response states none (its shape is not in the document). */
-const DEFAULT_TOKEN_LIFETIME_S = 300;
-/** Bodies in curl lines are kept longer than evidence bodies, so a replay stays whole more often. */
-const CURL_BODY_LIMIT = 16 * 1024;
+export { RESPONSE_SIZE_CAP, proxyConfigured, proxyCredentials } from './transport.ts';
 
 export interface HttpApiClient extends ApiClient {
   /** Closes the keep-alive connections. */
@@ -29,52 +22,10 @@ export interface HttpApiClient extends ApiClient {
   redact(text: string): string;
 }
 
-interface RawResult {
-  status: number;
-  headers: Record<string, string>;
-  text: string;
-  transportError?: string;
-  durationMs: number;
-}
-
-interface Outgoing {
-  method: string;
-  url: string;
-  headers: Record<string, string>;
-  body?: string;
-}
-
-class Semaphore {
-  private active = 0;
-  private readonly waiting: Array<() => void> = [];
-  constructor(private readonly limit: number) {}
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active++;
-    try {
-      return await fn();
-    } finally {
-      this.active--;
-      this.waiting.shift()?.();
-    }
-  }
-}
-
 /** RFC 6749 2.3.1: client id and secret are form-encoded before the Basic encoding. */
 export function basicCredentials(app: AppCredentials): string {
   const form = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
   return Buffer.from(`${form(app.clientId)}:${form(app.clientSecret)}`).toString('base64');
-}
-
-const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
-
-function lowerCaseHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
-  for (const [name, value] of Object.entries(headers)) {
-    if (value === undefined) continue;
-    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
-  }
-  return out;
 }
 
 function findHeader(headers: Record<string, string | undefined> | undefined, name: string): [boolean, string | undefined] {
@@ -93,47 +44,6 @@ function parseJson(text: string): unknown {
   }
 }
 
-function describeTransportError(error: unknown, timeoutMs: number): string {
-  const e = error as { name?: string; code?: unknown; message?: string; cause?: { name?: string; code?: unknown; message?: string } };
-  if (e.name === 'TimeoutError' || e.cause?.name === 'TimeoutError') return `no answer within ${timeoutMs} ms (CONFORMANCE_TIMEOUT_MS)`;
-  // String codes only (ECONNREFUSED, UND_ERR_…): a DOMException's numeric code says nothing to a user.
-  const code = [e.code, e.cause?.code].find((c): c is string => typeof c === 'string');
-  const message = e.cause?.message ?? e.message ?? String(error);
-  return code ? `${code}: ${message}` : message;
-}
-
-/** Whether the environment names a proxy (HTTPS_PROXY, HTTP_PROXY, either case). */
-export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
-  return ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((name) => Boolean(env[name]?.trim()));
-}
-
-/**
- * Keep-alive connections; through the proxy of HTTPS_PROXY / HTTP_PROXY (NO_PROXY honoured) when the
- * environment names one, as CI runners behind a corporate proxy do. A custom CA comes through
- * NODE_EXTRA_CA_CERTS, which Node reads itself.
- */
-function dispatcherFor(timeoutMs: number): Dispatcher {
-  const options = { keepAliveTimeout: 10_000, connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
-  // http targets go through the proxy as plain forwarded requests (many proxies allow CONNECT to
-  // port 443 only); https targets through a CONNECT tunnel.
-  return proxyConfigured() ? new EnvHttpProxyAgent({ ...options, proxyTunnel: false }) : new Agent(options);
-}
-
-/** Credentials in a proxy URL (http://user:password@proxy:3128) are secrets like any other. */
-export function proxyCredentials(env: NodeJS.ProcessEnv = process.env): string[] {
-  const found: string[] = [];
-  for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy']) {
-    try {
-      const url = new URL(env[name] ?? '');
-      if (url.password) found.push(decodeURIComponent(url.password), url.password);
-      if (url.username && url.password) found.push(`${url.username}:${url.password}`);
-    } catch {
-      // Not a URL: undici refuses it when the client is created.
-    }
-  }
-  return found;
-}
-
 export function createApiClient(config: SuiteConfig): HttpApiClient {
   const { settings, target } = config;
   const baseUrl = target.baseUrl.replace(/\/+$/, '');
@@ -145,8 +55,8 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
     secrets.add(app.clientSecret);
     secrets.add(basicCredentials(app));
   }
-  const agent = dispatcherFor(settings.timeoutMs);
-  const semaphore = new Semaphore(Math.max(1, settings.concurrency));
+  const transport = createTransport(settings);
+  const { record } = createRecorder(secrets, settings.exchangeLogPath);
   // Distinguishes the clients of one run (one per suite worker) in request ids and idempotency keys.
   const clientTag = randomBytes(3).toString('hex');
   // The budget is run-wide: files run one after another, each worker starts from the log so far.
@@ -154,8 +64,6 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
   let sent = 0;
   let requestCounter = 0;
   let keyCounter = 0;
-  const tokens = new Map<'primary' | 'limited', { token: string; renewAt: number }>();
-  const pendingTokens = new Map<'primary' | 'limited', Promise<string>>();
 
   const redact = (text: string) => redactText(text, secrets);
 
@@ -169,123 +77,6 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
     sent++;
   }
 
-  async function perform(out: Outgoing): Promise<RawResult> {
-    const started = performance.now();
-    const elapsed = () => Math.round(performance.now() - started);
-    // A plain timer rather than AbortSignal.timeout, which cost about 25 times more per request
-    // (bench/client-throughput.ts); the abort reason is the same TimeoutError.
-    const controller = new AbortController();
-    const timer = setTimeout(
-      () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
-      settings.timeoutMs,
-    );
-    try {
-      const response = await undiciRequest(out.url, {
-        dispatcher: agent,
-        method: out.method as never,
-        headers: out.headers,
-        body: out.body,
-        headersTimeout: settings.timeoutMs,
-        bodyTimeout: settings.timeoutMs,
-        signal: controller.signal,
-      });
-      // A declared length within the cap: read whole (undici holds the server to it), which is
-      // cheaper than iterating chunks; otherwise count the bytes as they come.
-      const declared = Number(response.headers['content-length'] ?? Number.NaN);
-      if (Number.isInteger(declared) && declared >= 0 && declared <= RESPONSE_SIZE_CAP) {
-        const text = await response.body.text();
-        return { status: response.statusCode, headers: lowerCaseHeaders(response.headers), text, durationMs: elapsed() };
-      }
-      const chunks: Buffer[] = [];
-      let size = 0;
-      for await (const chunk of response.body) {
-        size += (chunk as Buffer).length;
-        if (size > RESPONSE_SIZE_CAP) {
-          response.body.destroy();
-          return {
-            status: 0,
-            headers: lowerCaseHeaders(response.headers),
-            text: '',
-            transportError: `response larger than ${RESPONSE_SIZE_CAP} bytes (HTTP ${response.statusCode}); cut off`,
-            durationMs: elapsed(),
-          };
-        }
-        chunks.push(chunk as Buffer);
-      }
-      return {
-        status: response.statusCode,
-        headers: lowerCaseHeaders(response.headers),
-        text: Buffer.concat(chunks).toString('utf8'),
-        durationMs: elapsed(),
-      };
-    } catch (error) {
-      return { status: 0, headers: {}, text: '', transportError: describeTransportError(error, settings.timeoutMs), durationMs: elapsed() };
-    } finally {
-      clearTimeout(timer);
-    }
-  }
-
-  /**
-   * Sends at the host's pace: each 429 or 503 is recorded, waited out (Retry-After, RateLimit
-   * headers, else a growing backoff) and the request sent again, up to PACING_BOUND_MS. Resending
-   * is not a new request of the check (no budget taken). `seePacing` returns the first answer.
-   */
-  async function paced(out: Outgoing, seePacing: boolean): Promise<RawResult> {
-    const pacer = pacerFor(settings.runId, new URL(out.url).origin, settings.rate);
-    let waited = 0;
-    for (let attempt = 0; ; attempt++) {
-      await pacer.turn();
-      const raw = await semaphore.run(() => perform(out));
-      // An answer a check provoked on purpose (a forced fault) says nothing of the host's pace.
-      if (seePacing || raw.transportError !== undefined) return raw;
-      const wait = pacer.observe(raw.status, raw.headers, attempt);
-      if (wait === undefined) return raw;
-      if (waited + wait > PACING_BOUND_MS) {
-        record(out, raw);
-        throw new HarnessError(
-          'TARGET_PACING',
-          `${out.method} ${redact(new URL(out.url).pathname)} was answered ${raw.status} for ${Math.round((waited + wait) / 1000)} s ` +
-            `(the host's rate limit or unavailability); the check could not be made. Set CONFORMANCE_RATE to the target's rate limit, or run again later`,
-        );
-      }
-      record(out, raw);
-      waited += wait;
-    }
-  }
-
-  function curlLine(out: Outgoing): string {
-    const parts = ['curl', '-sS', '-i', '-X', out.method, shellQuote(redact(out.url))];
-    for (const [name, value] of Object.entries(out.headers)) {
-      if (name.toLowerCase() === 'authorization') {
-        // Placeholders in double quotes so the shell fills them in on replay.
-        if (/^Bearer\s/i.test(value)) parts.push('-H', '"Authorization: Bearer $TOKEN"');
-        else if (/^Basic\s/i.test(value)) parts.push('-H', '"Authorization: Basic $BASIC_CREDENTIALS"');
-        else parts.push('-H', shellQuote(`Authorization: ${REDACTED}`));
-      } else {
-        parts.push('-H', shellQuote(`${name}: ${redact(value)}`));
-      }
-    }
-    if (out.body !== undefined) parts.push('--data-raw', shellQuote(redactBody(out.body, secrets, CURL_BODY_LIMIT) ?? ''));
-    return parts.join(' ');
-  }
-
-  function record(out: Outgoing, raw: RawResult): Exchange {
-    const exchange: Exchange = {
-      request: {
-        method: out.method,
-        url: redact(out.url),
-        headers: redactHeaders(out.headers, secrets),
-        ...(out.body !== undefined ? { body: redactBody(out.body, secrets) } : {}),
-      },
-      durationMs: raw.durationMs,
-      curl: curlLine(out),
-    };
-    if (raw.transportError !== undefined) exchange.transportError = redact(raw.transportError);
-    else exchange.response = { status: raw.status, headers: redactHeaders(raw.headers, secrets), body: redactBody(raw.text, secrets) };
-    appendExchange(settings.exchangeLogPath, exchange);
-    return exchange;
-  }
-
   /** Remembers every token a token endpoint hands out, so it is redacted wherever it shows up. */
   function learnTokens(json: unknown): void {
     if (!json || typeof json !== 'object') return;
@@ -293,7 +84,7 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
       const value = (json as Record<string, unknown>)[key];
       if (typeof value === 'string') {
         secrets.add(value);
-        // The runner scans the reports for it before writing them (harness/gating/token-log.ts).
+        // The runner scans the reports for it before writing them (harness/token-log.ts).
         recordObtainedToken(settings.exchangeLogPath, value);
       }
     }
@@ -316,7 +107,11 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
     return { raw, json, exchange: record(out, raw) };
   }
 
-  async function fetchToken(app: 'primary' | 'limited'): Promise<string> {
+  /** Each pacing answer recorded as evidence, then sent again (harness/transport.ts). */
+  const paced = (out: Outgoing, seePacing: boolean) =>
+    transport.send(out, { seePacing, onPaced: (raw) => void record(out, raw), describe: (o) => `${o.method} ${redact(new URL(o.url).pathname)}` });
+
+  async function fetchToken(app: AppName): Promise<ObtainedToken> {
     const credentials = config.apps[app];
     const idVariable = app === 'primary' ? 'CONFORMANCE_CLIENT_ID' : 'CONFORMANCE_LIMITED_CLIENT_ID';
     if (!credentials) {
@@ -350,20 +145,9 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
       throw new HarnessError('TOKEN_ENDPOINT_UNREACHABLE', `token endpoint ${redact(target.tokenUrl)} ${answer}: no access token could be obtained`);
     }
     const lifetimeS = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : DEFAULT_TOKEN_LIFETIME_S;
-    tokens.set(app, { token: body.access_token, renewAt: Date.now() + lifetimeS * 1000 - TOKEN_RENEW_MARGIN_MS });
-    return body.access_token;
+    return { token: body.access_token, lifetimeS };
   }
-
-  async function token(app: 'primary' | 'limited'): Promise<string> {
-    const cached = tokens.get(app);
-    if (cached && Date.now() < cached.renewAt) return cached.token;
-    let pending = pendingTokens.get(app);
-    if (!pending) {
-      pending = fetchToken(app).finally(() => pendingTokens.delete(app));
-      pendingTokens.set(app, pending);
-    }
-    return pending;
-  }
+  const token = createTokenCache(fetchToken);
 
   /**
    * A credential a suite built itself (tampered or minted token) is redacted too, but only when it
@@ -453,6 +237,6 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
       return sent;
     },
     redact,
-    close: () => agent.close(),
+    close: () => transport.close(),
   };
 }

@@ -1,0 +1,195 @@
+// The transport under the API client: keep-alive undici connections (through the environment's
+// proxy when one is named), a bound on requests in flight, the response size cap, and the host's
+// pace (harness/pacing.ts). Knows nothing of tokens, rails or evidence.
+import { Agent, EnvHttpProxyAgent, request as undiciRequest } from 'undici';
+import type { Dispatcher } from 'undici';
+import { HarnessError } from './errors.ts';
+import { PACING_BOUND_MS, pacerFor } from './pacing.ts';
+
+/** Responses larger than this are cut off and reported as a transport error. */
+export const RESPONSE_SIZE_CAP = 2 * 1024 * 1024;
+
+/** One answer as it came, or the transport failure in its place. */
+export interface RawResult {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  transportError?: string;
+  durationMs: number;
+}
+
+export interface Outgoing {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+class Semaphore {
+  private active = 0;
+  private readonly waiting: Array<() => void> = [];
+  constructor(private readonly limit: number) {}
+  async run<T>(fn: () => Promise<T>): Promise<T> {
+    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
+    this.active++;
+    try {
+      return await fn();
+    } finally {
+      this.active--;
+      this.waiting.shift()?.();
+    }
+  }
+}
+
+function lowerCaseHeaders(headers: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue;
+    out[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  }
+  return out;
+}
+
+function describeTransportError(error: unknown, timeoutMs: number): string {
+  const e = error as { name?: string; code?: unknown; message?: string; cause?: { name?: string; code?: unknown; message?: string } };
+  if (e.name === 'TimeoutError' || e.cause?.name === 'TimeoutError') return `no answer within ${timeoutMs} ms (CONFORMANCE_TIMEOUT_MS)`;
+  // String codes only (ECONNREFUSED, UND_ERR_…): a DOMException's numeric code says nothing to a user.
+  const code = [e.code, e.cause?.code].find((c): c is string => typeof c === 'string');
+  const message = e.cause?.message ?? e.message ?? String(error);
+  return code ? `${code}: ${message}` : message;
+}
+
+/** Whether the environment names a proxy (HTTPS_PROXY, HTTP_PROXY, either case). */
+export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
+  return ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy'].some((name) => Boolean(env[name]?.trim()));
+}
+
+/**
+ * Keep-alive connections; through the proxy of HTTPS_PROXY / HTTP_PROXY (NO_PROXY honoured) when the
+ * environment names one, as CI runners behind a corporate proxy do. A custom CA comes through
+ * NODE_EXTRA_CA_CERTS, which Node reads itself.
+ */
+function dispatcherFor(timeoutMs: number): Dispatcher {
+  const options = { keepAliveTimeout: 10_000, connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
+  // http targets go through the proxy as plain forwarded requests (many proxies allow CONNECT to
+  // port 443 only); https targets through a CONNECT tunnel.
+  return proxyConfigured() ? new EnvHttpProxyAgent({ ...options, proxyTunnel: false }) : new Agent(options);
+}
+
+/** Credentials in a proxy URL (http://user:password@proxy:3128) are secrets like any other. */
+export function proxyCredentials(env: NodeJS.ProcessEnv = process.env): string[] {
+  const found: string[] = [];
+  for (const name of ['HTTPS_PROXY', 'https_proxy', 'HTTP_PROXY', 'http_proxy']) {
+    try {
+      const url = new URL(env[name] ?? '');
+      if (url.password) found.push(decodeURIComponent(url.password), url.password);
+      if (url.username && url.password) found.push(`${url.username}:${url.password}`);
+    } catch {
+      // Not a URL: undici refuses it when the client is created.
+    }
+  }
+  return found;
+}
+
+export interface TransportSettings {
+  runId: string;
+  timeoutMs: number;
+  concurrency: number;
+  /** A known rate limit of the target (CONFORMANCE_RATE). */
+  rate?: number;
+}
+
+export interface Transport {
+  /**
+   * Sends at the host's pace: each 429 or 503 goes to `onPaced` (the caller records it), is waited
+   * out (Retry-After, RateLimit headers, else a growing backoff) and the request sent again, up to
+   * PACING_BOUND_MS. `seePacing` returns the first answer as it is.
+   */
+  send(out: Outgoing, options: { seePacing: boolean; onPaced: (raw: RawResult) => void; describe: (out: Outgoing) => string }): Promise<RawResult>;
+  close(): Promise<void>;
+}
+
+export function createTransport(settings: TransportSettings): Transport {
+  const agent = dispatcherFor(settings.timeoutMs);
+  const semaphore = new Semaphore(Math.max(1, settings.concurrency));
+
+  async function perform(out: Outgoing): Promise<RawResult> {
+    const started = performance.now();
+    const elapsed = () => Math.round(performance.now() - started);
+    // A plain timer rather than AbortSignal.timeout, which cost about 25 times more per request
+    // (bench/client-throughput.ts); the abort reason is the same TimeoutError.
+    const controller = new AbortController();
+    const timer = setTimeout(
+      () => controller.abort(new DOMException('The operation was aborted due to timeout', 'TimeoutError')),
+      settings.timeoutMs,
+    );
+    try {
+      const response = await undiciRequest(out.url, {
+        dispatcher: agent,
+        method: out.method as never,
+        headers: out.headers,
+        body: out.body,
+        headersTimeout: settings.timeoutMs,
+        bodyTimeout: settings.timeoutMs,
+        signal: controller.signal,
+      });
+      // A declared length within the cap: read whole (undici holds the server to it), which is
+      // cheaper than iterating chunks; otherwise count the bytes as they come.
+      const declared = Number(response.headers['content-length'] ?? Number.NaN);
+      if (Number.isInteger(declared) && declared >= 0 && declared <= RESPONSE_SIZE_CAP) {
+        const text = await response.body.text();
+        return { status: response.statusCode, headers: lowerCaseHeaders(response.headers), text, durationMs: elapsed() };
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      for await (const chunk of response.body) {
+        size += (chunk as Buffer).length;
+        if (size > RESPONSE_SIZE_CAP) {
+          response.body.destroy();
+          return {
+            status: 0,
+            headers: lowerCaseHeaders(response.headers),
+            text: '',
+            transportError: `response larger than ${RESPONSE_SIZE_CAP} bytes (HTTP ${response.statusCode}); cut off`,
+            durationMs: elapsed(),
+          };
+        }
+        chunks.push(chunk as Buffer);
+      }
+      return {
+        status: response.statusCode,
+        headers: lowerCaseHeaders(response.headers),
+        text: Buffer.concat(chunks).toString('utf8'),
+        durationMs: elapsed(),
+      };
+    } catch (error) {
+      return { status: 0, headers: {}, text: '', transportError: describeTransportError(error, settings.timeoutMs), durationMs: elapsed() };
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  async function send(out: Outgoing, options: { seePacing: boolean; onPaced: (raw: RawResult) => void; describe: (out: Outgoing) => string }): Promise<RawResult> {
+    const pacer = pacerFor(settings.runId, new URL(out.url).origin, settings.rate);
+    let waited = 0;
+    for (let attempt = 0; ; attempt++) {
+      await pacer.turn();
+      const raw = await semaphore.run(() => perform(out));
+      // An answer a check provoked on purpose (a forced fault) says nothing of the host's pace.
+      if (options.seePacing || raw.transportError !== undefined) return raw;
+      const wait = pacer.observe(raw.status, raw.headers, attempt);
+      if (wait === undefined) return raw;
+      options.onPaced(raw);
+      if (waited + wait > PACING_BOUND_MS) {
+        throw new HarnessError(
+          'TARGET_PACING',
+          `${options.describe(out)} was answered ${raw.status} for ${Math.round((waited + wait) / 1000)} s ` +
+            `(the host's rate limit or unavailability); the check could not be made. Set CONFORMANCE_RATE to the target's rate limit, or run again later`,
+        );
+      }
+      waited += wait;
+    }
+  }
+
+  return { send, close: () => agent.close() };
+}
