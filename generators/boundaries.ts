@@ -7,7 +7,7 @@ import type { ListingParamNames } from '../core/model.ts';
 import { jsonSchemaFor } from '../spec/validators.ts';
 import { bulkBodyWithRecipientCount, bulkRequestArb, type BulkRequestBody, type BulkRequestOptions } from './bulk-request.ts';
 import { GeneratorError, plainText, uuidV7Arb } from './domain.ts';
-import { arbitraryFromSchema, codePointLength, resolvePointer, semanticLimitKeywords, type SchemaObject } from './from-schema.ts';
+import { arbitraryFromSchema, codePointLength, isSchemaObject, resolvePointer, semanticLimitKeywords, type SchemaObject } from './from-schema.ts';
 import { parameterSchema } from './parameters.ts';
 import { domainRefinements } from './schemas.ts';
 import { SENDER_REFUSED, VALIDATION_FAILED, type Location, type Outcome, type RequestParts, type RequirementId } from './cases.ts';
@@ -28,16 +28,13 @@ export interface FieldBound {
 
 const BOUND_KEYWORDS: BoundKeyword[] = ['minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems'];
 
-function isObject(x: unknown): x is SchemaObject {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
 
 /** Every bounded field reachable from a component schema (properties, items, dictionary values). */
 export function boundsOf(name: SchemaName): FieldBound[] {
   const root = jsonSchemaFor(name) as SchemaObject;
   const out: FieldBound[] = [];
   const walk = (schema: unknown, schemaPath: string, pointer: string, seen: string[]) => {
-    if (!isObject(schema)) return;
+    if (!isSchemaObject(schema)) return;
     if (typeof schema.$ref === 'string') {
       if (seen.includes(schema.$ref)) return;
       const target = resolvePointer(root, schema.$ref);
@@ -48,7 +45,7 @@ export function boundsOf(name: SchemaName): FieldBound[] {
       if (typeof schema[keyword] === 'number') out.push({ pointer, schemaPath, keyword, limit: schema[keyword] as number });
     }
     const semantic = schema['x-semantic-limit'];
-    if (isObject(semantic) && typeof semantic.status === 'number' && typeof semantic.code === 'string') {
+    if (isSchemaObject(semantic) && typeof semantic.status === 'number' && typeof semantic.code === 'string') {
       const keywords = semanticLimitKeywords(schema);
       for (const keyword of BOUND_KEYWORDS) {
         if (typeof keywords[keyword] === 'number') {
@@ -56,13 +53,13 @@ export function boundsOf(name: SchemaName): FieldBound[] {
         }
       }
     }
-    if (isObject(schema.properties)) {
+    if (isSchemaObject(schema.properties)) {
       for (const [prop, sub] of Object.entries(schema.properties)) {
         walk(sub, `${schemaPath}/properties/${prop}`, `${pointer}/${prop}`, seen);
       }
     }
-    if (isObject(schema.items)) walk(schema.items, `${schemaPath}/items`, `${pointer}/*`, seen);
-    if (isObject(schema.additionalProperties)) walk(schema.additionalProperties, `${schemaPath}/additionalProperties`, `${pointer}/*`, seen);
+    if (isSchemaObject(schema.items)) walk(schema.items, `${schemaPath}/items`, `${pointer}/*`, seen);
+    if (isSchemaObject(schema.additionalProperties)) walk(schema.additionalProperties, `${schemaPath}/additionalProperties`, `${pointer}/*`, seen);
     if (Array.isArray(schema.allOf)) schema.allOf.forEach((s, i) => walk(s, `${schemaPath}/allOf/${i}`, pointer, seen));
   };
   walk(root, '', '', []);

@@ -13,6 +13,7 @@ import Ajv2020Module from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
 import addFormatsModule from 'ajv-formats';
 import { fullFormats } from 'ajv-formats/dist/formats.js';
+import { isObject as isJsonObject } from '../core/json.ts';
 
 export type JsonSchema = boolean | SchemaObject;
 export interface SchemaObject {
@@ -93,9 +94,9 @@ export function codePointLength(s: string): number {
   return n;
 }
 
-function isObject(x: unknown): x is SchemaObject {
-  return typeof x === 'object' && x !== null && !Array.isArray(x);
-}
+
+/** A schema (or sub-schema) given as an object. */
+export const isSchemaObject = (x: unknown): x is SchemaObject => isJsonObject(x);
 
 function escapeSegment(s: string): string {
   return s.replace(/~/g, '~0').replace(/\//g, '~1');
@@ -112,7 +113,7 @@ export function resolvePointer(root: JsonSchema, ref: string): { schema: JsonSch
   if (pointer !== '') {
     for (const raw of pointer.split('/').slice(1)) {
       const seg = unescapeSegment(raw);
-      if (!isObject(node) && !Array.isArray(node)) throw new UnsupportedSchemaError(ref, 'unresolvable $ref');
+      if (!isSchemaObject(node) && !Array.isArray(node)) throw new UnsupportedSchemaError(ref, 'unresolvable $ref');
       node = (node as Record<string, unknown>)[seg];
       if (node === undefined) throw new UnsupportedSchemaError(ref, 'unresolvable $ref');
     }
@@ -149,7 +150,7 @@ const KNOWN_KEYWORDS = new Set([
  */
 export function semanticLimitKeywords(schema: SchemaObject): SchemaObject {
   const limit = schema['x-semantic-limit'];
-  if (!isObject(limit)) return {};
+  if (!isSchemaObject(limit)) return {};
   const out: SchemaObject = {};
   for (const [k, v] of Object.entries(limit)) {
     if (typeof v !== 'number') continue;
@@ -234,8 +235,8 @@ function validatorAt(ctx: Ctx, schema: JsonSchema, schemaPath: string): (v: unkn
   let fn = ctx.validators.get(key);
   if (!fn) {
     // The sub-schema with the root's reference containers beside it, so its local $refs resolve.
-    const host: SchemaObject = isObject(ctx.root) ? pick(ctx.root, ['components', '$defs', 'definitions']) : {};
-    const compiled = isObject(schema) ? { ...stripContainers(schema), ...host } : schema;
+    const host: SchemaObject = isSchemaObject(ctx.root) ? pick(ctx.root, ['components', '$defs', 'definitions']) : {};
+    const compiled = isSchemaObject(schema) ? { ...stripContainers(schema), ...host } : schema;
     fn = ctx.ajv.compile(compiled as object);
     ctx.validators.set(key, fn);
   }
@@ -330,7 +331,7 @@ function convert(ctx: Ctx, schema: JsonSchema, at: string, path: string[]): fc.A
     for (const [, more] of extra) base = mergeSchemas(base, more, at);
     schema = base;
   }
-  if (isObject(schema) && isObject(schema['x-semantic-limit'])) {
+  if (isSchemaObject(schema) && isSchemaObject(schema['x-semantic-limit'])) {
     // A bound the service enforces with a problem response rather than the schema (quotas):
     // valid values stay inside it.
     const { 'x-semantic-limit': _limit, ...rest } = schema;
@@ -361,7 +362,7 @@ function convertSchema(ctx: Ctx, schema: JsonSchema, at: string, path: string[])
     try {
       const resolved = target.schema;
       if (!hasSiblings) return convert(ctx, resolved, target.path, path);
-      if (!isObject(resolved)) return convert(ctx, resolved, target.path, path);
+      if (!isSchemaObject(resolved)) return convert(ctx, resolved, target.path, path);
       return convert(ctx, mergeSchemas(resolved, siblings, at), at, path);
     } finally {
       ctx.refStack.pop();
@@ -410,12 +411,12 @@ function isAnnotation(k: string): boolean {
 function derefShallow(ctx: Ctx, s: JsonSchema, at: string): JsonSchema {
   let cur = s;
   const seen: string[] = [];
-  while (isObject(cur) && typeof cur.$ref === 'string') {
+  while (isSchemaObject(cur) && typeof cur.$ref === 'string') {
     if (seen.includes(cur.$ref)) throw new UnsupportedSchemaError(at, 'recursive $ref');
     seen.push(cur.$ref);
     const { $ref, ...siblings } = cur;
     const target = resolvePointer(ctx.root, $ref).schema;
-    cur = isObject(target) && Object.keys(siblings).length > 0 ? mergeSchemas(target, siblings, at) : target;
+    cur = isSchemaObject(target) && Object.keys(siblings).length > 0 ? mergeSchemas(target, siblings, at) : target;
   }
   return cur;
 }
@@ -428,13 +429,13 @@ function hasType(v: unknown, t: string): boolean {
     case 'number': return typeof v === 'number';
     case 'string': return typeof v === 'string';
     case 'array': return Array.isArray(v);
-    case 'object': return isObject(v);
+    case 'object': return isSchemaObject(v);
     default: return false;
   }
 }
 
 function requiredOf(s: JsonSchema): string[] {
-  return isObject(s) && Array.isArray(s.required) ? (s.required as string[]) : [];
+  return isSchemaObject(s) && Array.isArray(s.required) ? (s.required as string[]) : [];
 }
 
 /**
@@ -465,7 +466,7 @@ function convertAlternatives(ctx: Ctx, schema: SchemaObject, at: string, path: s
       // the value match two branches.
       const mine = new Set(requiredOf(merged));
       const foreign = list.flatMap((b, j) => (j === i ? [] : requiredOf(b))).filter((p) => !mine.has(p));
-      if (foreign.length > 0 && isObject(merged.properties)) {
+      if (foreign.length > 0 && isSchemaObject(merged.properties)) {
         const props = { ...(merged.properties as SchemaObject) };
         for (const p of foreign) delete props[p];
         merged = { ...merged, properties: props };
@@ -623,7 +624,7 @@ function convertArray(ctx: Ctx, s: SchemaObject, at: string, path: string[]): fc
 }
 
 function convertObject(ctx: Ctx, s: SchemaObject, at: string, path: string[]): fc.Arbitrary<Record<string, unknown>> {
-  const props = (isObject(s.properties) ? s.properties : {}) as Record<string, JsonSchema>;
+  const props = (isSchemaObject(s.properties) ? s.properties : {}) as Record<string, JsonSchema>;
   const required = new Set(requiredOf(s));
   const forced = (p: string) => (ctx.options.require ?? []).some((x) => pathMatches(x, [...path, p]));
   const omitted = (p: string) => (ctx.options.omit ?? []).some((x) => pathMatches(x, [...path, p]));
@@ -643,7 +644,7 @@ function convertObject(ctx: Ctx, s: SchemaObject, at: string, path: string[]): f
       // Required but undeclared: whatever additionalProperties allows.
       const extra = s.additionalProperties;
       if (extra === false) throw new UnsupportedSchemaError(at, `required "${name}" is not allowed by additionalProperties`);
-      model[name] = convert(ctx, isObject(extra) ? extra : {}, `${at}/additionalProperties`, [...path, name]);
+      model[name] = convert(ctx, isSchemaObject(extra) ? extra : {}, `${at}/additionalProperties`, [...path, name]);
       requiredKeys.push(name);
     }
   }
@@ -654,8 +655,8 @@ function convertObject(ctx: Ctx, s: SchemaObject, at: string, path: string[]): f
   let arb: fc.Arbitrary<Record<string, unknown>> = fixed;
   // Free-form keys only where the schema describes them (a schema, not `true`): a dictionary
   // such as TemplateVariables. `true`/absent stays closed so values keep to the declared shape.
-  if (isObject(extra)) {
-    const keyArb = isObject(s.propertyNames)
+  if (isSchemaObject(extra)) {
+    const keyArb = isSchemaObject(s.propertyNames)
       ? (convert(ctx, { type: 'string', ...s.propertyNames }, `${at}/propertyNames`, [...path, '*']) as fc.Arbitrary<string>)
       : fc.string({ minLength: 1, maxLength: 16, size: ctx.options.size });
     const valueArb = convert(ctx, extra, `${at}/additionalProperties`, [...path, '*']);

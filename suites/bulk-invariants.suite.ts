@@ -22,6 +22,7 @@ import { enumOf } from '../spec/contract.ts';
 import { sameId } from './support/ids.ts';
 import { isValid } from '../spec/validators.ts';
 import { paths } from './support/paths.ts';
+import { isObject } from '../core/json.ts';
 
 const check = checksFor('bulk-invariants');
 
@@ -38,7 +39,6 @@ const COUNT_FIELDS = {
 
 type Json = Record<string, unknown>;
 
-const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
 /** Null and omitted are the same thing for the optional objects of 2.2. */
 const isAbsent = (v: unknown) => v === null || v === undefined;
 

@@ -13,6 +13,7 @@ import { advanceClock } from './support/control.ts';
 import { paths } from './support/paths.ts';
 import { codeOf, describeResponse, expectNoServerFault, expectProblem, normalizePointer } from './support/problem.ts';
 import { forAll, generate } from './support/property.ts';
+import { isObject } from '../core/json.ts';
 
 // The listing bulk, when the run submits it, is shared by the checks that page through it.
 const check = checksFor('cursors', { shared: 1 });
@@ -31,7 +32,6 @@ interface Page {
 /** A value for a message, cut short (undefined shows as such). */
 const show = (v: unknown, max = 200) => (JSON.stringify(v) ?? 'undefined').slice(0, max);
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 // ---- the bulk to page through ---------------------------------------------------------------
 

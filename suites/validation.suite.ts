@@ -12,6 +12,7 @@ import { codeOf, describeResponse, expectNoServerFault, expectProblem, isProblem
 import type { ProblemCode } from '../spec/problem-codes.ts';
 import { forAll, generate } from './support/property.ts';
 import { E164, mayAddress } from '../spec/phone-numbers.ts';
+import { isObject } from '../core/json.ts';
 
 const check = checksFor('validation');
 
@@ -24,7 +25,6 @@ const MALFORMED_SAMPLES = 24;
 /** Cases each-kind-of-violation sends: one of each kind, MALFORMED_SAMPLES of the malformed number. */
 const EACH_KIND_CASES = Object.keys(invalidBulkCaseArbs({ senderId: 'Conformance' })).length - 1 + MALFORMED_SAMPLES;
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Every `to` a case's body addresses (the allowlist rail refuses other numbers against real hosts). */
 function addressed(c: InvalidCase): string[] {

@@ -3,6 +3,7 @@
 import type { ActiveDefects } from '../defects.ts';
 import type { FieldError } from '../problems.ts';
 import { UUID_V7 } from '../ids.ts';
+import { isObject } from '../../core/json.ts';
 
 export const MAX_RECIPIENTS = 1000;
 export const E164 = /^\+[1-9]\d{7,14}$/;
@@ -28,7 +29,6 @@ export const chars = (s: string) => {
   return n;
 };
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** 2.1 E164PhoneNumber: pattern and length 9 to 16. */
 export function isE164(v: unknown): v is string {

@@ -7,6 +7,7 @@ import type { RequirementId } from '../../spec/requirement-ids.ts';
 import { mediaTypeOf, validate } from '../../spec/validators.ts';
 import { isKnownProblemCode, RETRY_AFTER_CODES, statusOfProblemCode, type ProblemCode } from '../../spec/problem-codes.ts';
 import type { CheckContext } from './check.ts';
+import { isObject } from '../../core/json.ts';
 
 export const PROBLEM_MEDIA_TYPE = 'application/problem+json';
 
@@ -68,9 +69,6 @@ export function codeOf(json: unknown): string | undefined {
   return typeof code === 'string' ? code : undefined;
 }
 
-function isObject(x: unknown): x is Record<string, unknown> {
-  return x !== null && typeof x === 'object' && !Array.isArray(x);
-}
 
 /** `404 resource_not_found`, `200`, `400 (not JSON)`: how a response reads in Received/Expected lines. */
 export function describeResponse(view: ResponseView | ApiResponse): string {
