@@ -88,26 +88,38 @@ const runCommand: Command = {
   },
 };
 
+/** A whole-number flag within bounds, or undefined when it is not given. */
+function wholeNumber(value: unknown, flag: string, min: number, max: number): number | undefined {
+  const text = str(value);
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
+    throw new HarnessError('CONF_INVALID_VALUE', `${flag} must be a whole number from ${min} to ${max} (got ${JSON.stringify(text)})`);
+  }
+  return Number(text);
+}
+
 const serveCommand: Command = {
   name: 'serve',
   summary: 'start the embedded reference alone and print the CONFORMANCE_* lines that point a run at it',
-  usage: 'conformance serve [--port P] [--env-out F] [--defects a,b] [--show-secrets]',
+  usage: 'conformance serve [--port P] [--env-out F] [--defects a,b] [--rate-limit N] [--latency-ms N] [--show-secrets]',
   options: {
     port: { type: 'string' },
     'env-out': { type: 'string' },
     defects: { type: 'string' },
+    'rate-limit': { type: 'string' },
+    'latency-ms': { type: 'string' },
     'show-secrets': { type: 'boolean' },
   },
   async run({ values }, { io }) {
-    const portText = str(values.port);
-    let port: number | undefined;
-    if (portText !== undefined) {
-      if (!/^\d+$/.test(portText) || Number(portText) > 65535) {
-        throw new HarnessError('CONF_INVALID_VALUE', `--port must be a port number 0-65535 (got ${JSON.stringify(portText)})`);
-      }
-      port = Number(portText);
-    }
-    const reference = await startEmbeddedReference({ defects: listOf(values.defects) ?? [], ...(port !== undefined ? { port } : {}) });
+    const port = wholeNumber(values.port, '--port', 0, 65535);
+    const rateLimit = wholeNumber(values['rate-limit'], '--rate-limit', 1, 100_000);
+    const latencyMs = wholeNumber(values['latency-ms'], '--latency-ms', 0, 60_000);
+    const reference = await startEmbeddedReference({
+      defects: listOf(values.defects) ?? [],
+      ...(port !== undefined ? { port } : {}),
+      ...(rateLimit !== undefined ? { rateLimit } : {}),
+      ...(latencyMs !== undefined ? { latencyMs } : {}),
+    });
     const lines = reference.envLines();
     // Secrets go to the --env-out file (mode 600), not to a terminal or CI log, unless asked for.
     for (const line of values['show-secrets'] === true ? lines : maskSecretLines(lines)) io.out(line);
@@ -163,6 +175,8 @@ export const OPTION_MEANINGS: Record<string, string> = {
   port: 'API port (default ephemeral)',
   'env-out': 'write the CONFORMANCE_* lines, secrets included, to this file (mode 600)',
   'show-secrets': 'print client secrets on stdout too (not masked)',
+  'rate-limit': 'answer 429 with Retry-After past N requests per second (a sandbox\'s pace)',
+  'latency-ms': 'delay every answer by N milliseconds (a distant host)',
   report: 'the report to read (default reports/report.json)',
   out: 'where to write (default conformance-baseline.json)',
 };

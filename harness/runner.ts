@@ -48,6 +48,10 @@ export interface ReferenceHandle {
 export interface ReferenceOptions {
   defects?: string[];
   port?: number;
+  /** Requests per second before 429 (a sandbox's pace). */
+  rateLimit?: number;
+  /** Delay of every answer (a distant host). */
+  latencyMs?: number;
 }
 
 export async function startEmbeddedReference(options: ReferenceOptions): Promise<ReferenceHandle> {

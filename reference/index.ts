@@ -1,6 +1,6 @@
 // Starts the embedded reference implementation: the API origin, the authorization server origin
 // and the control origin, each on its own loopback port, over one in-memory world.
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { AppCredentials, Fixtures } from '../core/model.ts';
 import { createApiServer } from './api/server.ts';
@@ -27,6 +27,10 @@ export interface ReferenceOptions {
   controlPort?: number;
   /** Initial clock source (milliseconds since the epoch); the control origin can advance it. */
   now?: () => number;
+  /** Requests per second the API answers before 429 with Retry-After (a sandbox's pace). */
+  rateLimit?: number;
+  /** Delay before every answer of the API and the authorization server (a distant host). */
+  latencyMs?: number;
 }
 
 /** Fixture ids beyond the CONFORMANCE_* set, for the reference's own tests. */
@@ -74,6 +78,20 @@ function closeServer(server: Server): Promise<void> {
   });
 }
 
+type Handler = (req: IncomingMessage, res: ServerResponse) => void;
+
+/** A handler that starts `ms` later: the answer of a host that far away. */
+function delayed(handler: Handler, ms: number | undefined): Handler {
+  return ms ? (req, res) => void setTimeout(() => handler(req, res), ms) : handler;
+}
+
+/** Delays every request listener of a server already built. */
+function delayRequests(server: Server, ms: number): void {
+  const listeners = server.listeners('request') as Handler[];
+  server.removeAllListeners('request');
+  for (const listener of listeners) server.on('request', delayed(listener, ms));
+}
+
 function origin(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
 }
@@ -92,12 +110,13 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   const authPort = await listen(authServer, host, options.authPort ?? 0);
   const authOrigin = origin(host, authPort);
   const tokens = createTokenService(authOrigin, defects);
-  authServer.on('request', createAuthHandler(store, tokens, defects));
+  authServer.on('request', delayed(createAuthHandler(store, tokens, defects), options.latencyMs));
   // A fixture any host can supply (a token kept past its expiry): `serve` prints it too.
   const expiredToken = (await tokens.issue(world.apps.primary.clientId, 'expired')).token;
 
-  const deps: Deps = { store, clock, tokens, cursors, defects, faults, counters: { walletReads: 0, rate: new Map() } };
+  const deps: Deps = { store, clock, tokens, cursors, defects, faults, counters: { walletReads: 0, rate: new Map(), pace: [] }, ratePerSecond: options.rateLimit ?? null };
   const apiServer = createApiServer(deps);
+  if (options.latencyMs) delayRequests(apiServer, options.latencyMs);
   const controlServer = createControlServer({
     store,
     clock,

@@ -78,6 +78,17 @@ function requestIdFor(req: IncomingMessage, deps: Deps): string {
   return generateRequestId();
 }
 
+/** Whether the sandbox's pace is spent: as many answers in the last second of wall time as allowed. */
+function overPace(deps: Deps): boolean {
+  if (deps.ratePerSecond === null) return false;
+  const window = deps.counters.pace;
+  const now = Date.now();
+  while (window.length > 0 && now - window[0]! >= 1000) window.shift();
+  if (window.length >= deps.ratePerSecond) return true;
+  window.push(now);
+  return false;
+}
+
 export function createApiServer(deps: Deps): Server {
   return createServer((req, res) => {
     handle(deps, req, res).catch(() => {
@@ -98,6 +109,11 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
   const call = new Call(deps, req, res, requestIdFor(req, deps), path, query);
   const method = req.method ?? 'GET';
   try {
+    if (overPace(deps)) {
+      // A sandbox's pace (serve --rate-limit): every caller together, before anything else.
+      req.resume();
+      return call.problem('rate_limit_exceeded', 'Too many requests; retry later.', { headers: { 'Retry-After': '1' } });
+    }
     let body = { text: '', tooLarge: false };
     if (method === 'POST' || method === 'PUT' || method === 'PATCH') body = await readBody(req);
     else req.resume();
