@@ -28,6 +28,10 @@ const SELF = fileURLToPath(import.meta.url);
 
 /** Seeds of the faithful whole runs: three for the verdict, five so flakiness shows. */
 export const DEFAULT_FAITHFUL_SEEDS = [1101, 2202, 3303, 4404, 5505];
+/** Faithful host runs of a matrix: fresh random seeds each time. */
+export const DEFAULT_HOST_SEEDS = 5;
+/** Faithful host runs behind a rate limit (requests per second). */
+export const DEFAULT_RATE_LIMITS = [5];
 /** Seed of every defect run (fixed, so a miss replays with the same seed). */
 export const DEFECT_SEED = 4242;
 /** A run that takes longer than this is stopped and counted as an error. */
@@ -93,6 +97,7 @@ export interface CheckDigest {
   /** Requirement named by the failure, when the check failed on a ConformanceFailure. */
   failedRequirement?: string;
   reason?: string | null;
+  skipKind?: string;
 }
 
 export interface TopicDigest {
@@ -126,6 +131,7 @@ export function digestOf(result: RunResult, exitCode: number, durationMs: number
         requirements: [...c.requirements],
         ...(c.failure?.requirement ? { failedRequirement: c.failure.requirement } : {}),
         ...(c.status !== 'pass' ? { reason: c.reason } : {}),
+        ...(c.skipKind ? { skipKind: c.skipKind } : {}),
       })),
     })),
   };
@@ -136,6 +142,17 @@ export function digestOf(result: RunResult, exitCode: number, durationMs: number
 
 export type Via = 'in-process' | 'cli';
 
+/**
+ * Host mode: the reference is started as a host and the run gets nothing but an env file, as a
+ * user's run does: no control origin, the host rails on, two allowlisted numbers.
+ */
+export interface HostSetting {
+  /** `serve --rate-limit`: requests per second before 429. */
+  rateLimit?: number;
+  /** CONFORMANCE_SANDBOX=true in the env file. */
+  sandbox: boolean;
+}
+
 export interface Job {
   key: string;
   kind: 'defect' | 'faithful';
@@ -143,6 +160,7 @@ export interface Job {
   topics: Topic[];
   seed: number;
   via: Via;
+  host?: HostSetting;
 }
 
 export interface DefectOutcome {
@@ -154,6 +172,11 @@ export interface DefectOutcome {
   /** Failed checks that cite the defect's requirement. */
   citingChecks: string[];
   caught: boolean;
+  /**
+   * Host mode only: not caught because every check citing the requirement was skipped as not
+   * observable on a host (the reasons); such a defect is listed, not missed.
+   */
+  notShown?: string[];
   /** Why it counts as missed (empty when caught). */
   why: string[];
   via: Via;
@@ -183,6 +206,7 @@ export function judgeDefect(
   digest: RunDigest,
   via: Via,
   levelOf: (id: string) => string | undefined = (id) => requirementById(id)?.level,
+  host = false,
 ): DefectOutcome {
   const should = levelOf(defect.requirement) === 'should';
   const broken = should ? 'warn' : 'fail';
@@ -203,6 +227,10 @@ export function judgeDefect(
   }
   if (citingChecks.length === 0) why.push(`no ${should ? 'warned' : 'failed'} check cites ${defect.requirement}`);
   if (digest.harnessErrors.length > 0) why.push(`harness errors: ${digest.harnessErrors.join('; ')}`);
+  const caught = !digest.error && verdictOk && topicOk && citingChecks.length > 0;
+  // A defect a host cannot show: every check citing its requirement skipped as not observable.
+  const citing = digest.topics.flatMap((t) => t.checks.filter((c) => c.requirements.includes(defect.requirement)));
+  const unobservable = citing.length > 0 && citing.every((c) => c.status === 'skip' && c.skipKind === 'not-observable');
   return {
     defect: defect.id,
     requirement: defect.requirement,
@@ -211,7 +239,8 @@ export function judgeDefect(
     failedTopics,
     citingChecks,
     // Harness errors alone do not hide a catch, but they are reported in `why`.
-    caught: !digest.error && verdictOk && topicOk && citingChecks.length > 0,
+    caught,
+    ...(host && !caught && unobservable && !digest.error ? { notShown: [...new Set(citing.map((c) => `${c.id}: ${c.reason ?? ''}`))] } : {}),
     why,
     via,
     durationMs: digest.durationMs,
@@ -283,25 +312,80 @@ function flagsOf(job: Job, reportDir: string): string[] {
   ];
 }
 
+/** Allowlisted numbers of a host-mode run: a small sandbox's. */
+const HOST_RECIPIENTS = 2;
+
+/**
+ * The env file a user would write for the reference served as a host: serve's lines, the allowlist
+ * cut to two numbers, the sandbox declared or not. Holds client secrets: mode 600, deleted after.
+ */
+export function hostEnvLines(lines: string[], host: HostSetting): string[] {
+  const out = lines.map((line) => {
+    if (!line.startsWith('CONFORMANCE_RECIPIENTS=')) return line;
+    return `CONFORMANCE_RECIPIENTS=${line.slice('CONFORMANCE_RECIPIENTS='.length).split(',').slice(0, HOST_RECIPIENTS).join(',')}`;
+  });
+  return host.sandbox ? [...out, 'CONFORMANCE_SANDBOX=true'] : out;
+}
+
 /** In-process: the same config the CLI builds (loadConfig over the same flags), then runConformance. */
 async function runInProcess(job: Job, reportDir: string, cwd: string): Promise<RunDigest> {
   const started = Date.now();
   const { loadConfig } = await import('../harness/config.ts');
-  const { runConformance } = await import('../harness/runner.ts');
-  const config = loadConfig(
-    { topic: job.topics.join(','), seed: String(job.seed), reportDir, ...(job.defect ? { defects: job.defect } : {}) },
-    {},
-    cwd,
-  );
+  const { runConformance, startEmbeddedReference } = await import('../harness/runner.ts');
   const silent = () => undefined;
-  const outcome = await runConformance(config, { print: silent, printError: silent, tty: false });
-  return digestOf(outcome.result, outcome.exitCode, Date.now() - started);
+  if (!job.host) {
+    const config = loadConfig(
+      { topic: job.topics.join(','), seed: String(job.seed), reportDir, ...(job.defect ? { defects: job.defect } : {}) },
+      {},
+      cwd,
+    );
+    const outcome = await runConformance(config, { print: silent, printError: silent, tty: false });
+    return digestOf(outcome.result, outcome.exitCode, Date.now() - started);
+  }
+  // Host mode: the reference as a host, and the run gets nothing but the env file.
+  const reference = await startEmbeddedReference({
+    ...(job.defect ? { defects: [job.defect] } : {}),
+    ...(job.host.rateLimit ? { rateLimit: job.host.rateLimit } : {}),
+  });
+  const envFile = `${reportDir}.env`;
+  try {
+    writeFileSync(envFile, `${hostEnvLines(reference.envLines(), job.host).join('\n')}\n`, { mode: 0o600 });
+    const config = loadConfig({ envFile, topic: job.topics.join(','), seed: String(job.seed), reportDir }, {}, cwd);
+    const outcome = await runConformance(config, { print: silent, printError: silent, tty: false });
+    return digestOf(outcome.result, outcome.exitCode, Date.now() - started);
+  } finally {
+    rmSync(envFile, { force: true });
+    await reference.close();
+  }
+}
+
+/** Host mode through the command line: `serve --env-out F` in one process, `run --env-file F` in another. */
+async function runHostThroughCli(job: Job, reportDir: string, cwd: string): Promise<RunDigest> {
+  const served = `${reportDir}.served.env`;
+  const envFile = `${reportDir}.env`;
+  const serve = spawn(
+    process.execPath,
+    [join(ROOT, 'bin', 'conformance.mjs'), 'serve', '--env-out', served, ...(job.defect ? ['--defects', job.defect] : []), ...(job.host?.rateLimit ? ['--rate-limit', String(job.host.rateLimit)] : [])],
+    { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }, stdio: 'ignore' },
+  );
+  try {
+    for (let i = 0; i < 150 && !existsSync(served); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    if (!existsSync(served)) return { exitCode: -1, verdict: 'none', topics: [], harnessErrors: [], durationMs: 0, error: 'serve wrote no env file within 15 s' };
+    const lines = readFileSync(served, 'utf8').split('\n').filter(Boolean);
+    writeFileSync(envFile, `${hostEnvLines(lines, job.host!).join('\n')}\n`, { mode: 0o600 });
+    return await runThroughCli({ ...job, host: undefined }, reportDir, cwd, ['--env-file', envFile]);
+  } finally {
+    serve.kill('SIGTERM');
+    rmSync(served, { force: true });
+    rmSync(envFile, { force: true });
+  }
 }
 
 /** Through the command line, exactly as a user types it. */
-function runThroughCli(job: Job, reportDir: string, cwd: string): Promise<RunDigest> {
+function runThroughCli(job: Job, reportDir: string, cwd: string, extra: string[] = []): Promise<RunDigest> {
   const started = Date.now();
-  const child = spawn(process.execPath, [join(ROOT, 'bin', 'conformance.mjs'), 'run', ...flagsOf(job, reportDir)], {
+  const flags = extra.length > 0 ? [...flagsOf({ ...job, defect: undefined }, reportDir), ...extra] : flagsOf(job, reportDir);
+  const child = spawn(process.execPath, [join(ROOT, 'bin', 'conformance.mjs'), 'run', ...flags], {
     cwd,
     // Only PATH and HOME: no CONFORMANCE_* of the caller's shell leaks in.
     env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
@@ -342,7 +426,7 @@ async function workerMain(): Promise<void> {
   process.on('message', (message: JobMessage) => {
     if (message.type !== 'job') return;
     const { job, reportDir, cwd } = message;
-    const run = job.via === 'cli' ? runThroughCli(job, reportDir, cwd) : runInProcess(job, reportDir, cwd);
+    const run = job.via === 'cli' ? (job.host ? runHostThroughCli(job, reportDir, cwd) : runThroughCli(job, reportDir, cwd)) : runInProcess(job, reportDir, cwd);
     run
       .catch((error: unknown): RunDigest => ({
         exitCode: -1,
@@ -360,7 +444,27 @@ async function workerMain(): Promise<void> {
 // ---------------------------------------------------------------------------------------------
 // Coordinator: a pool of workers, each running one job at a time.
 
+export interface HostMatrixOptions {
+  /** Faithful host runs, every other one a declared sandbox: fresh random seeds, printed. */
+  faithfulSeeds: number[];
+  /** One faithful host run (a declared sandbox) behind each of these rate limits. */
+  rateLimits: number[];
+  /** Defects run in host mode (a declared sandbox); default all. */
+  defects?: readonly Defect[];
+  /** Seed of the host defect runs (printed). */
+  defectSeed: number;
+}
+
+/** Fresh seeds for a run of the matrix: printed with the results, so a failure replays. */
+export function freshSeeds(n: number): number[] {
+  const seeds = new Set<number>();
+  while (seeds.size < n) seeds.add(Math.floor(Math.random() * 2 ** 31));
+  return [...seeds];
+}
+
 export interface MatrixOptions {
+  /** Host mode beside the embedded runs. */
+  host?: HostMatrixOptions;
   faithfulSeeds?: number[];
   defects?: readonly Defect[];
   concurrency?: number;
@@ -381,11 +485,54 @@ export interface MatrixResult {
   faithful: FaithfulOutcome[];
   unstable: string[];
   score: { caught: number; total: number };
+  host?: HostMatrixResult;
   /** Every defect caught, every faithful run passed, no check changed status between seeds. */
   ok: boolean;
 }
 
-export function matrixJobs(options: Pick<MatrixOptions, 'faithfulSeeds' | 'defects' | 'cliDefect'> = {}): Job[] {
+export interface HostMatrixResult {
+  defectSeed: number;
+  defects: DefectOutcome[];
+  faithful: Array<FaithfulOutcome & { sandbox: boolean; rateLimit?: number }>;
+  /** Caught, and not shown by a host (listed with the reason), of all defects run. */
+  score: { caught: number; notShown: number; total: number };
+  /** Every defect caught or not shown by a host, and every faithful host run passed. */
+  ok: boolean;
+}
+
+/** Host-mode jobs: faithful runs (every other one a sandbox), rate-limited ones, and each defect. */
+export function hostJobs(host: HostMatrixOptions): Job[] {
+  const faithful: Job[] = host.faithfulSeeds.map((seed, i) => ({
+    key: `host-faithful-${seed}`,
+    kind: 'faithful',
+    topics: [...TOPICS],
+    seed,
+    via: 'in-process',
+    host: { sandbox: i % 2 === 0 },
+  }));
+  const paced: Job[] = host.rateLimits.map((rateLimit) => ({
+    key: `host-faithful-${rateLimit}rps-${host.faithfulSeeds[0] ?? host.defectSeed}`,
+    kind: 'faithful',
+    topics: [...TOPICS],
+    seed: host.faithfulSeeds[0] ?? host.defectSeed,
+    via: 'in-process',
+    host: { sandbox: true, rateLimit },
+  }));
+  const defects = host.defects ?? DEFECTS;
+  const perDefect: Job[] = defects.map((d, i) => ({
+    key: `host-defect-${d.id}`,
+    kind: 'defect',
+    defect: d.id,
+    topics: topicsFor(d),
+    seed: host.defectSeed,
+    // One through the command line: serve --env-out, then run --env-file.
+    via: i === 0 ? 'cli' : 'in-process',
+    host: { sandbox: true },
+  }));
+  return [...faithful, ...paced, ...perDefect];
+}
+
+export function matrixJobs(options: Pick<MatrixOptions, 'faithfulSeeds' | 'defects' | 'cliDefect' | 'host'> = {}): Job[] {
   const seeds = options.faithfulSeeds ?? DEFAULT_FAITHFUL_SEEDS;
   const defects = options.defects ?? DEFECTS;
   const cliDefect = options.cliDefect ?? defects[0]?.id;
@@ -398,9 +545,9 @@ export function matrixJobs(options: Pick<MatrixOptions, 'faithfulSeeds' | 'defec
     seed: DEFECT_SEED,
     via: d.id === cliDefect ? 'cli' : 'in-process',
   }));
-  // Longest first: whole runs, then whole-run defects, then the single-topic ones.
-  const weight = (j: Job) => j.topics.length;
-  return [...faithful, ...perDefect].sort((a, b) => weight(b) - weight(a));
+  // Longest first: rate-limited runs, whole runs, then whole-run defects, then the single-topic ones.
+  const weight = (j: Job) => j.topics.length + (j.host?.rateLimit ? 1000 / j.host.rateLimit : 0);
+  return [...faithful, ...perDefect, ...(options.host ? hostJobs(options.host) : [])].sort((a, b) => weight(b) - weight(a));
 }
 
 class Worker {
@@ -498,8 +645,8 @@ export async function runMatrix(options: MatrixOptions = {}): Promise<MatrixResu
       const f = judgeFaithful(job.seed, digest, job.via);
       return { ok: f.passed, why: f.why.slice(0, 3).join('; ') };
     }
-    const d = judgeDefect(defects.find((x) => x.id === job.defect)!, job.topics, digest, job.via);
-    return { ok: d.caught, why: d.why.join('; ') };
+    const d = judgeDefect(DEFECTS.find((x) => x.id === job.defect)!, job.topics, digest, job.via, undefined, job.host !== undefined);
+    return { ok: d.caught || d.notShown !== undefined, why: d.why.join('; ') };
   };
 
   try {
@@ -509,11 +656,12 @@ export async function runMatrix(options: MatrixOptions = {}): Promise<MatrixResu
   }
 
   const defectOutcomes = defects.map((d) => {
-    const job = jobs.find((j) => j.defect === d.id)!;
+    const job = jobs.find((j) => j.defect === d.id && !j.host)!;
     return judgeDefect(d, job.topics, digests.get(job.key)!, job.via);
   });
+  const host = options.host ? hostResult(options.host, jobs, digests) : undefined;
   const faithful = jobs
-    .filter((j) => j.kind === 'faithful')
+    .filter((j) => j.kind === 'faithful' && !j.host)
     .sort((a, b) => a.seed - b.seed)
     .map((j) => judgeFaithful(j.seed, digests.get(j.key)!, j.via));
   const unstable = unstableChecks(faithful);
@@ -527,7 +675,27 @@ export async function runMatrix(options: MatrixOptions = {}): Promise<MatrixResu
     faithful,
     unstable,
     score: { caught, total: defectOutcomes.length },
-    ok: caught === defectOutcomes.length && faithful.every((f) => f.passed) && unstable.length === 0,
+    ...(host ? { host } : {}),
+    ok: caught === defectOutcomes.length && faithful.every((f) => f.passed) && unstable.length === 0 && (host?.ok ?? true),
+  };
+}
+
+function hostResult(options: HostMatrixOptions, jobs: Job[], digests: Map<string, RunDigest>): HostMatrixResult {
+  const hostJobsRun = jobs.filter((j) => j.host);
+  const defects = hostJobsRun
+    .filter((j) => j.kind === 'defect')
+    .map((j) => judgeDefect(DEFECTS.find((d) => d.id === j.defect)!, j.topics, digests.get(j.key)!, j.via, undefined, true));
+  const faithful = hostJobsRun
+    .filter((j) => j.kind === 'faithful')
+    .map((j) => ({ ...judgeFaithful(j.seed, digests.get(j.key)!, j.via), sandbox: j.host!.sandbox, ...(j.host!.rateLimit ? { rateLimit: j.host!.rateLimit } : {}) }));
+  const caught = defects.filter((d) => d.caught).length;
+  const notShown = defects.filter((d) => d.notShown).length;
+  return {
+    defectSeed: options.defectSeed,
+    defects,
+    faithful,
+    score: { caught, notShown, total: defects.length },
+    ok: caught + notShown === defects.length && faithful.every((f) => f.passed),
   };
 }
 
@@ -548,7 +716,21 @@ export function matrixTable(result: MatrixResult): string[] {
     lines.push(`faithful reference, whole run, seed ${f.seed}: ${f.passed ? 'pass' : `NOT PASS (${f.why.slice(0, 5).join('; ')})`}`);
   }
   lines.push(result.unstable.length === 0 ? 'check statuses identical across the faithful seeds' : `unstable checks across seeds: ${result.unstable.join(' | ')}`);
+  if (result.host) lines.push('', ...hostLines(result.host));
   lines.push(`score: ${result.score.caught}/${result.score.total} defects caught; ${result.faithful.filter((f) => f.passed).length}/${result.faithful.length} faithful runs pass; ${(result.durationMs / 1000).toFixed(0)} s at concurrency ${result.concurrency}`);
+  return lines;
+}
+
+/** The host-mode part of the table: score, what a host cannot show, misses, faithful runs. */
+export function hostLines(host: HostMatrixResult): string[] {
+  const lines = [`host mode (reference served as a host, env file only, ${HOST_RECIPIENTS} allowlisted numbers; defect seed ${host.defectSeed}):`];
+  for (const d of host.defects.filter((x) => x.notShown)) lines.push(`  not shown by a host: ${d.defect} (${d.requirement}): ${d.notShown!.map((r) => oneLine(r, 160)).join('; ')}`);
+  for (const d of host.defects.filter((x) => !x.caught && !x.notShown)) lines.push(`  MISSED in host mode: ${d.defect} (${d.requirement}): ${d.why.join('; ')}`);
+  for (const f of host.faithful) {
+    const how = `${f.sandbox ? 'sandbox' : 'no sandbox'}${f.rateLimit ? `, rate limit ${f.rateLimit}/s` : ''}`;
+    lines.push(`  faithful host run, seed ${f.seed} (${how}): ${f.passed ? 'pass' : `NOT PASS (${f.why.slice(0, 5).join('; ')})`} in ${(f.durationMs / 1000).toFixed(1)} s`);
+  }
+  lines.push(`host score: ${host.score.caught}/${host.score.total} defects caught, ${host.score.notShown} not shown by a host (listed), ${host.score.total - host.score.caught - host.score.notShown} missed; ${host.faithful.filter((f) => f.passed).length}/${host.faithful.length} faithful host runs pass`);
   return lines;
 }
 
@@ -585,6 +767,7 @@ export function matrixMarkdown(result: MatrixResult): string {
       ? 'Every check had the same status under every seed.'
       : ['Checks whose status changed between seeds:', '', ...result.unstable.map((u) => `- ${cell(u)}`)].join('\n'),
     '',
+    ...(result.host ? ['## Host mode', '', '```', ...hostLines(result.host), '```', ''] : []),
   ];
   return out.join('\n');
 }
@@ -606,6 +789,10 @@ async function main(): Promise<number> {
       json: { type: 'string' },
       'keep-runs': { type: 'boolean' },
       worker: { type: 'boolean' },
+      // Host mode: on by default; --no-host leaves it out, --host-seeds and --rate-limits set it.
+      'no-host': { type: 'boolean' },
+      'host-seeds': { type: 'string' },
+      'rate-limits': { type: 'string' },
     },
   });
   if (values.worker) {
@@ -620,7 +807,18 @@ async function main(): Promise<number> {
     return 2;
   }
   const seeds = numbers(values.seeds);
+  const hostSeeds = numbers(values['host-seeds']) ?? freshSeeds(DEFAULT_HOST_SEEDS);
+  const host: HostMatrixOptions | undefined = values['no-host']
+    ? undefined
+    : {
+        faithfulSeeds: hostSeeds.length > 0 ? hostSeeds : freshSeeds(DEFAULT_HOST_SEEDS),
+        rateLimits: numbers(values['rate-limits']) ?? DEFAULT_RATE_LIMITS,
+        defectSeed: freshSeeds(1)[0]!,
+        ...(only ? { defects: DEFECTS.filter((d) => only.includes(d.id)) } : {}),
+      };
+  if (host) process.stdout.write(`host mode: faithful seeds ${host.faithfulSeeds.join(', ')}; defect seed ${host.defectSeed}; rate limits ${host.rateLimits.join(', ')}/s\n`);
   const result = await runMatrix({
+    ...(host ? { host } : {}),
     ...(seeds && seeds.length > 0 ? { faithfulSeeds: seeds } : {}),
     ...(only ? { defects: DEFECTS.filter((d) => only.includes(d.id)) } : {}),
     concurrency: Number(values.concurrency ?? 2) || 2,
