@@ -181,13 +181,15 @@ const replayCommand: Command = {
 const certifyCommand: Command = {
   name: 'certify',
   summary: 'run the full profile over every topic and write certificate.json (listing must checks not observable on the target as exclusions), or refuse if a must check failed, erred or was skipped for a precondition',
-  usage: 'conformance certify [--topic a,b] [--env-file F] [--report-dir D] [--seed N] [--runs N] [--defects a,b]',
-  options: { ...RUN_FLAGS },
+  usage: "conformance certify [--topic a,b] [--env-file F] [--report-dir D] [--seed N] [--runs N] [--defects a,b] [--header 'Name: value']...",
+  // A gateway in front of the API needs its headers on a certification run too.
+  options: { ...RUN_FLAGS, header: { type: 'string', multiple: true } },
   async run({ values }, { io, runOptions }) {
     if (values.profile !== undefined && values.profile !== 'full') {
       throw new HarnessError('CONF_INVALID_VALUE', 'certify runs the full profile only (omit --profile)');
     }
-    const loaded = loadConfig({ ...flagsOf(values), profile: 'full' });
+    const headers = Array.isArray(values.header) ? values.header : undefined;
+    const loaded = loadConfig({ ...flagsOf(values), profile: 'full', ...(headers ? { headers } : {}) });
     const config = withCheckBudgets(loaded);
     // The run is held to its plan as a whole, not only check by check.
     const plan = await collectPlan(config, { ...(runOptions.suitesDir ? { suitesDir: runOptions.suitesDir } : {}) });
