@@ -103,7 +103,6 @@ const runCommand: Command = {
     if (config.settings.selection && outcome.result.summary.total === 0) {
       throw new HarnessError('CONF_INVALID_VALUE', `--check / --exclude-check selected no check of the topics ${config.topics.join(', ')} (check ids look like wallet/currency-code, requirement ids like WAL-*)`);
     }
-    if (output === 'normal') gated.after(outcome, io);
     if (output === 'json') io.out(JSON.stringify(jsonSummary(outcome)));
     return outcome.exitCode;
   },
