@@ -272,6 +272,10 @@ export async function main(argv: string[], io: CliIo = defaultIo, runOptions: Co
   } catch (error) {
     if (error instanceof HarnessError) {
       io.err(`conformance: ${error.message} [${error.code}]`);
+      // A script reading `run --json` gets an object for a run that could not be made, too.
+      if (commandName === 'run' && rest.includes('--json')) {
+        io.out(JSON.stringify({ verdict: 'error', exitCode: 2, harnessErrors: [{ code: error.code, message: error.message }] }));
+      }
     } else {
       const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
       io.err(`conformance: unexpected error: ${message} (set CONFORMANCE_DEBUG=1 for details)`);
