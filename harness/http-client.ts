@@ -122,11 +122,11 @@ export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
  * environment names one, as CI runners behind a corporate proxy do. A custom CA comes through
  * NODE_EXTRA_CA_CERTS, which Node reads itself.
  */
-function dispatcherFor(timeoutMs: number): Dispatcher {
+function dispatcherFor(timeoutMs: number, mayProxy: boolean): Dispatcher {
   const options = { keepAliveTimeout: 10_000, connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
   // http targets go through the proxy as plain forwarded requests (many proxies allow CONNECT to
   // port 443 only); https targets through a CONNECT tunnel.
-  return proxyConfigured() ? new EnvHttpProxyAgent({ ...options, proxyTunnel: false }) : new Agent(options);
+  return mayProxy && proxyConfigured() ? new EnvHttpProxyAgent({ ...options, proxyTunnel: false }) : new Agent(options);
 }
 
 /** Credentials in a proxy URL (http://user:password@proxy:3128) are secrets like any other. */
@@ -155,7 +155,8 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
     secrets.add(app.clientSecret);
     secrets.add(basicCredentials(app));
   }
-  const agent = dispatcherFor(settings.timeoutMs);
+  // The embedded reference listens on this machine's loopback: a proxy could never reach it.
+  const agent = dispatcherFor(settings.timeoutMs, !target.embedded);
   const semaphore = new Semaphore(Math.max(1, settings.concurrency));
   // Distinguishes the clients of one run (one per suite worker) in request ids and idempotency keys.
   const clientTag = randomBytes(3).toString('hex');

@@ -51,6 +51,18 @@ describe('HTTP_PROXY', { timeout: 180_000 }, () => {
     }
   });
 
+  it('the embedded reference is never reached through a proxy (it is on this machine)', async () => {
+    const proxy = await startForwardProxy();
+    try {
+      const dir = tempDir('embedded-proxy');
+      const result = await cli(['run', '--topic', 'wallet', '--runs', '2', '--report-dir', join(dir, 'r')], { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url }, dir);
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(proxy.seen).toEqual([]);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('NO_PROXY keeps a host away from the proxy', async () => {
     const reference = await startReference();
     const proxy = await startForwardProxy();
