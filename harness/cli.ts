@@ -82,7 +82,6 @@ const runCommand: Command = {
     if (config.settings.selection && outcome.result.summary.total === 0) {
       throw new HarnessError('CONF_INVALID_VALUE', `--check / --exclude-check selected no check of the topics ${config.topics.join(', ')} (check ids look like wallet/currency-code, requirement ids like WAL-*)`);
     }
-    if (output === 'normal') gated.after(outcome, io);
     if (output === 'json') io.out(JSON.stringify(jsonSummary(outcome)));
     return outcome.exitCode;
   },
@@ -266,6 +265,10 @@ export async function main(argv: string[], io: CliIo = defaultIo, runOptions: Co
   } catch (error) {
     if (error instanceof HarnessError) {
       io.err(`conformance: ${error.message} [${error.code}]`);
+      // A script reading `run --json` gets an object for a run that could not be made, too.
+      if (commandName === 'run' && rest.includes('--json')) {
+        io.out(JSON.stringify({ verdict: 'error', exitCode: 2, harnessErrors: [{ code: error.code, message: error.message }] }));
+      }
     } else {
       const message = error instanceof Error ? error.message.split('\n')[0] : String(error);
       io.err(`conformance: unexpected error: ${message} (set CONFORMANCE_DEBUG=1 for details)`);

@@ -393,7 +393,6 @@ function readConfig(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: string): RunCo
     if (variable.kind === 'uuid' && !UUID.test(value as string)) invalid(variable.name, `must be a UUID (got ${JSON.stringify(value)})`);
     (fixtures as Record<string, unknown>)[variable.sets.fixture] = value;
   }
-  if (recipients) fixtures.recipients = recipients;
   return config;
 }
 

@@ -55,7 +55,8 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
     secrets.add(app.clientSecret);
     secrets.add(basicCredentials(app));
   }
-  const transport = createTransport(settings);
+  // The embedded reference listens on this machine's loopback: a proxy could never reach it.
+  const transport = createTransport({ ...settings, mayProxy: !target.embedded });
   const { record } = createRecorder(secrets, settings.exchangeLogPath);
   // Distinguishes the clients of one run (one per suite worker) in request ids and idempotency keys.
   const clientTag = randomBytes(3).toString('hex');

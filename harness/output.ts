@@ -86,7 +86,7 @@ function findingText(check: CheckResult): string {
 }
 
 /** The closing table: one row per topic, a total row, the named findings, the verdict and the report files. */
-export function summaryLines(result: RunResult, reportFiles: string[] = [], paint: Paint = (_c, t) => t): string[] {
+export function summaryLines(result: RunResult, reportFiles: string[] = [], paint: Paint = (_c, t) => t, middle: string[] = []): string[] {
   const header = ['topic', 'verdict', 'passed', 'failed', 'warned', 'skipped', 'errored'];
   const rows = result.topics.map((t) => [
     t.id,
@@ -102,7 +102,7 @@ export function summaryLines(result: RunResult, reportFiles: string[] = [], pain
   const lines = ['', ...table([header, ...rows]), ''];
   const findings = findingLines(result, paint);
   if (findings.length > 0) lines.push(...findings, '');
-  return [...lines, ...closingLines(result, reportFiles, paint)];
+  return [...lines, ...middle, ...closingLines(result, reportFiles, paint)];
 }
 
 /** What even `--quiet` prints: harness errors, the verdict, where the reports are. */

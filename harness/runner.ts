@@ -98,6 +98,8 @@ export interface RunOptions {
    * throws SECRET_LEAK_BLOCKED for any file that contains one (certify writes certificate.json).
    */
   afterReports?: (result: RunResult, leakScan: (files: Record<string, string>) => void) => Promise<void>;
+  /** Lines about the grading (tiers, baseline), printed after the findings and before the verdict. */
+  gatingLines?: (result: RunResult) => string[];
 }
 
 export interface RunOutcome {
@@ -108,9 +110,9 @@ export interface RunOutcome {
 }
 
 /** The end of a run's output, and its publication to the CI system it runs in. */
-function printEnd(result: RunResult, files: string[], mode: RunOptions['output'], say: Print, sayError: Print, paint: Paint): void {
-  if (mode === 'normal') for (const line of summaryLines(result, files, paint)) say(line);
-  if (mode === 'quiet') for (const line of [...findingLines(result, paint), ...closingLines(result, files, paint)]) say(line);
+function printEnd(result: RunResult, files: string[], mode: RunOptions['output'], say: Print, sayError: Print, paint: Paint, gating: string[] = []): void {
+  if (mode === 'normal') for (const line of summaryLines(result, files, paint, gating)) say(line);
+  if (mode === 'quiet') for (const line of [...findingLines(result, paint), ...gating, ...closingLines(result, files, paint)]) say(line);
   const markdown = files.find((f) => f.endsWith('report.md'));
   // With --json stdout holds the JSON object alone; GitHub reads workflow commands from stderr too.
   publishToCi(result, markdown ? readFileSync(markdown, 'utf8') : undefined, mode === 'json' ? sayError : say);
@@ -281,7 +283,7 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
     if (options.afterReports) await options.afterReports(result, leakScan);
     const exchangesFile = join(config.reportDir, 'exchanges.jsonl');
     const written = existsSync(exchangesFile) ? [...reportFiles, exchangesFile] : reportFiles;
-    printEnd(result, written, mode, say, (line) => printError(redactText(line, secrets)), paint);
+    printEnd(result, written, mode, say, (line) => printError(redactText(line, secrets)), paint, options.gatingLines?.(result));
     return { exitCode: exitCodeOf(result), result, reportFiles: written };
   } finally {
     if (vitest) await vitest.close().catch(() => undefined);

@@ -69,11 +69,11 @@ export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
  * environment names one, as CI runners behind a corporate proxy do. A custom CA comes through
  * NODE_EXTRA_CA_CERTS, which Node reads itself.
  */
-function dispatcherFor(timeoutMs: number): Dispatcher {
+function dispatcherFor(timeoutMs: number, mayProxy: boolean): Dispatcher {
   const options = { keepAliveTimeout: 10_000, connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
   // http targets go through the proxy as plain forwarded requests (many proxies allow CONNECT to
   // port 443 only); https targets through a CONNECT tunnel.
-  return proxyConfigured() ? new EnvHttpProxyAgent({ ...options, proxyTunnel: false }) : new Agent(options);
+  return mayProxy && proxyConfigured() ? new EnvHttpProxyAgent({ ...options, proxyTunnel: false }) : new Agent(options);
 }
 
 /** Credentials in a proxy URL (http://user:password@proxy:3128) are secrets like any other. */
@@ -97,6 +97,8 @@ export interface TransportSettings {
   concurrency: number;
   /** A known rate limit of the target (CONFORMANCE_RATE). */
   rate?: number;
+  /** Whether the environment's proxy may carry the requests (not to the embedded reference on loopback). */
+  mayProxy: boolean;
 }
 
 export interface Transport {
@@ -110,7 +112,7 @@ export interface Transport {
 }
 
 export function createTransport(settings: TransportSettings): Transport {
-  const agent = dispatcherFor(settings.timeoutMs);
+  const agent = dispatcherFor(settings.timeoutMs, settings.mayProxy);
   const semaphore = new Semaphore(Math.max(1, settings.concurrency));
 
   async function perform(out: Outgoing): Promise<RawResult> {

@@ -7,7 +7,7 @@ import type { Command, CommandContext, CliIo } from '../command.ts';
 import type { RunConfig, RunFlags } from '../config.ts';
 import { loadConfig, reportDirSetting } from '../config.ts';
 import { HarnessError } from '../errors.ts';
-import type { RunOptions, RunOutcome } from '../runner.ts';
+import type { RunOptions } from '../runner.ts';
 import { runConformance } from '../runner.ts';
 import type { RunResult } from '../result.ts';
 import { TOPICS } from '../../core/model.ts';
@@ -58,23 +58,28 @@ function flagsOf(values: Values): RunFlags {
   };
 }
 
-function printGating(result: RunResult, io: CliIo): void {
+/** The tiers and baseline lines of a graded run. */
+function gatingLines(result: RunResult): string[] {
   const gating = result.gating;
-  if (!gating) return;
+  if (!gating) return [];
   const t = gating.tiers;
-  io.out(
+  const lines = [
     `tiers: must ${t.must.failed} failed of ${t.must.checks}; should ${t.should.failed} failed of ${t.should.checks}${gating.strict ? ' (strict)' : ''}; advisory ${t.advisory.failed} failed, ${gating.advisoryFindings} findings`,
-  );
+  ];
   const b = gating.baseline;
-  if (b) io.out(`baseline ${b.file}: ${b.known.length} known, ${b.new.length} new, ${b.stale.length} stale, ${b.unconfirmed.length} not confirmed`);
-  for (const line of gating.blocking) io.out(`  fails the run: ${line}`);
+  if (b) lines.push(`baseline ${b.file}: ${b.known.length} known, ${b.new.length} new, ${b.stale.length} stale, ${b.unconfirmed.length} not confirmed`);
+  for (const line of gating.blocking) lines.push(`  fails the run: ${line}`);
+  return lines;
+}
+
+function printGating(result: RunResult, io: CliIo): void {
+  for (const line of gatingLines(result)) io.out(line);
 }
 
 export interface GatedRun {
   config: RunConfig;
-  options: Pick<RunOptions, 'finalize'>;
-  /** Prints the tiers and baseline lines after the run. */
-  after(outcome: RunOutcome, io: CliIo): void;
+  /** The grading, and its tiers and baseline lines printed before the verdict line. */
+  options: Pick<RunOptions, 'finalize' | 'gatingLines'>;
 }
 
 /**
@@ -87,8 +92,7 @@ export function prepareGatedRun(config: RunConfig, values: Values): GatedRun {
   const strict = values.strict === true;
   return {
     config: withCheckBudgets(config),
-    options: { finalize: (result) => gradeRun(result, { strict, ...(baseline ? { baseline } : {}) }) },
-    after: (outcome, io) => printGating(outcome.result, io),
+    options: { finalize: (result) => gradeRun(result, { strict, ...(baseline ? { baseline } : {}) }), gatingLines },
   };
 }
 
@@ -181,13 +185,15 @@ const replayCommand: Command = {
 const certifyCommand: Command = {
   name: 'certify',
   summary: 'run the full profile over every topic and write certificate.json (listing must checks not observable on the target as exclusions), or refuse if a must check failed, erred or was skipped for a precondition',
-  usage: 'conformance certify [--topic a,b] [--env-file F] [--report-dir D] [--seed N] [--runs N] [--defects a,b]',
-  options: { ...RUN_FLAGS },
+  usage: "conformance certify [--topic a,b] [--env-file F] [--report-dir D] [--seed N] [--runs N] [--defects a,b] [--header 'Name: value']...",
+  // A gateway in front of the API needs its headers on a certification run too.
+  options: { ...RUN_FLAGS, header: { type: 'string', multiple: true } },
   async run({ values }, { io, runOptions }) {
     if (values.profile !== undefined && values.profile !== 'full') {
       throw new HarnessError('CONF_INVALID_VALUE', 'certify runs the full profile only (omit --profile)');
     }
-    const loaded = loadConfig({ ...flagsOf(values), profile: 'full' });
+    const headers = Array.isArray(values.header) ? values.header : undefined;
+    const loaded = loadConfig({ ...flagsOf(values), profile: 'full', ...(headers ? { headers } : {}) });
     const config = withCheckBudgets(loaded);
     // The run is held to its plan as a whole, not only check by check.
     const plan = await collectPlan(config, { ...(runOptions.suitesDir ? { suitesDir: runOptions.suitesDir } : {}) });

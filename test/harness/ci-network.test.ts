@@ -1,6 +1,9 @@
 // The run as CI runners make it: through the proxy HTTP_PROXY names, and inside GitHub Actions
 // (job summary and one annotation per failed check). Every server is the test's own, on loopback.
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
+import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -48,6 +51,18 @@ describe('HTTP_PROXY', { timeout: 180_000 }, () => {
     } finally {
       await proxy.close();
       await reference.close();
+    }
+  });
+
+  it('the embedded reference is never reached through a proxy (it is on this machine)', async () => {
+    const proxy = await startForwardProxy();
+    try {
+      const dir = tempDir('embedded-proxy');
+      const result = await cli(['run', '--topic', 'wallet', '--runs', '2', '--report-dir', join(dir, 'r')], { HTTP_PROXY: proxy.url, HTTPS_PROXY: proxy.url }, dir);
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(proxy.seen).toEqual([]);
+    } finally {
+      await proxy.close();
     }
   });
 
@@ -150,5 +165,41 @@ describe('examples/github-actions.yml', () => {
     expect(verdict.run).toMatch(/2\) echo "::error title=conformance run could not be made::/);
     // The run writes the job summary itself: no second copy of report.md.
     expect(JSON.stringify(job.steps)).not.toContain('cat reports/report.md');
+  });
+});
+
+/** openssl makes the test's own CA; without it the test says so and skips. */
+const openssl = spawnSync('openssl', ['version']).status === 0;
+
+describe('NODE_EXTRA_CA_CERTS', { timeout: 120_000 }, () => {
+  it.skipIf(!openssl)('an https host with a private CA is reached only when NODE_EXTRA_CA_CERTS names the CA', async () => {
+    const dir = tempDir('tls');
+    const key = join(dir, 'key.pem');
+    const cert = join(dir, 'cert.pem');
+    const made = spawnSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1']);
+    expect(made.status, String(made.stderr)).toBe(0);
+    // Answers like the API (problem documents), and refuses every client at the token endpoint.
+    const server = createHttpsServer({ key: readFileSync(key), cert: readFileSync(cert) }, (req, res) => {
+      req.resume();
+      const token = req.url?.startsWith('/oauth2/token');
+      res.writeHead(token ? 401 : 404, { 'content-type': token ? 'application/json' : 'application/problem+json' });
+      res.end(token ? '{"error":"invalid_client"}' : '{"type":"about:blank","status":404}');
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const env = { CONFORMANCE_BASE_URL: origin, CONFORMANCE_TOKEN_URL: `${origin}/oauth2/token`, CONFORMANCE_CLIENT_ID: 'c', CONFORMANCE_CLIENT_SECRET: 's-secret', CONFORMANCE_BUSINESS_ID: '01890a5d-ac96-774b-bcce-b302099a8057' };
+      const untrusted = await cli(['run', '--report-dir', join(dir, 'a')], env, dir);
+      expect(untrusted.code).toBe(2);
+      expect(untrusted.stderr).toContain('[TARGET_UNREACHABLE]');
+      expect(untrusted.stderr).toMatch(/certificate/i);
+      const trusted = await cli(['run', '--report-dir', join(dir, 'b')], { ...env, NODE_EXTRA_CA_CERTS: cert }, dir);
+      // TLS passed: the token endpoint itself answered (and refused the made-up client).
+      expect(trusted.code).toBe(2);
+      expect(trusted.stderr).toContain('[CREDENTIALS_REFUSED]');
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 });

@@ -89,6 +89,9 @@ describe('configuration that cannot be misread', { timeout: 120_000 }, () => {
       const result = await cli(['run', '--env-file', join(dir, 'typo.env'), '--report-dir', join(dir, 'reports')], {}, dir);
       expectOneLineRefusal(result, 'CONF_UNKNOWN_VARIABLE');
       expect(result.stderr).toContain('CONFORMANCE_PROFIL (in --env-file');
+      const json = await cli(['run', '--json', '--env-file', join(dir, 'typo.env')], {}, dir);
+      expect(json.code).toBe(2);
+      expect(JSON.parse(json.stdout)).toMatchObject({ verdict: 'error', exitCode: 2, harnessErrors: [{ code: 'CONF_UNKNOWN_VARIABLE' }] });
       expect(result.stderr).toContain('did you mean CONFORMANCE_PROFILE?');
       expect(result.stdout + result.stderr).not.toContain(CANARY_SECRET);
       expect(fake.calls).toHaveLength(0);
