@@ -52,3 +52,34 @@ describe('mutation matrix: the faithful reference passes', () => {
     }
   });
 });
+
+describe('mutation matrix in host mode: the reference served as a host, the run given only an env file', () => {
+  it.each(DEFECTS.map((d) => [d.id, d] as const))('%s is caught, or listed as not shown by a host with the reason', (id) => {
+    const outcome = result.host!.defects.find((d) => d.defect === id);
+    expect(outcome, `${id} was not run in host mode`).toBeDefined();
+    const shown = outcome!.caught || (outcome!.notShown !== undefined && outcome!.notShown.length > 0);
+    expect(shown, `${id} (${outcome!.requirement}) missed in host mode (seed ${result.host!.defectSeed}): ${outcome!.why.join('; ')}`).toBe(true);
+  });
+
+  it('runs one host-mode defect through serve --env-out and run --env-file', () => {
+    const viaCli = result.host!.defects.filter((d) => d.via === 'cli');
+    expect(viaCli).toHaveLength(1);
+    expect(viaCli[0]!.caught || viaCli[0]!.notShown !== undefined, viaCli[0]!.why.join('; ')).toBe(true);
+  });
+
+  it('passes every faithful host run: five fresh seeds, with and without a declared sandbox, and one behind 5 requests/s', () => {
+    const runs = result.host!.faithful;
+    expect(runs.filter((f) => f.rateLimit === undefined)).toHaveLength(5);
+    expect(runs.some((f) => f.sandbox) && runs.some((f) => !f.sandbox)).toBe(true);
+    expect(runs.some((f) => f.rateLimit === 5)).toBe(true);
+    for (const run of runs) {
+      // No false failure and no run that could not be made (no error check, exit 0).
+      expect(run.why, `host seed ${run.seed}${run.rateLimit ? ` at ${run.rateLimit}/s` : ''}`).toEqual([]);
+      expect(run.exitCode).toBe(0);
+    }
+  });
+
+  it('most defects show on a host: the control origin is not what catches them', () => {
+    expect(result.host!.score.caught / result.host!.score.total).toBeGreaterThan(0.75);
+  });
+});

@@ -5,7 +5,7 @@ import { existsSync, readFileSync, statSync, unlinkSync, writeFileSync } from 'n
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MatrixResult } from '../../scripts/matrix.ts';
-import { matrixTable, runMatrix, writeMatrixReport } from '../../scripts/matrix.ts';
+import { DEFAULT_HOST_SEEDS, DEFAULT_RATE_LIMITS, freshSeeds, matrixTable, runMatrix, writeMatrixReport } from '../../scripts/matrix.ts';
 
 /** Longer than any matrix: a result or lock older than this belongs to an earlier invocation. */
 const STALE_MS = 20 * 60_000;
@@ -49,7 +49,11 @@ async function obtain(): Promise<MatrixResult> {
     if (fresh(resultFile)) return JSON.parse(readFileSync(resultFile, 'utf8')) as MatrixResult;
     if (takeLock()) {
       try {
-        const result = await runMatrix({ concurrency: 2 });
+        // Host mode with fresh seeds each time, printed so that a failure replays.
+        const host = { faithfulSeeds: freshSeeds(DEFAULT_HOST_SEEDS), rateLimits: DEFAULT_RATE_LIMITS, defectSeed: freshSeeds(1)[0]! };
+        console.log(`host mode: faithful seeds ${host.faithfulSeeds.join(', ')}; defect seed ${host.defectSeed}; rate limits ${host.rateLimits.join(', ')}/s`);
+        // Three lanes on two cores: the rate-limited run mostly waits.
+        const result = await runMatrix({ concurrency: 3, host });
         writeMatrixReport(result);
         console.log(matrixTable(result).join('\n'));
         writeFileSync(resultFile, JSON.stringify(result));
