@@ -7,5 +7,7 @@ export default defineConfig({
     testTimeout: 60_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // One temp root for the whole run, removed at its end (test/temp-root.ts).
+    globalSetup: ['test/temp-root.ts'],
   },
 });

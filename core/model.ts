@@ -170,6 +170,8 @@ export interface CheckMeta {
     expected: string;
     actual: string;
     message: string;
+    /** The assertion site that failed (`<topic>.suite.ts:<line>`), for the mutation matrix. */
+    site?: string;
   };
   /** Which reading of the document the target chose, or other facts worth reporting. */
   notes: string[];

@@ -9,6 +9,11 @@ export interface Defect {
   requirement: RequirementId;
   topic: Topic;
   description: string;
+  /**
+   * Why a run against a host cannot show it, where no check's skip says so: the broken rule is
+   * visible only through the control origin (the matrix lists it in host mode with this reason).
+   */
+  hostCannotShow?: string;
 }
 
 const registry = [
@@ -39,7 +44,7 @@ const registry = [
   { id: 'recipient-limit-status-400', requirement: 'RLIM-MAX-1000', topic: 'recipient-limits', description: 'Too many recipients gives 400 validation_failed instead of 422 recipient_limit_exceeded.' },
   { id: 'recipient-limit-counts-unique', requirement: 'RLIM-COUNT-ALL-ENTRIES', topic: 'recipient-limits', description: 'Duplicates are removed before counting, so 1001 entries repeating a few numbers are accepted.' },
   { id: 'recipient-limit-after-entry-validation', requirement: 'RLIM-COUNT-INVALID-ENTRIES', topic: 'recipient-limits', description: 'More than 1000 entries that include invalid numbers get 400 validation_failed (entries validated before counting).' },
-  { id: 'recipient-limit-creates-bulk', requirement: 'RLIM-NO-PARTIAL', topic: 'recipient-limits', description: 'The 422 is answered, but a bulk was created before the count was checked (visible through the control origin).' },
+  { id: 'recipient-limit-creates-bulk', requirement: 'RLIM-NO-PARTIAL', topic: 'recipient-limits', description: 'The 422 is answered, but a bulk was created before the count was checked (visible through the control origin).', hostCannotShow: 'the bulk made before the refusal has no id in the answer, and the document offers no listing of bulks: only the control origin counts it' },
   { id: 'zero-recipients-accepted', requirement: 'RLIM-MIN-1', topic: 'recipient-limits', description: 'An empty recipients array is accepted.' },
   { id: 'recipient-limit-999', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', description: 'The effective maximum is 999: exactly 1000 recipients get 422 recipient_limit_exceeded.' },
   { id: 'recipient-limit-billed', requirement: 'RLIM-NO-BILLING', topic: 'recipient-limits', description: 'The 422 is answered, but the refused over-limit submission debits the wallet (0.04 per entry).' },
@@ -66,7 +71,7 @@ const registry = [
   { id: 'outcomes-exceed-recipients', requirement: 'BULK-OUTCOMES-BOUND', topic: 'bulk-invariants', description: 'outcomes_resolved exceeds the number of recipient entries.' },
   { id: 'location-missing', requirement: 'BULK-LOCATION', topic: 'bulk-invariants', description: 'The 202 has no Location header.' },
   { id: 'bulk-template-pin-dropped', requirement: 'BULK-TEMPLATE-PIN', topic: 'bulk-invariants', description: 'Template-based bulks show template null, at acceptance and on every read.' },
-  { id: 'template-pin-follows-active-revision', requirement: 'BULK-TEMPLATE-PIN-STABLE', topic: 'bulk-invariants', description: "Reads of a template-based bulk show the template's current active revision instead of the one pinned at acceptance." },
+  { id: 'template-pin-follows-active-revision', requirement: 'BULK-TEMPLATE-PIN-STABLE', topic: 'bulk-invariants', description: "Reads of a template-based bulk show the template's current active revision instead of the one pinned at acceptance.", hostCannotShow: 'a new active revision of the template is made through the control origin; the document has no way to revise a template' },
   { id: 'invented-zero-counts', requirement: 'BULK-NO-INVENTED-ZEROS', topic: 'bulk-invariants', description: 'While intake and submission totals are unavailable (fault countsUnavailable), reads show zero counts instead of null.' },
   // wallet
   { id: 'reserved-nonzero-every-tenth-read', requirement: 'WAL-RESERVED-ZERO', topic: 'wallet', description: 'Every tenth wallet read shows reserved_balance 0.01.' },
@@ -128,7 +133,7 @@ const registry = [
   // webhooks
   { id: 'webhook-delete-200-with-body', requirement: 'HOOK-DEACTIVATE-204', topic: 'webhooks', description: 'Deactivation answers 200 with a JSON body.' },
   { id: 'webhook-delete-foreign-endpoint', requirement: 'HOOK-OWNERSHIP', topic: 'webhooks', description: "Another business's endpoint is deactivated through the caller's business path (204)." },
-  { id: 'webhook-delete-not-deactivated', requirement: 'HOOK-DEACTIVATE-EFFECT', topic: 'webhooks', description: 'Deactivation answers 204 but the endpoint stays active.' },
+  { id: 'webhook-delete-not-deactivated', requirement: 'HOOK-DEACTIVATE-EFFECT', topic: 'webhooks', description: 'Deactivation answers 204 but the endpoint stays active.', hostCannotShow: "the endpoint's state is read through the control origin; the document shows no read of webhook endpoints or of deliveries" },
   { id: 'webhook-delete-random-204', requirement: 'HOOK-NOT-FOUND', topic: 'webhooks', description: 'A random endpoint id answers 204 instead of 404.' },
   { id: 'webhook-grant-of-endpoint-business', requirement: 'HOOK-FORBIDDEN', topic: 'webhooks', description: "Deactivation checks the grant on the endpoint's own business, so the endpoint is deactivated under the path of a business without grant (204)." },
   { id: 'webhook-repeat-deactivation-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'webhooks', description: 'Deactivating an already deactivated endpoint answers 500 internal_error.' },

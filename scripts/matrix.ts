@@ -22,6 +22,7 @@ import type { RunResult } from '../harness/result.ts';
 import { requirementById } from '../spec/requirements.ts';
 import type { Defect, DefectId } from '../reference/defects.ts';
 import { DEFECTS } from '../reference/defects.ts';
+import { assertionSites } from './sites.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SELF = fileURLToPath(import.meta.url);
@@ -96,6 +97,8 @@ export interface CheckDigest {
   requirements: string[];
   /** Requirement named by the failure, when the check failed on a ConformanceFailure. */
   failedRequirement?: string;
+  /** The assertion site that failed (suites/support/sites.ts). */
+  failedSite?: string;
   reason?: string | null;
   skipKind?: string;
 }
@@ -130,6 +133,7 @@ export function digestOf(result: RunResult, exitCode: number, durationMs: number
         status: c.status,
         requirements: [...c.requirements],
         ...(c.failure?.requirement ? { failedRequirement: c.failure.requirement } : {}),
+        ...(c.failure?.site ? { failedSite: c.failure.site } : {}),
         ...(c.status !== 'pass' ? { reason: c.reason } : {}),
         ...(c.skipKind ? { skipKind: c.skipKind } : {}),
       })),
@@ -161,6 +165,8 @@ export interface Job {
   seed: number;
   via: Via;
   host?: HostSetting;
+  /** `npm run mutate`: the assertion site weakened for this run (suites/support/sites.ts). */
+  weaken?: string;
 }
 
 export interface DefectOutcome {
@@ -169,8 +175,15 @@ export interface DefectOutcome {
   expectedTopic: string;
   topicsRun: string[];
   failedTopics: string[];
-  /** Failed checks that cite the defect's requirement. */
+  /** Checks that failed (warned, for a should) naming the defect's own requirement. */
   citingChecks: string[];
+  /** The assertion sites those failures came from. */
+  sites: string[];
+  /**
+   * Checks that failed on another requirement while citing this one: not a catch of this defect
+   * (requirement-exact scoring), printed as "caught by another rule".
+   */
+  otherRule: string[];
   caught: boolean;
   /**
    * Host mode only: not caught because every check citing the requirement was skipped as not
@@ -206,16 +219,20 @@ export function judgeDefect(
   digest: RunDigest,
   via: Via,
   levelOf: (id: string) => string | undefined = (id) => requirementById(id)?.level,
-  host = false,
+  /** Host mode, with the checks that caught the defect on the embedded reference when known. */
+  host?: { embeddedCatchers?: string[] },
 ): DefectOutcome {
   const should = levelOf(defect.requirement) === 'should';
   const broken = should ? 'warn' : 'fail';
   const failedTopics = digest.topics.filter((t) => t.verdict === 'fail').map((t) => t.id);
-  const citingChecks = digest.topics.flatMap((t) =>
-    t.checks
-      .filter((c) => c.status === broken && (c.failedRequirement === defect.requirement || c.requirements.includes(defect.requirement)))
-      .map((c) => c.id),
-  );
+  const checks = digest.topics.flatMap((t) => t.checks);
+  // Requirement-exact: only a failure that names the defect's own requirement catches it.
+  const exact = checks.filter((c) => c.status === broken && c.failedRequirement === defect.requirement);
+  const citingChecks = exact.map((c) => c.id);
+  const sites = [...new Set(exact.map((c) => c.failedSite).filter((x): x is string => x !== undefined))];
+  const otherRule = checks
+    .filter((c) => (c.status === 'fail' || c.status === 'warn') && c.failedRequirement !== defect.requirement && c.requirements.includes(defect.requirement))
+    .map((c) => `${c.id} (${c.failedRequirement ?? c.status})`);
   const why: string[] = [];
   if (digest.error) why.push(`run error: ${digest.error}`);
   const verdictOk = should ? digest.verdict === 'pass' && digest.exitCode === 0 : digest.verdict === 'fail' && digest.exitCode === 1;
@@ -225,12 +242,17 @@ export function judgeDefect(
     const topic = digest.topics.find((t) => t.id === defect.topic);
     why.push(topic ? `topic ${defect.topic} ${topic.verdict}, expected fail` : `topic ${defect.topic} did not run`);
   }
-  if (citingChecks.length === 0) why.push(`no ${should ? 'warned' : 'failed'} check cites ${defect.requirement}`);
+  if (citingChecks.length === 0) {
+    why.push(`no ${should ? 'warned' : 'failed'} check names ${defect.requirement}${otherRule.length > 0 ? `; caught by another rule: ${otherRule.join(', ')}` : ''}`);
+  }
   if (digest.harnessErrors.length > 0) why.push(`harness errors: ${digest.harnessErrors.join('; ')}`);
   const caught = !digest.error && verdictOk && topicOk && citingChecks.length > 0;
-  // A defect a host cannot show: every check citing its requirement skipped as not observable.
-  const citing = digest.topics.flatMap((t) => t.checks.filter((c) => c.requirements.includes(defect.requirement)));
-  const unobservable = citing.length > 0 && citing.every((c) => c.status === 'skip' && c.skipKind === 'not-observable');
+  // A defect a host cannot show: the checks that catch it on the embedded reference (else every
+  // check citing its requirement) skipped as not observable, or a reason the registry gives.
+  const catchers = host?.embeddedCatchers?.length ? host.embeddedCatchers : undefined;
+  const citing = checks.filter((c) => (catchers ? catchers.includes(c.id) : c.requirements.includes(defect.requirement)));
+  const skipped = citing.length > 0 && citing.every((c) => c.status === 'skip' && c.skipKind === 'not-observable');
+  const unobservable = skipped ? [...new Set(citing.map((c) => `${c.id}: ${c.reason ?? ''}`))] : defect.hostCannotShow ? [defect.hostCannotShow] : undefined;
   return {
     defect: defect.id,
     requirement: defect.requirement,
@@ -238,9 +260,11 @@ export function judgeDefect(
     topicsRun,
     failedTopics,
     citingChecks,
+    sites,
+    otherRule,
     // Harness errors alone do not hide a catch, but they are reported in `why`.
     caught,
-    ...(host && !caught && unobservable && !digest.error ? { notShown: [...new Set(citing.map((c) => `${c.id}: ${c.reason ?? ''}`))] } : {}),
+    ...(host && !caught && unobservable && !digest.error ? { notShown: unobservable } : {}),
     why,
     via,
     durationMs: digest.durationMs,
@@ -426,6 +450,9 @@ async function workerMain(): Promise<void> {
   process.on('message', (message: JobMessage) => {
     if (message.type !== 'job') return;
     const { job, reportDir, cwd } = message;
+    // The suites' worker threads start from this process's environment (suites/support/sites.ts).
+    if (job.weaken) process.env.MUTATE_WEAKEN_SITE = job.weaken;
+    else delete process.env.MUTATE_WEAKEN_SITE;
     const run = job.via === 'cli' ? (job.host ? runHostThroughCli(job, reportDir, cwd) : runThroughCli(job, reportDir, cwd)) : runInProcess(job, reportDir, cwd);
     run
       .catch((error: unknown): RunDigest => ({
@@ -486,8 +513,26 @@ export interface MatrixResult {
   unstable: string[];
   score: { caught: number; total: number };
   host?: HostMatrixResult;
+  /** Assertion sites of the suites: proven (some defect made it fail), waived, or neither. */
+  sites: SiteScore;
   /** Every defect caught, every faithful run passed, no check changed status between seeds. */
   ok: boolean;
+}
+
+export interface SiteScore {
+  total: number;
+  proven: number;
+  waived: number;
+  /** Sites no defect made fail and no waiver explains, by id. */
+  unproven: string[];
+}
+
+/** Which assertion sites the defects proved, of all the suites hold. */
+export function siteScore(outcomes: DefectOutcome[], sites = assertionSites(join(ROOT, 'suites'))): SiteScore {
+  const failed = new Set(outcomes.flatMap((o) => o.sites));
+  const proven = sites.filter((x) => failed.has(x.id));
+  const waived = sites.filter((x) => !failed.has(x.id) && x.waiver);
+  return { total: sites.length, proven: proven.length, waived: waived.length, unproven: sites.filter((x) => !failed.has(x.id) && !x.waiver).map((x) => x.id) };
 }
 
 export interface HostMatrixResult {
@@ -603,11 +648,21 @@ class Worker {
   }
 }
 
-export async function runMatrix(options: MatrixOptions = {}): Promise<MatrixResult> {
-  const started = Date.now();
-  const concurrency = Math.max(1, options.concurrency ?? 2);
-  const defects = options.defects ?? DEFECTS;
-  const jobs = matrixJobs(options);
+/** Judges one finished job for the progress line: a caught defect or a passing faithful run is ok. */
+function judgeJob(job: Job, digest: RunDigest): { ok: boolean; why: string } {
+  if (job.kind === 'faithful') {
+    const f = judgeFaithful(job.seed, digest, job.via);
+    return { ok: f.passed, why: f.why.slice(0, 3).join('; ') };
+  }
+  const d = judgeDefect(DEFECTS.find((x) => x.id === job.defect)!, job.topics, digest, job.via, undefined, job.host ? {} : undefined);
+  return { ok: d.caught || d.notShown !== undefined, why: d.why.join('; ') };
+}
+
+/** Runs jobs on `concurrency` worker lanes; every digest by job key. Reports go to a temp folder, removed after. */
+export async function runJobs(
+  jobs: Job[],
+  options: { concurrency: number; keepRuns?: boolean; progress?: (line: string) => void },
+): Promise<Map<string, RunDigest>> {
   const progress = options.progress ?? (() => undefined);
   const root = mkdtempSync(join(tmpdir(), 'conformance-matrix-'));
   const cwd = cleanCwd(root);
@@ -625,12 +680,12 @@ export async function runMatrix(options: MatrixOptions = {}): Promise<MatrixResu
           worker.stop();
           worker = new Worker();
         }
-        const reportDir = join(root, job.key);
+        const reportDir = join(root, job.key.replace(/[^A-Za-z0-9._-]/g, '_'));
         const digest = await worker.run(job, reportDir, cwd);
         digests.set(job.key, digest);
         finished++;
-        const outcome = judge(job, digest);
-        const keep = options.keepRuns || !outcome.ok;
+        const outcome = judgeJob(job, digest);
+        const keep = options.keepRuns || (!outcome.ok && job.weaken === undefined);
         if (keep && existsSync(reportDir)) cpSync(reportDir, join(keptDir, job.key), { recursive: true });
         progress(`[${String(finished).padStart(3)}/${jobs.length}] ${outcome.ok ? 'ok  ' : 'FAIL'} ${job.key} (${(digest.durationMs / 1000).toFixed(1)} s)${outcome.ok ? '' : `: ${outcome.why}`}`);
         rmSync(reportDir, { recursive: true, force: true });
@@ -640,26 +695,27 @@ export async function runMatrix(options: MatrixOptions = {}): Promise<MatrixResu
     }
   }
 
-  const judge = (job: Job, digest: RunDigest): { ok: boolean; why: string } => {
-    if (job.kind === 'faithful') {
-      const f = judgeFaithful(job.seed, digest, job.via);
-      return { ok: f.passed, why: f.why.slice(0, 3).join('; ') };
-    }
-    const d = judgeDefect(DEFECTS.find((x) => x.id === job.defect)!, job.topics, digest, job.via, undefined, job.host !== undefined);
-    return { ok: d.caught || d.notShown !== undefined, why: d.why.join('; ') };
-  };
-
   try {
-    await Promise.all(Array.from({ length: Math.min(concurrency, jobs.length) }, lane));
+    await Promise.all(Array.from({ length: Math.min(options.concurrency, jobs.length) }, lane));
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
+  return digests;
+}
+
+export async function runMatrix(options: MatrixOptions = {}): Promise<MatrixResult> {
+  const started = Date.now();
+  const concurrency = Math.max(1, options.concurrency ?? 2);
+  const defects = options.defects ?? DEFECTS;
+  const jobs = matrixJobs(options);
+  const digests = await runJobs(jobs, { concurrency, ...(options.keepRuns ? { keepRuns: true } : {}), ...(options.progress ? { progress: options.progress } : {}) });
 
   const defectOutcomes = defects.map((d) => {
     const job = jobs.find((j) => j.defect === d.id && !j.host)!;
     return judgeDefect(d, job.topics, digests.get(job.key)!, job.via);
   });
-  const host = options.host ? hostResult(options.host, jobs, digests) : undefined;
+  const catchers = new Map(defectOutcomes.map((d) => [d.defect, d.citingChecks]));
+  const host = options.host ? hostResult(options.host, jobs, digests, catchers) : undefined;
   const faithful = jobs
     .filter((j) => j.kind === 'faithful' && !j.host)
     .sort((a, b) => a.seed - b.seed)
@@ -676,15 +732,16 @@ export async function runMatrix(options: MatrixOptions = {}): Promise<MatrixResu
     unstable,
     score: { caught, total: defectOutcomes.length },
     ...(host ? { host } : {}),
+    sites: siteScore([...defectOutcomes, ...(host?.defects ?? [])]),
     ok: caught === defectOutcomes.length && faithful.every((f) => f.passed) && unstable.length === 0 && (host?.ok ?? true),
   };
 }
 
-function hostResult(options: HostMatrixOptions, jobs: Job[], digests: Map<string, RunDigest>): HostMatrixResult {
+function hostResult(options: HostMatrixOptions, jobs: Job[], digests: Map<string, RunDigest>, catchers: Map<string, string[]>): HostMatrixResult {
   const hostJobsRun = jobs.filter((j) => j.host);
   const defects = hostJobsRun
     .filter((j) => j.kind === 'defect')
-    .map((j) => judgeDefect(DEFECTS.find((d) => d.id === j.defect)!, j.topics, digests.get(j.key)!, j.via, undefined, true));
+    .map((j) => judgeDefect(DEFECTS.find((d) => d.id === j.defect)!, j.topics, digests.get(j.key)!, j.via, undefined, { embeddedCatchers: catchers.get(j.defect!) ?? [] }));
   const faithful = hostJobsRun
     .filter((j) => j.kind === 'faithful')
     .map((j) => ({ ...judgeFaithful(j.seed, digests.get(j.key)!, j.via), sandbox: j.host!.sandbox, ...(j.host!.rateLimit ? { rateLimit: j.host!.rateLimit } : {}) }));
@@ -717,6 +774,10 @@ export function matrixTable(result: MatrixResult): string[] {
   }
   lines.push(result.unstable.length === 0 ? 'check statuses identical across the faithful seeds' : `unstable checks across seeds: ${result.unstable.join(' | ')}`);
   if (result.host) lines.push('', ...hostLines(result.host));
+  const sites = result.sites;
+  lines.push(`assertion sites: ${sites.proven}/${sites.total} proven by a defect, ${sites.waived} waived, ${sites.unproven.length} neither`);
+  if (sites.unproven.length > 0) lines.push(`  unproven sites: ${sites.unproven.join(', ')}`);
+  for (const d of result.defects.filter((x) => x.otherRule.length > 0 && !x.caught)) lines.push(`  ${d.defect}: caught by another rule (${d.otherRule.join(', ')})`);
   lines.push(`score: ${result.score.caught}/${result.score.total} defects caught; ${result.faithful.filter((f) => f.passed).length}/${result.faithful.length} faithful runs pass; ${(result.durationMs / 1000).toFixed(0)} s at concurrency ${result.concurrency}`);
   return lines;
 }
@@ -768,6 +829,12 @@ export function matrixMarkdown(result: MatrixResult): string {
       : ['Checks whose status changed between seeds:', '', ...result.unstable.map((u) => `- ${cell(u)}`)].join('\n'),
     '',
     ...(result.host ? ['## Host mode', '', '```', ...hostLines(result.host), '```', ''] : []),
+    '## Assertion sites',
+    '',
+    `${result.sites.proven}/${result.sites.total} assertion sites proven by a defect (a failure at that line naming the defect's requirement), ${result.sites.waived} waived, ${result.sites.unproven.length} neither.`,
+    '',
+    ...result.sites.unproven.map((id) => `- unproven: ${id}`),
+    '',
   ];
   return out.join('\n');
 }

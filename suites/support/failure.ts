@@ -8,12 +8,15 @@ export class ConformanceFailure extends Error {
   readonly expected: string;
   readonly actual: string;
   readonly exchanges: Exchange[];
-  constructor(args: { requirement: RequirementId; expected: string; actual: string; exchanges?: Exchange[] }) {
+  /** The assertion site (suites/support/sites.ts) that failed. */
+  readonly site: string | undefined;
+  constructor(args: { requirement: RequirementId; expected: string; actual: string; exchanges?: Exchange[]; site?: string }) {
     super(`Received: ${args.actual} / Expected: ${args.expected} (${args.requirement})`);
     this.requirement = args.requirement;
     this.expected = args.expected;
     this.actual = args.actual;
     this.exchanges = args.exchanges ?? [];
+    this.site = args.site;
   }
 }
 

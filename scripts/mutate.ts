@@ -1,0 +1,99 @@
+// The mutation score of the checker's own proof: one assertion site at a time is weakened so that
+// it can never fail (MUTATE_WEAKEN_SITE, suites/support/sites.ts), and the matrix is run on the
+// defects of that site's topic. The mutant is killed when some defect is no longer caught (or the
+// run no longer tells the same story); it survives when the matrix stays green, which means no
+// defect ever needed that assertion. StrykerJS mutates code and reruns every test; a targeted run
+// over assertion sites and their topic's defects costs seconds per mutant instead.
+//
+//   npm run mutate [-- --sample N --seed S --concurrency C --json out.json]   (no --sample: every site)
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import fc from 'fast-check';
+import { DEFECTS } from '../reference/defects.ts';
+import { DEFECT_SEED, ROOT, judgeDefect, runJobs, topicsFor, type Job } from './matrix.ts';
+import { assertionSites, type Site } from './sites.ts';
+
+export interface MutantOutcome {
+  site: string;
+  topic: string;
+  killed: boolean;
+  /** Defects no longer caught with the site weakened (what killed it). */
+  killedBy: string[];
+  defectsRun: number;
+}
+
+export interface MutationScore {
+  seed: number;
+  tried: number;
+  killed: number;
+  mutants: MutantOutcome[];
+}
+
+/** `n` sites spread over every suite: round-robin over the topics, each topic's order seeded. */
+export function sampleSites(sites: Site[], n: number | undefined, seed: number): Site[] {
+  const candidates = sites.filter((s) => !s.waiver);
+  if (n === undefined || n >= candidates.length) return candidates;
+  const byTopic = new Map<string, Site[]>();
+  for (const site of candidates) byTopic.set(site.topic, [...(byTopic.get(site.topic) ?? []), site]);
+  const shuffled = [...byTopic.values()].map((list, i) => fc.sample(fc.shuffledSubarray(list, { minLength: list.length }), { seed: seed + i, numRuns: 1 })[0]!);
+  const picked: Site[] = [];
+  for (let round = 0; picked.length < n; round++) {
+    const before = picked.length;
+    for (const list of shuffled) if (list[round] && picked.length < n) picked.push(list[round]!);
+    if (picked.length === before) break;
+  }
+  return picked;
+}
+
+export async function runMutation(options: { sample?: number; seed: number; concurrency: number; progress?: (line: string) => void }): Promise<MutationScore> {
+  const sites = sampleSites(assertionSites(join(ROOT, 'suites')), options.sample, options.seed);
+  const jobs: Job[] = sites.flatMap((site) =>
+    DEFECTS.filter((d) => d.topic === site.topic).map((d) => ({
+      key: `mutant ${site.id} ${d.id}`,
+      kind: 'defect' as const,
+      defect: d.id,
+      topics: topicsFor(d),
+      seed: DEFECT_SEED,
+      via: 'in-process' as const,
+      weaken: site.id,
+    })),
+  );
+  const digests = await runJobs(jobs, { concurrency: options.concurrency, ...(options.progress ? { progress: options.progress } : {}) });
+  const mutants = sites.map((site): MutantOutcome => {
+    const own = jobs.filter((j) => j.weaken === site.id);
+    const killedBy = own
+      .filter((j) => !judgeDefect(DEFECTS.find((d) => d.id === j.defect)!, j.topics, digests.get(j.key)!, j.via).caught)
+      .map((j) => j.defect!);
+    return { site: site.id, topic: site.topic, killed: killedBy.length > 0, killedBy, defectsRun: own.length };
+  });
+  return { seed: options.seed, tried: mutants.length, killed: mutants.filter((m) => m.killed).length, mutants };
+}
+
+export function mutationLines(score: MutationScore): string[] {
+  const survivors = score.mutants.filter((m) => !m.killed);
+  return [
+    ...survivors.map((m) => `survived: ${m.site} (the ${m.defectsRun} defect(s) of ${m.topic} are all still caught with it weakened)`),
+    `mutation score: ${score.killed}/${score.tried} weakened assertion sites killed (${score.tried ? Math.round((100 * score.killed) / score.tried) : 0} %), sample seed ${score.seed}`,
+  ];
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({ options: { sample: { type: 'string' }, seed: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'string' } } });
+  const seed = values.seed !== undefined ? Number(values.seed) : Math.floor(Math.random() * 2 ** 31);
+  const sample = values.sample !== undefined ? Number(values.sample) : undefined;
+  if (!Number.isInteger(seed) || (sample !== undefined && !(Number.isInteger(sample) && sample > 0))) {
+    process.stderr.write('mutate: --sample takes a positive whole number and --seed a whole number\n');
+    return 2;
+  }
+  process.stdout.write(`mutate: ${sample ?? 'every'} site(s), sample seed ${seed}\n`);
+  const score = await runMutation({ seed, concurrency: Number(values.concurrency ?? 2) || 2, ...(sample ? { sample } : {}), progress: (line) => process.stdout.write(`${line}\n`) });
+  process.stdout.write(`\n${mutationLines(score).join('\n')}\n`);
+  if (values.json) writeFileSync(values.json, JSON.stringify(score));
+  return 0;
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  void main().then((code) => process.exit(code));
+}

@@ -1,0 +1,32 @@
+// The assertion sites of the suites, read from their source: every line of a suite file that makes
+// an assertion (`t.expect(`, `t.fail(`, or a support helper that asserts: `expectProblem(`,
+// `expectNoServerFault(`, `submitAccepted(`). A failure names its site the same way at run time
+// (suites/support/sites.ts). A site no faithful-looking server can make fail carries a waiver:
+// `// waiver: <why>` on its line or the line above.
+import { readFileSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+const ASSERTION = /\bt\.(?:expect|fail)\(|\b(?:expectProblem|expectNoServerFault|submitAccepted)\(/;
+const DEFINITION = /^\s*(?:import|export\s+(?:async\s+)?function|(?:async\s+)?function)\b/;
+const WAIVER = /\/\/\s*waiver:\s*(.+)$/;
+
+export interface Site {
+  /** `<topic>.suite.ts:<line>` */
+  id: string;
+  topic: string;
+  /** Why no faithful-looking server can make it fail, when waived. */
+  waiver?: string;
+}
+
+export function assertionSites(suitesDir: string): Site[] {
+  const sites: Site[] = [];
+  for (const file of readdirSync(suitesDir).filter((f) => f.endsWith('.suite.ts')).sort()) {
+    const lines = readFileSync(join(suitesDir, file), 'utf8').split('\n');
+    lines.forEach((line, i) => {
+      if (!ASSERTION.test(line) || DEFINITION.test(line) || line.trimStart().startsWith('//')) return;
+      const waiver = WAIVER.exec(line)?.[1] ?? WAIVER.exec(lines[i - 1] ?? '')?.[1];
+      sites.push({ id: `${file}:${i + 1}`, topic: file.replace(/\.suite\.ts$/, ''), ...(waiver ? { waiver: waiver.trim() } : {}) });
+    });
+  }
+  return sites;
+}
