@@ -7,8 +7,7 @@ import { parseArgs } from 'node:util';
 import { loadConfig } from './config.ts';
 import { HarnessError } from './errors.ts';
 import { GATING_COMMANDS, RUN_GATING_OPTIONS, RUN_GATING_USAGE, prepareGatedRun, printPlan } from './gating/commands.ts';
-import { mergeShardReports, runConformance, startEmbeddedReference } from './runner.ts';
-import { PACKAGE_ROOT } from './vitest-options.ts';
+import { PACKAGE_ROOT } from './package.ts';
 import { jsonSummary } from './output.ts';
 import { didYouMean } from './closest.ts';
 import { maskSecretLines } from './config.ts';
@@ -70,6 +69,7 @@ const runCommand: Command = {
     const merge = str(values['merge-reports']);
     if (merge !== undefined) {
       const dirs = [...(listOf(merge) ?? []), ...positionals];
+      const { mergeShardReports } = await loadRunner();
       const outcome = await mergeShardReports(dirs, config.reportDir, io.out, { output, printError: io.err });
       if (output === 'json') io.out(JSON.stringify(jsonSummary(outcome)));
       return outcome.exitCode;
@@ -78,6 +78,7 @@ const runCommand: Command = {
     if (values['dry-run'] === true) return printPlan(config, values, { io, runOptions });
     // Verdict tiers, --strict, --baseline and per-check request budgets (harness/gating).
     const gated = prepareGatedRun(config, values);
+    const { runConformance } = await loadRunner();
     const outcome = await runConformance(gated.config, { ...runOptions, print: io.out, printError: io.err, output, ...gated.options });
     if (config.settings.selection && outcome.result.summary.total === 0) {
       throw new HarnessError('CONF_INVALID_VALUE', `--check / --exclude-check selected no check of the topics ${config.topics.join(', ')} (check ids look like wallet/currency-code, requirement ids like WAL-*)`);
@@ -97,6 +98,9 @@ function wholeNumber(value: unknown, flag: string, min: number, max: number): nu
   return Number(text);
 }
 
+/** The runner (vitest, the reference) is loaded by the commands that run or serve, not by help or version. */
+const loadRunner = () => import('./runner.ts');
+
 const serveCommand: Command = {
   name: 'serve',
   summary: 'start the embedded reference alone and print the CONFORMANCE_* lines that point a run at it',
@@ -113,6 +117,7 @@ const serveCommand: Command = {
     const port = wholeNumber(values.port, '--port', 0, 65535);
     const rateLimit = wholeNumber(values['rate-limit'], '--rate-limit', 1, 100_000);
     const latencyMs = wholeNumber(values['latency-ms'], '--latency-ms', 0, 60_000);
+    const { startEmbeddedReference } = await loadRunner();
     const reference = await startEmbeddedReference({
       defects: listOf(values.defects) ?? [],
       ...(port !== undefined ? { port } : {}),

@@ -1,30 +1,14 @@
 // The one place vitest's options for the topic suites are built: a run and its plan (`plan`,
 // `--dry-run`) collect the same files under the same settings, so a plan predicts the run.
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { BaseSequencer } from 'vitest/node';
 import type { Reporter, TestSpecification } from 'vitest/node';
-import type { SuiteConfig, Topic } from '../core/model.ts';
-import { TOPICS } from '../core/model.ts';
+import type { SuiteConfig } from '../core/model.ts';
 import { topicOfFile } from './output.ts';
 import { PACING_BOUND_MS } from './pacing.ts';
+import { PACKAGE_ROOT, orderTopics } from './package.ts';
 
-/** Root of the installed package (never the user's working directory). */
-export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
-
-/** Topics that read the exchange log of the whole run, so they run last. */
-export const READS_WHOLE_RUN: Topic[] = ['problem-details', 'schemas'];
-
-/** Problem-details and schemas last; the others in catalogue order. */
-export function orderTopics<T>(items: T[], topicOf: (item: T) => string): T[] {
-  const rank = (t: string) => {
-    const last = READS_WHOLE_RUN.indexOf(t as Topic);
-    if (last >= 0) return 1000 + last;
-    const i = TOPICS.indexOf(t as Topic);
-    return i >= 0 ? i : 500;
-  };
-  return [...items].sort((a, b) => rank(topicOf(a)) - rank(topicOf(b)));
-}
+export { PACKAGE_ROOT, READS_WHOLE_RUN, orderTopics } from './package.ts';
 
 class TopicSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

@@ -47,8 +47,15 @@ export function sampleSites(sites: Site[], n: number | undefined, seed: number):
   return picked;
 }
 
-export async function runMutation(options: { sample?: number; seed: number; concurrency: number; progress?: (line: string) => void }): Promise<MutationScore> {
-  const sites = sampleSites(assertionSites(join(ROOT, 'suites')), options.sample, options.seed);
+export async function runMutation(options: {
+  sample?: number;
+  seed: number;
+  concurrency: number;
+  /** These sites instead of a sample. */
+  only?: Site[];
+  progress?: (line: string) => void;
+}): Promise<MutationScore> {
+  const sites = options.only ?? sampleSites(assertionSites(join(ROOT, 'suites')), options.sample, options.seed);
   const jobs: Job[] = sites.flatMap((site) =>
     DEFECTS.filter((d) => d.topic === site.topic).map((d) => ({
       key: `mutant ${site.id} ${d.id}`,

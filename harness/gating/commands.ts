@@ -8,7 +8,6 @@ import type { RunConfig, RunFlags } from '../config.ts';
 import { loadConfig, reportDirSetting } from '../config.ts';
 import { HarnessError } from '../errors.ts';
 import type { RunOptions } from '../runner.ts';
-import { runConformance } from '../runner.ts';
 import type { RunResult } from '../result.ts';
 import { TOPICS } from '../../core/model.ts';
 import { baselineFromReport, loadBaseline, REASON_PLACEHOLDER } from './baseline.ts';
@@ -156,6 +155,7 @@ const replayCommand: Command = {
     const before = plan.check;
     io.out(`replaying ${checkId} (was ${before.status}${before.failure ? `: ${before.failure.requirement}` : ''}) with seed ${plan.config.settings.seed}, ${plan.config.settings.runs} cases per property`);
     if (plan.wholeRun) io.out(`note: ${plan.wholeRun}`);
+    const { runConformance } = await import('../runner.ts');
     const outcome = await runConformance(withCheckBudgets(plan.config), {
       ...runOptions,
       print: () => undefined,
@@ -196,7 +196,7 @@ const certifyCommand: Command = {
     const loaded = loadConfig({ ...flagsOf(values), profile: 'full', ...(headers ? { headers } : {}) });
     const config = withCheckBudgets(loaded);
     // The run is held to its plan as a whole, not only check by check.
-    const plan = await collectPlan(config, { ...(runOptions.suitesDir ? { suitesDir: runOptions.suitesDir } : {}) });
+      const plan = await collectPlan(config, { ...(runOptions.suitesDir ? { suitesDir: runOptions.suitesDir } : {}) });
     config.settings = { ...config.settings, maxRequests: Math.max(1, Math.min(config.settings.maxRequests, plan.totalRequests)) };
     io.out(`certify: plan of ${plan.checks.length} checks, at most ${plan.totalRequests} requests`);
     const allTopics = TOPICS.every((t) => config.topics.includes(t));
@@ -204,6 +204,7 @@ const certifyCommand: Command = {
       io.out(`certify: PARTIAL RUN (topics ${config.topics.join(', ')} only): certification covers every topic, so this run will be NOT CERTIFIED`);
     }
     const certificatePath = join(config.reportDir, CERTIFICATE_FILE);
+    const { runConformance } = await import('../runner.ts');
     const outcome = await runConformance(config, {
       ...runOptions,
       print: io.out,

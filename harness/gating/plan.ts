@@ -8,13 +8,12 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
-import { createVitest } from 'vitest/node';
 import type { RunConfig } from '../config.ts';
 import { HarnessError } from '../errors.ts';
 import type { SuiteConfig, Topic } from '../../core/model.ts';
 import { TOPICS } from '../../core/model.ts';
 import { topicOfFile } from '../output.ts';
-import { PACKAGE_ROOT, orderTopics, suiteRunOptions } from '../vitest-options.ts';
+import { PACKAGE_ROOT, orderTopics } from '../package.ts';
 
 export interface PlannedCheck {
   id: string;
@@ -93,6 +92,9 @@ export async function collectPlan(config: RunConfig, options: PlanOptions = {}):
   const checks: PlannedCheck[] = [];
   const shared = new Map<Topic, number>();
   if (files.length > 0) {
+    // Loaded here, not at the top: `plan`'s neighbours in the command table need no vitest.
+    const { createVitest } = await import('vitest/node');
+    const { suiteRunOptions } = await import('../vitest-options.ts');
     const vitest = await createVitest(
       'test',
       suiteRunOptions({

@@ -10,7 +10,7 @@ import { HarnessError } from '../errors.ts';
 import type { Topic } from '../../core/model.ts';
 import { TOPICS } from '../../core/model.ts';
 import type { CheckResult, RunResult } from '../result.ts';
-import { READS_WHOLE_RUN } from '../vitest-options.ts';
+import { READS_WHOLE_RUN } from '../package.ts';
 
 export function readReport(file: string): RunResult {
   if (!existsSync(file)) throw new HarnessError('CONF_INVALID_VALUE', `${file}: no such report`);

@@ -64,7 +64,7 @@ describe('judgeDefect', () => {
     });
     const missed = judgeDefect(defect, ['request-id'], quiet, 'in-process', levelOf);
     expect(missed.caught).toBe(false);
-    expect(missed.why).toContain('no warned check cites RID-ECHO');
+    expect(missed.why).toContain('no warned check names RID-ECHO');
     // A should-level break that fails the run is graded too hard: not a catch either.
     expect(judgeDefect(defect, ['request-id'], digest(), 'in-process', levelOf).caught).toBe(false);
   });
@@ -84,7 +84,40 @@ describe('judgeDefect', () => {
     });
     const outcome = judgeDefect(defect, ['request-id'], other, 'in-process');
     expect(outcome.caught).toBe(false);
-    expect(outcome.why).toContain('no failed check cites RID-ECHO');
+    expect(outcome.why).toContain('no failed check names RID-ECHO');
+  });
+
+  it('requirement-exact: a check that cites the requirement but failed on another rule is "caught by another rule", not a catch', () => {
+    const elsewhere = digest({
+      topics: [{ id: 'request-id', verdict: 'fail', checks: [{ id: 'request-id/echo', status: 'fail', requirements: ['RID-ECHO', 'RID-FORMAT'], failedRequirement: 'RID-FORMAT' }] }],
+    });
+    const outcome = judgeDefect(defect, ['request-id'], elsewhere, 'in-process');
+    expect(outcome.caught).toBe(false);
+    expect(outcome.otherRule).toEqual(['request-id/echo (RID-FORMAT)']);
+    expect(outcome.why.join('; ')).toContain('caught by another rule');
+  });
+
+  it('records the assertion site of the failure that caught it', () => {
+    const sited = digest({
+      topics: [{ id: 'request-id', verdict: 'fail', checks: [{ id: 'request-id/echo', status: 'fail', requirements: ['RID-ECHO'], failedRequirement: 'RID-ECHO', failedSite: 'request-id.suite.ts:150' }] }],
+    });
+    expect(judgeDefect(defect, ['request-id'], sited, 'in-process').sites).toEqual(['request-id.suite.ts:150']);
+  });
+
+  it('in host mode, lists as not shown a defect whose embedded catchers were skipped as not observable', () => {
+    const skipped = digest({
+      verdict: 'pass',
+      exitCode: 0,
+      topics: [{ id: 'request-id', verdict: 'pass', checks: [{ id: 'request-id/echo', status: 'skip', skipKind: 'not-observable', reason: 'needs the clock', requirements: ['RID-ECHO'] }] }],
+    });
+    const outcome = judgeDefect(defect, ['request-id'], skipped, 'in-process', undefined, { embeddedCatchers: ['request-id/echo'] });
+    expect(outcome.caught).toBe(false);
+    expect(outcome.notShown).toEqual(['request-id/echo: needs the clock']);
+    // A precondition skip is not "not shown": the user could supply it.
+    const precondition = digest({ ...skipped, topics: [{ id: 'request-id', verdict: 'pass', checks: [{ id: 'request-id/echo', status: 'skip', skipKind: 'precondition', requirements: ['RID-ECHO'] }] }] });
+    expect(judgeDefect(defect, ['request-id'], precondition, 'in-process', undefined, { embeddedCatchers: ['request-id/echo'] }).notShown).toBeUndefined();
+    // Embedded mode never lists a defect as not shown.
+    expect(judgeDefect(defect, ['request-id'], skipped, 'in-process').notShown).toBeUndefined();
   });
 
   it('misses when another topic failed but not the defect\'s', () => {
