@@ -175,7 +175,7 @@ const htmlNotFound = (res: import('node:http').ServerResponse) => {
 };
 
 describe('pre-flight of the target', { timeout: 120_000 }, () => {
-  it('a base URL whose host answers an HTML 404 page: exit 2, one line naming CONFORMANCE_BASE_URL, within 5 s', async () => {
+  it('a base URL whose host answers an HTML 404 page: exit 2, one line naming CONFORMANCE_BASE_URL, after two requests', async () => {
     const web = await startWebServer(htmlNotFound);
     const fake = await startFakeTarget();
     try {
@@ -184,8 +184,10 @@ describe('pre-flight of the target', { timeout: 120_000 }, () => {
       expectOneLineRefusal(result, 'TARGET_MISCONFIGURED');
       expect(result.stderr).toContain(`CONFORMANCE_BASE_URL ${web.origin}/api is probably wrong`);
       expect(result.stderr).toContain('HTTP 404 text/html');
-      expect(result.ms).toBeLessThan(5_000);
+      // Two requests prove it stopped at the pre-flight; the wall bound only guards against a hang
+      // and includes a cold process start on a loaded two-core runner (CI runs test files in parallel).
       expect(web.requests).toBeLessThanOrEqual(2);
+      expect(result.ms).toBeLessThan(10_000);
       expect(result.stdout + result.stderr).not.toContain(CANARY_SECRET);
       const report = JSON.parse(readFileSync(join(dir, 'reports', 'report.json'), 'utf8')) as { verdict: string; harnessErrors: Array<{ code: string }> };
       expect(report.verdict).toBe('error');
