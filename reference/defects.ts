@@ -109,9 +109,9 @@ const registry = [
   { id: 'rate-limit-without-retry-after', requirement: 'PROB-RETRY-AFTER', topic: 'problem-details', description: 'The 429 rate_limit_exceeded has no Retry-After header.' },
   { id: 'not-found-code-unknown', requirement: 'PROB-CODE-KNOWN', topic: 'problem-details', description: 'resource_not_found problems carry code not_found (type ending /not_found), a code section 7 does not define.' },
   { id: 'problem-title-is-detail', requirement: 'PROB-TITLE-STABLE', topic: 'problem-details', description: "Problem titles repeat the occurrence's detail, so one code gets several titles." },
-  { id: 'internal-error-stack-in-detail', requirement: 'PROB-DETAIL-NO-SECRETS', topic: 'problem-details', description: 'The 500 internal_error detail carries the stack trace of the failure.' },
+  { id: 'internal-error-stack-in-detail', requirement: 'PROB-DETAIL-NO-SECRETS', topic: 'problem-details', description: 'The 500 internal_error detail carries the stack trace of the failure.', hostCannotShow: 'a 500 is met only when the host fails; the reference forces one through the control origin' },
   { id: 'problem-instance-missing', requirement: 'PROB-INSTANCE', topic: 'problem-details', description: 'Problems carry no instance member.' },
-  { id: 'internal-error-as-service-unavailable', requirement: 'PROB-CODE-STATUS', topic: 'problem-details', description: 'An unexpected failure is answered 500 with code service_unavailable (and its Retry-After) instead of internal_error.' },
+  { id: 'internal-error-as-service-unavailable', requirement: 'PROB-CODE-STATUS', topic: 'problem-details', description: 'An unexpected failure is answered 500 with code service_unavailable (and its Retry-After) instead of internal_error.', hostCannotShow: 'a 500 is met only when the host fails; the reference forces one through the control origin' },
   // validation
   { id: 'both-message-and-template-accepted', requirement: 'VAL-EXACTLY-ONE-CONTENT', topic: 'validation', description: 'A body with both message and template_id is accepted.' },
   { id: 'extra-body-property-accepted', requirement: 'VAL-BODY-FIELDS', topic: 'validation', description: 'Unknown top-level body members are ignored instead of refused.' },
