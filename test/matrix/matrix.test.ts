@@ -83,3 +83,15 @@ describe('mutation matrix in host mode: the reference served as a host, the run 
     expect(result.host!.score.caught / result.host!.score.total).toBeGreaterThan(0.75);
   });
 });
+
+describe('mutation matrix: assertion sites', () => {
+  it('scores requirement-exact: every catch names the defect\'s own requirement', () => {
+    for (const d of result.defects.filter((x) => x.caught)) expect(d.citingChecks.length, d.defect).toBeGreaterThan(0);
+  });
+
+  it('counts the assertion sites of the suites and those a defect made fail (printed in reports/matrix.md)', () => {
+    expect(result.sites.total).toBeGreaterThan(150);
+    expect(result.sites.proven).toBeGreaterThan(0);
+    expect(result.sites.proven + result.sites.waived + result.sites.unproven.length).toBe(result.sites.total);
+  });
+});
