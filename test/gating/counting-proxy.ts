@@ -1,7 +1,8 @@
 // A counting proxy on 127.0.0.1:0 in front of one origin: it forwards every request unchanged and
 // counts what reaches the host, so a test can compare a run's plan with what was really sent.
-import { createServer, request } from 'node:http';
+import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { forwardTo } from '../harness/fixtures/forward.ts';
 
 export interface CountingProxy {
   origin: string;
@@ -14,18 +15,7 @@ export async function startCountingProxy(upstream: string): Promise<CountingProx
   let count = 0;
   const server = createServer((req, res) => {
     count += 1;
-    const forward = request(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
-      (answer) => {
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        answer.pipe(res);
-      },
-    );
-    forward.on('error', () => {
-      res.writeHead(502);
-      res.end();
-    });
-    req.pipe(forward);
+    forwardTo(target, req.url ?? '/', req, res, { ...req.headers, host: target.host });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;

@@ -1,12 +1,12 @@
 // The run as CI runners make it: through the proxy HTTP_PROXY names, and inside GitHub Actions
 // (job summary and one annotation per failed check). Every server is the test's own, on loopback.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { ROOT } from './fixtures/spawn.ts';
 import { annotationOf } from '../../harness/ci.ts';
@@ -16,15 +16,8 @@ import { startReference } from '../../reference/index.ts';
 import { startForwardProxy } from './fixtures/forward-proxy.ts';
 import { cli } from './fixtures/spawn.ts';
 
-const temporary: string[] = [];
-const tempDir = (label: string) => {
-  const dir = mkdtempSync(join(tmpdir(), `conformance-${label}-`));
-  temporary.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
-});
+/** A fresh folder; the run's temp root (test/temp-root.ts) removes it with everything else. */
+const tempDir = (label: string) => mkdtempSync(join(tmpdir(), `conformance-${label}-`));
 
 const readReport = (dir: string) => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as RunResult;
 

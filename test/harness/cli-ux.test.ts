@@ -1,11 +1,11 @@
 // The command line as a new user meets it: --help and --version everywhere, configuration that
 // cannot be misread, a wrong base or token URL told in one line, merges that need every shard.
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COMMANDS, OPTION_MEANINGS, main } from '../../harness/cli.ts';
 import { closest } from '../../harness/closest.ts';
 import { loadConfig } from '../../harness/config.ts';
@@ -16,15 +16,8 @@ import { lookOf } from '../../harness/terminal.ts';
 import { CANARY_SECRET, fakeEnv, startFakeTarget } from './fixtures/fake-target.ts';
 import { ROOT, cli, fixtureRun, hasStackTrace } from './fixtures/spawn.ts';
 
-const temporary: string[] = [];
-const tempDir = (label: string) => {
-  const dir = mkdtempSync(join(tmpdir(), `conformance-${label}-`));
-  temporary.push(dir);
-  return dir;
-};
-afterAll(() => {
-  for (const dir of temporary) rmSync(dir, { recursive: true, force: true });
-});
+/** A fresh folder; the run's temp root (test/temp-root.ts) removes it with everything else. */
+const tempDir = (label: string) => mkdtempSync(join(tmpdir(), `conformance-${label}-`));
 
 const VERSION = (JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string }).version;
 
