@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import fc from 'fast-check';
 import type { Topic } from '../core/model.ts';
 import { TOPICS } from '../core/model.ts';
 import type { RunResult } from '../harness/result.ts';
@@ -480,6 +481,33 @@ export interface HostMatrixOptions {
   defects?: readonly Defect[];
   /** Seed of the host defect runs (printed). */
   defectSeed: number;
+}
+
+/**
+ * Defects every host-mode sample keeps: the rules only a host shows or only a declared sandbox
+ * reaches (cross-request rules, sandbox checks, small-sandbox cursors).
+ */
+export const HOST_FOCUS: readonly string[] = [
+  'message-ownership-before-grant',
+  'message-lookup-conceals-grant',
+  'problem-request-id-regenerated',
+  'message-unrendered',
+  'unknown-status-filter-ignored',
+  'recipient-limit-billed',
+  'recipient-limit-999',
+  'recipient-limit-after-entry-validation',
+  'webhook-delete-random-204',
+  'cursor-not-bound-to-status-filter',
+  'omitted-filters-dropped',
+  'cursor-not-bound-to-bulk',
+];
+
+/** `n` defects for a quick host-mode matrix: HOST_FOCUS and a seeded sample of the others. */
+export function hostSample(n: number, seed: number): Defect[] {
+  const focus = DEFECTS.filter((d) => HOST_FOCUS.includes(d.id));
+  const others = DEFECTS.filter((d) => !HOST_FOCUS.includes(d.id));
+  const drawn = fc.sample(fc.shuffledSubarray(others, { minLength: others.length }), { seed, numRuns: 1 })[0]!;
+  return [...focus, ...drawn.slice(0, Math.max(0, n - focus.length))];
 }
 
 /** Fresh seeds for a run of the matrix: printed with the results, so a failure replays. */
