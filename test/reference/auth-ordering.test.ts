@@ -127,6 +127,25 @@ describe('authorization order', () => {
     }
   });
 
+  it('answers one business without grant alike on every read, for ids of that business and unknown ids [AUTH-GRANT-UNIFORM, AUTH-ORDER]', async () => {
+    const o = h.f.otherBusinessId;
+    const paths = [
+      h.paths.wallet(o),
+      h.paths.bulk(o, h.ref.extras.otherBusinessBulkId),
+      h.paths.bulk(o, RANDOM_V7),
+      h.paths.rows(o, h.ref.extras.otherBusinessBulkId),
+      h.paths.rows(o, RANDOM_V7),
+      h.paths.message(o, h.f.foreignMessageId),
+      h.paths.message(o, RANDOM_V7),
+    ];
+    const answers = new Set<string>();
+    for (const path of paths) {
+      const r = await h.call('GET', path);
+      answers.add(`${r.status} ${r.json.code}`);
+    }
+    expect([...answers]).toEqual(['403 permission_denied']);
+  });
+
   it('refuses the limited application the wallet with 403 permission_denied, other operations pass the permission step [AUTH-PERMISSION]', async () => {
     const r = await h.call('GET', h.paths.wallet(h.b), { as: 'limited' });
     expect(r.status).toBe(403);

@@ -75,7 +75,7 @@ describe('filters', () => {
     expect(r.json.data[0].to).toBe('+447700900007');
   });
 
-  it('refuses an unknown status value and a non-E.164 number with 400 (reference reading) [CUR-FILTER-UNKNOWN-VALUE, CUR-ERRORS-NOT-SHOWN]', async () => {
+  it('refuses an unknown status value and a non-E.164 number with 400 (reference reading) [CUR-FILTER-UNKNOWN-VALUE, CUR-ERRORS-NOT-SHOWN, CUR-FILTER-STATUS-UNKNOWN]', async () => {
     const s = await list({ status: 'bounced' });
     invalid(s, 'status');
     expect(s.headers.get('content-type')).toBe('application/problem+json');

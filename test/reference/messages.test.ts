@@ -28,6 +28,12 @@ describe('individual SMS', () => {
     expect(m.failed_at).toBeNull();
   });
 
+  it('shows the rendered content of a template-based message, no placeholder left [MSG-RENDERED-CONTENT]', async () => {
+    const r = await h.call('GET', h.paths.message(h.b, h.f.messageId));
+    expect(r.json.template).not.toBeNull();
+    expect(String(r.json.message)).not.toMatch(/\{\{/);
+  });
+
   it('shows the pinned template revision of a template-based message [MSG-TEMPLATE-PIN]', async () => {
     const m = (await get(h.f.messageId)).json;
     expect(m.template.template_id).toBe(h.f.templateId);
