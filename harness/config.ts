@@ -81,7 +81,7 @@ export const VARIABLES: Variable[] = [
   { name: 'CONFORMANCE_TIMEOUT_MS', kind: 'integer', meaning: 'timeout of one request, in milliseconds', default: '10000', range: [100, 600_000], topics: 'all' },
   { name: 'CONFORMANCE_SETTLE_TIMEOUT_MS', kind: 'integer', meaning: 'longest wait for an asynchronous effect (bulk processing), in milliseconds', default: '15000', range: [0, 3_600_000], topics: 'all' },
   { name: 'CONFORMANCE_REPORT_DIR', kind: 'text', meaning: 'where the reports are written', default: 'reports', topics: 'all' },
-  { name: 'CONFORMANCE_SANDBOX', kind: 'boolean', meaning: 'true declares that the target delivers no real SMS and that the business is used by this run alone: billing is judged, full-size and malformed-number submissions run (still only to allowlisted numbers)', default: 'false', topics: ['recipient-limits', 'validation'] },
+  { name: 'CONFORMANCE_SANDBOX', kind: 'boolean', meaning: 'true declares that the target delivers no real SMS and that the business is used by this run alone: billing is judged, full-size and malformed-number submissions and a DELETE of a random endpoint id run (still only to allowlisted numbers)', default: 'false', topics: ['recipient-limits', 'webhooks'] },
   { name: 'CONFORMANCE_RATE', kind: 'rate', meaning: 'a known request rate limit of the target, requests per second (N or N/s); the client paces itself to it', topics: 'all' },
   { name: 'CONFORMANCE_REFERENCE_DEFECTS', kind: 'list', meaning: 'embedded reference only: named defects to switch on, comma-separated (to see the checker fail)', topics: 'all' },
   { name: 'CONFORMANCE_DEBUG', kind: 'boolean', meaning: '1 prints vitest\'s own output and stack traces of unexpected errors (secrets still redacted)', topics: [] },
