@@ -683,7 +683,8 @@ function judgeJob(job: Job, digest: RunDigest): { ok: boolean; why: string } {
     return { ok: f.passed, why: f.why.slice(0, 3).join('; ') };
   }
   const d = judgeDefect(DEFECTS.find((x) => x.id === job.defect)!, job.topics, digest, job.via, undefined, job.host ? {} : undefined);
-  return { ok: d.caught || d.notShown !== undefined, why: d.why.join('; ') };
+  // A host miss is judged again at the end, against the checks that caught it on the embedded reference.
+  return { ok: d.caught || d.notShown !== undefined, why: `${job.host ? '(host mode; judged again at the end) ' : ''}${d.why.join('; ')}` };
 }
 
 /** Runs jobs on `concurrency` worker lanes; every digest by job key. Reports go to a temp folder, removed after. */
