@@ -190,8 +190,10 @@ export interface CheckMeta {
    * a check may draw on what is left of it once its own budget is used.
    */
   sharedRequests?: number;
-  /** Why the check is skipped before it sends anything in this run (profile safe, no control origin). */
+  /** Why the check is skipped before it sends anything in this run (profile safe, no control origin, a missing fixture). */
   plannedSkip?: string;
+  /** What kind of skip `plannedSkip` is. */
+  plannedSkipKind?: SkipKind;
   /** What its requests other than GET do, when it sends any (suites/support/check.ts `writes`). */
   writes?: string;
   /** Requests the check sent, token requests included (recorded when budgets are enforced). */

@@ -40,7 +40,7 @@ function submissionBody(t: CheckContext): unknown {
  */
 function operations(t: CheckContext): Operation[] {
   const f = t.config.fixtures;
-  const businessId = f.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
+  const businessId = t.fixture('businessId');
   const bulkId = f.expiredCursorBulkId ?? randomUuidV7(t, 'auth/bulk');
   const messageId = f.messageId ?? randomUuidV7(t, 'auth/message');
   const all: Operation[] = [
@@ -120,6 +120,7 @@ describe('auth-ordering (4, 5)', () => {
       id: 'no-authorization-401',
       title: 'Every operation without an Authorization header: 401 authentication_required, never 2xx',
       requirements: ['AUTH-401-MISSING', 'AUTH-ALL-OPERATIONS'],
+      needs: ['businessId'],
       maxRequests: EVERY_OPERATION,
       writes: WRITES_IF_ACCEPTED,
       readsInSafe: true,
@@ -134,14 +135,15 @@ describe('auth-ordering (4, 5)', () => {
       id: 'basic-scheme-401',
       title: "Every operation with the application's client credentials as Basic, and the wallet with a valid token under the scheme Token: 401 authentication_required",
       requirements: ['AUTH-BEARER', 'AUTH-ALL-OPERATIONS'],
+      needs: ['primaryApp', 'businessId'],
       maxRequests: EVERY_OPERATION + 1,
       writes: WRITES_IF_ACCEPTED,
       readsInSafe: true,
     },
     async (t) => {
-      const app = t.config.apps.primary ?? t.skip('needs the primary application (CONFORMANCE_CLIENT_ID / _SECRET)');
+      const app = t.app('primary');
       await expect401Everywhere(t, { authorization: basicOf(app.clientId, app.clientSecret) }, 'AUTH-BEARER', 'Basic client credentials');
-      const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
+      const businessId = t.fixture('businessId');
       const token = await t.api.token('primary');
       const res = await t.api.send({ method: 'GET', path: paths.walletBalance(businessId), as: { authorization: `Token ${token}` } });
       expectProblem(t, res, { status: 401, codes: ['authentication_required'], requirement: 'AUTH-BEARER', why: 'a valid token under a scheme other than Bearer' });
@@ -153,13 +155,14 @@ describe('auth-ordering (4, 5)', () => {
       id: 'malformed-token-401',
       title: 'Every operation with a bearer value that is no token at all: 401 authentication_required',
       requirements: ['AUTH-401-INVALID', 'AUTH-ALL-OPERATIONS'],
+      needs: ['businessId'],
       maxRequests: EVERY_OPERATION + 1,
       writes: WRITES_IF_ACCEPTED,
       readsInSafe: true,
     },
     async (t) => {
       await expect401Everywhere(t, { bearer: 'not-a-token' }, 'AUTH-401-INVALID', 'a malformed token');
-      const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
+      const businessId = t.fixture('businessId');
       const res = await t.api.send({ method: 'GET', path: paths.walletBalance(businessId), as: { authorization: 'Bearer' } });
       expectProblem(t, res, { status: 401, codes: ['authentication_required'], requirement: 'AUTH-401-INVALID', why: 'the Bearer scheme with no token' });
     },
@@ -170,6 +173,7 @@ describe('auth-ordering (4, 5)', () => {
       id: 'tampered-token-401',
       title: "Every operation with the application's valid token, one signature character changed: 401 authentication_required",
       requirements: ['AUTH-401-INVALID', 'AUTH-ALL-OPERATIONS'],
+      needs: ['businessId'],
       maxRequests: EVERY_OPERATION,
       writes: WRITES_IF_ACCEPTED,
       readsInSafe: true,
@@ -186,6 +190,8 @@ describe('auth-ordering (4, 5)', () => {
       id: 'expired-token-401',
       title: 'Every operation with an expired token of the application (minted by the embedded reference, or CONFORMANCE_EXPIRED_TOKEN): 401 authentication_required',
       requirements: ['AUTH-401-INVALID', 'AUTH-ALL-OPERATIONS'],
+      needs: ['businessId'],
+      needsOnHost: ['expiredToken'],
       maxRequests: EVERY_OPERATION,
       writes: WRITES_IF_ACCEPTED,
       readsInSafe: true,
@@ -194,7 +200,7 @@ describe('auth-ordering (4, 5)', () => {
       // Any host can supply one: a token kept past its expires_in.
       const token = hasControl(t)
         ? await mintToken(t, 'expired')
-        : (t.config.fixtures.expiredToken ?? t.skip('needs CONFORMANCE_EXPIRED_TOKEN (an access token of the primary application kept past its expiry)'));
+        : t.fixture('expiredToken');
       await expect401Everywhere(t, { bearer: token }, 'AUTH-401-INVALID', 'an expired token');
     },
   );
@@ -204,6 +210,8 @@ describe('auth-ordering (4, 5)', () => {
       id: 'wrong-audience-401',
       title: 'Every operation with a token of the application issued for another audience: 401 authentication_required',
       requirements: ['AUTH-AUDIENCE', 'AUTH-ALL-OPERATIONS'],
+      needs: ['businessId'],
+      needsOnHost: ['primaryApp'],
       // Elsewhere a token request for another audience comes first.
       maxRequests: EVERY_OPERATION + 1,
       writes: WRITES_IF_ACCEPTED,
@@ -214,7 +222,7 @@ describe('auth-ordering (4, 5)', () => {
       if (hasControl(t)) token = await mintToken(t, 'wrong-audience');
       else {
         // Elsewhere, ask the authorization server for another audience; many refuse, then nothing can be judged.
-        const app = t.config.apps.primary ?? t.skip('needs the primary application (CONFORMANCE_CLIENT_ID / _SECRET)');
+        const app = t.app('primary');
         const res = await t.api.tokenEndpoint({
           authorization: basicOf(app.clientId, app.clientSecret),
           form: { grant_type: 'client_credentials', audience: 'conformance-other-audience' },
@@ -237,13 +245,14 @@ describe('auth-ordering (4, 5)', () => {
       title:
         'Without a token, requests that are also wrong otherwise: 401 authentication_required for an ungranted or unknown business and an unknown message; for malformed input (business id, page size, body) 401 too, a validation error first is a warning',
       requirements: ['AUTH-401-FIRST', 'AUTH-401-BEFORE-VALIDATION', 'AUTH-401-MISSING'],
+      needs: ['businessId'],
       maxRequests: 8,
       writes: 'submits invalid bulk SMS bodies without a token',
       readsInSafe: true,
     },
     async (t) => {
       const f = t.config.fixtures;
-      const businessId = f.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
+      const businessId = t.fixture('businessId');
       // 5.6 orders token validation before grant and resource checks: those must give 401.
       const authorization: Array<{ what: string; request: ApiRequest }> = [
         { what: 'a business without grant', request: { method: 'GET', path: paths.walletBalance(f.otherBusinessId ?? randomUuidV7(t, 'auth/first/other')) } },
@@ -318,11 +327,12 @@ describe('auth-ordering (4, 5)', () => {
       title:
         'With a valid token, every read on a business without grant (wallet; bulk, its listing and message, each by an unknown id and, given the fixtures, by an id of that business): 403 permission_denied or a concealing 404 resource_not_found, never 2xx; an existing and an unknown id answered alike',
       requirements: ['AUTH-GRANT', 'AUTH-ORDER', 'AUTH-BUSINESS-SELECTOR', 'AUTH-GRANT-UNIFORM'],
+      needs: ['otherBusinessId'],
       maxRequests: 7,
     },
     async (t) => {
       const f = t.config.fixtures;
-      const other = f.otherBusinessId ?? t.skip('needs CONFORMANCE_OTHER_BUSINESS_ID (a business the application has no grant on)');
+      const other = t.fixture('otherBusinessId');
       const unknownBulk = randomUuidV7(t, 'auth/grant/bulk');
       const unknownMessage = randomUuidV7(t, 'auth/grant/message');
       // Each operation by an unknown id and, where a fixture names one, by an id that exists under
@@ -378,10 +388,11 @@ describe('auth-ordering (4, 5)', () => {
       id: 'ungranted-vs-unknown-business',
       title: 'With a valid token, the wallet of an existing business without grant and of a business that exists nowhere: both refused (403 or 404); a difference is reported as an existence leak',
       requirements: ['AUTH-BUSINESS-SELECTOR', 'CONC-MAY-CONCEAL'],
+      needs: ['otherBusinessId'],
       maxRequests: 2,
     },
     async (t) => {
-      const other = t.config.fixtures.otherBusinessId ?? t.skip('needs CONFORMANCE_OTHER_BUSINESS_ID');
+      const other = t.fixture('otherBusinessId');
       const existing = await t.api.send({ method: 'GET', path: paths.walletBalance(other) });
       const unknown = await t.api.send({ method: 'GET', path: paths.walletBalance(randomUuidV7(t, 'auth/unknown-business')) });
       for (const res of [existing, unknown]) {
@@ -399,12 +410,13 @@ describe('auth-ordering (4, 5)', () => {
       id: 'validation-vs-grant-order',
       title: 'With a valid token, an invalid request on a business without grant (page size 0; in profile full also an empty submission body): 400 validation_failed or 403/404, recorded, never 2xx or 5xx',
       requirements: ['AUTH-VALIDATION-ORDER', 'AUTH-GRANT', 'PROB-NO-5XX-FOR-CLIENT-FAULT'],
+      needs: ['otherBusinessId'],
       maxRequests: 2,
       writes: 'submits an empty bulk SMS body on a business without grant',
       readsInSafe: true,
     },
     async (t) => {
-      const other = t.config.fixtures.otherBusinessId ?? t.skip('needs CONFORMANCE_OTHER_BUSINESS_ID');
+      const other = t.fixture('otherBusinessId');
       const requests: Array<{ what: string; request: ApiRequest }> = [
         {
           what: 'page size 0',
@@ -437,11 +449,11 @@ describe('auth-ordering (4, 5)', () => {
       id: 'permission-403',
       title: 'The application granted on the business without wallet.balance.read reads the wallet: 403 permission_denied',
       requirements: ['AUTH-PERMISSION', 'AUTH-ORDER'],
+      needs: ['businessId', 'limitedApp'],
       maxRequests: 1,
     },
     async (t) => {
-      const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
-      if (!t.config.apps.limited) t.skip('needs the limited application (CONFORMANCE_LIMITED_CLIENT_ID / _SECRET)');
+      const businessId = t.fixture('businessId');
       const res = await t.api.send({ method: 'GET', path: paths.walletBalance(businessId), as: 'limited' });
       expectProblem(t, res, { status: 403, codes: ['permission_denied'], requirement: 'AUTH-PERMISSION', why: 'wallet.balance.read missing' });
     },
@@ -452,14 +464,14 @@ describe('auth-ordering (4, 5)', () => {
       id: 'unauthorized-sender-403',
       title: 'A valid submission from a sender not authorized for the business: 403 sender_not_authorized (or permission_denied), never 2xx',
       requirements: ['AUTH-SENDER'],
+      needs: ['businessId', 'unauthorizedSenderId', 'recipients'],
       maxRequests: 1,
       writes: 'creates a bulk SMS',
     },
     async (t) => {
-      const f = t.config.fixtures;
-      const businessId = f.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
-      const sender = f.unauthorizedSenderId ?? t.skip('needs CONFORMANCE_UNAUTHORIZED_SENDER_ID');
-      const to = f.recipients?.[0] ?? t.skip('needs a number the run may send to (CONFORMANCE_RECIPIENTS)');
+      const businessId = t.fixture('businessId');
+      const sender = t.fixture('unauthorizedSenderId');
+      const to = t.fixture('recipients')[0]!;
       const res = await t.api.send({
         method: 'POST',
         path: paths.bulkMessages(businessId),
@@ -476,10 +488,11 @@ describe('auth-ordering (4, 5)', () => {
       id: 'token-wrong-secret-refused',
       title: 'The token endpoint with the client id and a wrong secret as Basic credentials: refused (4xx), no access token',
       requirements: ['AUTH-TOKEN-BASIC'],
+      needs: ['primaryApp'],
       maxRequests: 1,
     },
     async (t) => {
-      const app = t.config.apps.primary ?? t.skip('needs the primary application (CONFORMANCE_CLIENT_ID / _SECRET)');
+      const app = t.app('primary');
       const res = await t.api.tokenEndpoint({
         authorization: basicOf(app.clientId, `${app.clientSecret}-wrong`),
         form: { grant_type: 'client_credentials', audience: t.config.target.audience },
@@ -496,10 +509,11 @@ describe('auth-ordering (4, 5)', () => {
       id: 'token-basic-accepted',
       title: 'The token endpoint with the client credentials as Basic (client_credentials grant): 200 with an access token that reads the wallet and, as a JWT, names the audience',
       requirements: ['AUTH-TOKEN-BASIC', 'AUTH-TOKEN-CLIENT-CREDENTIALS', 'AUTH-AUDIENCE'],
+      needs: ['primaryApp'],
       maxRequests: 2,
     },
     async (t) => {
-      const app = t.config.apps.primary ?? t.skip('needs the primary application (CONFORMANCE_CLIENT_ID / _SECRET)');
+      const app = t.app('primary');
       const res = await t.api.tokenEndpoint({
         authorization: basicOf(app.clientId, app.clientSecret),
         form: { grant_type: 'client_credentials', audience: t.config.target.audience },

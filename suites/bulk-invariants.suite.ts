@@ -24,7 +24,7 @@ import { isValid } from '../spec/validators.ts';
 import { paths } from './support/paths.ts';
 import { isObject } from '../core/json.ts';
 
-const check = checksFor('bulk-invariants');
+const check = checksFor('bulk-invariants', { needs: ['businessId', 'senderId'], needsOnHost: ['recipients'] });
 
 /** What every check here sends: submissions (profile safe skips them all). */
 const CREATES = 'creates a bulk SMS';
@@ -303,14 +303,13 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
       title:
         'POST a template-based bulk, then GET it (on the reference after the template got a new active revision): the 202 pins that template with a UUIDv7 revision and the GET shows the same pin; a message-based bulk has no pin',
       requirements: ['BULK-TEMPLATE-PIN', 'BULK-TEMPLATE-PIN-STABLE', 'BULK-RETRIEVE'],
+      needs: ['templateId', 'templatePlaceholders'],
       maxRequests: 4,
       writes: CREATES,
     },
     async (t) => {
-      const templateId = t.config.fixtures.templateId;
-      if (!templateId) return t.skip('no template fixture (CONFORMANCE_TEMPLATE_ID)');
       // Its variables must fill its placeholders, or the submission is refused before any pin.
-      if (!t.config.fixtures.templatePlaceholders) return t.skip("needs the template's placeholder names (CONFORMANCE_TEMPLATE_PLACEHOLDERS)");
+      const templateId = t.fixture('templateId');
       const body = generate(t, validBodies(t, { content: 'template' }), 'template-pin');
       const { response } = await submitAccepted(t, body);
       const bulkId = bulkIdOf(response);

@@ -134,8 +134,8 @@ let messagePair: Promise<Pair> | undefined;
 
 /** The other business's message and a nonexistent one, both asked for under the caller's business. */
 async function foreignAndRandomMessage(t: CheckContext): Promise<Pair> {
-  const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
-  const foreignId = t.config.fixtures.foreignMessageId ?? t.skip("needs CONFORMANCE_FOREIGN_MESSAGE_ID (a message of the other business)");
+  const businessId = t.fixture('businessId');
+  const foreignId = t.fixture('foreignMessageId');
   messagePair ??= (async () => {
     const randomId = randomUuidV7(t, 'concealment/message');
     const foreign = await t.api.send({ method: 'GET', path: paths.message(businessId, foreignId) });
@@ -159,6 +159,7 @@ describe('concealment (4.4, 5.8)', () => {
       id: 'foreign-message-404',
       title: "GET another business's message under the caller's business: 404 resource_not_found, as for a message that does not exist",
       requirements: ['CONC-CROSS-BUSINESS-MESSAGE'],
+      needs: ['businessId', 'foreignMessageId'],
       maxRequests: 0,
     },
     async (t) => {
@@ -177,6 +178,7 @@ describe('concealment (4.4, 5.8)', () => {
       id: 'foreign-message-same-as-nonexistent',
       title: "GET another business's message and a nonexistent one under the caller's business: same status, code, problem members and values (ids normalised), header names; no trace of the other business",
       requirements: ['CONC-SAME-AS-MISSING', 'CONC-CROSS-BUSINESS-MESSAGE'],
+      needs: ['businessId', 'foreignMessageId'],
       maxRequests: 0,
     },
     async (t) => {
@@ -206,6 +208,7 @@ describe('concealment (4.4, 5.8)', () => {
       id: 'foreign-message-timing',
       title: "GET another business's message and a nonexistent one 8 times each, interleaved: the same answer every time (a difference fails); median times noted, a large gap reported as an advisory",
       requirements: ['CONC-SAME-AS-MISSING'],
+      needs: ['businessId', 'foreignMessageId'],
       timeout: 60_000,
       // 16 timed requests; the first three reads (foreign, nonexistent, control) are shared.
       maxRequests: 16,
@@ -244,11 +247,12 @@ describe('concealment (4.4, 5.8)', () => {
       id: 'foreign-message-under-ungranted-business',
       title: "GET another business's message and a nonexistent one under that business (no grant): both refused (403 or 404), never 2xx; a difference is reported as an existence leak",
       requirements: ['CONC-OTHER-BUSINESS-PATH', 'CONC-MAY-CONCEAL'],
+      needs: ['otherBusinessId', 'foreignMessageId'],
       maxRequests: 2,
     },
     async (t) => {
-      const other = t.config.fixtures.otherBusinessId ?? t.skip('needs CONFORMANCE_OTHER_BUSINESS_ID');
-      const foreignId = t.config.fixtures.foreignMessageId ?? t.skip('needs CONFORMANCE_FOREIGN_MESSAGE_ID');
+      const other = t.fixture('otherBusinessId');
+      const foreignId = t.fixture('foreignMessageId');
       const randomId = randomUuidV7(t, 'concealment/other-business-message');
       const foreign = await t.api.send({ method: 'GET', path: paths.message(other, foreignId) });
       const random = await t.api.send({ method: 'GET', path: paths.message(other, randomId) });
@@ -273,11 +277,12 @@ describe('concealment (4.4, 5.8)', () => {
       id: 'foreign-bulk-concealed',
       title: "GET another business's bulk SMS under the caller's business: refused like a nonexistent bulk (404 resource_not_found or 403), never 200",
       requirements: ['CONC-CROSS-BUSINESS-BULK'],
+      needs: ['businessId', 'foreignBulkId'],
       maxRequests: 2,
     },
     async (t) => {
-      const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
-      const foreignId = t.config.fixtures.foreignBulkId ?? t.skip('needs a bulk SMS of the other business (CONFORMANCE_FOREIGN_BULK_ID)');
+      const businessId = t.fixture('businessId');
+      const foreignId = t.fixture('foreignBulkId');
       const randomId = randomUuidV7(t, 'concealment/bulk');
       const foreign = await t.api.send({ method: 'GET', path: paths.bulkMessage(businessId, foreignId) });
       const random = await t.api.send({ method: 'GET', path: paths.bulkMessage(businessId, randomId) });

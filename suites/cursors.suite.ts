@@ -16,7 +16,7 @@ import { forAll, generate } from './support/property.ts';
 import { isObject } from '../core/json.ts';
 
 // The listing bulk, when the run submits it, is shared by the checks that page through it.
-const check = checksFor('cursors', { shared: 1 });
+const check = checksFor('cursors', { shared: 1, needs: ['businessId'], uses: ['senderId', 'recipients'] });
 
 const HOUR_MS = 60 * 60 * 1000;
 const STATUS_VALUES = (jsonSchemaFor('RecipientStatusFilter') as { enum: string[] }).enum;
@@ -452,6 +452,8 @@ describe('cursors (4.3, 2.6)', () => {
       id: 'cursor-bound-to-bulk',
       title: 'GET the rows of another bulk with a cursor issued for the first: 400 validation_failed',
       requirements: ['CUR-BOUND'],
+      needs: ['senderId'],
+      needsOnHost: ['recipients'],
       maxRequests: 4,
       writes: 'creates a bulk SMS',
     },
@@ -542,11 +544,11 @@ describe('cursors (4.3, 2.6)', () => {
       id: 'expired-cursor-fixture',
       title: 'GET the rows with the configured cursor issued more than 24 hours ago: 400 validation_failed',
       requirements: ['CUR-EXPIRED'],
+      needs: ['expiredCursor', 'expiredCursorBulkId'],
       maxRequests: 1,
     },
     async (t) => {
-      const { expiredCursor, expiredCursorBulkId } = t.config.fixtures;
-      if (!expiredCursor || !expiredCursorBulkId) return t.skip('no expired cursor fixture (CONFORMANCE_EXPIRED_CURSOR and CONFORMANCE_EXPIRED_CURSOR_BULK_ID)');
+      const [expiredCursor, expiredCursorBulkId] = [t.fixture('expiredCursor'), t.fixture('expiredCursorBulkId')];
       const res = await list(t, expiredCursorBulkId, [[t.config.params.cursor, expiredCursor]]);
       expectProblem(t, res, { status: 400, codes: ['validation_failed'], requirement: 'CUR-EXPIRED', why: 'a cursor older than 24 hours' });
     },

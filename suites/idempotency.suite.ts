@@ -19,7 +19,7 @@ import { describeResponse, expectNoServerFault, expectProblem, isProblem } from 
 import { forAll, generate } from './support/property.ts';
 import { advanceClock } from './support/control.ts';
 
-const check = checksFor('idempotency');
+const check = checksFor('idempotency', { needs: ['businessId', 'senderId'], needsOnHost: ['recipients'] });
 
 /** What every check here sends: submissions (profile safe skips them all). */
 const CREATES = 'creates a bulk SMS';
@@ -246,11 +246,11 @@ describe('idempotency (4.0, 4.1 rules 2-6)', () => {
       id: 'scope-per-application',
       title: 'The primary application POSTs under a key; the limited application POSTs the same key and body: a separate scope, so a new bulk, neither replay nor conflict',
       requirements: ['IDEM-SCOPE'],
+      needs: ['limitedApp'],
       maxRequests: 2,
       writes: CREATES,
     },
     async (t) => {
-      if (!t.config.apps.limited) t.skip('no second application configured (CONFORMANCE_LIMITED_CLIENT_ID)');
       const body = generate(t, validBodies(t), 'scope');
       const first = await original(t, body);
       const other = await submitBulk(t, body, { key: first.key, as: 'limited' });

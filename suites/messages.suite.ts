@@ -30,9 +30,8 @@ let configured: Promise<ApiResponse> | undefined;
 
 /** The configured message as a 200 JSON object; fails MSG-RETRIEVE otherwise, skips without fixtures. */
 async function configuredMessage(t: CheckContext): Promise<Configured> {
-  const { businessId, messageId } = t.config.fixtures;
-  if (!businessId) t.skip('needs CONFORMANCE_BUSINESS_ID');
-  if (!messageId) t.skip('needs CONFORMANCE_MESSAGE_ID (an individual SMS of the business)');
+  const businessId = t.fixture('businessId');
+  const messageId = t.fixture('messageId');
   configured ??= t.api.send({ method: 'GET', path: paths.message(businessId, messageId) });
   const res = await configured;
   const isObject = res.json !== null && typeof res.json === 'object' && !Array.isArray(res.json);
@@ -46,6 +45,7 @@ describe('messages (2.4, 3.2, 4.4)', () => {
       id: 'configured-message-retrieved',
       title: 'GET the configured message: 200 with that message, its id equal to the one requested',
       requirements: ['MSG-RETRIEVE'],
+      needs: ['businessId', 'messageId'],
       maxRequests: 0,
     },
     async (t) => {
@@ -62,6 +62,7 @@ describe('messages (2.4, 3.2, 4.4)', () => {
       id: 'configured-message-schema',
       title: 'GET the configured message: every member has the type of 2.4 (ids UUIDv7, to E.164, classification, template pin or null, timestamps)',
       requirements: ['MSG-SCHEMA', 'MSG-REQUIRED-FIELDS'],
+      needs: ['businessId', 'messageId'],
       maxRequests: 0,
     },
     async (t) => {
@@ -80,6 +81,7 @@ describe('messages (2.4, 3.2, 4.4)', () => {
       id: 'configured-message-business',
       title: 'GET the configured message: business_id is the business of the path',
       requirements: ['MSG-BUSINESS'],
+      needs: ['businessId', 'messageId'],
       maxRequests: 0,
     },
     async (t) => {
@@ -100,6 +102,7 @@ describe('messages (2.4, 3.2, 4.4)', () => {
       id: 'configured-message-status',
       title: 'GET the configured message: status is queued, sent, delivered or failed',
       requirements: ['MSG-STATUS-VALUES'],
+      needs: ['businessId', 'messageId'],
       maxRequests: 0,
     },
     async (t) => {
@@ -121,6 +124,7 @@ describe('messages (2.4, 3.2, 4.4)', () => {
       id: 'configured-message-utc-timestamps',
       title: 'GET the configured message: accepted_at and every non-null time are RFC 3339 in UTC with a Z offset',
       requirements: ['SCH-UTC-TIMESTAMPS', 'MSG-SCHEMA'],
+      needs: ['businessId', 'messageId'],
       maxRequests: 0,
     },
     async (t) => {
@@ -147,11 +151,11 @@ describe('messages (2.4, 3.2, 4.4)', () => {
       id: 'configured-message-template-pin',
       title: 'GET the configured message sent from a template: template pins that template id with a revision id',
       requirements: ['MSG-TEMPLATE-PIN'],
+      needs: ['businessId', 'messageId', 'messageTemplateId'],
       maxRequests: 0,
     },
     async (t) => {
-      const templateId =
-        t.config.fixtures.messageTemplateId ?? t.skip('needs CONFORMANCE_MESSAGE_TEMPLATE_ID (the template the configured message was sent from)');
+      const templateId = t.fixture('messageTemplateId');
       const { res, body } = await configuredMessage(t);
       const pin = body.template as { template_id?: unknown; revision_id?: unknown } | null | undefined;
       t.expect(
@@ -169,6 +173,7 @@ describe('messages (2.4, 3.2, 4.4)', () => {
       id: 'configured-message-rendered',
       title: 'GET the configured message sent from a template: message is the rendered content, with no {{placeholder}} of the template left in it',
       requirements: ['MSG-RENDERED-CONTENT'],
+      needs: ['businessId', 'messageId'],
       maxRequests: 0,
     },
     async (t) => {
@@ -189,10 +194,11 @@ describe('messages (2.4, 3.2, 4.4)', () => {
       id: 'random-message-404',
       title: 'GET a message id that exists nowhere: 404 resource_not_found',
       requirements: ['MSG-NOT-FOUND'],
+      needs: ['businessId'],
       maxRequests: 1,
     },
     async (t) => {
-      const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
+      const businessId = t.fixture('businessId');
       const res = await t.api.send({ method: 'GET', path: paths.message(businessId, randomUuidV7(t, 'messages/random')) });
       expectProblem(t, res, { status: 404, codes: ['resource_not_found'], requirement: 'MSG-NOT-FOUND', why: '4.4: no such message' });
     },
@@ -203,10 +209,11 @@ describe('messages (2.4, 3.2, 4.4)', () => {
       id: 'malformed-message-id',
       title: 'GET with a message id that is not a UUIDv7 (free text, a UUIDv4): refused with a 4xx problem, never 2xx or 5xx',
       requirements: ['VAL-PATH-UUIDV7', 'MSG-ERRORS-NOT-SHOWN'],
+      needs: ['businessId'],
       maxRequests: 2,
     },
     async (t) => {
-      const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
+      const businessId = t.fixture('businessId');
       const malformed = ['not-a-uuid', '3b241101-e2bb-4255-8caf-4136c566a962'];
       for (const id of malformed) {
         const res = await t.api.send({ method: 'GET', path: paths.message(businessId, id) });

@@ -14,7 +14,7 @@ import { forAll, generate } from './support/property.ts';
 import { paths } from './support/paths.ts';
 import type { RequirementId } from '../spec/requirement-ids.ts';
 
-const check = checksFor('recipient-limits');
+const check = checksFor('recipient-limits', { needs: ['businessId', 'senderId'], needsOnHost: ['recipients'] });
 
 /** What every check here sends: submissions (profile safe skips them all). */
 const CREATES = 'creates a bulk SMS';

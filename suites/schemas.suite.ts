@@ -16,7 +16,7 @@ import { randomUuidV7 } from './support/random-ids.ts';
 import { describeResponse } from './support/problem.ts';
 
 // The sweep is shared: at most six reads, a submission and two reads of the bulk it created.
-const check = checksFor('schemas', { shared: 9 });
+const check = checksFor('schemas', { shared: 9, uses: ['businessId', 'senderId', 'recipients'] });
 
 /** Every check may be the one that sends the sweep, whose submission profile safe leaves out. */
 const SWEEP = { writes: 'creates a bulk SMS (the sweep)', readsInSafe: true };

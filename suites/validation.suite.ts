@@ -14,7 +14,7 @@ import { forAll, generate } from './support/property.ts';
 import { E164, mayAddress } from '../spec/phone-numbers.ts';
 import { isObject } from '../core/json.ts';
 
-const check = checksFor('validation');
+const check = checksFor('validation', { needs: ['businessId'] });
 
 /** What the checks that submit send (profile safe skips them). */
 const CREATES = 'creates a bulk SMS';
@@ -156,6 +156,8 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
         'VAL-NOTHING-ACCEPTED-ON-REJECTION',
         'PROB-VALIDATION-ERRORS',
       ],
+      needs: ['senderId'],
+      needsOnHost: ['recipients'],
       // A submission per case, and a read of its rows when one with malformed numbers is accepted.
       maxRequests: EACH_KIND_CASES + MALFORMED_SAMPLES,
       writes: CREATES,
@@ -186,6 +188,8 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
       id: 'single-violation-property',
       title: 'POST generated single-violation requests of any kind: never accepted unless the document allows it, always the stated refusal',
       requirements: ['VAL-NOTHING-ACCEPTED-ON-REJECTION', 'VAL-BODY-FIELDS', 'VAL-INVALID-RECIPIENT', 'PROB-VALIDATION-ERRORS'],
+      needs: ['senderId'],
+      needsOnHost: ['recipients'],
       maxRequests: { perCase: 2, maxCases: 10 },
       writes: CREATES,
     },
@@ -202,6 +206,8 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
       id: 'wrong-content-type',
       title: 'POST a valid JSON body labelled text/plain: refused with 400 validation_failed (accepting it is a warning), nothing created, never a 5xx',
       requirements: ['VAL-CONTENT-TYPE', 'VAL-NOTHING-ACCEPTED-ON-REJECTION', 'PROB-NO-5XX-FOR-CLIENT-FAULT'],
+      needs: ['senderId'],
+      needsOnHost: ['recipients'],
       maxRequests: 1,
       writes: CREATES,
     },
@@ -222,12 +228,13 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
       id: 'archived-template',
       title: 'POST a bulk naming the archived template: 422 template_not_active, nothing created',
       requirements: ['VAL-TEMPLATE-ACTIVE'],
+      needs: ['senderId', 'inactiveTemplateId'],
+      needsOnHost: ['recipients'],
       maxRequests: 1,
       writes: CREATES,
     },
     async (t) => {
-      const templateId = t.config.fixtures.inactiveTemplateId;
-      if (!templateId) return t.skip('no archived template fixture (CONFORMANCE_INACTIVE_TEMPLATE_ID)');
+      const templateId = t.fixture('inactiveTemplateId');
       // Its placeholders are not known: the active template's are sent, as a fixture usually shares them.
       const placeholders = t.config.fixtures.templatePlaceholders ?? [];
       const body = generate(t, validBodies(t, { templateId, placeholders, content: 'template' }), 'archived-template');
@@ -255,14 +262,14 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
       title:
         'POST a template-based bulk whose recipient carries a variable that is no placeholder of the template: 400 validation_failed or 422 invalid_recipient, nothing created',
       requirements: ['VAL-TEMPLATE-VARIABLES', 'VAL-NOTHING-ACCEPTED-ON-REJECTION'],
+      needs: ['senderId', 'templateId', 'templatePlaceholders'],
+      needsOnHost: ['recipients'],
       maxRequests: 1,
       writes: CREATES,
     },
     async (t) => {
-      if (!t.config.fixtures.templateId) return t.skip('no template fixture (CONFORMANCE_TEMPLATE_ID)');
-      const placeholders = t.config.fixtures.templatePlaceholders;
       // Without the placeholder names no name can be known to be outside them.
-      if (!placeholders) return t.skip("needs the template's placeholder names (CONFORMANCE_TEMPLATE_PLACEHOLDERS)");
+      const placeholders = t.fixture('templatePlaceholders');
       const taken = new Set(placeholders.map((p) => p.toLowerCase()));
       // Every placeholder keeps its value (whether all must be given is not shown): the extra name is the one violation.
       const arb = fc.tuple(
@@ -297,12 +304,13 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
       id: 'unauthorized-sender',
       title: 'POST a bulk from a sender identity not authorized for the business: 403 sender_not_authorized (or permission_denied), nothing created',
       requirements: ['VAL-SENDER-AUTHORIZED'],
+      needs: ['senderId', 'unauthorizedSenderId'],
+      needsOnHost: ['recipients'],
       maxRequests: 1,
       writes: CREATES,
     },
     async (t) => {
-      const sender = t.config.fixtures.unauthorizedSenderId;
-      if (!sender) return t.skip('no unauthorized sender fixture (CONFORMANCE_UNAUTHORIZED_SENDER_ID)');
+      const sender = t.fixture('unauthorizedSenderId');
       const body = generate(t, validBodies(t, { senderId: sender }), 'unauthorized-sender');
       const { result, created } = await createdDuring(t, async () => (await submitBulk(t, body)).response);
       expectProblem(t, result, { status: 403, codes: ['sender_not_authorized', 'permission_denied'], requirement: 'VAL-SENDER-AUTHORIZED', why: `sender ${sender}` });

@@ -51,7 +51,7 @@ const isUnavailableAnswer = (res: ApiResponse) => res.status === 503 || res.stat
  * already waited its Retry-After) is judged as the problem 4.5 or section 8 names and left out.
  */
 async function reads(t: CheckContext): Promise<{ businessId: string; reads: Read[] }> {
-  const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
+  const businessId = t.fixture('businessId');
   const all = await sharedReads(t, businessId);
   const out: Read[] = [];
   for (const [i, res] of all.entries()) {
@@ -86,6 +86,7 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
       id: 'retrieve-schema',
       title: `GET the wallet balance ${READS} times: 200 each time, with all seven members of 2.5 of their types`,
       requirements: ['WAL-RETRIEVE', 'WAL-SCHEMA', 'WAL-FIELDS-PRESENT'],
+      needs: ['businessId'],
       maxRequests: 0,
     },
     async (t) => {
@@ -103,6 +104,7 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
       id: 'reserved-zero-every-read',
       title: `GET the wallet balance ${READS} times: reserved_balance is zero (0.00) on every read`,
       requirements: ['WAL-RESERVED-ZERO'],
+      needs: ['businessId'],
       maxRequests: 0,
     },
     async (t) => {
@@ -124,6 +126,7 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
       id: 'available-equals-current',
       title: `GET the wallet balance ${READS} times: available_balance is the same amount as current_balance on every read`,
       requirements: ['WAL-AVAILABLE-EQUALS-CURRENT'],
+      needs: ['businessId'],
       maxRequests: 0,
     },
     async (t) => {
@@ -150,6 +153,7 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
       id: 'money-strings',
       title: 'GET the wallet balance: current, available and reserved balances are decimal strings, never JSON numbers',
       requirements: ['WAL-MONEY-FORMAT'],
+      needs: ['businessId'],
       maxRequests: 0,
     },
     async (t) => {
@@ -168,6 +172,7 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
       id: 'currency-code',
       title: 'GET the wallet balance: currency is three upper-case letters (ISO 4217 alphabetic)',
       requirements: ['WAL-CURRENCY-FORMAT'],
+      needs: ['businessId'],
       maxRequests: 0,
     },
     async (t) => {
@@ -188,6 +193,7 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
       id: 'as-of-utc',
       title: 'GET the wallet balance: as_of is an RFC 3339 time in UTC with a Z offset',
       requirements: ['WAL-AS-OF-UTC'],
+      needs: ['businessId'],
       maxRequests: 0,
     },
     async (t) => {
@@ -209,6 +215,7 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
       id: 'business-of-path',
       title: 'GET the wallet balance: business_id is the business of the path and business_name has 1 to 256 characters',
       requirements: ['WAL-BUSINESS-ID', 'WAL-BUSINESS-NAME-LENGTH'],
+      needs: ['businessId'],
       maxRequests: 0,
     },
     async (t) => {
@@ -233,11 +240,11 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
       id: 'permission-required',
       title: 'GET the wallet balance as the application granted on the business but without wallet.balance.read: 403 permission_denied',
       requirements: ['WAL-PERMISSION'],
+      needs: ['businessId', 'limitedApp'],
       maxRequests: 1,
     },
     async (t) => {
-      const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
-      if (!t.config.apps.limited) t.skip('needs the limited application (CONFORMANCE_LIMITED_CLIENT_ID / _SECRET)');
+      const businessId = t.fixture('businessId');
       const res = await t.api.send({ method: 'GET', path: paths.walletBalance(businessId), as: 'limited' });
       expectProblem(t, res, { status: 403, codes: ['permission_denied'], requirement: 'WAL-PERMISSION', why: '4.5: wallet.balance.read missing' });
     },
@@ -248,10 +255,11 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
       id: 'grant-required',
       title: 'GET the wallet balance of a business the application has no grant on: 403 permission_denied (or a concealing 404 resource_not_found)',
       requirements: ['WAL-GRANT'],
+      needs: ['otherBusinessId'],
       maxRequests: 1,
     },
     async (t) => {
-      const other = t.config.fixtures.otherBusinessId ?? t.skip('needs CONFORMANCE_OTHER_BUSINESS_ID');
+      const other = t.fixture('otherBusinessId');
       const res = await t.api.send({ method: 'GET', path: paths.walletBalance(other) });
       expectProblem(t, res, { status: [403, 404], codes: ['permission_denied', 'resource_not_found'], requirement: 'WAL-GRANT', why: '4.5: no grant on the business' });
       t.note(`no grant answered with ${describeResponse(res)}`);
@@ -263,10 +271,11 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
       id: 'source-unavailable',
       title: 'GET the wallet balance while the wallet source is down (forced on the embedded reference): 503 balance_unavailable or service_unavailable, never a 200 with invented zeros',
       requirements: ['WAL-UNAVAILABLE', 'WAL-NO-INVENTED-ZEROS', 'PROB-RETRY-AFTER'],
+      needs: ['businessId'],
       maxRequests: 1,
     },
     async (t) => {
-      const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
+      const businessId = t.fixture('businessId');
       let res: ApiResponse;
       if (hasControl(t)) {
         res = await withFaults(t, { walletUnavailable: true }, 'an unavailable wallet source', () =>

@@ -19,10 +19,7 @@ const DEACTIVATES = 'deactivates a webhook endpoint';
 const ONLY_CONFIGURED = 'against a real host the run only ever sends DELETE for the configured endpoint';
 
 function configuredEndpoint(t: CheckContext): { businessId: string; endpointId: string } {
-  const businessId = t.config.fixtures.businessId ?? t.skip('needs CONFORMANCE_BUSINESS_ID');
-  const endpointId =
-    t.config.fixtures.webhookEndpointId ?? t.skip('needs CONFORMANCE_WEBHOOK_ENDPOINT_ID (an active endpoint the run may deactivate)');
-  return { businessId, endpointId };
+  return { businessId: t.fixture('businessId'), endpointId: t.fixture('webhookEndpointId') };
 }
 
 /** Fails `requirement` when the reference reports the endpoint deactivated although the request was refused. */
@@ -54,12 +51,13 @@ describe('webhooks (3.4, 4.6)', () => {
       id: 'other-business-refused',
       title: 'DELETE the configured endpoint under a business the application has no grant on: 403 permission_denied (or 404 resource_not_found), the endpoint stays active',
       requirements: ['HOOK-FORBIDDEN'],
+      needs: ['businessId', 'webhookEndpointId', 'otherBusinessId'],
       maxRequests: 1,
       writes: DEACTIVATES,
     },
     async (t) => {
       const { endpointId } = configuredEndpoint(t);
-      const other = t.config.fixtures.otherBusinessId ?? t.skip('needs CONFORMANCE_OTHER_BUSINESS_ID');
+      const other = t.fixture('otherBusinessId');
       const res = await t.api.send({ method: 'DELETE', path: paths.webhookEndpoint(other, endpointId) });
       expectProblem(t, res, {
         status: [403, 404],
@@ -77,13 +75,14 @@ describe('webhooks (3.4, 4.6)', () => {
       id: 'foreign-endpoint-refused',
       title: "DELETE another business's endpoint under the caller's business: refused (404 resource_not_found or 403), never 204; the endpoint stays active",
       requirements: ['HOOK-OWNERSHIP'],
+      needs: ['businessId', 'webhookEndpointId', 'foreignWebhookEndpointId'],
       maxRequests: 1,
       writes: DEACTIVATES,
       embeddedOnly: { needs: 'embedded', why: `deactivating another business's endpoint: ${ONLY_CONFIGURED}` },
     },
     async (t) => {
       const { businessId } = configuredEndpoint(t);
-      const foreignId = t.config.fixtures.foreignWebhookEndpointId ?? t.skip('needs an endpoint of the other business (CONFORMANCE_FOREIGN_WEBHOOK_ENDPOINT_ID)');
+      const foreignId = t.fixture('foreignWebhookEndpointId');
       const res = await t.api.send({ method: 'DELETE', path: paths.webhookEndpoint(businessId, foreignId) });
       expectProblem(t, res, {
         status: [404, 403],
@@ -101,6 +100,7 @@ describe('webhooks (3.4, 4.6)', () => {
       id: 'random-endpoint-404',
       title: 'DELETE an endpoint id that exists nowhere: 404 resource_not_found',
       requirements: ['HOOK-NOT-FOUND'],
+      needs: ['businessId', 'webhookEndpointId'],
       maxRequests: 1,
       writes: DEACTIVATES,
       embeddedOnly: { needs: 'sandbox', why: `deactivating a random endpoint id: ${ONLY_CONFIGURED}` },
@@ -117,6 +117,7 @@ describe('webhooks (3.4, 4.6)', () => {
       id: 'deactivate-204',
       title: 'DELETE the configured active endpoint with an X-Request-Id: 204 with an empty body, the request id echoed, the endpoint deactivated',
       requirements: ['HOOK-DEACTIVATE-204', 'HOOK-DEACTIVATE-EFFECT', 'RID-ECHO'],
+      needs: ['businessId', 'webhookEndpointId'],
       maxRequests: 0,
       writes: DEACTIVATES,
     },
@@ -146,6 +147,7 @@ describe('webhooks (3.4, 4.6)', () => {
       id: 'repeat-deactivation',
       title: 'DELETE the configured endpoint a second time: never a 5xx nor a 2xx other than 204; the answer is recorded',
       requirements: ['HOOK-REPEAT', 'HOOK-DEACTIVATE-204', 'PROB-NO-5XX-FOR-CLIENT-FAULT'],
+      needs: ['businessId', 'webhookEndpointId'],
       maxRequests: 1,
       writes: DEACTIVATES,
     },

@@ -13,10 +13,10 @@ import { TOPICS } from '../../core/model.ts';
 import { baselineFromReport, loadBaseline, REASON_PLACEHOLDER } from './baseline.ts';
 import type { LoadedBaseline } from './baseline.ts';
 import { CERTIFICATE_FILE, buildCertificate, renderCertificate, verifyCertificate } from './certificate.ts';
-import { collectPlan, formatPlan, parseRate, withCheckBudgets } from './plan.ts';
+import { collectPlan, formatPlan, missingPreconditions, parseRate, withCheckBudgets } from './plan.ts';
 import { readReport, replayConfig } from './replay.ts';
 import { exclusionsSentence } from '../reports/gating.ts';
-import { certificationOf, gradeRun } from './tiers.ts';
+import { certificationOf, gradeRun, tierOfRequirements } from './tiers.ts';
 
 type Values = Record<string, string | boolean | string[] | undefined>;
 
@@ -199,6 +199,10 @@ const certifyCommand: Command = {
       const plan = await collectPlan(config, { ...(runOptions.suitesDir ? { suitesDir: runOptions.suitesDir } : {}) });
     config.settings = { ...config.settings, maxRequests: Math.max(1, Math.min(config.settings.maxRequests, plan.totalRequests)) };
     io.out(`certify: plan of ${plan.checks.length} checks, at most ${plan.totalRequests} requests`);
+    // Known before a request is sent: a must check without its fixtures refuses the certificate.
+    for (const { reason, checks } of missingPreconditions(plan, (c) => tierOfRequirements(c.requirements) === 'must')) {
+      io.out(`certify: ${checks.length} must check${checks.length === 1 ? '' : 's'} will be skipped, refusing certification: ${reason} (${checks.join(', ')})`);
+    }
     const allTopics = TOPICS.every((t) => config.topics.includes(t));
     if (!allTopics) {
       io.out(`certify: PARTIAL RUN (topics ${config.topics.join(', ')} only): certification covers every topic, so this run will be NOT CERTIFIED`);

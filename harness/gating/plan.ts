@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { RunConfig } from '../config.ts';
 import { HarnessError } from '../errors.ts';
-import type { SuiteConfig, Topic } from '../../core/model.ts';
+import type { SkipKind, SuiteConfig, Topic } from '../../core/model.ts';
 import { TOPICS } from '../../core/model.ts';
 import { topicOfFile } from '../output.ts';
 import { PACKAGE_ROOT, orderTopics } from '../package.ts';
@@ -23,6 +23,9 @@ export interface PlannedCheck {
   maxRequests: number;
   /** Why it is skipped before sending anything in this run (then `maxRequests` is 0). */
   skip?: string;
+  /** What kind of skip: a precondition (a fixture or the profile) or not observable on this target. */
+  skipKind?: SkipKind;
+  requirements: string[];
   /** What its requests other than GET do, when it sends any. */
   writes?: string;
 }
@@ -128,7 +131,8 @@ export async function collectPlan(config: RunConfig, options: PlanOptions = {}):
             title: test.name,
             topic: meta.topic,
             maxRequests: meta.maxRequests,
-            ...(meta.plannedSkip !== undefined ? { skip: meta.plannedSkip } : {}),
+            requirements: meta.requirements,
+            ...(meta.plannedSkip !== undefined ? { skip: meta.plannedSkip, skipKind: meta.plannedSkipKind ?? 'precondition' } : {}),
             ...(meta.writes !== undefined ? { writes: meta.writes } : {}),
           });
           // The allowance is drawn on only by checks that run: none of a topic skipped whole.
@@ -156,6 +160,16 @@ export async function collectPlan(config: RunConfig, options: PlanOptions = {}):
     totalRequests: topics.reduce((n, t) => n + t.maxRequests, 0),
     problems,
   };
+}
+
+/** The precondition skips of a plan, one entry per reason ("needs CONFORMANCE_SENDER_ID"). */
+export function missingPreconditions(plan: RequestPlan, keep: (check: PlannedCheck) => boolean = () => true): Array<{ reason: string; checks: string[] }> {
+  const byReason = new Map<string, string[]>();
+  for (const check of plan.checks) {
+    if (check.skip === undefined || check.skipKind !== 'precondition' || !keep(check)) continue;
+    byReason.set(check.skip, [...(byReason.get(check.skip) ?? []), check.id]);
+  }
+  return [...byReason].map(([reason, checks]) => ({ reason, checks }));
 }
 
 /** `--rate N/s` (or `N`): requests per second the sandbox owner allows. */
@@ -191,7 +205,12 @@ export function formatPlan(plan: RequestPlan, rate?: number): string[] {
   lines.push('');
   lines.push(`total: ${plan.checks.length} checks in ${plan.topics.length} topics, at most ${plan.totalRequests} requests (token requests included)`);
   const skipped = plan.checks.filter((c) => c.skip !== undefined).length;
-  if (skipped > 0) lines.push(`${skipped} checks are skipped before they send anything (profile, or a target without the embedded reference's control origin), so they count 0`);
+  if (skipped > 0) lines.push(`${skipped} checks are skipped before they send anything (profile, missing fixtures, or a target without the embedded reference's control origin), so they count 0`);
+  const missing = missingPreconditions(plan);
+  if (missing.length > 0) {
+    lines.push('missing preconditions (supply them and these checks run):');
+    for (const { reason, checks } of missing) lines.push(`  ${reason}: ${checks.length} check${checks.length === 1 ? '' : 's'} (${checks.join(', ')})`);
+  }
   // Only declarations are known before the run; what the target answers may still skip a check.
   lines.push('a check that may skip once it sees what the target answers counts its whole budget: the plan is an upper bound');
   if (rate) {

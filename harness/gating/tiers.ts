@@ -40,7 +40,12 @@ export function tierOf(check: CheckResult, levelOf: (id: string) => Level | unde
     const level = levelOf(failedRequirement(check));
     return level ? TIER_OF_LEVEL[level] : 'must';
   }
-  const tiers = check.requirements.map((id) => {
+  return tierOfRequirements(check.requirements, levelOf);
+}
+
+/** The tier of a check that did not fail: the highest of its requirements' (also what `plan` knows). */
+export function tierOfRequirements(requirements: readonly string[], levelOf: (id: string) => Level | undefined = defaultLevelOf): Tier {
+  const tiers = requirements.map((id) => {
     const level = levelOf(id);
     return level ? TIER_OF_LEVEL[level] : 'must';
   });

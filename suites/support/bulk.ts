@@ -16,11 +16,9 @@ import { paths } from './paths.ts';
 
 export type { BulkRecipientBody, BulkRequestBody };
 
-/** The business every stateful check works on; skips the check when the fixture is missing. */
+/** The business every stateful check works on (declared in the check's `needs`). */
 export function businessIdOf(t: CheckContext): string {
-  const id = t.config.fixtures.businessId;
-  if (!id) t.skip('no business fixture (CONFORMANCE_BUSINESS_ID)');
-  return id;
+  return t.fixture('businessId');
 }
 
 /**
@@ -33,18 +31,14 @@ export function requireSubmissions(t: CheckContext): void {
   if (t.config.settings.profile === 'safe') t.skip('profile safe sends nothing that creates a bulk SMS');
 }
 
-/** The run's authorized sender; skips without it. */
+/** The run's authorized sender (declared in the check's `needs`). */
 export function senderOf(t: CheckContext): string {
-  const sender = t.config.fixtures.senderId;
-  if (!sender) t.skip('no authorized sender fixture (CONFORMANCE_SENDER_ID)');
-  return sender;
+  return t.fixture('senderId');
 }
 
-/** Numbers the run may send to; skips without any. */
+/** Numbers the run may send to (declared in the check's `needs` or `needsOnHost`). */
 export function recipientPool(t: CheckContext): string[] {
-  const pool = t.config.fixtures.recipients ?? [];
-  if (pool.length === 0) t.skip('no recipient numbers the run may send to (CONFORMANCE_RECIPIENTS)');
-  return pool;
+  return t.fixture('recipients');
 }
 
 /** `count` recipient entries, reusing the allowed numbers cyclically (duplicates count as entries). */

@@ -4,8 +4,9 @@ import type { RequirementId } from '../../spec/requirement-ids.ts';
 import { requirementById } from '../../spec/requirements.ts';
 import type { ApiClient, ApiResponse } from '../../harness/client.ts';
 import { flushExchangeLog } from '../../harness/exchange-log.ts';
-import type { CheckMeta, Exchange, RequestBudget, SkipKind, SuiteConfig, Topic } from '../../core/model.ts';
+import type { AppCredentials, CheckMeta, Exchange, Fixtures, RequestBudget, SkipKind, SuiteConfig, Topic } from '../../core/model.ts';
 import { checkSelected, requestLimit } from '../../core/model.ts';
+import { needsReason, type Need } from '../../core/variables.ts';
 import { CheckSkipped, ConformanceFailure } from './failure.ts';
 import { suiteContext } from './context.ts';
 import { currentSite, isWeakened } from './sites.ts';
@@ -32,6 +33,10 @@ export interface CheckContext {
   fail(requirement: RequirementId, expected: string, actual: string, ...responses: ApiResponse[]): never;
   /** Fail unless `ok`. */
   expect(ok: boolean, requirement: RequirementId, expected: string, actual: string, ...responses: ApiResponse[]): void;
+  /** A fixture the check declared in `needs` (or `needsOnHost`); reading an undeclared one is an error. */
+  fixture<K extends keyof Fixtures>(key: K): NonNullable<Fixtures[K]>;
+  /** The primary or limited application, declared in `needs` as `primaryApp` / `limitedApp`. */
+  app(which: 'primary' | 'limited'): AppCredentials;
 }
 
 export interface CheckSpec {
@@ -64,7 +69,23 @@ export interface CheckSpec {
    * anything, and the plan counts 0 for it.
    */
   embeddedOnly?: { needs: 'control' | 'embedded' | 'sandbox'; why: string };
+  /**
+   * What the run's configuration must supply (fixtures, applications). Missing, the check is
+   * skipped for a precondition before it sends anything, naming the variables; `plan` and
+   * `certify` list it. The check reads them with `t.fixture(...)` / `t.app(...)`.
+   */
+  needs?: Need[];
+  /** Needed only on a target without the embedded reference's control origin (which mints the rest). */
+  needsOnHost?: Need[];
+  /**
+   * Read only on some paths (an alternative to another fixture, a part of the check that runs when
+   * supplied): missing, the check skips once it takes such a path, naming the variable.
+   */
+  uses?: Need[];
 }
+
+/** What every check of a topic declares besides its own (`checksFor`). */
+type TopicNeeds = Pick<CheckSpec, 'needs' | 'needsOnHost' | 'uses'>;
 
 /** What a budget may follow: the same when the plan is made as when the check runs. */
 export interface BudgetContext {
@@ -106,8 +127,22 @@ function planOf(spec: CheckSpec, config: SuiteConfig): Planned {
     const reason = only.needs === 'sandbox' ? `${only.why}; declare CONFORMANCE_SANDBOX=true to check` : only.why;
     return { limit: 0, skip: { reason, kind: 'not-observable' } };
   }
+  const missing = [...(spec.needs ?? []), ...(target.controlUrl === undefined ? (spec.needsOnHost ?? []) : [])].filter((need) => !supplied(config, need));
+  if (missing.length > 0) return { limit: 0, skip: { reason: needsReason(missing), kind: 'precondition' } };
   const budget = typeof spec.maxRequests === 'function' ? spec.maxRequests({ runs: settings.runs, settleTimeoutMs: settings.settleTimeoutMs, embedded: target.embedded }) : spec.maxRequests;
   return { limit: requestLimit(budget, settings.runs), ...(spec.writes && settings.profile !== 'safe' ? { writes: spec.writes } : {}) };
+}
+
+function supplied(config: SuiteConfig, need: Need): boolean {
+  if (need === 'primaryApp') return config.apps.primary !== undefined;
+  if (need === 'limitedApp') return config.apps.limited !== undefined;
+  const value = config.fixtures[need];
+  return Array.isArray(value) ? value.length > 0 : value !== undefined && value !== '';
+}
+
+/** Thrown when a check reads a fixture it did not declare: a defect of the check, not of the target. */
+class UndeclaredNeed extends Error {
+  override readonly name = 'UndeclaredNeed';
 }
 
 /**
@@ -182,11 +217,15 @@ function guarded(api: ApiClient, guard: Guard): ApiClient {
  * maxRequests }, async (t) => ...)`. `shared`: requests the topic's checks share (reads several
  * checks judge, kept in the suite module), sent by whichever check needs them first; with
  * SHARED_SPARE they are the topic's shared allowance, which any of its checks may draw on once its
- * own budget is used, and which the plan counts once for the topic.
+ * own budget is used, and which the plan counts once for the topic. `needs`, `needsOnHost` and
+ * `uses`: what every check of the topic declares besides its own (each submits a bulk, say).
  */
-export function checksFor(topic: Topic, options: { shared?: number } = {}) {
+export function checksFor(topic: Topic, options: { shared?: number } & TopicNeeds = {}) {
   const sharedRequests = (options.shared ?? 0) + SHARED_SPARE;
-  return function check(spec: CheckSpec, body: (t: CheckContext) => Promise<void>): void {
+  return function check(own: CheckSpec, body: (t: CheckContext) => Promise<void>): void {
+    const merge = (key: keyof TopicNeeds): Need[] => [...new Set([...(options[key] ?? []), ...(own[key] ?? [])])];
+    const spec: CheckSpec = { ...own, needs: merge('needs'), needsOnHost: merge('needsOnHost'), uses: merge('uses') };
+    const declared = new Set<Need>([...spec.needs!, ...spec.needsOnHost!, ...spec.uses!]);
     // The run's configuration is provided before the suites load (also when `plan` only collects).
     const runConfig = inject('conformance');
     // --check / --exclude-check: a check left out is not declared at all (not run, not reported).
@@ -201,7 +240,7 @@ export function checksFor(topic: Topic, options: { shared?: number } = {}) {
       evidence: [],
       maxRequests: planned.limit,
       sharedRequests,
-      ...(planned.skip ? { plannedSkip: planned.skip.reason } : {}),
+      ...(planned.skip ? { plannedSkip: planned.skip.reason, plannedSkipKind: planned.skip.kind } : {}),
       ...(planned.writes ? { writes: planned.writes } : {}),
     };
     it(`${spec.title} [${spec.requirements.join(', ')}]`, { meta: { conformance: meta }, timeout: spec.timeout }, async (ctx) => {
@@ -236,6 +275,16 @@ export function checksFor(topic: Topic, options: { shared?: number } = {}) {
         },
         expect(ok, requirement, expected, actual, ...responses) {
           if (!ok) t.fail(requirement, expected, actual, ...responses);
+        },
+        fixture(key) {
+          if (!declared.has(key)) throw new UndeclaredNeed(`${meta.checkId} reads the fixture ${key} without declaring it in needs`);
+          if (!supplied(config, key)) t.skip(needsReason([key]));
+          return config.fixtures[key]!;
+        },
+        app(which) {
+          const need: Need = `${which}App`;
+          if (!declared.has(need)) throw new UndeclaredNeed(`${meta.checkId} uses the ${which} application without declaring ${need} in needs`);
+          return config.apps[which] ?? t.skip(needsReason([need]));
         },
       };
       // A suite may quote a body that echoes a credential: nothing leaves the worker unredacted.

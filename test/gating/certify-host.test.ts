@@ -129,6 +129,10 @@ describe('certifying a non-embedded host', { timeout: 240_000 }, () => {
     const refused = await cli(['certify', '--env-file', env, '--topic', 'concealment', '--report-dir', refusedDir, ...RUN]);
     expect(refused.code).toBe(1);
     expect(refused.stdout).toContain('PARTIAL RUN (topics concealment only)');
+    // Known from the plan, before a request is sent: printed ahead of the run and its verdict.
+    const upfront = refused.stdout.indexOf('must checks will be skipped, refusing certification: needs CONFORMANCE_FOREIGN_MESSAGE_ID (concealment/foreign-message-404');
+    expect(upfront).toBeGreaterThan(-1);
+    expect(upfront).toBeLessThan(refused.stdout.indexOf('NOT CERTIFIED'));
     expect(refused.stdout).toContain('NOT CERTIFIED');
     expect(refused.stdout).toMatch(/- partial run: topics .* were not run/);
     expect(refused.stdout).toMatch(

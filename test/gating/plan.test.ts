@@ -106,7 +106,7 @@ describe('request plan', { timeout: 240_000 }, () => {
     await reference?.close();
   });
 
-  it('a check over its budget and the shared allowance, or with an undeclared write, is an error and never sends past them', async () => {
+  it('a check over its budget and the shared allowance, or with an undeclared write or fixture, is an error and never sends past them', async () => {
     const { plan, result, sent } = await countedRun(configFor('wallet', 4), FIXTURE_SUITES);
     expect(plan.checks.map((c) => [c.id, c.maxRequests])).toEqual([
       ['wallet/within-budget', 2],
@@ -116,8 +116,10 @@ describe('request plan', { timeout: 240_000 }, () => {
       ['wallet/undeclared-write', 1],
       ['wallet/declared-write', 1],
       ['wallet/needs-control', 1],
+      ['wallet/needs-fixture', 1],
+      ['wallet/undeclared-fixture', 1],
     ]);
-    expect(plan.topics).toEqual([{ topic: 'wallet', checks: 7, shared: SHARED_SPARE, maxRequests: 13 + SHARED_SPARE }]);
+    expect(plan.topics).toEqual([{ topic: 'wallet', checks: 9, shared: SHARED_SPARE, maxRequests: 15 + SHARED_SPARE }]);
     const checks = new Map(result.topics.flatMap((t) => t.checks).map((c) => [c.id, c]));
     // A token request and two reads: the token comes out of the shared allowance (6 left, then 5).
     expect(checks.get('wallet/within-budget')).toMatchObject({ status: 'pass', requestsSent: 3 });
@@ -130,7 +132,11 @@ describe('request plan', { timeout: 240_000 }, () => {
     expect(checks.get('wallet/undeclared-write')?.reason).toContain('without declaring what it writes');
     expect(checks.get('wallet/declared-write')).toMatchObject({ status: 'pass', requestsSent: 1 });
     expect(checks.get('wallet/needs-control')).toMatchObject({ status: 'pass', requestsSent: 1 });
-    expect(sent).toBe(3 + 7 + 1 + 4 + 0 + 1 + 1);
+    expect(checks.get('wallet/needs-fixture')).toMatchObject({ status: 'pass', requestsSent: 1 });
+    // Reading a fixture not declared in needs is a defect of the check: it errs before sending.
+    expect(checks.get('wallet/undeclared-fixture')).toMatchObject({ status: 'error', requestsSent: 0 });
+    expect(checks.get('wallet/undeclared-fixture')?.reason).toContain('reads the fixture businessId without declaring it in needs');
+    expect(sent).toBe(3 + 7 + 1 + 4 + 0 + 1 + 1 + 1);
     expect(sent).toBeLessThanOrEqual(plan.totalRequests);
 
     // In profile safe the declared write counts 0 and is skipped; without a control origin, so is the other.
@@ -140,7 +146,13 @@ describe('request plan', { timeout: 240_000 }, () => {
     delete host.target.controlUrl;
     const counted = async (config: RunConfig) => new Map((await collectPlan(config, { suitesDir: FIXTURE_SUITES })).checks.map((c) => [c.id, c]));
     expect((await counted(safe)).get('wallet/declared-write')).toMatchObject({ maxRequests: 0, skip: 'profile safe sends nothing that posts to the wallet (fixture)' });
-    expect((await counted(host)).get('wallet/needs-control')).toMatchObject({ maxRequests: 0, skip: 'needs the control origin (fixture)' });
+    expect((await counted(host)).get('wallet/needs-control')).toMatchObject({ maxRequests: 0, skip: 'needs the control origin (fixture)', skipKind: 'not-observable' });
+    // A missing fixture declared in needs is known to the plan before anything is sent.
+    const bare = configFor('wallet', 4);
+    bare.fixtures = { ...bare.fixtures, otherBusinessId: undefined };
+    const barePlan = await collectPlan(bare, { suitesDir: FIXTURE_SUITES });
+    expect(barePlan.checks.find((c) => c.id === 'wallet/needs-fixture')).toMatchObject({ maxRequests: 0, skip: 'needs CONFORMANCE_OTHER_BUSINESS_ID', skipKind: 'precondition' });
+    expect(formatPlan(barePlan)).toContain('  needs CONFORMANCE_OTHER_BUSINESS_ID: 1 check (wallet/needs-fixture)');
   });
 
   it('the plan of a default run covers every request it sends, in total, per topic and per check, and is at most 2.5 times it', async () => {

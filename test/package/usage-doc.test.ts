@@ -4,7 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { COMMANDS } from '../../harness/cli.ts';
-import { VARIABLES } from '../../harness/config.ts';
+import { VARIABLES } from '../../core/variables.ts';
 import { TOPICS } from '../../core/model.ts';
 import { ROOT } from './commands.ts';
 
