@@ -116,121 +116,190 @@ function configuredSecrets(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: string)
   return SECRET_VARIABLES.flatMap((name) => [env[name], file[name]]).filter((v): v is string => typeof v === 'string' && v.trim().length > 0).map((v) => v.trim());
 }
 
-function readConfig(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: string): RunConfig {
-  const fileValues = readEnvFile(flags.envFile, cwd);
-  const dotenv = fileValues.values;
-  refuseUnknownNames(env, dotenv, fileValues.label);
-
+/** Reads one variable's value (flag > environment > env file) and refuses it with its source named. */
+interface ValueReader {
+  get(name: string): string | undefined;
+  invalid(name: string, message: string): never;
+  url(name: string): string | undefined;
+  integer(name: string, fallback: number): number;
+  list(name: string): string[] | undefined;
   /** Where a value came from, for messages: the flag and/or the variable. */
-  const source = (name: string): string => {
-    const flag = FLAG_OF[name];
-    return flag && flags[flag] !== undefined ? `${FLAG_NAME[flag]} (${name})` : name;
-  };
-  const get = (name: string): string | undefined => {
-    const flag = FLAG_OF[name];
-    const candidates = [flag ? flags[flag] : undefined, env[name], dotenv[name]];
-    for (const value of candidates) {
-      if (value !== undefined && value.trim() !== '') return value.trim();
-    }
-    return undefined;
-  };
-  const invalid = (name: string, message: string): never => {
-    throw new HarnessError('CONF_INVALID_VALUE', `${source(name)} ${message}`);
-  };
-  const url = (name: string): string | undefined => {
-    const value = get(name);
-    if (value === undefined) return undefined;
-    let parsed: URL;
-    try {
-      parsed = new URL(value);
-    } catch {
-      // Whatever stands before an @ may be credentials: never echoed.
-      return invalid(name, `is not a URL (got ${JSON.stringify(value.replace(/\/\/.*@/, '//<redacted>@'))})`);
-    }
-    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') invalid(name, `must be an http or https URL (got ${parsed.protocol})`);
-    if (parsed.username || parsed.password) invalid(name, 'must not carry credentials in the URL');
-    if (name === 'CONFORMANCE_BASE_URL' && /\/v1\/*$/.test(parsed.pathname)) {
-      invalid(name, `ends in /v1, but the run appends /v1/... itself (give ${parsed.origin}${parsed.pathname.replace(/\/v1\/*$/, '')})`);
-    }
-    return value;
-  };
-  const integer = (name: string, fallback: number): number => {
-    const value = get(name);
-    if (value === undefined) return fallback;
-    const [min, max] = VARIABLES.find((v) => v.name === name)?.range ?? [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
-    if (!/^-?\d+$/.test(value)) return invalid(name, `must be a whole number (got ${JSON.stringify(value)})`);
-    const n = Number(value);
-    if (n < min || n > max) return invalid(name, `must be between ${min} and ${max} (got ${n})`);
-    return n;
-  };
-  const defaultOf = (name: string): number => Number(VARIABLES.find((v) => v.name === name)?.default);
-  const list = (name: string): string[] | undefined =>
-    get(name)
-      ?.split(',')
-      .map((s) => s.trim())
-      .filter(Boolean);
+  source(name: string): string;
+}
 
-  // Topics first: the messages about missing variables name them. An empty --topic is a mistake,
-  // not "all topics".
-  if (flags.topic !== undefined && flags.topic.trim() === '') invalid('CONFORMANCE_TOPICS', 'is empty; name topics, or leave --topic out for all');
-  const topicValues = list('CONFORMANCE_TOPICS');
-  let topics: Topic[] = [...TOPICS];
-  if (topicValues) {
-    const unknown = topicValues.filter((t) => !(TOPICS as readonly string[]).includes(t));
-    if (unknown.length > 0) {
-      throw new HarnessError(
-        'CONF_UNKNOWN_TOPIC',
-        `${source('CONFORMANCE_TOPICS')} names unknown topic${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; known topics: ${TOPICS.join(', ')}`,
-      );
-    }
-    topics = TOPICS.filter((t) => topicValues.includes(t));
-    if (topics.length === 0) invalid('CONFORMANCE_TOPICS', 'selects no topic');
+function valueReader(flags: RunFlags, env: NodeJS.ProcessEnv, dotenv: Record<string, string>): ValueReader {
+  const reader: ValueReader = {
+    source(name) {
+      const flag = FLAG_OF[name];
+      return flag && flags[flag] !== undefined ? `${FLAG_NAME[flag]} (${name})` : name;
+    },
+    get(name) {
+      const flag = FLAG_OF[name];
+      const candidates = [flag ? flags[flag] : undefined, env[name], dotenv[name]];
+      for (const value of candidates) {
+        if (value !== undefined && value.trim() !== '') return value.trim();
+      }
+      return undefined;
+    },
+    invalid(name, message) {
+      throw new HarnessError('CONF_INVALID_VALUE', `${reader.source(name)} ${message}`);
+    },
+    url(name) {
+      const value = reader.get(name);
+      if (value === undefined) return undefined;
+      let parsed: URL;
+      try {
+        parsed = new URL(value);
+      } catch {
+        // Whatever stands before an @ may be credentials: never echoed.
+        return reader.invalid(name, `is not a URL (got ${JSON.stringify(value.replace(/\/\/.*@/, '//<redacted>@'))})`);
+      }
+      if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') reader.invalid(name, `must be an http or https URL (got ${parsed.protocol})`);
+      if (parsed.username || parsed.password) reader.invalid(name, 'must not carry credentials in the URL');
+      if (name === 'CONFORMANCE_BASE_URL' && /\/v1\/*$/.test(parsed.pathname)) {
+        reader.invalid(name, `ends in /v1, but the run appends /v1/... itself (give ${parsed.origin}${parsed.pathname.replace(/\/v1\/*$/, '')})`);
+      }
+      return value;
+    },
+    integer(name, fallback) {
+      const value = reader.get(name);
+      if (value === undefined) return fallback;
+      const [min, max] = VARIABLES.find((v) => v.name === name)?.range ?? [Number.MIN_SAFE_INTEGER, Number.MAX_SAFE_INTEGER];
+      if (!/^-?\d+$/.test(value)) return reader.invalid(name, `must be a whole number (got ${JSON.stringify(value)})`);
+      const n = Number(value);
+      if (n < min || n > max) return reader.invalid(name, `must be between ${min} and ${max} (got ${n})`);
+      return n;
+    },
+    list(name) {
+      return reader
+        .get(name)
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean);
+    },
+  };
+  return reader;
+}
+
+/** The selected topics. An empty --topic is a mistake, not "all topics". */
+function readTopics(read: ValueReader, flags: RunFlags): Topic[] {
+  if (flags.topic !== undefined && flags.topic.trim() === '') read.invalid('CONFORMANCE_TOPICS', 'is empty; name topics, or leave --topic out for all');
+  const values = read.list('CONFORMANCE_TOPICS');
+  if (!values) return [...TOPICS];
+  const unknown = values.filter((t) => !(TOPICS as readonly string[]).includes(t));
+  if (unknown.length > 0) {
+    throw new HarnessError(
+      'CONF_UNKNOWN_TOPIC',
+      `${read.source('CONFORMANCE_TOPICS')} names unknown topic${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; known topics: ${TOPICS.join(', ')}`,
+    );
   }
+  const topics = TOPICS.filter((t) => values.includes(t));
+  if (topics.length === 0) read.invalid('CONFORMANCE_TOPICS', 'selects no topic');
+  return topics;
+}
 
-  const profile = get('CONFORMANCE_PROFILE') ?? 'full';
-  if (profile !== 'full' && profile !== 'safe') invalid('CONFORMANCE_PROFILE', `must be full or safe (got ${JSON.stringify(profile)})`);
-
-  const seedText = get('CONFORMANCE_SEED');
-  const seed = integer('CONFORMANCE_SEED', randomInt(0, 2 ** 31));
+function readSettings(read: ValueReader, flags: RunFlags): RunSettings {
+  const defaultOf = (name: string): number => Number(VARIABLES.find((v) => v.name === name)?.default);
+  const profile = read.get('CONFORMANCE_PROFILE') ?? 'full';
+  if (profile !== 'full' && profile !== 'safe') read.invalid('CONFORMANCE_PROFILE', `must be full or safe (got ${JSON.stringify(profile)})`);
   const settings: RunSettings = {
     runId: newRunId(),
     profile: profile as Profile,
-    seed,
-    runs: integer('CONFORMANCE_RUNS', defaultOf('CONFORMANCE_RUNS')),
-    maxRequests: integer('CONFORMANCE_MAX_REQUESTS', defaultOf('CONFORMANCE_MAX_REQUESTS')),
-    concurrency: integer('CONFORMANCE_CONCURRENCY', defaultOf('CONFORMANCE_CONCURRENCY')),
-    timeoutMs: integer('CONFORMANCE_TIMEOUT_MS', defaultOf('CONFORMANCE_TIMEOUT_MS')),
-    settleTimeoutMs: integer('CONFORMANCE_SETTLE_TIMEOUT_MS', defaultOf('CONFORMANCE_SETTLE_TIMEOUT_MS')),
+    seed: read.integer('CONFORMANCE_SEED', randomInt(0, 2 ** 31)),
+    runs: read.integer('CONFORMANCE_RUNS', defaultOf('CONFORMANCE_RUNS')),
+    maxRequests: read.integer('CONFORMANCE_MAX_REQUESTS', defaultOf('CONFORMANCE_MAX_REQUESTS')),
+    concurrency: read.integer('CONFORMANCE_CONCURRENCY', defaultOf('CONFORMANCE_CONCURRENCY')),
+    timeoutMs: read.integer('CONFORMANCE_TIMEOUT_MS', defaultOf('CONFORMANCE_TIMEOUT_MS')),
+    settleTimeoutMs: read.integer('CONFORMANCE_SETTLE_TIMEOUT_MS', defaultOf('CONFORMANCE_SETTLE_TIMEOUT_MS')),
     exchangeLogPath: '',
   };
-  const sandbox = get('CONFORMANCE_SANDBOX');
+  const sandbox = read.get('CONFORMANCE_SANDBOX');
   if (sandbox !== undefined) {
-    if (!/^(true|false|1|0)$/i.test(sandbox)) invalid('CONFORMANCE_SANDBOX', `must be true or false (got ${JSON.stringify(sandbox)})`);
+    if (!/^(true|false|1|0)$/i.test(sandbox)) read.invalid('CONFORMANCE_SANDBOX', `must be true or false (got ${JSON.stringify(sandbox)})`);
     settings.sandbox = /^(true|1)$/i.test(sandbox);
   }
-  const rateText = get('CONFORMANCE_RATE');
+  const rateText = read.get('CONFORMANCE_RATE');
   if (rateText !== undefined) {
     const m = /^(\d+(?:\.\d+)?)\s*(?:\/\s*s)?$/.exec(rateText);
     const rate = m ? Number(m[1]) : Number.NaN;
-    if (!(rate > 0)) invalid('CONFORMANCE_RATE', `must be a positive number of requests per second like 5 or 5/s (got ${JSON.stringify(rateText)})`);
+    if (!(rate > 0)) read.invalid('CONFORMANCE_RATE', `must be a positive number of requests per second like 5 or 5/s (got ${JSON.stringify(rateText)})`);
     settings.rate = rate;
   }
   settings.exchangeLogPath = join(tmpdir(), `conformance-${settings.runId}`, 'exchanges.jsonl');
   applyRunFlags(settings, flags);
+  return settings;
+}
 
-  const params: ListingParamNames = {
-    limit: get('CONFORMANCE_PARAM_LIMIT') ?? 'limit',
-    cursor: get('CONFORMANCE_PARAM_CURSOR') ?? 'cursor',
-    status: get('CONFORMANCE_PARAM_STATUS') ?? 'status',
-    to: get('CONFORMANCE_PARAM_TO') ?? 'to',
-  };
+/** Variables that go in pairs: one without the other is a mistake. */
+const PAIRS: Array<[string, string]> = [
+  ['CONFORMANCE_LIMITED_CLIENT_ID', 'CONFORMANCE_LIMITED_CLIENT_SECRET'],
+  ['CONFORMANCE_EXPIRED_CURSOR', 'CONFORMANCE_EXPIRED_CURSOR_BULK_ID'],
+  ['CONFORMANCE_TEMPLATE_PLACEHOLDERS', 'CONFORMANCE_TEMPLATE_ID'],
+];
 
-  const recipients = list('CONFORMANCE_RECIPIENTS');
-  for (const number of recipients ?? []) {
-    if (!E164.test(number)) invalid('CONFORMANCE_RECIPIENTS', `must list E.164 numbers like +4915112345678 (got ${JSON.stringify(number)})`);
+/** Target, applications and fixtures of a run against a host (CONFORMANCE_BASE_URL set). */
+function readHost(read: ValueReader, config: RunConfig, baseUrl: string): void {
+  if (config.defects.length > 0) {
+    read.invalid('CONFORMANCE_REFERENCE_DEFECTS', 'applies only to the embedded reference (unset CONFORMANCE_BASE_URL)');
   }
+  const missing = VARIABLES.filter((v) => v.requiredWithHost && read.get(v.name) === undefined);
+  if (missing.length > 0) {
+    const names = missing.map((v) => v.name).join(', ');
+    throw new HarnessError(
+      'CONF_MISSING_VARIABLE',
+      `${names} ${missing.length > 1 ? 'are' : 'is'} not set; with CONFORMANCE_BASE_URL set, ${missing.length > 1 ? 'they are' : 'it is'} needed by every topic (${topicsNeeding(missing[0]!, config.topics).join(', ')})`,
+    );
+  }
+  for (const [a, b] of PAIRS) {
+    if ((read.get(a) === undefined) !== (read.get(b) === undefined)) {
+      const [set, unset] = read.get(a) === undefined ? [b, a] : [a, b];
+      const needing = topicsNeeding(VARIABLES.find((v) => v.name === unset)!, config.topics);
+      throw new HarnessError(
+        'CONF_MISSING_VARIABLE',
+        `${unset} is not set but ${set} is; they go together (needed by ${needing.length > 0 ? needing.join(', ') : 'topics not selected'})`,
+      );
+    }
+  }
+  config.target = {
+    baseUrl: baseUrl.replace(/\/+$/, ''),
+    tokenUrl: read.url('CONFORMANCE_TOKEN_URL')!,
+    audience: read.get('CONFORMANCE_AUDIENCE') ?? 'service-external-api',
+    embedded: false,
+  };
+  config.apps.primary = { clientId: read.get('CONFORMANCE_CLIENT_ID')!, clientSecret: read.get('CONFORMANCE_CLIENT_SECRET')! };
+  const limitedId = read.get('CONFORMANCE_LIMITED_CLIENT_ID');
+  const limitedSecret = read.get('CONFORMANCE_LIMITED_CLIENT_SECRET');
+  if (limitedId && limitedSecret) config.apps.limited = { clientId: limitedId, clientSecret: limitedSecret };
 
-  const defects = list('CONFORMANCE_REFERENCE_DEFECTS') ?? [];
+  // Identifier fixtures are UUIDs (4.0): a typo here would only show as puzzling failures later.
+  for (const variable of VARIABLES) {
+    if (!variable.sets || !('fixture' in variable.sets)) continue;
+    const value = variable.kind === 'list' ? read.list(variable.name) : read.get(variable.name);
+    if (value === undefined) continue;
+    if (variable.kind === 'uuid' && !UUID.test(value as string)) read.invalid(variable.name, `must be a UUID (got ${JSON.stringify(value)})`);
+    (config.fixtures as Record<string, unknown>)[variable.sets.fixture] = value;
+  }
+}
+
+function readConfig(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: string): RunConfig {
+  const fileValues = readEnvFile(flags.envFile, cwd);
+  const dotenv = fileValues.values;
+  refuseUnknownNames(env, dotenv, fileValues.label);
+  const read = valueReader(flags, env, dotenv);
+
+  // Topics first: the messages about missing variables name them.
+  const topics = readTopics(read, flags);
+  const seedGiven = read.get('CONFORMANCE_SEED') !== undefined;
+  const settings = readSettings(read, flags);
+  const params: ListingParamNames = {
+    limit: read.get('CONFORMANCE_PARAM_LIMIT') ?? 'limit',
+    cursor: read.get('CONFORMANCE_PARAM_CURSOR') ?? 'cursor',
+    status: read.get('CONFORMANCE_PARAM_STATUS') ?? 'status',
+    to: read.get('CONFORMANCE_PARAM_TO') ?? 'to',
+  };
+  for (const number of read.list('CONFORMANCE_RECIPIENTS') ?? []) {
+    if (!E164.test(number)) read.invalid('CONFORMANCE_RECIPIENTS', `must list E.164 numbers like +4915112345678 (got ${JSON.stringify(number)})`);
+  }
   const shard = flags.shard?.trim();
   if (shard !== undefined) {
     const m = /^(\d+)\/(\d+)$/.exec(shard);
@@ -238,88 +307,38 @@ function readConfig(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: string): RunCo
       throw new HarnessError('CONF_INVALID_VALUE', `--shard must be i/n with 1 <= i <= n (got ${JSON.stringify(shard)})`);
     }
   }
-
-  const baseUrl = url('CONFORMANCE_BASE_URL');
-  const tokenUrl = url('CONFORMANCE_TOKEN_URL');
-  const fixtures: Fixtures = {};
+  const baseUrl = read.url('CONFORMANCE_BASE_URL');
+  read.url('CONFORMANCE_TOKEN_URL');
 
   const config: RunConfig = {
     apps: {},
-    fixtures,
+    fixtures: {},
     params,
     settings,
     topics,
-    reportDir: resolve(cwd, get('CONFORMANCE_REPORT_DIR') ?? 'reports'),
-    defects,
-    seedGiven: seedText !== undefined,
+    reportDir: resolve(cwd, read.get('CONFORMANCE_REPORT_DIR') ?? 'reports'),
+    defects: read.list('CONFORMANCE_REFERENCE_DEFECTS') ?? [],
+    seedGiven,
     ...(shard !== undefined ? { shard } : {}),
     ...(fileValues.path ? { envFile: fileValues.path } : {}),
   };
-
-  if (baseUrl === undefined) {
-    // Only an unset base URL selects the embedded reference: an empty one (a CI secret that did
-    // not resolve) or host settings without it would otherwise pass a gate against the wrong target.
-    if (env.CONFORMANCE_BASE_URL !== undefined || dotenv.CONFORMANCE_BASE_URL !== undefined) {
-      invalid('CONFORMANCE_BASE_URL', 'is set but empty; set it to the API host, or unset it to run against the embedded reference');
-    }
-    const hostOnly = HOST_VARIABLES.filter((name) => get(name) !== undefined);
-    if (hostOnly.length > 0) {
-      throw new HarnessError(
-        'CONF_MISSING_VARIABLE',
-        `CONFORMANCE_BASE_URL is not set but ${hostOnly.join(', ')} ${hostOnly.length > 1 ? 'are' : 'is'}; a run against a host needs its URL (every topic), and the embedded reference takes none of these`,
-      );
-    }
-    return config; // embedded: the runner takes the reference's fixtures
+  if (baseUrl !== undefined) {
+    readHost(read, config, baseUrl);
+    return config;
   }
-
-  if (defects.length > 0) {
-    invalid('CONFORMANCE_REFERENCE_DEFECTS', 'applies only to the embedded reference (unset CONFORMANCE_BASE_URL)');
+  // Only an unset base URL selects the embedded reference: an empty one (a CI secret that did
+  // not resolve) or host settings without it would otherwise pass a gate against the wrong target.
+  if (env.CONFORMANCE_BASE_URL !== undefined || dotenv.CONFORMANCE_BASE_URL !== undefined) {
+    read.invalid('CONFORMANCE_BASE_URL', 'is set but empty; set it to the API host, or unset it to run against the embedded reference');
   }
-  const missing = VARIABLES.filter((v) => v.requiredWithHost && get(v.name) === undefined);
-  if (missing.length > 0) {
-    const names = missing.map((v) => v.name).join(', ');
+  const hostOnly = HOST_VARIABLES.filter((name) => read.get(name) !== undefined);
+  if (hostOnly.length > 0) {
     throw new HarnessError(
       'CONF_MISSING_VARIABLE',
-      `${names} ${missing.length > 1 ? 'are' : 'is'} not set; with CONFORMANCE_BASE_URL set, ${missing.length > 1 ? 'they are' : 'it is'} needed by every topic (${topicsNeeding(missing[0]!, topics).join(', ')})`,
+      `CONFORMANCE_BASE_URL is not set but ${hostOnly.join(', ')} ${hostOnly.length > 1 ? 'are' : 'is'}; a run against a host needs its URL (every topic), and the embedded reference takes none of these`,
     );
   }
-  const pairs: Array<[string, string]> = [
-    ['CONFORMANCE_LIMITED_CLIENT_ID', 'CONFORMANCE_LIMITED_CLIENT_SECRET'],
-    ['CONFORMANCE_EXPIRED_CURSOR', 'CONFORMANCE_EXPIRED_CURSOR_BULK_ID'],
-    ['CONFORMANCE_TEMPLATE_PLACEHOLDERS', 'CONFORMANCE_TEMPLATE_ID'],
-  ];
-  for (const [a, b] of pairs) {
-    if ((get(a) === undefined) !== (get(b) === undefined)) {
-      const [set, unset] = get(a) === undefined ? [b, a] : [a, b];
-      const variable = VARIABLES.find((v) => v.name === unset)!;
-      const needing = topicsNeeding(variable, topics);
-      throw new HarnessError(
-        'CONF_MISSING_VARIABLE',
-        `${unset} is not set but ${set} is; they go together (needed by ${needing.length > 0 ? needing.join(', ') : 'topics not selected'})`,
-      );
-    }
-  }
-
-  config.target = {
-    baseUrl: baseUrl.replace(/\/+$/, ''),
-    tokenUrl: tokenUrl!,
-    audience: get('CONFORMANCE_AUDIENCE') ?? 'service-external-api',
-    embedded: false,
-  };
-  config.apps.primary = { clientId: get('CONFORMANCE_CLIENT_ID')!, clientSecret: get('CONFORMANCE_CLIENT_SECRET')! };
-  const limitedId = get('CONFORMANCE_LIMITED_CLIENT_ID');
-  const limitedSecret = get('CONFORMANCE_LIMITED_CLIENT_SECRET');
-  if (limitedId && limitedSecret) config.apps.limited = { clientId: limitedId, clientSecret: limitedSecret };
-
-  // Identifier fixtures are UUIDs (4.0): a typo here would only show as puzzling failures later.
-  for (const variable of VARIABLES) {
-    if (!variable.sets || !('fixture' in variable.sets)) continue;
-    const value = variable.kind === 'list' ? list(variable.name) : get(variable.name);
-    if (value === undefined) continue;
-    if (variable.kind === 'uuid' && !UUID.test(value as string)) invalid(variable.name, `must be a UUID (got ${JSON.stringify(value)})`);
-    (fixtures as Record<string, unknown>)[variable.sets.fixture] = value;
-  }
-  return config;
+  return config; // embedded: the runner takes the reference's fixtures
 }
 
 /** Reads --env-file (must exist) or ./.env (optional). Values never reach process.env. */

@@ -6,13 +6,12 @@ import { copyFileSync, existsSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { Writable } from 'node:stream';
 import { createVitest } from 'vitest/node';
-import type { Vitest } from 'vitest/node';
 import { contractSha256, contractVersion } from '../spec/contract.ts';
 import type { RunConfig } from './config.ts';
 import { configSecrets, envLinesFor } from './config.ts';
 import { HarnessError } from './errors.ts';
 import { resetExchangeLog } from './exchange-log.ts';
-import { PACKAGE_ROOT, suiteRunOptions } from './vitest-options.ts';
+import { PACKAGE_ROOT, suiteRunOptions, type SuiteRunSpec } from './vitest-options.ts';
 import { probeTarget } from './preflight.ts';
 import { proxyCredentials } from './http-client.ts';
 import type { AppCredentials, Fixtures, SuiteConfig, Target } from '../core/model.ts';
@@ -163,6 +162,87 @@ function suiteConfigFrom(config: RunConfig, target: Target, apps: RunConfig['app
   };
 }
 
+/** The suite configuration of the run: the host's, or the embedded reference's, started here. */
+async function resolveTarget(config: RunConfig): Promise<{ suiteConfig: SuiteConfig; reference?: ReferenceHandle }> {
+  if (config.target) return { suiteConfig: suiteConfigFrom(config, config.target, config.apps, config.fixtures) };
+  const reference = await startEmbeddedReference({ defects: config.defects });
+  const target: Target = {
+    baseUrl: reference.baseUrl,
+    tokenUrl: reference.tokenUrl,
+    audience: reference.audience,
+    embedded: true,
+    ...(reference.controlUrl ? { controlUrl: reference.controlUrl } : {}),
+  };
+  const apps = { primary: reference.apps.primary, ...(reference.apps.limited ? { limited: reference.apps.limited } : {}) };
+  return { suiteConfig: suiteConfigFrom(config, target, apps, reference.fixtures), reference };
+}
+
+function openingLines(config: RunConfig, target: Target): string[] {
+  const defects = config.defects.length ? `, defects: ${config.defects.join(', ')}` : '';
+  return [
+    `conformance run ${config.settings.runId}`,
+    `target: ${target.baseUrl}${target.embedded ? ` (embedded reference${defects})` : ''}`,
+    `profile: ${config.settings.profile}; topics: ${config.topics.join(', ')}${config.shard ? `; shard ${config.shard}` : ''}`,
+    `seed: ${config.settings.seed} (replay with --seed ${config.settings.seed}); runs per property: ${config.settings.runs}`,
+  ];
+}
+
+/** The suite file of each selected topic; a topic without one is a harness error. */
+function suiteFiles(config: RunConfig, suitesDir: string): { files: string[]; missing: HarnessErrorEntry[] } {
+  const files: string[] = [];
+  const missing: HarnessErrorEntry[] = [];
+  for (const topic of config.topics) {
+    const file = join(suitesDir, `${topic}.suite.ts`);
+    if (existsSync(file)) files.push(file);
+    else missing.push({ code: 'SUITE_MISSING', message: `no suite for topic ${topic} (${topic}.suite.ts)` });
+  }
+  return { files, missing };
+}
+
+/**
+ * Runs the suite files through vitest's Node API. vitest's own console output (banner, stacks) goes
+ * to a buffer, shown only with CONFORMANCE_DEBUG=1. Returns the runner's failure, if any.
+ */
+async function runSuites(run: SuiteRunSpec, showOutput: Print, secrets: SecretSet): Promise<HarnessErrorEntry[]> {
+  const output: string[] = [];
+  const sink = new Writable({
+    write(chunk, _encoding, callback) {
+      output.push(String(chunk));
+      callback();
+    },
+  });
+  const vitest = await createVitest('test', suiteRunOptions(run) as never, {}, { stdout: sink, stderr: sink });
+  const errors: HarnessErrorEntry[] = [];
+  try {
+    await vitest.start();
+  } catch (error) {
+    errors.push({ code: 'RUNNER_FAILED', message: redactText(firstLine((error as Error).message), secrets) });
+  } finally {
+    await vitest.close().catch(() => undefined);
+    process.exitCode = undefined; // vitest sets it; the CLI decides the exit code
+  }
+  if (process.env.CONFORMANCE_DEBUG === '1') for (const chunk of output) showOutput(redactText(chunk.trimEnd(), secrets));
+  return errors;
+}
+
+/** Writes the reports and the exchange log beside them, each scanned for the run's secrets first. */
+async function writeRunFiles(config: RunConfig, result: RunResult, secrets: SecretSet, afterReports: RunOptions['afterReports']): Promise<string[]> {
+  const reportFiles = await writeAll(config.reportDir, result, [...secrets.list()]);
+  const leakScan = (files: Record<string, string>) => {
+    const leaking = findLeaks(files, [...secrets.list()]);
+    if (leaking.length > 0) {
+      throw new HarnessError('SECRET_LEAK_BLOCKED', `a secret of the run would appear in ${leaking.join(', ')}; it was not written`);
+    }
+  };
+  const exchangesFile = join(config.reportDir, 'exchanges.jsonl');
+  if (existsSync(config.settings.exchangeLogPath)) {
+    leakScan({ 'exchanges.jsonl': readFileSync(config.settings.exchangeLogPath, 'utf8') });
+    copyFileSync(config.settings.exchangeLogPath, exchangesFile);
+  }
+  if (afterReports) await afterReports(result, leakScan);
+  return existsSync(exchangesFile) ? [...reportFiles, exchangesFile] : reportFiles;
+}
+
 export async function runConformance(config: RunConfig, options: RunOptions = {}): Promise<RunOutcome> {
   const print = options.print ?? ((line: string) => process.stdout.write(`${line}\n`));
   const printError = options.printError ?? ((line: string) => process.stderr.write(`${line}\n`));
@@ -170,37 +250,20 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
   const tty = options.tty ?? look.inPlace;
   const paint = paintWith({ colour: options.colour ?? look.colour });
   const mode = options.output ?? 'normal';
-  const suitesDir = options.suitesDir ?? SUITES_DIR;
   const startedAt = new Date().toISOString();
 
   let reference: ReferenceHandle | undefined;
-  let vitest: Vitest | undefined;
   const secrets = new SecretSet([...configSecrets(config.apps, config.fixtures, config.settings), ...proxyCredentials()]);
   const say: Print = (line) => print(redactText(line, secrets));
+  const sayError: Print = (line) => printError(redactText(line, secrets));
   // Opening lines and progress only in the normal mode; --quiet and --json keep stdout for the end.
   const chatter: Print = mode === 'normal' ? say : () => undefined;
   try {
-    let suiteConfig: SuiteConfig;
-    if (config.target) {
-      suiteConfig = suiteConfigFrom(config, config.target, config.apps, config.fixtures);
-    } else {
-      reference = await startEmbeddedReference({ defects: config.defects });
-      const target: Target = {
-        baseUrl: reference.baseUrl,
-        tokenUrl: reference.tokenUrl,
-        audience: reference.audience,
-        embedded: true,
-        ...(reference.controlUrl ? { controlUrl: reference.controlUrl } : {}),
-      };
-      const apps = { primary: reference.apps.primary, ...(reference.apps.limited ? { limited: reference.apps.limited } : {}) };
-      suiteConfig = suiteConfigFrom(config, target, apps, reference.fixtures);
-    }
+    const resolved = await resolveTarget(config);
+    reference = resolved.reference;
+    const { suiteConfig } = resolved;
     for (const secret of suiteConfig.secrets) secrets.add(secret);
-
-    chatter(`conformance run ${config.settings.runId}`);
-    chatter(`target: ${suiteConfig.target.baseUrl}${suiteConfig.target.embedded ? ' (embedded reference' + (config.defects.length ? `, defects: ${config.defects.join(', ')}` : '') + ')' : ''}`);
-    chatter(`profile: ${config.settings.profile}; topics: ${config.topics.join(', ')}${config.shard ? `; shard ${config.shard}` : ''}`);
-    chatter(`seed: ${config.settings.seed} (replay with --seed ${config.settings.seed}); runs per property: ${config.settings.runs}`);
+    for (const line of openingLines(config, suiteConfig.target)) chatter(line);
 
     if (!suiteConfig.target.embedded) {
       try {
@@ -217,76 +280,38 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
     }
     resetExchangeLog(config.settings.exchangeLogPath);
 
-    const harnessErrors: HarnessErrorEntry[] = [];
-    const files: string[] = [];
-    for (const topic of config.topics) {
-      const file = join(suitesDir, `${topic}.suite.ts`);
-      if (existsSync(file)) files.push(file);
-      else harnessErrors.push({ code: 'SUITE_MISSING', message: `no suite for topic ${topic} (${topic}.suite.ts)` });
-    }
-
+    const suitesDir = options.suitesDir ?? SUITES_DIR;
+    const { files, missing } = suiteFiles(config, suitesDir);
     const collector = new CheckCollector();
     const progress = new ProgressReporter({ print: chatter, tty: tty && mode === 'normal', paint, write: (text) => process.stdout.write(redactText(text, secrets)) });
-    // vitest's own console output (banner, stacks) goes to a buffer, shown only with CONFORMANCE_DEBUG=1.
-    const vitestOutput: string[] = [];
-    const sink = new Writable({
-      write(chunk, _encoding, callback) {
-        vitestOutput.push(String(chunk));
-        callback();
-      },
-    });
-    if (files.length > 0) {
-      vitest = await createVitest(
-        'test',
-        suiteRunOptions({
-          suitesDir,
-          files,
-          suiteConfig,
-          reporters: [collector, progress],
-          ...(options.testNamePattern !== undefined ? { testNamePattern: options.testNamePattern } : {}),
-          ...(config.shard ? { shard: config.shard } : {}),
-        }) as never,
-        {},
-        { stdout: sink, stderr: sink },
-      );
-      try {
-        await vitest.start();
-      } catch (error) {
-        harnessErrors.push({ code: 'RUNNER_FAILED', message: redactText(firstLine((error as Error).message), secrets) });
-      }
-      await vitest.close();
-      vitest = undefined;
-      process.exitCode = undefined; // vitest sets it; the CLI decides the exit code
-      if (process.env.CONFORMANCE_DEBUG === '1') for (const chunk of vitestOutput) printError(redactText(chunk.trimEnd(), secrets));
-    }
+    const runnerErrors =
+      files.length === 0
+        ? []
+        : await runSuites(
+            {
+              suitesDir,
+              files,
+              suiteConfig,
+              reporters: [collector, progress],
+              ...(options.testNamePattern !== undefined ? { testNamePattern: options.testNamePattern } : {}),
+              ...(config.shard ? { shard: config.shard } : {}),
+            },
+            sayError,
+            secrets,
+          );
 
     // Tokens the workers obtained are secrets too: nothing below may write them.
     for (const token of readObtainedTokens(config.settings.exchangeLogPath)) secrets.add(token);
 
-    const info = runInfoOf(config, suiteConfig.target, startedAt, [...harnessErrors, ...collector.harnessErrors()]);
+    const info = runInfoOf(config, suiteConfig.target, startedAt, [...missing, ...runnerErrors, ...collector.harnessErrors()]);
     // Defence in depth: workers redact what they know; the configured secrets go once more here.
     const scrub = <T>(value: T): T => JSON.parse(redactText(JSON.stringify(value), secrets)) as T;
     const built = buildRunResult(scrub(info), scrub(collector.checks()));
     const result = options.finalize ? await options.finalize(built) : built;
-    const reportFiles = await writeAll(config.reportDir, result, [...secrets.list()]);
-    const leakScan = (files: Record<string, string>) => {
-      const leaking = findLeaks(files, [...secrets.list()]);
-      if (leaking.length > 0) {
-        throw new HarnessError('SECRET_LEAK_BLOCKED', `a secret of the run would appear in ${leaking.join(', ')}; it was not written`);
-      }
-    };
-    if (existsSync(config.settings.exchangeLogPath)) {
-      // The exchange log goes beside the reports, so it passes the same scan first.
-      leakScan({ 'exchanges.jsonl': readFileSync(config.settings.exchangeLogPath, 'utf8') });
-      copyFileSync(config.settings.exchangeLogPath, join(config.reportDir, 'exchanges.jsonl'));
-    }
-    if (options.afterReports) await options.afterReports(result, leakScan);
-    const exchangesFile = join(config.reportDir, 'exchanges.jsonl');
-    const written = existsSync(exchangesFile) ? [...reportFiles, exchangesFile] : reportFiles;
-    printEnd(result, written, mode, say, (line) => printError(redactText(line, secrets)), paint, options.gatingLines?.(result));
+    const written = await writeRunFiles(config, result, secrets, options.afterReports);
+    printEnd(result, written, mode, say, sayError, paint, options.gatingLines?.(result));
     return { exitCode: exitCodeOf(result), result, reportFiles: written };
   } finally {
-    if (vitest) await vitest.close().catch(() => undefined);
     if (reference) await reference.close().catch(() => undefined);
     rmSync(dirname(config.settings.exchangeLogPath), { recursive: true, force: true });
   }
