@@ -14,6 +14,7 @@ import {
 } from './domain.ts';
 import { semanticLimitKeywords, type ConvertOptions, type SchemaObject } from './from-schema.ts';
 import { schemaArb } from './schemas.ts';
+import { prng } from './seed.ts';
 
 export interface BulkRecipientBody {
   to: string;
@@ -122,18 +123,6 @@ export function bulkRequestArb(options: BulkRequestOptions): fc.Arbitrary<BulkRe
 }
 
 // ---- fast path for large recipient lists ----------------------------------------------------
-
-/** mulberry32: a tiny deterministic PRNG, so 1,000 recipients cost one seed, not 1,000 draws. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const WORD = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
 

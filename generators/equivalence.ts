@@ -6,6 +6,7 @@ import type { BulkRequestBody, BulkRequestOptions } from './bulk-request.ts';
 import { componentSchema, e164Arb, plainText, recipientsFrom, templateValueArb } from './domain.ts';
 import { arbitraryFromSchema } from './from-schema.ts';
 import { jsonSchemaFor } from '../spec/validators.ts';
+import { prng } from './seed.ts';
 
 /**
  * One canonical text per JSON value: object keys sorted by code unit, no whitespace, numbers
@@ -29,17 +30,6 @@ export interface Spelling {
   escapes: boolean;
   /** Spell integers as 5.0, 5e0, 50E-1 ... and other numbers with an exponent. */
   numbers: boolean;
-}
-
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 function spellNumber(n: number, pick: () => number): string {

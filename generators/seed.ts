@@ -16,3 +16,15 @@ export function runParams<T = unknown>(seed: number, numRuns: number, extra: fc.
 export function sampleEach<T>(arbs: Record<string, fc.Arbitrary<T>>, seed: number): Array<{ name: string; value: T }> {
   return Object.entries(arbs).map(([name, arb], i) => ({ name, value: sample(arb, (seed + i * 7919) | 0, 1)[0]! }));
 }
+
+/** mulberry32: a tiny deterministic PRNG, so 1,000 recipients cost one seed, not 1,000 draws. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

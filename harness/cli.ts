@@ -11,7 +11,7 @@ import { PACKAGE_ROOT } from './package.ts';
 import { jsonSummary } from './output.ts';
 import { didYouMean } from './closest.ts';
 import { maskSecretLines } from './config.ts';
-import type { Command, CommandContext, CliIo } from './command.ts';
+import { RUN_FLAGS, flagsOf, str, type Command, type CommandContext, type CliIo } from './command.ts';
 
 export type { Command, CommandContext, CliIo } from './command.ts';
 
@@ -19,7 +19,6 @@ export type { Command, CommandContext, CliIo } from './command.ts';
 const listOf = (value: unknown): string[] | undefined =>
   typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
 
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
 const strings = (value: unknown): string[] | undefined => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined);
 
 const runCommand: Command = {
@@ -31,13 +30,7 @@ const runCommand: Command = {
     "                [--check ID]... [--exclude-check ID]... [--max-failures N] [--header 'Name: value']... [--json] [--quiet]\n" +
     RUN_GATING_USAGE,
   options: {
-    topic: { type: 'string' },
-    profile: { type: 'string' },
-    'env-file': { type: 'string' },
-    'report-dir': { type: 'string' },
-    seed: { type: 'string' },
-    runs: { type: 'string' },
-    defects: { type: 'string' },
+    ...RUN_FLAGS,
     shard: { type: 'string' },
     'merge-reports': { type: 'string' },
     check: { type: 'string', multiple: true },
@@ -51,15 +44,8 @@ const runCommand: Command = {
   allowPositionals: true,
   async run({ values, positionals }, { io, runOptions }) {
     const config = loadConfig({
-      topic: str(values.topic),
-      profile: str(values.profile),
-      envFile: str(values['env-file']),
-      reportDir: str(values['report-dir']),
-      seed: str(values.seed),
-      runs: str(values.runs),
-      defects: str(values.defects),
+      ...flagsOf(values),
       shard: str(values.shard),
-      rate: str(values.rate),
       checks: strings(values.check),
       excludeChecks: strings(values['exclude-check']),
       maxFailures: str(values['max-failures']),

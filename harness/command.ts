@@ -1,6 +1,7 @@
 // What a command of the `conformance` command line is (harness/cli.ts keeps the table of them;
 // harness/gating/commands.ts adds its own), kept apart so that neither imports the other back.
 import type { ParseArgsConfig } from 'node:util';
+import type { RunFlags } from './config.ts';
 import type { RunOptions } from './runner.ts';
 
 export interface CliIo {
@@ -23,4 +24,34 @@ export interface Command {
   options: NonNullable<ParseArgsConfig['options']>;
   allowPositionals?: boolean;
   run(args: { values: Record<string, string | boolean | string[] | undefined>; positionals: string[] }, context: CommandContext): Promise<number>;
+}
+
+export type Values = Record<string, string | boolean | string[] | undefined>;
+
+export const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/** The flags every command that runs checks shares with `run`. */
+export const RUN_FLAGS = {
+  topic: { type: 'string' },
+  profile: { type: 'string' },
+  'env-file': { type: 'string' },
+  'report-dir': { type: 'string' },
+  seed: { type: 'string' },
+  runs: { type: 'string' },
+  defects: { type: 'string' },
+  rate: { type: 'string' },
+} as const;
+
+/** The configuration flags of RUN_FLAGS, as harness/config.ts takes them. */
+export function flagsOf(values: Values): RunFlags {
+  return {
+    topic: str(values.topic),
+    profile: str(values.profile),
+    envFile: str(values['env-file']),
+    reportDir: str(values['report-dir']),
+    seed: str(values.seed),
+    runs: str(values.runs),
+    defects: str(values.defects),
+    rate: str(values.rate),
+  };
 }

@@ -110,17 +110,9 @@ export interface SectionCoverage {
   requirements: string[];
 }
 
-export interface RunResult {
-  tool: { name: string; version: string };
-  contract: { version: string; sha256: string };
-  target: ReportTarget;
-  profile: Profile;
-  seed: number;
-  runs: number;
-  startedAt: string;
-  finishedAt: string;
+/** What the run was (RunInfo) and what it found. */
+export interface RunResult extends Omit<RunInfo, 'harnessErrors' | 'topics'> {
   durationMs: number;
-  shard?: string;
   verdict: Verdict;
   summary: Summary;
   topics: TopicResult[];

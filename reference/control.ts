@@ -2,21 +2,13 @@
 // reference's own tests move the clock, switch faults, mint test tokens and inspect state.
 // Contract in reference/README.md.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { Clock } from './clock.ts';
-import type { CursorCodec } from './cursors.ts';
-import { DEFECTS, type ActiveDefects } from './defects.ts';
+import { DEFECTS } from './defects.ts';
 import { uuidv7 } from './ids.ts';
-import type { Faults } from './api/call.ts';
-import type { Store } from './store.ts';
-import type { TokenKind, TokenService } from './tokens.ts';
+import type { Deps } from './api/call.ts';
+import type { TokenKind } from './tokens.ts';
 
-export interface ControlDeps {
-  store: Store;
-  clock: Clock;
-  tokens: TokenService;
-  cursors: CursorCodec;
-  defects: ActiveDefects;
-  faults: Faults;
+/** What the API's handlers share (reference/api/call.ts), and the applications' client ids. */
+export interface ControlDeps extends Pick<Deps, 'store' | 'clock' | 'tokens' | 'cursors' | 'defects' | 'faults'> {
   apps: { primary: string; limited: string };
 }
 

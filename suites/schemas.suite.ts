@@ -183,28 +183,31 @@ function judge(t: CheckContext, result: Audit, rules: RequirementId[], what: str
   );
 }
 
+/** The rules a response body's schema carries: the sweep judges them together. */
+const BODY_SHAPE_RULES: RequirementId[] = [
+  'SCH-RESPONSE-SCHEMAS',
+  'SCH-BULK-REQUIRED',
+  'SCH-BULK-FIELD-TYPES',
+  'SCH-INTAKE-FIELDS',
+  'SCH-SUBMISSION-FIELDS',
+  'SCH-WARNING-SHAPE',
+  'SCH-TEMPLATE-PIN',
+  'SCH-SENDER-ID',
+  'SCH-CLASSIFICATION',
+  'SCH-E164',
+  'SCH-LISTING-ENVELOPE',
+  'SCH-PAGINATION',
+  'SCH-ROW-FIELDS',
+  'BULK-DELIVERY-SUMMARY-FIELDS',
+  'BULK-STATUS-VALUES',
+];
+
 describe('schemas (2, 4, 9)', () => {
   check(
     {
       id: 'bodies-match-schemas',
       title: 'Every successful response of the run has the body the document gives its operation and status',
-      requirements: [
-        'SCH-RESPONSE-SCHEMAS',
-        'SCH-BULK-REQUIRED',
-        'SCH-BULK-FIELD-TYPES',
-        'SCH-INTAKE-FIELDS',
-        'SCH-SUBMISSION-FIELDS',
-        'SCH-WARNING-SHAPE',
-        'SCH-TEMPLATE-PIN',
-        'SCH-SENDER-ID',
-        'SCH-CLASSIFICATION',
-        'SCH-E164',
-        'SCH-LISTING-ENVELOPE',
-        'SCH-PAGINATION',
-        'SCH-ROW-FIELDS',
-        'BULK-DELIVERY-SUMMARY-FIELDS',
-        'BULK-STATUS-VALUES',
-      ],
+      requirements: BODY_SHAPE_RULES,
       maxRequests: 0,
       ...SWEEP,
     },
@@ -213,23 +216,7 @@ describe('schemas (2, 4, 9)', () => {
       judge(
         t,
         result,
-        [
-          'SCH-RESPONSE-SCHEMAS',
-          'SCH-BULK-REQUIRED',
-          'SCH-BULK-FIELD-TYPES',
-          'SCH-INTAKE-FIELDS',
-          'SCH-SUBMISSION-FIELDS',
-          'SCH-WARNING-SHAPE',
-          'SCH-TEMPLATE-PIN',
-          'SCH-SENDER-ID',
-          'SCH-CLASSIFICATION',
-          'SCH-E164',
-          'SCH-LISTING-ENVELOPE',
-          'SCH-PAGINATION',
-          'SCH-ROW-FIELDS',
-          'BULK-DELIVERY-SUMMARY-FIELDS',
-          'BULK-STATUS-VALUES',
-        ],
+        BODY_SHAPE_RULES,
         'body shapes',
       );
       t.note(`per operation: ${[...result.byOperation].map(([op, n]) => `${op} ${n}`).join(', ')}`);

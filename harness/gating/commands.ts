@@ -3,8 +3,8 @@
 // its command table; this module only imports its types.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import type { Command, CommandContext, CliIo } from '../command.ts';
-import type { RunConfig, RunFlags } from '../config.ts';
+import { RUN_FLAGS, flagsOf, str, type Command, type CommandContext, type CliIo, type Values } from '../command.ts';
+import type { RunConfig } from '../config.ts';
 import { loadConfig, reportDirSetting } from '../config.ts';
 import { HarnessError } from '../errors.ts';
 import type { RunOptions } from '../runner.ts';
@@ -18,22 +18,6 @@ import { readReport, replayConfig } from './replay.ts';
 import { exclusionsSentence } from '../reports/gating.ts';
 import { certificationOf, gradeRun, tierOfRequirements } from './tiers.ts';
 
-type Values = Record<string, string | boolean | string[] | undefined>;
-
-const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
-
-/** The flags every command that runs checks shares with `run`. */
-const RUN_FLAGS = {
-  topic: { type: 'string' },
-  profile: { type: 'string' },
-  'env-file': { type: 'string' },
-  'report-dir': { type: 'string' },
-  seed: { type: 'string' },
-  runs: { type: 'string' },
-  defects: { type: 'string' },
-  rate: { type: 'string' },
-} as const;
-
 /** Options `run` gains from gating (added to its option table in harness/cli.ts). */
 export const RUN_GATING_OPTIONS = {
   strict: { type: 'boolean' },
@@ -43,19 +27,6 @@ export const RUN_GATING_OPTIONS = {
 } as const;
 
 export const RUN_GATING_USAGE = '                [--strict] [--baseline FILE] [--dry-run [--rate N/s]]';
-
-function flagsOf(values: Values): RunFlags {
-  return {
-    topic: str(values.topic),
-    profile: str(values.profile),
-    envFile: str(values['env-file']),
-    reportDir: str(values['report-dir']),
-    seed: str(values.seed),
-    runs: str(values.runs),
-    defects: str(values.defects),
-    rate: str(values.rate),
-  };
-}
 
 /** The tiers and baseline lines of a graded run. */
 function gatingLines(result: RunResult): string[] {
