@@ -321,8 +321,7 @@ export function checksFor(topic: Topic, options: { shared?: number } & TopicNeed
           // A broken `should` is a warning, not a failure (harness/reporter.ts checkStatusOf).
           if (requirementById(error.requirement)?.level !== 'should') failuresSoFar++;
           error.exchanges.forEach(keep);
-          const counterexample = (error as { counterexample?: string }).counterexample;
-          if (counterexample) live.counterexample = counterexample;
+          if (error.counterexample) live.counterexample = error.counterexample;
           live.failure = {
             requirement: error.requirement,
             section: requirementById(error.requirement)?.section ?? '?',

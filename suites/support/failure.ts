@@ -10,13 +10,16 @@ export class ConformanceFailure extends Error {
   readonly exchanges: Exchange[];
   /** The assertion site (suites/support/sites.ts) that failed. */
   readonly site: string | undefined;
-  constructor(args: { requirement: RequirementId; expected: string; actual: string; exchanges?: Exchange[]; site?: string }) {
+  /** For a property: the seed, path and value that replay the failing case. */
+  readonly counterexample: string | undefined;
+  constructor(args: { requirement: RequirementId; expected: string; actual: string; exchanges?: Exchange[]; site?: string; counterexample?: string }) {
     super(`Received: ${args.actual} / Expected: ${args.expected} (${args.requirement})`);
     this.requirement = args.requirement;
     this.expected = args.expected;
     this.actual = args.actual;
     this.exchanges = args.exchanges ?? [];
     this.site = args.site;
+    this.counterexample = args.counterexample;
   }
 }
 

@@ -54,9 +54,11 @@ export async function forAll<T>(
       expected: cause.expected,
       actual: cause.actual,
       exchanges: cause.exchanges,
+      // The site that failed inside the property is the one the matrix proves.
+      ...(cause.site ? { site: cause.site } : {}),
+      counterexample: `${replay}: ${value}`,
     });
     failure.message = `${cause.message} — counterexample after ${details.numRuns} run(s), replay with ${replay}: ${value}`;
-    (failure as unknown as { counterexample: string }).counterexample = `${replay}: ${value}`;
     throw failure;
   }
   if (cause instanceof Error) throw cause;
