@@ -62,7 +62,7 @@ const registry = [
   { id: 'number-filter-ignored', requirement: 'CUR-FILTER-TO', topic: 'cursors', description: 'The recipient number filter is ignored: rows of every number are listed.' },
   { id: 'filter-shape-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'cursors', description: 'A status filter outside its four values or a number filter that is not E.164 throws: 500 internal_error instead of a 4xx.' },
   // bulk-invariants
-  { id: 'settled-true-with-retries-some-bulks', requirement: 'BULK-SETTLED-RULE', topic: 'bulk-invariants', description: 'For bulks whose id ends in an even hex digit, settled is true once completed even while retries are outstanding.' },
+  { id: 'settled-true-with-retries-some-bulks', requirement: 'BULK-SETTLED-RULE', topic: 'bulk-invariants', description: 'For bulks whose id does not end in f (most, not all), settled is true once completed even while retries are outstanding.' },
   { id: 'settled-ignores-status', requirement: 'BULK-SETTLED-RULE', topic: 'bulk-invariants', description: 'settled is true while processing when no retries are outstanding.' },
   { id: 'invented-zero-delivery-summary', requirement: 'BULK-DELIVERY-NO-INVENTED-ZEROS', topic: 'bulk-invariants', description: 'While delivery reporting is unavailable, delivery_summary carries zeros instead of null.' },
   { id: 'missing-unavailable-warning', requirement: 'BULK-DELIVERY-UNAVAILABLE-WARNING', topic: 'bulk-invariants', description: 'delivery_summary is null without any warning entry.' },
