@@ -10,7 +10,8 @@ import { recordObtainedToken } from './token-log.ts';
 import type { AppCredentials, Exchange, SuiteConfig } from '../core/model.ts';
 import { SecretSet, redactText } from './redact.ts';
 import { assertRequestAllowed, makeIdempotencyKey } from './safety.ts';
-import { DEFAULT_TOKEN_LIFETIME_S, createTokenCache, type ObtainedToken } from './token-cache.ts';
+import { createTokenCache, type ObtainedToken } from './token-cache.ts';
+import { tokenFromAnswer } from './token-answer.ts';
 import { createTransport, proxyCredentials, type Outgoing, type RawResult } from './transport.ts';
 
 export { RESPONSE_SIZE_CAP, proxyConfigured, proxyCredentials } from './transport.ts';
@@ -122,31 +123,7 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
       grant_type: 'client_credentials',
       audience: target.audience,
     });
-    if (raw.transportError !== undefined) {
-      throw new HarnessError('TOKEN_ENDPOINT_UNREACHABLE', `token endpoint ${redact(target.tokenUrl)} unreachable: ${redact(raw.transportError)}`);
-    }
-    const body = (json ?? {}) as { access_token?: unknown; expires_in?: unknown; error?: unknown };
-    // A redirect, a 404/405, or a refusal that is no JSON (RFC 6749 5.2 answers JSON) means the URL
-    // is not a token endpoint at all: that, not the credentials, is what the user must fix.
-    const jsonAnswer = /json/i.test(raw.headers['content-type'] ?? '') && json !== undefined;
-    if ((raw.status >= 300 && raw.status < 400) || raw.status === 404 || raw.status === 405 || (raw.status >= 200 && raw.status < 500 && !jsonAnswer)) {
-      const type = raw.headers['content-type']?.split(';')[0]?.trim() || 'no content type';
-      const answer = raw.status >= 300 && raw.status < 400 ? `a redirect (HTTP ${raw.status})` : `HTTP ${raw.status} ${type}`;
-      throw new HarnessError('TARGET_MISCONFIGURED', `CONFORMANCE_TOKEN_URL ${redact(target.tokenUrl)} is probably not a token endpoint: it answered ${answer} to a client-credentials request`);
-    }
-    if (raw.status === 400 || raw.status === 401 || raw.status === 403) {
-      const why = typeof body.error === 'string' ? ` (${redact(body.error)})` : '';
-      // RFC 8707 / 6749: the audience (resource) asked for, not the client, was refused.
-      const refused = body.error === 'invalid_target' || body.error === 'invalid_scope' ? `the audience ${JSON.stringify(target.audience)} (CONFORMANCE_AUDIENCE)` : `the ${app} application's credentials (${idVariable})`;
-      throw new HarnessError('CREDENTIALS_REFUSED', `the token endpoint refused ${refused}: HTTP ${raw.status}${why}`);
-    }
-    if (raw.status < 200 || raw.status >= 300 || typeof body.access_token !== 'string' || !body.access_token) {
-      // It answered, so it is reachable: say what it answered.
-      const answer = raw.status < 200 || raw.status >= 300 ? `answered HTTP ${raw.status}` : 'answered 200 without an access_token in a JSON body';
-      throw new HarnessError('TOKEN_ENDPOINT_UNREACHABLE', `token endpoint ${redact(target.tokenUrl)} ${answer}: no access token could be obtained`);
-    }
-    const lifetimeS = typeof body.expires_in === 'number' && body.expires_in > 0 ? body.expires_in : DEFAULT_TOKEN_LIFETIME_S;
-    return { token: body.access_token, lifetimeS };
+    return tokenFromAnswer(raw, json, { app, idVariable, tokenUrl: target.tokenUrl, audience: target.audience, redact });
   }
   const token = createTokenCache(fetchToken);
 
