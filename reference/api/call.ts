@@ -100,8 +100,9 @@ export class Call {
   ): void {
     const d = this.defects;
     const given = code === 'validation_failed' && d.has('validation-errors-missing') ? undefined : options.errors;
-    // 7: errors[].pointer is a JSON Pointer (the defect writes body members as dotted paths).
-    const errors = given && d.has('validation-pointer-dotted') ? given.map((e) => ({ ...e, pointer: dotted(e.pointer) })) : given;
+    // 7: errors[] names each field by JSON Pointer or parameter name (the defect builds it from the
+    // body validator's dotted paths, so query parameters and headers are left out).
+    const errors = given && d.has('validation-pointer-dotted') ? given.filter((e) => e.pointer === '' || e.pointer.startsWith('/')).map((e) => ({ ...e, pointer: dotted(e.pointer) })) : given;
     const body: Record<string, unknown> = { ...buildProblem(code, detail, this.requestId, errors), ...options.extra };
     if (d.has('problem-type-wrong-base-one-code') && code === 'idempotency_conflict') body.type = `https://errors.example.invalid/${code}`;
     if (d.has('problem-request-id-mismatch')) body.request_id = `${this.requestId}-x`;
@@ -129,7 +130,7 @@ export class Call {
   }
 }
 
-/** `/recipients/0/to` as `recipients.0.to` (the `validation-pointer-dotted` defect); other names unchanged. */
+/** `/recipients/0/to` as `recipients.0.to` (the `validation-pointer-dotted` defect); the body root stays ''. */
 function dotted(pointer: string): string {
-  return pointer.startsWith('/') ? pointer.slice(1).split('/').join('.') : pointer;
+  return pointer.slice(1).split('/').join('.');
 }
