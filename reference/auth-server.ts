@@ -47,6 +47,8 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
 
 /** The request listener of the auth origin (attached once its port, the token issuer, is known). */
 export function createAuthHandler(store: Store, tokens: TokenService, defects: ActiveDefects = new Set()): RequestListener {
+  /** Until when (ms) each client's last token is valid: read only by the re-issue defects. */
+  const liveUntil = new Map<string, number>();
   return (req, res) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -82,7 +84,15 @@ export function createAuthHandler(store: Store, tokens: TokenService, defects: A
     const audience = form.get('audience');
     // An audience other than the API's is refused (RFC 8707 error code).
     if (audience !== null && audience !== AUDIENCE) return send(res, req, 400, { error: 'invalid_target' });
-    const { token, expiresIn } = await tokens.issue(app.clientId);
+    // 5.1: every client-credentials request gets a token that authenticates. The defects treat a
+    // request while the client's last token is still valid differently: refused, or signed with
+    // the next key, which the API has not been given yet.
+    const live = (liveUntil.get(app.clientId) ?? 0) > Date.now();
+    if (live && defects.has('token-reissue-refused')) {
+      return send(res, req, 400, { error: 'invalid_request', error_description: 'A token issued to this client is still valid.' });
+    }
+    const { token, expiresIn } = await tokens.issue(app.clientId, 'valid', live && defects.has('token-reissue-unpublished-key') ? 'next' : 'current');
+    if (defects.has('token-reissue-refused') || defects.has('token-reissue-unpublished-key')) liveUntil.set(app.clientId, Date.now() + expiresIn * 1000);
     send(res, req, 200, { access_token: token, token_type: 'Bearer', expires_in: expiresIn });
   }
 }

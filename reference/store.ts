@@ -111,6 +111,8 @@ export interface IdempotencyRecord {
   fingerprint: string;
   /** The payload as first received, kept so defects can compare raw bytes. */
   rawBody: string;
+  /** The request body's own text, so defects can tell a byte-identical repeat from a rewritten one. */
+  requestText?: string;
   createdAt: number;
   response: StoredResponse;
 }

@@ -17,8 +17,11 @@ export interface TokenClaims {
 
 export type TokenKind = 'valid' | 'expired' | 'wrong-audience';
 
+/** How a token is signed: with the key the API verifies, or (a defect) with the next key, not yet published. */
+export type SigningKey = 'current' | 'next';
+
 export interface TokenService {
-  issue(clientId: string, kind?: TokenKind): Promise<{ token: string; expiresIn: number }>;
+  issue(clientId: string, kind?: TokenKind, signingKey?: SigningKey): Promise<{ token: string; expiresIn: number }>;
   /** The claims of a token that is well signed, for the right audience and not expired; else undefined. */
   verify(token: string): Promise<TokenClaims | undefined>;
   /** Accepts any token this issuer signed, whatever its audience or expiry (defects only). */
@@ -27,6 +30,7 @@ export interface TokenService {
 
 export function createTokenService(issuer: string, defects: ActiveDefects = new Set()): TokenService {
   const key = new Uint8Array(randomBytes(32));
+  const nextKey = new Uint8Array(randomBytes(32));
   // 5.3: tokens are issued for, and accepted only for, service-external-api (the defect uses a URL form).
   const ownAudience = defects.has('token-audience-url') ? `https://${AUDIENCE}` : AUDIENCE;
   // Verified tokens are cached so an authenticated request costs one map lookup (throughput).
@@ -48,7 +52,7 @@ export function createTokenService(issuer: string, defects: ActiveDefects = new 
   }
 
   return {
-    async issue(clientId, kind = 'valid') {
+    async issue(clientId, kind = 'valid', signingKey = 'current') {
       const nowS = Math.floor(Date.now() / 1000);
       const exp = kind === 'expired' ? nowS - 600 : nowS + TOKEN_LIFETIME_S;
       const iat = kind === 'expired' ? exp - TOKEN_LIFETIME_S : nowS;
@@ -60,7 +64,7 @@ export function createTokenService(issuer: string, defects: ActiveDefects = new 
         .setIssuedAt(iat)
         .setExpirationTime(exp)
         .setJti(randomUUID())
-        .sign(key);
+        .sign(signingKey === 'next' ? nextKey : key);
       return { token, expiresIn: Math.max(0, exp - nowS) };
     },
     async verify(token) {

@@ -432,6 +432,7 @@ describe('auth-ordering (4, 5)', () => {
       for (const { what, request } of requests) {
         const res = await t.api.send(request);
         if (!expectNoServerFault(t, res, `${what} on a business without grant`)) continue;
+        // waiver: a 2xx for page size 0 or an empty body needs the grant and the input validation both broken; a one-rule grant defect stops at 400 here (a missing grant's 2xx is proven at grant-before-resource)
         t.expect(res.status >= 300, 'AUTH-GRANT', `no 2xx for ${what} on a business without grant`, describeResponse(res), res);
         expectProblem(t, res, {
           status: [400, 403, 404],

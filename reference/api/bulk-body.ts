@@ -74,7 +74,8 @@ export function validateBulkBody(body: unknown, defects: ActiveDefects): FieldEr
     if (!isObject(item)) return void bad(at);
     for (const key of Object.keys(item)) if (!RECIPIENT_FIELDS.has(key)) bad(`${at}/${token(key)}`);
     const to = item.to;
-    const lenient = defects.has('invalid-e164-accepted') && typeof to === 'string' && /^[1-9]\d{7,14}$/.test(to);
+    const lenient =
+      (defects.has('invalid-e164-accepted') || defects.has('malformed-numbers-get-rows')) && typeof to === 'string' && /^[1-9]\d{7,14}$/.test(to);
     if (!isE164(to) && !lenient) bad(`${at}/to`);
     if ('template_variables' in item) {
       const vars = item.template_variables;

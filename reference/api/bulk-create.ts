@@ -3,7 +3,8 @@ import type { BulkRecord, Business, IdempotencyRecord } from '../store.ts';
 import { uuidv4, uuidv7 } from '../ids.ts';
 import { assignFates } from '../lifecycle.ts';
 import { authorize } from './authorize.ts';
-import { MAX_RECIPIENTS, checkVariables, placeholdersOf, validateBulkBody, type BulkBody } from './bulk-body.ts';
+import type { FieldError } from '../problems.ts';
+import { MAX_RECIPIENTS, checkVariables, isE164, placeholdersOf, validateBulkBody, type BulkBody } from './bulk-body.ts';
 import type { Call } from './call.ts';
 import { renderBulk } from './render.ts';
 
@@ -33,18 +34,30 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   const d = call.defects;
   // 5.6 steps 2-3 come before any look at the body (reference choice: grant before validation).
   if (!authorize(call, businessId, 'sms.bulk.send')) return;
+  // What the defects that create a bulk before a refusal leave behind.
+  const saveOrphan = () => store.saveBulk(orphanBulk(call, businessId));
+  // 4.1: a refused body creates nothing and names no bulk (one defect saves a bulk first, another
+  // answers with the Location of the id drafted for it).
+  const refuse = (detail: string, errors: FieldError[], options: { status?: number } = {}) => {
+    if (d.has('validation-refusal-after-save')) saveOrphan();
+    const headers: Record<string, string> = d.has('refusal-with-location') ? { Location: bulkLocation(businessId, uuidv7(clock.now())) } : {};
+    return call.problem('validation_failed', detail, { errors, headers, ...options });
+  };
 
-  // 4.1: the body is application/json; any other media type is refused.
+  // 4.1: the body is application/json; any other media type is refused (one defect hands a
+  // text/plain body to a parser that is not there and throws, another refuses it with 415).
   const mediaType = (call.req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  if (mediaType === 'text/plain' && d.has('text-plain-body-500')) throw new Error('no body parser registered for text/plain');
   if (mediaType !== 'application/json' && !d.has('content-type-not-checked')) {
-    return call.validationFailed('The request body must be sent as application/json.', [{ pointer: 'Content-Type', code: 'field_invalid' }]);
+    const errors = [{ pointer: 'Content-Type', code: 'field_invalid' }];
+    return refuse('The request body must be sent as application/json.', errors, d.has('content-type-415') ? { status: 415 } : {});
   }
 
   let body: unknown;
   try {
     body = JSON.parse(rawBody);
   } catch {
-    return call.validationFailed('The request body is not valid JSON.', [{ pointer: '', code: 'field_invalid' }]);
+    return refuse('The request body is not valid JSON.', [{ pointer: '', code: 'field_invalid' }]);
   }
 
   // 4.1 rule 1: count every submitted entry (duplicates and invalid numbers included) before
@@ -72,15 +85,22 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   const keyHeader = call.req.headers['idempotency-key'];
   const key = typeof keyHeader === 'string' ? keyHeader : undefined;
   const keyMissing = key === undefined || key.length === 0;
-  const maxKeyLength = d.has('idempotency-key-max-255') ? 255 : 256;
-  if ((keyMissing && !d.has('idempotency-key-optional')) || (key !== undefined && key.length > maxKeyLength)) {
-    return call.validationFailed('The Idempotency-Key header is required and must be 1 to 256 characters.', [
-      { pointer: 'Idempotency-Key', code: 'field_invalid' },
-    ]);
+  const maxKeyLength = d.has('idempotency-key-max-255') ? 255 : d.has('idempotency-key-257-accepted') ? 257 : 256;
+  const minKeyLength = d.has('idempotency-key-min-2') ? 2 : 1;
+  const keyRefused = () =>
+    call.validationFailed('The Idempotency-Key header is required and must be 1 to 256 characters.', [{ pointer: 'Idempotency-Key', code: 'field_invalid' }]);
+  // 4.0: a refused key creates nothing (the defects save the bulk before the header is checked).
+  if (keyMissing && !d.has('idempotency-key-optional')) {
+    if (d.has('key-missing-refused-after-save')) saveOrphan();
+    return keyRefused();
+  }
+  if (key !== undefined && !keyMissing && (key.length > maxKeyLength || key.length < minKeyLength)) {
+    if (d.has('key-too-long-refused-after-save') && key.length > maxKeyLength) saveOrphan();
+    return keyRefused();
   }
 
   const errors = validateBulkBody(body, d);
-  if (errors.length > 0) return call.validationFailed('The request body is invalid.', errors);
+  if (errors.length > 0) return refuse('The request body is invalid.', errors);
   const valid = body as BulkBody;
   const now = clock.now();
 
@@ -89,25 +109,41 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   const scope = keyMissing ? undefined : [appPart, businessId, OPERATION, key].join('\u0000');
   const fingerprint = canonicalJson(valid);
   const previous = scope ? store.idempotency(scope) : undefined;
+  // 4.1 rule 2: another application's use of a key is another scope (the defect also keeps a
+  // business-wide mark of used keys and refuses a key another application took).
+  const businessWide = [ANY_APPLICATION, businessId, OPERATION, key].join('\u0000');
+  if (!previous && scope && d.has('idempotency-key-taken-by-other-application') && store.idempotency(businessWide)) {
+    return call.problem('idempotency_conflict', 'This Idempotency-Key was already used with a different payload.');
+  }
   if (previous) {
     const window = d.has('replay-window-one-day') ? DAY : REPLAY_WINDOW_MS;
     const expired = now - previous.createdAt >= window;
     const equivalent = previous.fingerprint === fingerprint;
     const reordered = equivalent && previous.rawBody !== JSON.stringify(valid);
+    // Equal JSON in other bytes (key order, whitespace, escapes), unlike a byte-identical repeat.
+    const rewritten = equivalent && previous.requestText !== undefined && previous.requestText !== rawBody;
     const createAnew =
       (d.has('replay-new-id-on-reordered-keys') && reordered && !expired) ||
       (d.has('idempotency-conflict-ignored') && !equivalent && !expired) ||
       (d.has('expired-key-creates-new') && now - previous.createdAt >= REPLAY_WINDOW_MS);
     if (!createAnew) {
       if (expired) {
-        // 4.1 rule 5: a key is never reusable, even after its replay window (reference: 409).
+        // 4.1 rule 5: a key is never reusable, even after its replay window (reference: 409). One
+        // defect reads the record it has just purged and throws; another saves a bulk first.
+        if (d.has('expired-key-500')) throw new Error('idempotency record purged on expiry');
+        if (d.has('expired-key-refused-after-save')) saveOrphan();
         return call.problem('idempotency_conflict', 'This Idempotency-Key was used more than seven days ago and cannot be reused.');
       }
       if (!equivalent) {
-        // 4.1 rule 4.
-        return call.problem('idempotency_conflict', 'This Idempotency-Key was already used with a different payload.');
+        // 4.1 rule 4: 409, nothing created, no Location, and the key keeps its first payload.
+        if (d.has('conflict-creates-bulk')) saveOrphan();
+        if (d.has('conflict-rebinds-key')) store.saveIdempotency(scope!, { ...previous, fingerprint });
+        const headers: Record<string, string> = d.has('conflict-with-location') ? { Location: previous.response.location } : {};
+        return call.problem('idempotency_conflict', 'This Idempotency-Key was already used with a different payload.', { headers });
       }
-      // 4.1 rule 3: replay the original response (status, body, Location).
+      // 4.1 rule 3: replay the original response (status, body, Location) and create nothing (the
+      // defects run the acceptance again underneath: for a byte-identical repeat, or one rewritten).
+      if ((d.has('replay-creates-bulk') && !rewritten) || (d.has('equivalent-repeat-creates-bulk') && rewritten)) saveOrphan();
       const r = previous.response;
       return call.raw(r.status, r.body, r.location && !d.has('replay-without-location') ? { Location: r.location } : {});
     }
@@ -116,7 +152,10 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   // 5.8: the sender identity must be authorized for the business.
   const sender = store.sender(businessId, valid.from);
   if (!sender?.authorized && !d.has('unauthorized-sender-accepted')) {
-    return call.problem('sender_not_authorized', 'The sender identity is not authorized for this business.');
+    // Nothing is accepted (one defect saves the bulk first; another names the id drafted for it).
+    if (d.has('unauthorized-sender-refused-after-save')) saveOrphan();
+    const extra = d.has('sender-refusal-carries-bulk-id') ? { id: uuidv7(now) } : undefined;
+    return call.problem('sender_not_authorized', 'The sender identity is not authorized for this business.', extra ? { extra } : {});
   }
 
   // 4.1: resolve the active template revision and pin it; rule 7 for the variables.
@@ -125,9 +164,10 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   if (valid.template_id !== undefined && !(valid.message !== undefined && d.has('both-message-and-template-accepted'))) {
     const template = store.template(valid.template_id);
     if (!template || template.businessId !== businessId) {
-      return call.validationFailed('The template does not exist for this business.', [{ pointer: '/template_id', code: 'field_invalid' }]);
+      return refuse('The template does not exist for this business.', [{ pointer: '/template_id', code: 'field_invalid' }]);
     }
     if (template.status !== 'active' && !d.has('archived-template-accepted')) {
+      if (d.has('archived-template-refused-after-save')) saveOrphan();
       return call.problem('template_not_active', 'The template is not active for new submissions.');
     }
     pin = { template_id: template.id, revision_id: template.revisionId };
@@ -137,7 +177,7 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   }
   const variableErrors = checkVariables(valid, placeholders, pin !== null, d);
   if (variableErrors.length > 0) {
-    return call.validationFailed('Template variables must match the placeholders of the template.', variableErrors);
+    return refuse('Template variables must match the placeholders of the template.', variableErrors);
   }
 
   const accept = () => {
@@ -146,8 +186,15 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     const location = bulkLocation(businessId, bulk.id);
     const text = JSON.stringify(renderBulk(call, bulk, { acceptance: true }));
     if (scope) {
-      const record: IdempotencyRecord = { fingerprint, rawBody: JSON.stringify(valid), createdAt: now, response: { status: 202, location, body: text } };
+      const record: IdempotencyRecord = {
+        fingerprint,
+        rawBody: JSON.stringify(valid),
+        requestText: rawBody,
+        createdAt: now,
+        response: { status: 202, location, body: text },
+      };
       store.saveIdempotency(scope, record);
+      if (d.has('idempotency-key-taken-by-other-application')) store.saveIdempotency(businessWide, record);
     }
     // 4.1: 202 with Location of the created resource.
     call.raw(202, text, d.has('location-missing') ? {} : { Location: location });
@@ -155,10 +202,19 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   // 4.1 rule 2: the key is looked up and recorded in one step; the defect puts a slow acceptance
   // between the two, so a concurrent same-key submission finds no record and creates its own bulk.
   if (d.has('idempotency-key-recorded-late')) return void setTimeout(accept, LATE_RECORD_MS);
+  // The other defect reserves the key first with no response yet: a concurrent same-key
+  // submission takes the reservation for a record and throws reading its response (500).
+  if (d.has('concurrent-same-key-500') && scope) {
+    store.saveIdempotency(scope, { fingerprint, rawBody: JSON.stringify(valid), createdAt: now, response: undefined as unknown as IdempotencyRecord['response'] });
+    return void setTimeout(accept, LATE_RECORD_MS);
+  }
   accept();
 }
 
-/** How long the `idempotency-key-recorded-late` defect's acceptance step takes. */
+/** The application part of the business-wide key marks of `idempotency-key-taken-by-other-application`. */
+const ANY_APPLICATION = 'any-application';
+
+/** How long the acceptance step of `idempotency-key-recorded-late` and `concurrent-same-key-500` takes. */
 const LATE_RECORD_MS = 50;
 
 /** What the `recipient-limit-billed` defect takes from the business's wallet. */
@@ -183,6 +239,8 @@ function acceptBulk(call: Call, businessId: string, body: BulkBody, pin: BulkRec
     unique.push(r.to);
   }
   const fates = assignFates(unique.length);
+  // The defect counts numbers that are not E.164 as bad at intake, yet still gives them rows.
+  const malformed = call.defects.has('malformed-numbers-get-rows') ? unique.filter((to) => !isE164(to)).length : 0;
   return {
     id: call.defects.has('ids-not-uuidv7') ? uuidv4() : uuidv7(now),
     businessId,
@@ -192,7 +250,7 @@ function acceptBulk(call: Call, businessId: string, body: BulkBody, pin: BulkRec
     message: pin ? null : (body.message ?? null),
     template: pin,
     acceptedAt: now,
-    intake: { good: unique.length, bad: body.recipients.length - unique.length, empty: 0 },
+    intake: { good: unique.length - malformed, bad: body.recipients.length - unique.length + malformed, empty: 0 },
     rows: unique.map((to, position) => ({ id: uuidv7(now), position, to, fate: fates[position]! })),
     finished: false,
   };

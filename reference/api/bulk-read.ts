@@ -29,6 +29,13 @@ export function getBulk(call: Call, businessId: string, bulkId: string): void {
 
 export function listRecipients(call: Call, businessId: string, bulkId: string): void {
   const d = call.defects;
+  // 5.6: the grant is decided before the bulk is looked at. The defect first reads the bulk's owner
+  // to word the refusal on a business without grant, unguarded, so an unknown id throws (500).
+  if (d.has('ungranted-listing-lookup-500') && !call.app?.grants.some((g) => g.businessId === businessId && g.active)) {
+    const owner = call.deps.store.bulk(bulkId)!.businessId;
+    call.problem('permission_denied', `The application has no active grant for this business (bulk of ${owner === businessId ? 'this' : 'another'} business).`);
+    return;
+  }
   if (!authorize(call, businessId, 'sms.bulk.read')) return;
   const bulk = ownedBulk(call, businessId, bulkId);
   if (!bulk) return;

@@ -68,6 +68,9 @@ export class Call {
     if (status === 401 && this.defects.has('request-id-missing-on-401')) return extra;
     // 4.0: without a client id one is generated and returned (the defect returns none).
     if (this.req.headers['x-request-id'] === undefined && this.defects.has('request-id-not-generated')) return extra;
+    // 4.0: an invalid client id is replaced by a generated one (the defect drops it and sends none).
+    const given = this.req.headers['x-request-id'];
+    if (typeof given === 'string' && given !== this.requestId && this.defects.has('invalid-request-id-dropped')) return extra;
     return { 'X-Request-Id': this.requestId, ...extra };
   }
 
@@ -96,7 +99,10 @@ export class Call {
     options: { errors?: FieldError[]; headers?: Record<string, string>; extra?: Record<string, unknown>; status?: number } = {},
   ): void {
     const d = this.defects;
-    const errors = code === 'validation_failed' && d.has('validation-errors-missing') ? undefined : options.errors;
+    const given = code === 'validation_failed' && d.has('validation-errors-missing') ? undefined : options.errors;
+    // 7: errors[] names each field by JSON Pointer or parameter name (the defect builds it from the
+    // body validator's dotted paths, so query parameters and headers are left out).
+    const errors = given && d.has('validation-pointer-dotted') ? given.filter((e) => e.pointer === '' || e.pointer.startsWith('/')).map((e) => ({ ...e, pointer: dotted(e.pointer) })) : given;
     const body: Record<string, unknown> = { ...buildProblem(code, detail, this.requestId, errors), ...options.extra };
     if (d.has('problem-type-wrong-base-one-code') && code === 'idempotency_conflict') body.type = `https://errors.example.invalid/${code}`;
     if (d.has('problem-request-id-mismatch')) body.request_id = `${this.requestId}-x`;
@@ -124,3 +130,7 @@ export class Call {
   }
 }
 
+/** `/recipients/0/to` as `recipients.0.to` (the `validation-pointer-dotted` defect); the body root stays ''. */
+function dotted(pointer: string): string {
+  return pointer.slice(1).split('/').join('.');
+}

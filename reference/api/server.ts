@@ -1,6 +1,7 @@
 // The API origin: request id (4.0), authentication first (5.6 step 1, 5.8), rate limit, routing
 // to the operations of section 4, and the 500 problem for anything unexpected (7).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { decodeJwt } from 'jose';
 import { REQUEST_ID, UUID_V7, generateRequestId } from '../ids.ts';
 import { Call, type Deps } from './call.ts';
 import { validateBulkBody } from './bulk-body.ts';
@@ -70,12 +71,15 @@ function requestIdFor(req: IncomingMessage, deps: Deps): string {
   const d = deps.defects;
   const given = req.headers['x-request-id'];
   if (typeof given === 'string' && !d.has('request-id-ignored')) {
-    if (REQUEST_ID.test(given)) return d.has('request-id-truncated-64') ? given.slice(0, 64) : given;
+    // 8: 1 to 128 characters (the defect takes the maximum as 127).
+    const tooLong = d.has('request-id-max-127') && given.length > 127;
+    if (REQUEST_ID.test(given) && !tooLong) return d.has('request-id-truncated-64') ? given.slice(0, 64) : given;
     if (d.has('request-id-invalid-echoed') && given.length > 0 && /^[\x21-\x7e]+$/.test(given)) return given;
     // 4.0: an empty id is invalid and replaced (the defect echoes it, empty).
     if (d.has('request-id-empty-echoed') && given === '') return given;
   }
-  return generateRequestId();
+  // 4.0: a generated id keeps to the pattern (the defect prefixes it with its origin and a colon).
+  return d.has('generated-request-id-prefixed') ? `req:${generateRequestId()}` : generateRequestId();
 }
 
 /** Whether the sandbox's pace is spent: as many answers in the last second of wall time as allowed. */
@@ -87,6 +91,27 @@ function overPace(deps: Deps): boolean {
   if (window.length >= deps.ratePerSecond) return true;
   window.push(now);
   return false;
+}
+
+/**
+ * 5: the Bearer scheme's token, or undefined. One defect takes the token under any scheme; another
+ * reads the second space-separated part of a Bearer header unguarded, which throws for a bare `Bearer`.
+ */
+function bearerOf(authorization: string, d: Deps['defects']): string | undefined {
+  if (d.has('bare-bearer-500') && /^Bearer\b/i.test(authorization)) return authorization.split(' ')[1]!.trim() || undefined;
+  return (d.has('any-scheme-token-accepted') ? ANY_SCHEME : BEARER).exec(authorization)?.[1];
+}
+const BEARER = /^Bearer[ ]+([^\s]+)\s*$/i;
+const ANY_SCHEME = /^\S+[ ]+([^\s]+)\s*$/;
+
+/** The client id a JWT names, read without verifying it (the `grant-before-signature` defect). */
+function unverifiedClientId(token: string): string | undefined {
+  try {
+    const sub = decodeJwt(token).sub;
+    return typeof sub === 'string' ? sub : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export function createApiServer(deps: Deps): Server {
@@ -120,6 +145,20 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
     const operation = route(method, path, d.has('batches-path-alias'));
     const authorization = req.headers.authorization;
 
+    // 4.0: an invalid X-Request-Id is replaced, never refused (the defect validates it like any input).
+    const givenId = req.headers['x-request-id'];
+    if (d.has('invalid-request-id-refused') && typeof givenId === 'string' && givenId !== call.requestId) {
+      return call.validationFailed('The X-Request-Id header is invalid.', [{ pointer: 'X-Request-Id', code: 'field_invalid' }]);
+    }
+    // 9.4: there is no /sms/batches (the defect keeps a retired listing route mounted ahead of authentication).
+    if (d.has('batches-path-public') && method === 'GET' && /^\/v1\/businesses\/[^/]+\/sms\/batches\/?$/.test(path)) {
+      return call.json(200, { data: [] });
+    }
+    // 5.8: a submission without a token is 401 too (the defect's write guard answers 403 first).
+    if (!authorization && d.has('submission-without-token-403') && method === 'POST') {
+      return call.problem('permission_denied', 'Write operations need credentials.');
+    }
+
     if (!authorization && d.has('not-found-before-auth') && operation && !deps.store.business(operation.business)) {
       return call.problem('resource_not_found', 'No such business.');
     }
@@ -135,8 +174,16 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
     }
 
     // 5.6 step 1 / 5.8: authentication before anything else, unknown paths included.
-    const bearer = typeof authorization === 'string' ? /^Bearer[ ]+([^\s]+)\s*$/i.exec(authorization)?.[1] : undefined;
+    const bearer = typeof authorization === 'string' ? bearerOf(authorization, d) : undefined;
     let claims = bearer ? await deps.tokens.verify(bearer) : undefined;
+    // 5.6: the token is validated before the grant (the defect checks the grant of the token's
+    // unverified client first, so an invalid token on a business without grant gets 403).
+    if (!claims && bearer && operation && d.has('grant-before-signature')) {
+      const app = deps.store.application(unverifiedClientId(bearer) ?? '');
+      if (app && !app.grants.some((g) => g.businessId === operation.business && g.active)) {
+        return call.problem('permission_denied', 'The application has no active grant for this business.');
+      }
+    }
     if (!claims && bearer && (d.has('expired-token-accepted') || d.has('wrong-audience-accepted'))) {
       claims = await deps.tokens.verifyIgnoring(bearer, { expiry: d.has('expired-token-accepted'), audience: d.has('wrong-audience-accepted') });
     }

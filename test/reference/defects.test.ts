@@ -6,7 +6,7 @@ import { DEFECTS, type DefectId } from '../../reference/defects.ts';
 import { startReference } from '../../reference/index.ts';
 import { TOPICS } from '../../core/model.ts';
 import { requirementById } from '../../spec/requirements.ts';
-import { RANDOM_V7, freshKey, harnessFor, messageBody, templateBody, type Harness, type Reply } from './helpers.ts';
+import { RANDOM_V7, basic, freshKey, harnessFor, messageBody, templateBody, type Harness, type Reply } from './helpers.ts';
 
 const DAY = 24 * 3600 * 1000;
 const advance = (h: Harness, ms: number) => h.control('POST', '/clock/advance', { ms });
@@ -21,6 +21,24 @@ async function withFault<T>(h: Harness, fault: Record<string, unknown>, reset: R
   } finally {
     await h.control('POST', '/faults', reset);
   }
+}
+
+/** Whether `run` created a bulk (counted through the control origin). */
+async function createdBy(h: Harness, run: () => Promise<unknown>): Promise<boolean> {
+  const before = (await h.control('GET', '/state/counts')).bulkMessages;
+  await run();
+  return (await h.control('GET', '/state/counts')).bulkMessages !== before;
+}
+/** A client-credentials request of the primary application, straight to the token endpoint. */
+async function tokenRequest(h: Harness): Promise<Reply> {
+  const { clientId, clientSecret } = h.ref.apps.primary;
+  const res = await fetch(h.ref.tokenUrl, {
+    method: 'POST',
+    headers: { authorization: basic(clientId, clientSecret), 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'grant_type=client_credentials&audience=service-external-api',
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, text, json: text ? JSON.parse(text) : undefined };
 }
 
 /** Each probe answers: is the rule this defect targets broken on this reference? */
@@ -60,6 +78,24 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     return aud !== 'service-external-api' && (await wallet(h)).status === 200;
   },
   'unknown-path-unauthenticated-500': async (h) => (await h.call('GET', `/v1/businesses/${h.b}/sms/batches`, { as: 'none' })).status >= 500,
+  'any-scheme-token-accepted': async (h) => (await h.call('GET', h.paths.wallet(h.b), { as: { authorization: `Token ${await h.token('primary')}` } })).status !== 401,
+  'bare-bearer-500': async (h) => (await h.call('GET', h.paths.wallet(h.b), { as: { authorization: 'Bearer' } })).status !== 401,
+  'grant-before-signature': async (h) => {
+    const token = await h.token('primary');
+    const tampered = `${token.slice(0, -2)}${token.endsWith('AA') ? 'BB' : 'AA'}`;
+    return (await h.call('GET', h.paths.wallet(h.f.otherBusinessId), { as: { bearer: tampered } })).status !== 401;
+  },
+  'submission-without-token-403': async (h) => (await h.submit(messageBody(h), { as: 'none' })).status !== 401,
+  'ungranted-listing-lookup-500': async (h) => (await h.call('GET', h.paths.rows(h.f.otherBusinessId, RANDOM_V7))).status >= 500,
+  'token-reissue-refused': async (h) => {
+    await h.token('primary');
+    return (await tokenRequest(h)).status !== 200;
+  },
+  'token-reissue-unpublished-key': async (h) => {
+    await h.token('primary');
+    const second = await tokenRequest(h);
+    return (await h.call('GET', h.paths.wallet(h.b), { as: { bearer: second.json.access_token } })).status === 401;
+  },
   // idempotency
   'replay-new-id-on-reordered-keys': async (h) => {
     const key = freshKey();
@@ -104,6 +140,59 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const key = freshKey();
     const answers = await Promise.all([0, 1, 2, 3].map(() => h.submit(messageBody(h), { key })));
     return new Set(answers.filter((r) => r.status === 202).map((r) => r.json.id)).size > 1;
+  },
+  'replay-creates-bulk': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    return createdBy(h, () => h.submit(messageBody(h), { key }));
+  },
+  'equivalent-repeat-creates-bulk': async (h) => {
+    const key = freshKey();
+    const body = messageBody(h);
+    await h.submit(body, { key });
+    return createdBy(h, () => h.call('POST', h.paths.bulks(h.b), { body: JSON.stringify(body, null, 2), headers: { 'content-type': 'application/json', 'idempotency-key': key } }));
+  },
+  'conflict-with-location': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    return (await h.submit(messageBody(h, { message: 'other' }), { key })).headers.get('location') !== null;
+  },
+  'conflict-creates-bulk': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    return createdBy(h, () => h.submit(messageBody(h, { message: 'other' }), { key }));
+  },
+  'conflict-rebinds-key': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    await h.submit(messageBody(h, { message: 'other' }), { key });
+    return (await h.submit(messageBody(h), { key })).status !== 202;
+  },
+  'key-missing-refused-after-save': (h) => createdBy(h, () => h.call('POST', h.paths.bulks(h.b), { json: messageBody(h) })),
+  'idempotency-key-min-2': async (h) => (await h.submit(messageBody(h), { key: 'z' })).status === 400,
+  'idempotency-key-257-accepted': async (h) => (await h.submit(messageBody(h), { key: 'k'.repeat(257) })).status !== 400,
+  'key-too-long-refused-after-save': (h) => createdBy(h, () => h.submit(messageBody(h), { key: 'k'.repeat(300) })),
+  'idempotency-key-taken-by-other-application': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    return (await h.submit(messageBody(h), { key, as: 'limited' })).status !== 202;
+  },
+  'concurrent-same-key-500': async (h) => {
+    const key = freshKey();
+    const answers = await Promise.all([0, 1, 2, 3].map(() => h.submit(messageBody(h), { key })));
+    return answers.some((r) => r.status >= 500);
+  },
+  'expired-key-500': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    await advance(h, 8 * DAY);
+    return (await h.submit(messageBody(h), { key })).status >= 500;
+  },
+  'expired-key-refused-after-save': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    await advance(h, 8 * DAY);
+    return createdBy(h, () => h.submit(messageBody(h), { key }));
   },
   // recipient-limits
   'recipient-limit-1001-accepted': async (h) => (await h.submit(messageBody(h, { recipients: many(h, 1001) }))).status !== 422,
@@ -247,6 +336,13 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   },
   'request-id-empty-echoed': async (h) => (await h.call('GET', h.paths.wallet(h.b), { headers: { 'x-request-id': '' } })).headers.get('x-request-id') === '',
   'request-id-not-generated': async (h) => (await wallet(h)).headers.get('x-request-id') === null,
+  'invalid-request-id-dropped': async (h) => (await h.call('GET', h.paths.wallet(h.b), { headers: { 'x-request-id': 'not/valid' } })).headers.get('x-request-id') === null,
+  'generated-request-id-prefixed': async (h) => !/^[A-Za-z0-9._-]{1,128}$/.test(String((await wallet(h)).headers.get('x-request-id'))),
+  'invalid-request-id-refused': async (h) => (await h.call('GET', h.paths.wallet(h.b), { headers: { 'x-request-id': 'not/valid' } })).status !== 200,
+  'request-id-max-127': async (h) => {
+    const id = 'r'.repeat(128);
+    return (await h.call('GET', h.paths.wallet(h.b), { headers: { 'x-request-id': id } })).headers.get('x-request-id') !== id;
+  },
   // problem-details
   'problem-media-type-json': async (h) => (await h.call('GET', h.paths.message(h.b, RANDOM_V7))).headers.get('content-type') !== 'application/problem+json',
   'problem-type-wrong-base-one-code': async (h) => {
@@ -282,6 +378,8 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
       const r = await wallet(h);
       return r.status !== 500 || r.json.code !== 'internal_error';
     }),
+  'validation-pointer-dotted': async (h) =>
+    !(await h.submit(messageBody(h, { recipients: [{ to: 'nope' }] }))).json.errors.some((e: { pointer: string }) => e.pointer === '/recipients/0/to'),
   // validation
   'both-message-and-template-accepted': async (h) => (await h.submit(messageBody(h, { template_id: h.f.templateId }))).status === 202,
   'extra-body-property-accepted': async (h) => (await h.submit(messageBody(h, { priority: 'high' }))).status === 202,
@@ -302,6 +400,21 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   'content-type-not-checked': async (h) =>
     (await h.call('POST', h.paths.bulks(h.b), { body: JSON.stringify(messageBody(h)), headers: { 'content-type': 'text/plain', 'idempotency-key': freshKey() } })).status === 202,
   'path-id-shape-500': async (h) => (await h.call('GET', h.paths.message(h.b, 'not-a-uuid'))).status >= 500,
+  'refusal-with-location': async (h) => (await h.submit(messageBody(h, { from: '' }))).headers.get('location') !== null,
+  'validation-refusal-after-save': (h) => createdBy(h, () => h.submit(messageBody(h, { from: '' }))),
+  'malformed-numbers-get-rows': async (h) => {
+    const accepted = await h.submit(messageBody(h, { recipients: [{ to: '447700900123' }] }));
+    if (accepted.status !== 202) return false;
+    const listed = await rows(h, {}, accepted.json.id);
+    return listed.json.data.some((r: { to: string }) => r.to === '447700900123');
+  },
+  'text-plain-body-500': async (h) =>
+    (await h.call('POST', h.paths.bulks(h.b), { body: JSON.stringify(messageBody(h)), headers: { 'content-type': 'text/plain', 'idempotency-key': freshKey() } })).status >= 500,
+  'content-type-415': async (h) =>
+    (await h.call('POST', h.paths.bulks(h.b), { body: JSON.stringify(messageBody(h)), headers: { 'content-type': 'text/plain', 'idempotency-key': freshKey() } })).status !== 400,
+  'archived-template-refused-after-save': (h) => createdBy(h, () => h.submit(templateBody(h, { template_id: h.f.inactiveTemplateId }))),
+  'sender-refusal-carries-bulk-id': async (h) => 'id' in (await h.submit(messageBody(h, { from: h.f.unauthorizedSenderId }))).json,
+  'unauthorized-sender-refused-after-save': (h) => createdBy(h, () => h.submit(messageBody(h, { from: h.f.unauthorizedSenderId }))),
   // schemas
   'timestamps-plus-offset': async (h) => !String((await wallet(h)).json.as_of).endsWith('Z'),
   'bulk-response-extra-property': async (h) => 'priority' in (await h.submit(messageBody(h))).json,
@@ -309,6 +422,7 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   'batches-path-alias': async (h) => (await h.call('GET', `/v1/businesses/${h.b}/sms/batches/${h.f.expiredCursorBulkId}`)).status === 200,
   'classification-upper-case': async (h) => !['transactional', 'promotional'].includes((await h.submit(messageBody(h))).json.classification),
   'success-media-type-text-plain': async (h) => (await wallet(h)).headers.get('content-type') !== 'application/json',
+  'batches-path-public': async (h) => (await h.call('GET', `/v1/businesses/${h.b}/sms/batches`, { as: 'none' })).status < 300,
   // webhooks
   'webhook-delete-200-with-body': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId))).status !== 204,
   'webhook-delete-foreign-endpoint': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, h.ref.extras.otherBusinessWebhookEndpointId))).status === 204,
