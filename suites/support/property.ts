@@ -54,6 +54,8 @@ export async function forAll<T>(
       expected: cause.expected,
       actual: cause.actual,
       exchanges: cause.exchanges,
+      // The assertion that failed inside the property, so the matrix credits its site.
+      ...(cause.site ? { site: cause.site } : {}),
     });
     failure.message = `${cause.message} — counterexample after ${details.numRuns} run(s), replay with ${replay}: ${value}`;
     (failure as unknown as { counterexample: string }).counterexample = `${replay}: ${value}`;
