@@ -63,8 +63,7 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
       // 7: a query parameter's error names the parameter (the defect writes a body JSON Pointer).
       const pointer = d.has('page-size-error-body-pointer') ? `/${PARAMS.limit}` : PARAMS.limit;
       return invalid(pointer, `${PARAMS.limit} must be an integer from 1 to ${MAX_PAGE_SIZE}.`);
-    }
-    else limit = Number(limitText);
+    } else limit = Number(limitText);
   }
   if (d.has('page-limit-reports-default')) reportedLimit = DEFAULT_PAGE_SIZE;
 
