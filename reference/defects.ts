@@ -68,6 +68,9 @@ const registry = [
   { id: 'zero-recipients-accepted', requirement: 'RLIM-MIN-1', topic: 'recipient-limits', description: 'An empty recipients array is accepted.' },
   { id: 'recipient-limit-999', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', description: 'The effective maximum is 999: exactly 1000 recipients get 422 recipient_limit_exceeded.' },
   { id: 'recipient-limit-billed', requirement: 'RLIM-NO-BILLING', topic: 'recipient-limits', description: 'The 422 is answered, but the refused over-limit submission debits the wallet (0.04 per entry).' },
+  { id: 'recipient-limit-location', requirement: 'RLIM-NO-PARTIAL', topic: 'recipient-limits', description: 'The 422 recipient_limit_exceeded carries a Location header naming the bulk id allocated before the count was checked.' },
+  { id: 'recipient-limit-id-in-problem', requirement: 'RLIM-NO-PARTIAL', topic: 'recipient-limits', description: 'The 422 recipient_limit_exceeded problem carries an id member: the bulk id allocated before the count was checked.' },
+  { id: 'zero-recipients-creates-bulk', requirement: 'RLIM-MIN-1', topic: 'recipient-limits', description: 'The 400 for an empty recipients array is answered, but an empty bulk was recorded before the body was validated (visible through the control origin).', hostCannotShow: 'the bulk made before the refusal has no id in the answer, and the document offers no listing of bulks: only the control origin counts it' },
   // cursors
   { id: 'cursor-not-bound-to-status-filter', requirement: 'CUR-BOUND-FILTERS', topic: 'cursors', description: 'A cursor issued under one status filter is accepted with another (the new filter applies).' },
   { id: 'omitted-filters-dropped', requirement: 'CUR-OMIT-FILTERS-NEXT-PAGE', topic: 'cursors', description: 'A next page requested with the cursor but without the filters is no longer filtered.' },
@@ -81,6 +84,24 @@ const registry = [
   { id: 'unknown-status-filter-ignored', requirement: 'CUR-FILTER-STATUS-UNKNOWN', topic: 'cursors', description: 'A status filter value outside queued, sent, delivered, failed is ignored: 200 with every row.' },
   { id: 'number-filter-ignored', requirement: 'CUR-FILTER-TO', topic: 'cursors', description: 'The recipient number filter is ignored: rows of every number are listed.' },
   { id: 'filter-shape-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'cursors', description: 'A status filter outside its four values or a number filter that is not E.164 throws: 500 internal_error instead of a 4xx.' },
+  { id: 'rows-path-serves-bulk', requirement: 'CUR-PATH', topic: 'cursors', description: 'The path ending /messages answers the bulk SMS itself (200) instead of a page of its recipient rows.' },
+  { id: 'has-more-omitted-on-last-page', requirement: 'CUR-HAS-MORE', topic: 'cursors', description: 'The last page leaves has_more (and next_cursor) out of pagination instead of has_more false.' },
+  { id: 'has-more-counts-whole-listing', requirement: 'CUR-HAS-MORE', topic: 'cursors', description: 'has_more says whether the whole listing exceeds one page, so the last page of a longer listing says has_more true with next_cursor null.' },
+  { id: 'page-limit-reports-default', requirement: 'CUR-LIMIT-APPLIED', topic: 'cursors', description: 'pagination.limit always reports the default 100, whatever page size was applied.' },
+  { id: 'page-one-row-over', requirement: 'CUR-LIMIT-APPLIED', topic: 'cursors', description: 'A page holds one row more than the page size it reports.' },
+  { id: 'default-page-uncut', requirement: 'CUR-DEFAULT-LIMIT', topic: 'cursors', description: 'Without a page size, pagination.limit says 100 but the rows are cut only at the maximum of 1000.' },
+  { id: 'page-size-parse-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'cursors', description: 'A page size not written as digits (negative, fractional, a word) throws in the parser: 500 internal_error instead of a 4xx.' },
+  { id: 'page-size-zero-served', requirement: 'CUR-LIMIT-APPLIED', topic: 'cursors', description: 'A page size of 0 passes the range check: 200 with no rows, pagination.limit 0 and has_more true.' },
+  { id: 'page-size-zero-unlimited', requirement: 'CUR-LIMIT-APPLIED', topic: 'cursors', description: 'A page size of 0 is read as no limit (rows up to the maximum of 1000) while pagination.limit reports the default 100.' },
+  { id: 'page-size-zero-default', requirement: 'CUR-LIMIT-INVALID', topic: 'cursors', description: 'A page size of 0 is read as none given: 200 with a page of the default size instead of 400 validation_failed.' },
+  { id: 'page-size-error-body-pointer', requirement: 'CUR-MAX-LIMIT', topic: 'cursors', description: 'The 400 for a page size above 1000 points its field error at /limit (a body JSON Pointer) instead of naming the query parameter.' },
+  { id: 'cursor-not-advanced', requirement: 'CUR-WALK', topic: 'cursors', description: 'The next_cursor of a page read with a cursor points at that same page again, so a walk never ends.' },
+  { id: 'cursor-skips-row', requirement: 'CUR-WALK', topic: 'cursors', description: 'Each next page starts one row after the row following the previous page, so a walk misses one row per page.' },
+  { id: 'tampered-cursor-403', requirement: 'CUR-INVALID', topic: 'cursors', description: 'A cursor whose signature does not match (an altered or cut cursor) gets 403 permission_denied instead of 400 validation_failed.' },
+  { id: 'omitted-filters-not-found', requirement: 'CUR-OMIT-FILTERS-NEXT-PAGE', topic: 'cursors', description: "A next page asked for with a filtered page's cursor but without the filters gets 404 resource_not_found instead of the filtered rows or 400." },
+  { id: 'status-queued-includes-sent', requirement: 'CUR-FILTER-STATUS', topic: 'cursors', description: 'The status filter queued also selects rows still waiting for their delivery report (delivery status sent).' },
+  { id: 'status-filter-upper-case', requirement: 'CUR-FILTER-STATUS', topic: 'cursors', description: 'The status filter is compared with the statuses in upper case, so it selects no row.' },
+  { id: 'number-filter-without-plus', requirement: 'CUR-FILTER-TO', topic: 'cursors', description: 'The number filter is compared without its leading + against numbers stored with it, so it selects no row.' },
   // bulk-invariants
   { id: 'settled-true-with-retries-some-bulks', requirement: 'BULK-SETTLED-RULE', topic: 'bulk-invariants', description: 'For bulks whose id does not end in f (most, not all), settled is true once completed even while retries are outstanding.' },
   { id: 'settled-ignores-status', requirement: 'BULK-SETTLED-RULE', topic: 'bulk-invariants', description: 'settled is true while processing when no retries are outstanding.' },
@@ -111,6 +132,8 @@ const registry = [
   { id: 'foreign-message-disclosed', requirement: 'CONC-CROSS-BUSINESS-MESSAGE', topic: 'concealment', description: "Another business's message is returned (200) under the caller's business." },
   { id: 'foreign-bulk-disclosed', requirement: 'CONC-CROSS-BUSINESS-BULK', topic: 'concealment', description: "Another business's bulk is returned (200) under the caller's business." },
   { id: 'message-read-before-grant', requirement: 'CONC-OTHER-BUSINESS-PATH', topic: 'concealment', description: "A message is returned (200) under its own business's path even when the application has no grant on that business." },
+  { id: 'foreign-message-404-own-detail', requirement: 'CONC-SAME-AS-MISSING', topic: 'concealment', description: "The 404 for another business's message has its own detail (not accessible to this business), unlike a random id's." },
+  { id: 'foreign-message-repeat-403', requirement: 'CONC-SAME-AS-MISSING', topic: 'concealment', description: "After the first 404 for another business's message, later lookups of it get 403 permission_denied." },
   // request-id
   { id: 'request-id-truncated-64', requirement: 'RID-ECHO', topic: 'request-id', description: 'A valid X-Request-Id longer than 64 characters is echoed cut to 64.' },
   { id: 'request-id-ignored', requirement: 'RID-ECHO', topic: 'request-id', description: 'A valid client X-Request-Id is replaced by a generated one.' },
@@ -136,7 +159,11 @@ const registry = [
   { id: 'internal-error-stack-in-detail', requirement: 'PROB-DETAIL-NO-SECRETS', topic: 'problem-details', description: 'The 500 internal_error detail carries the stack trace of the failure.', hostCannotShow: 'a 500 is met only when the host fails; the reference forces one through the control origin' },
   { id: 'problem-instance-missing', requirement: 'PROB-INSTANCE', topic: 'problem-details', description: 'Problems carry no instance member.' },
   { id: 'internal-error-as-service-unavailable', requirement: 'PROB-CODE-STATUS', topic: 'problem-details', description: 'An unexpected failure is answered 500 with code service_unavailable (and its Retry-After) instead of internal_error.', hostCannotShow: 'a 500 is met only when the host fails; the reference forces one through the control origin' },
+<<<<<<< HEAD
   { id: 'validation-pointer-dotted', requirement: 'PROB-VALIDATION-ERRORS', topic: 'problem-details', description: 'errors[] is built from the body validator: members named as dotted paths (recipients.0.to) instead of JSON Pointers, and query parameter or header errors left out (errors [] for a page size of 0).' },
+=======
+  { id: 'repeat-deactivation-410-not-found', requirement: 'PROB-CODE-STATUS', topic: 'problem-details', description: 'Deactivating an already deactivated webhook endpoint is refused 410 with code resource_not_found, a code whose status is 404.' },
+>>>>>>> sites-b
   // validation
   { id: 'both-message-and-template-accepted', requirement: 'VAL-EXACTLY-ONE-CONTENT', topic: 'validation', description: 'A body with both message and template_id is accepted.' },
   { id: 'extra-body-property-accepted', requirement: 'VAL-BODY-FIELDS', topic: 'validation', description: 'Unknown top-level body members are ignored instead of refused.' },
@@ -171,6 +198,8 @@ const registry = [
   { id: 'webhook-delete-random-204', requirement: 'HOOK-NOT-FOUND', topic: 'webhooks', description: 'A random endpoint id answers 204 instead of 404.' },
   { id: 'webhook-grant-of-endpoint-business', requirement: 'HOOK-FORBIDDEN', topic: 'webhooks', description: "Deactivation checks the grant on the endpoint's own business, so the endpoint is deactivated under the path of a business without grant (204)." },
   { id: 'webhook-repeat-deactivation-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'webhooks', description: 'Deactivating an already deactivated endpoint answers 500 internal_error.' },
+  { id: 'webhook-refused-still-deactivates', requirement: 'HOOK-FORBIDDEN', topic: 'webhooks', description: 'A deactivation refused for want of a grant (403) still deactivates the endpoint.', hostCannotShow: "the endpoint's state is read through the control origin; the document shows no read of webhook endpoints or of deliveries" },
+  { id: 'webhook-repeat-200', requirement: 'HOOK-DEACTIVATE-204', topic: 'webhooks', description: 'Deactivating an already deactivated endpoint answers 200 with a JSON body instead of 204 or a refusal.' },
   // messages
   { id: 'message-unrendered', requirement: 'MSG-RENDERED-CONTENT', topic: 'messages', description: 'A template-based message shows the template text with its {{placeholders}} instead of the rendered content.' },
   { id: 'message-status-provider-code', requirement: 'MSG-STATUS-VALUES', topic: 'messages', description: 'The individual message status is a raw provider code (DELIVRD).' },

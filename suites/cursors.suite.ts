@@ -50,6 +50,7 @@ function bulkToList(t: CheckContext): Promise<string> {
     // Enough rows for several pages on the embedded reference; against a real host each entry is an SMS.
     const count = sendsRealMessages(t.config) ? Math.min(10, (t.config.fixtures.recipients ?? []).length * 2) : 150;
     const body = generate(t, bodiesWithCount(t, Math.max(count, 2)), 'listing bulk');
+    // waiver: setup asserting BULK-ACCEPT-202, a bulk-invariants rule judged there; the matrix never runs cursors for that topic's defects
     const { response } = await submitAccepted(t, body);
     return bulkIdOf(response)!;
   })();
@@ -61,6 +62,7 @@ function secondBulk(t: CheckContext): Promise<string> {
   requireSubmissions(t);
   otherBulk ??= (async () => {
     const body = generate(t, bodiesWithCount(t, 2), 'second bulk');
+    // waiver: setup asserting BULK-ACCEPT-202, a bulk-invariants rule judged there; the matrix never runs cursors for that topic's defects
     const { response } = await submitAccepted(t, body);
     return bulkIdOf(response)!;
   })();
@@ -134,7 +136,7 @@ interface Walk {
 async function walk(t: CheckContext, bulkId: string, limit: number | undefined, filters: Array<[string, string]>, expectedRows?: number): Promise<Walk> {
   const { params } = t.config;
   const out: Walk = { ids: [], rows: [], pages: 0, responses: [] };
-  const maxPages = expectedRows !== undefined && limit !== undefined ? Math.ceil(expectedRows / limit) + 2 : 200;
+  let maxPages = 200;
   let cursor: string | undefined;
   for (;;) {
     const query: Array<[string, string]> = [...filters];
@@ -145,6 +147,12 @@ async function walk(t: CheckContext, bulkId: string, limit: number | undefined, 
     out.responses.push(res);
     const page = pageOf(t, res, cursor === undefined ? 'CUR-PATH' : 'CUR-WALK', cursor === undefined ? 'the first page' : `page ${out.pages}`);
     checkPagination(t, page, res, limit);
+    if (out.pages === 1 && expectedRows !== undefined) {
+      // The size the first page applied (the default when none was asked for) bounds the walk:
+      // more pages than the rows could fill means the cursor does not advance.
+      const size = limit ?? (typeof page.limit === 'number' && page.limit >= 1 ? page.limit : undefined);
+      if (size !== undefined) maxPages = Math.ceil(expectedRows / size) + 2;
+    }
     for (const row of page.rows) {
       out.rows.push(row);
       if (typeof row.id === 'string') out.ids.push(row.id);
@@ -410,6 +418,7 @@ describe('cursors (4.3, 2.6)', () => {
         if (res.status === 200) {
           const page = pageOf(t, res, 'CUR-INVALID', `a cursor ${what}`);
           const foreign = truth.complete ? page.rows.filter((r) => !ofBulk.has(r.id)) : [];
+          // waiver: an altered cursor decodes only if unsigned, and to another bulk's rows only if the path's bulk is also ignored: two faults
           t.expect(foreign.length === 0, 'CUR-BOUND', `only rows of bulk ${bulkId} for a cursor ${what}`, `${foreign.length} other row(s), e.g. ${show(foreign[0])}`, res);
           t.note(`a cursor ${what} still decoded to a page of the bulk (the cursor is not signed)`);
           continue;

@@ -77,7 +77,13 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
       if (d.has('recipient-limit-status-400')) {
         return call.validationFailed('Too many recipients.', [{ pointer: '/recipients', code: 'field_invalid' }]);
       }
-      return call.problem('recipient_limit_exceeded', `The submission has ${recipients.length} recipient entries; at most ${MAX_RECIPIENTS} are accepted.`);
+      // 4.1 rule 1: nothing of the refused submission is named in the answer (the defects give the
+      // id allocated before the count was checked, as a Location header or as a member).
+      const allocated = bulkLocation(businessId, uuidv7(call.deps.clock.now()));
+      return call.problem('recipient_limit_exceeded', `The submission has ${recipients.length} recipient entries; at most ${MAX_RECIPIENTS} are accepted.`, {
+        ...(d.has('recipient-limit-location') ? { headers: { Location: allocated } } : {}),
+        ...(d.has('recipient-limit-id-in-problem') ? { extra: { id: allocated.split('/').pop() } } : {}),
+      });
     }
   }
 
@@ -99,6 +105,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     return keyRefused();
   }
 
+  // 4.1: an empty recipients array is refused and creates nothing (the defect records the bulk first).
+  if (recipients?.length === 0 && d.has('zero-recipients-creates-bulk')) store.saveBulk(orphanBulk(call, businessId));
   const errors = validateBulkBody(body, d);
   if (errors.length > 0) return refuse('The request body is invalid.', errors);
   const valid = body as BulkBody;
@@ -256,7 +264,7 @@ function acceptBulk(call: Call, businessId: string, body: BulkBody, pin: BulkRec
   };
 }
 
-/** What the `recipient-limit-creates-bulk` defect leaves behind. */
+/** What the `recipient-limit-creates-bulk` and `zero-recipients-creates-bulk` defects leave behind. */
 function orphanBulk(call: Call, businessId: string): BulkRecord {
   const now = call.deps.clock.now();
   return {

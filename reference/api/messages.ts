@@ -1,10 +1,13 @@
 // 4.4 retrieve an individual SMS: another business's message is concealed (404 as for a random id).
 import { authorize } from './authorize.ts';
 import type { Call } from './call.ts';
+import type { Store } from '../store.ts';
 import { renderMessage } from './render.ts';
 
 const NOT_FOUND_DETAIL = 'No SMS message with this id exists for this business.';
 const DAY_MS = 24 * 3600 * 1000;
+/** Lookups of another business's message already refused, per reference (the `foreign-message-repeat-403` defect). */
+const refusedLookups = new WeakMap<Store, Set<string>>();
 
 export function getMessage(call: Call, businessId: string, messageId: string): void {
   const d = call.defects;
@@ -33,6 +36,15 @@ export function getMessage(call: Call, businessId: string, messageId: string): v
     if (d.has('foreign-message-403')) return call.problem('permission_denied', 'This message belongs to another business.');
     if (d.has('foreign-message-404-extra-property')) {
       return call.problem('resource_not_found', NOT_FOUND_DETAIL, { extra: { business_id: message.business_id } });
+    }
+    if (d.has('foreign-message-404-own-detail')) return call.problem('resource_not_found', 'This SMS message is not accessible to this business.');
+    // The defect remembers a refused lookup and answers the next ones as an ownership denial.
+    if (d.has('foreign-message-repeat-403')) {
+      const seen = refusedLookups.get(call.deps.store) ?? new Set<string>();
+      refusedLookups.set(call.deps.store, seen);
+      const key = `${businessId}/${message.id}`;
+      if (seen.has(key)) return call.problem('permission_denied', 'This message belongs to another business.');
+      seen.add(key);
     }
   } else if (d.has('message-not-found-200')) {
     return call.json(200, {});

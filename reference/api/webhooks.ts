@@ -8,7 +8,11 @@ export function deactivateWebhookEndpoint(call: Call, businessId: string, endpoi
   const endpoint = store.webhookEndpoint(endpointId);
   // 3.4 / 5.6: the grant is the one on the path's business (the defect takes the endpoint's own business).
   const business = endpoint && d.has('webhook-grant-of-endpoint-business') ? endpoint.businessId : businessId;
-  if (!authorize(call, business, 'webhook.endpoints.manage')) return;
+  if (!authorize(call, business, 'webhook.endpoints.manage')) {
+    // 3.4: a refused call changes nothing (the defect has already written the deactivation).
+    if (endpoint?.active && d.has('webhook-refused-still-deactivates')) store.saveWebhookEndpoint({ ...endpoint, active: false, deactivatedAt: clock.now() });
+    return;
+  }
   const owned = endpoint && (endpoint.businessId === business || d.has('webhook-delete-foreign-endpoint'));
   if (!endpoint || !owned) {
     if (!endpoint && d.has('webhook-delete-random-204')) return call.empty(204);
@@ -18,6 +22,12 @@ export function deactivateWebhookEndpoint(call: Call, businessId: string, endpoi
   // 3.4: active -> deactivated. Reference choice: deactivating again is also 204 (idempotent DELETE).
   // 7: a repeat is no server failure (the defect takes an inactive endpoint for an impossible state: 500).
   if (!endpoint.active && d.has('webhook-repeat-deactivation-500')) throw new Error('endpoint already deactivated');
+  // 3.4 / 7: a repeat is 204 again here; the defects answer 200 with the endpoint, or refuse with
+  // 410 under resource_not_found, a code whose status is 404.
+  if (!endpoint.active && d.has('webhook-repeat-200')) return call.json(200, { id: endpoint.id, active: false });
+  if (!endpoint.active && d.has('repeat-deactivation-410-not-found')) {
+    return call.problem('resource_not_found', 'The webhook endpoint is already deactivated.', { status: 410 });
+  }
   if (endpoint.active && !d.has('webhook-delete-not-deactivated')) {
     store.saveWebhookEndpoint({ ...endpoint, active: false, deactivatedAt: clock.now() });
   }

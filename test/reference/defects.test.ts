@@ -212,6 +212,13 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await h.submit(messageBody(h, { recipients: many(h, 1001) }));
     return (await wallet(h)).json.current_balance !== before;
   },
+  'recipient-limit-location': async (h) => (await h.submit(messageBody(h, { recipients: many(h, 1001) }))).headers.get('location') !== null,
+  'recipient-limit-id-in-problem': async (h) => (await h.submit(messageBody(h, { recipients: many(h, 1001) }))).json.id !== undefined,
+  'zero-recipients-creates-bulk': async (h) => {
+    const before = (await h.control('GET', '/state/counts')).bulkMessages;
+    await h.submit(messageBody(h, { recipients: [] }));
+    return (await h.control('GET', '/state/counts')).bulkMessages !== before;
+  },
   // cursors
   'cursor-not-bound-to-status-filter': async (h) => {
     const first = await rows(h, { status: 'failed', limit: '5' });
@@ -239,6 +246,60 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   },
   'unknown-status-filter-ignored': async (h) => (await rows(h, { status: 'bounced' })).status === 200,
   'filter-shape-500': async (h) => (await rows(h, { status: 'bounced' })).status >= 500 || (await rows(h, { to: '12345' })).status >= 500,
+  'rows-path-serves-bulk': async (h) => !Array.isArray((await rows(h, {})).json.data),
+  'has-more-omitted-on-last-page': async (h) => typeof (await rows(h, { limit: '1000' })).json.pagination.has_more !== 'boolean',
+  'has-more-counts-whole-listing': async (h) => {
+    const first = await rows(h, { limit: '200' });
+    const last = (await rows(h, { limit: '200', cursor: first.json.pagination.next_cursor })).json.pagination;
+    return last.has_more === true && !last.next_cursor;
+  },
+  'page-limit-reports-default': async (h) => (await rows(h, { limit: '5' })).json.pagination.limit !== 5,
+  'page-one-row-over': async (h) => {
+    const page = (await rows(h, { limit: '5' })).json;
+    return page.data.length > page.pagination.limit;
+  },
+  'default-page-uncut': async (h) => {
+    const page = (await rows(h, {})).json;
+    return page.data.length > page.pagination.limit;
+  },
+  'page-size-parse-500': async (h) => (await rows(h, { limit: 'ten' })).status >= 500,
+  'page-size-zero-served': async (h) => {
+    const r = await rows(h, { limit: '0' });
+    return r.status === 200 && !(r.json.pagination.limit >= 1);
+  },
+  'page-size-zero-unlimited': async (h) => {
+    const r = await rows(h, { limit: '0' });
+    return r.status === 200 && r.json.data.length > r.json.pagination.limit;
+  },
+  'page-size-zero-default': async (h) => (await rows(h, { limit: '0' })).status !== 400,
+  'page-size-error-body-pointer': async (h) => !(await rows(h, { limit: '1001' })).json.errors.some((e: any) => e.pointer === 'limit'),
+  'cursor-not-advanced': async (h) => {
+    const first = await rows(h, { limit: '5' });
+    const second = await rows(h, { limit: '5', cursor: first.json.pagination.next_cursor });
+    const third = await rows(h, { limit: '5', cursor: second.json.pagination.next_cursor });
+    return third.json.data[0].id === second.json.data[0].id;
+  },
+  'cursor-skips-row': async (h) => {
+    const first = await rows(h, { limit: '5' });
+    const second = await rows(h, { limit: '5', cursor: first.json.pagination.next_cursor });
+    const both = (await rows(h, { limit: '10' })).json.data.map((row: any) => row.id);
+    return [...first.json.data, ...second.json.data].map((row: any) => row.id).join() !== both.join();
+  },
+  'tampered-cursor-403': async (h) => {
+    const cursor: string = (await rows(h, { limit: '5' })).json.pagination.next_cursor;
+    return (await rows(h, { limit: '5', cursor: cursor.slice(0, -1) })).status !== 400;
+  },
+  'omitted-filters-not-found': async (h) => {
+    const first = await rows(h, { status: 'failed', limit: '5' });
+    return (await rows(h, { cursor: first.json.pagination.next_cursor, limit: '5' })).status !== 200;
+  },
+  'status-queued-includes-sent': async (h) =>
+    (await rows(h, { status: 'queued', limit: '1000' })).json.data.some((row: any) => row.submission_status !== 'queued' && row.delivery_status !== 'queued'),
+  'status-filter-upper-case': async (h) => (await rows(h, { status: 'sent', limit: '1000' })).json.data.length === 0,
+  'number-filter-without-plus': async (h) => {
+    const to = (await rows(h, { limit: '1' })).json.data[0].to;
+    return (await rows(h, { to, limit: '1000' })).json.data.length === 0;
+  },
   // bulk-invariants
   'settled-true-with-retries-some-bulks': async (h) => {
     const ids: string[] = [];
@@ -317,6 +378,12 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   'foreign-message-disclosed': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId))).status === 200,
   'foreign-bulk-disclosed': async (h) => (await h.call('GET', h.paths.bulk(h.b, h.ref.extras.otherBusinessBulkId))).status === 200,
   'message-read-before-grant': async (h) => (await h.call('GET', h.paths.message(h.f.otherBusinessId, h.f.foreignMessageId))).status === 200,
+  'foreign-message-404-own-detail': async (h) =>
+    (await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId))).json.detail !== (await h.call('GET', h.paths.message(h.b, RANDOM_V7))).json.detail,
+  'foreign-message-repeat-403': async (h) => {
+    await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId));
+    return (await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId))).status !== 404;
+  },
   // request-id
   'request-id-truncated-64': async (h) => {
     const id = 'r'.repeat(100);
@@ -380,6 +447,11 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     }),
   'validation-pointer-dotted': async (h) =>
     !(await h.submit(messageBody(h, { recipients: [{ to: 'nope' }] }))).json.errors.some((e: { pointer: string }) => e.pointer === '/recipients/0/to'),
+  'repeat-deactivation-410-not-found': async (h) => {
+    await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId));
+    const again = await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId));
+    return again.status >= 400 && again.json?.code === 'resource_not_found' && again.status !== 404;
+  },
   // validation
   'both-message-and-template-accepted': async (h) => (await h.submit(messageBody(h, { template_id: h.f.templateId }))).status === 202,
   'extra-body-property-accepted': async (h) => (await h.submit(messageBody(h, { priority: 'high' }))).status === 202,
@@ -435,6 +507,14 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   'webhook-repeat-deactivation-500': async (h) => {
     await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId));
     return (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId))).status >= 500;
+  },
+  'webhook-refused-still-deactivates': async (h) => {
+    await h.call('DELETE', h.paths.webhook(h.f.otherBusinessId, h.f.webhookEndpointId));
+    return (await h.control('GET', `/state/webhook-endpoints/${h.f.webhookEndpointId}`)).active === false;
+  },
+  'webhook-repeat-200': async (h) => {
+    await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId));
+    return (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId))).status === 200;
   },
   // messages
   'message-status-provider-code': async (h) => !['queued', 'sent', 'delivered', 'failed'].includes((await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.status),
