@@ -159,11 +159,8 @@ const registry = [
   { id: 'internal-error-stack-in-detail', requirement: 'PROB-DETAIL-NO-SECRETS', topic: 'problem-details', description: 'The 500 internal_error detail carries the stack trace of the failure.', hostCannotShow: 'a 500 is met only when the host fails; the reference forces one through the control origin' },
   { id: 'problem-instance-missing', requirement: 'PROB-INSTANCE', topic: 'problem-details', description: 'Problems carry no instance member.' },
   { id: 'internal-error-as-service-unavailable', requirement: 'PROB-CODE-STATUS', topic: 'problem-details', description: 'An unexpected failure is answered 500 with code service_unavailable (and its Retry-After) instead of internal_error.', hostCannotShow: 'a 500 is met only when the host fails; the reference forces one through the control origin' },
-<<<<<<< HEAD
   { id: 'validation-pointer-dotted', requirement: 'PROB-VALIDATION-ERRORS', topic: 'problem-details', description: 'errors[] is built from the body validator: members named as dotted paths (recipients.0.to) instead of JSON Pointers, and query parameter or header errors left out (errors [] for a page size of 0).' },
-=======
   { id: 'repeat-deactivation-410-not-found', requirement: 'PROB-CODE-STATUS', topic: 'problem-details', description: 'Deactivating an already deactivated webhook endpoint is refused 410 with code resource_not_found, a code whose status is 404.' },
->>>>>>> sites-b
   // validation
   { id: 'both-message-and-template-accepted', requirement: 'VAL-EXACTLY-ONE-CONTENT', topic: 'validation', description: 'A body with both message and template_id is accepted.' },
   { id: 'extra-body-property-accepted', requirement: 'VAL-BODY-FIELDS', topic: 'validation', description: 'Unknown top-level body members are ignored instead of refused.' },
