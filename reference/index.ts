@@ -114,7 +114,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
   // A fixture any host can supply (a token kept past its expiry): `serve` prints it too.
   const expiredToken = (await tokens.issue(world.apps.primary.clientId, 'expired')).token;
 
-  const deps: Deps = { store, clock, tokens, cursors, defects, faults, counters: { walletReads: 0, rate: new Map(), pace: [] }, ratePerSecond: options.rateLimit ?? null };
+  const deps: Deps = { store, clock, tokens, cursors, defects, faults, counters: { walletReads: 0, lastWalletBalance: new Map(), rate: new Map(), pace: [] }, ratePerSecond: options.rateLimit ?? null };
   const apiServer = createApiServer(deps);
   if (options.latencyMs) delayRequests(apiServer, options.latencyMs);
   const controlServer = createControlServer({

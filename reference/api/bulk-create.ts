@@ -178,7 +178,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
       if (d.has('archived-template-refused-after-save')) saveOrphan();
       return call.problem('template_not_active', 'The template is not active for new submissions.');
     }
-    pin = { template_id: template.id, revision_id: template.revisionId };
+    // 2.1: the pin names the revision active now (the defect makes a new id for the pin instead).
+    pin = { template_id: template.id, revision_id: d.has('bulk-pin-revision-new-id') ? uuidv7(now) : template.revisionId };
     placeholders = template.placeholders;
   } else {
     placeholders = placeholdersOf(valid.message ?? '');
@@ -191,21 +192,24 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   const accept = () => {
     const bulk = acceptBulk(call, businessId, valid, pin, now);
     store.saveBulk(bulk);
-    const location = bulkLocation(businessId, bulk.id);
-    const text = JSON.stringify(renderBulk(call, bulk, { acceptance: true }));
+    const location = acceptedLocation(call, businessId, bulk.id);
+    // 4.1: a JSON bulk SMS resource (the defect answers with the Location header alone).
+    const text = d.has('acceptance-empty-body') ? '' : JSON.stringify(renderBulk(call, bulk, { acceptance: true }));
+    // 4.1: 202, durable acceptance; the defects answer 201 Created, or 200 for a message-based bulk as if sent.
+    const status = d.has('bulk-accepted-201') ? 201 : d.has('message-bulk-answered-200') && pin === null ? 200 : 202;
     if (scope) {
       const record: IdempotencyRecord = {
         fingerprint,
         rawBody: JSON.stringify(valid),
         requestText: rawBody,
         createdAt: now,
-        response: { status: 202, location, body: text },
+        response: { status, location, body: text },
       };
       store.saveIdempotency(scope, record);
       if (d.has('idempotency-key-taken-by-other-application')) store.saveIdempotency(businessWide, record);
     }
-    // 4.1: 202 with Location of the created resource.
-    call.raw(202, text, d.has('location-missing') ? {} : { Location: location });
+    // 4.1: Location of the created resource.
+    call.raw(status, text, d.has('location-missing') ? {} : { Location: location });
   };
   // 4.1 rule 2: the key is looked up and recorded in one step; the defect puts a slow acceptance
   // between the two, so a concurrent same-key submission finds no record and creates its own bulk.
@@ -221,6 +225,18 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
 
 /** The application part of the business-wide key marks of `idempotency-key-taken-by-other-application`. */
 const ANY_APPLICATION = 'any-application';
+
+/**
+ * 4.1: the Location of the 202 refers to the created bulk. The defects point it at a status monitor
+ * on another host, at the collection, or at the bulk's recipient rows.
+ */
+function acceptedLocation(call: Call, businessId: string, bulkId: string): string {
+  const d = call.defects;
+  if (d.has('location-status-monitor')) return `https://status.example.invalid/requests/${encodeURIComponent(call.requestId)}`;
+  if (d.has('location-collection-path')) return `/v1/businesses/${businessId}/sms/bulk-messages`;
+  if (d.has('location-points-to-rows')) return `${bulkLocation(businessId, bulkId)}/messages`;
+  return bulkLocation(businessId, bulkId);
+}
 
 /** How long the acceptance step of `idempotency-key-recorded-late` and `concurrent-same-key-500` takes. */
 const LATE_RECORD_MS = 50;

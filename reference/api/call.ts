@@ -30,7 +30,7 @@ export interface Deps {
   defects: ActiveDefects;
   faults: Faults;
   /** Counters kept across requests (wallet reads, rate windows). */
-  counters: { walletReads: number; rate: Map<string, { windowStart: number; count: number }>; pace: number[] };
+  counters: { walletReads: number; lastWalletBalance: Map<string, string>; rate: Map<string, { windowStart: number; count: number }>; pace: number[] };
   /**
    * Requests per second the API answers before 429 (`serve --rate-limit`), the pace of a sandbox;
    * null for none. Counted over the last second of wall time, every caller together.

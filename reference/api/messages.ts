@@ -1,4 +1,5 @@
 // 4.4 retrieve an individual SMS: another business's message is concealed (404 as for a random id).
+import { UUID_V7 } from '../ids.ts';
 import { authorize } from './authorize.ts';
 import type { Call } from './call.ts';
 import type { Store } from '../store.ts';
@@ -25,6 +26,10 @@ export function getMessage(call: Call, businessId: string, messageId: string): v
     return call.problem('resource_not_found', NOT_FOUND_DETAIL);
   }
   if (!authorize(call, businessId, 'sms.message.read')) return;
+  // 4.0: a message id of another shape is simply not found (4xx); the defect reads the UUIDv7's
+  // time field to pick the store's partition, which throws on any other shape.
+  const wellFormed = UUID_V7.test(messageId);
+  if (!wellFormed && d.has('message-id-parse-500')) throw new Error(`cannot read a UUIDv7 time from ${messageId}`);
   const stored = call.deps.store.message(messageId);
   // 4.4: every message of the business is retrieved (the defect searches only the last 24 hours).
   const recent = !stored || call.deps.clock.now() - stored.accepted_at <= DAY_MS;
@@ -49,5 +54,7 @@ export function getMessage(call: Call, businessId: string, messageId: string): v
   } else if (d.has('message-not-found-200')) {
     return call.json(200, {});
   }
-  call.problem('resource_not_found', NOT_FOUND_DETAIL);
+  // 7: the status member equals the HTTP status; the defect builds the body of a malformed id as
+  // for a validation failure (status 400) while answering 404.
+  call.problem('resource_not_found', NOT_FOUND_DETAIL, !wellFormed && d.has('path-id-problem-status-400') ? { extra: { status: 400 } } : {});
 }

@@ -1,73 +1,118 @@
 // JSON shapes of section 2, rendered from stored records and the lifecycle projection.
 import type { BulkRecord, IndividualMessage, RecipientRow } from '../store.ts';
 import { projectBulk, rowStateAt } from '../lifecycle.ts';
+import { uuidv7 } from '../ids.ts';
 import type { Call } from './call.ts';
+
+/** 2.1 classification as written; the defect reads it through a list kept in the other order. */
+const SWAPPED_CLASSIFICATION: Record<string, string> = { transactional: 'promotional', promotional: 'transactional' };
 
 /** 2.2 SmsBulkMessage. `acceptance` renders the 202 of 4.1 (warnings empty, submission null). */
 export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?: boolean } = {}): Record<string, unknown> {
   const d = call.defects;
   const now = call.deps.clock.now();
   const p = projectBulk(bulk, now, d);
-  let status: string = p.status;
+  // 4.2: a read of an accepted bulk is a 200; the defect throws while retries are still outstanding.
+  if (d.has('retrying-bulk-read-500') && !options.acceptance && p.status === 'completed' && (p.submission?.retryable_failed_count ?? 0) > 0) {
+    throw new Error('retry schedule of the bulk is locked');
+  }
+  // 3.1: one of the documented statuses (the defect names the processing state its own way).
+  let status: string = d.has('bulk-status-in-progress') && p.status === 'processing' ? 'in_progress' : p.status;
   let intake: Record<string, number> | null = bulk.intake;
   let submission: Record<string, number> | null = p.submission;
   let settled: boolean | null = p.settled;
+  // 2.2: settled needs retryable_failed_count; the defect leaves a zero count out and keeps settled.
+  if (submission && submission.retryable_failed_count === 0 && d.has('retryable-count-omitted-when-zero')) {
+    const { retryable_failed_count: _omitted, ...rest } = submission;
+    submission = rest;
+  }
   if (call.deps.faults.countsUnavailable && !options.acceptance) {
+    // 4.2: a read without authoritative totals is still a 200; the defect throws on the missing totals.
+    if (d.has('counts-unavailable-read-500')) throw new Error('intake totals unavailable');
     // 2.2: without authoritative totals intake and submission are null, never invented zeros, and
-    // settled cannot be computed (null). The defect invents zeros (and derives settled from them).
+    // settled cannot be computed (null). The defect invents zeros (and derives settled from them);
+    // the other keeps the settled it computed before the totals were dropped.
     const zeros = d.has('invented-zero-counts');
     intake = zeros ? { good: 0, bad: 0, empty: 0 } : null;
     submission = zeros ? { processed: 0, success: 0, failed: 0, retryable_failed_count: 0, exhausted: 0 } : null;
-    settled = zeros ? status === 'completed' : null;
+    settled = zeros ? status === 'completed' : d.has('settled-true-without-counts') ? p.settled : null;
   }
   if (options.acceptance) {
     // 4.1: the acceptance response shows queued, submission null, settled false, warnings empty.
     status = d.has('acceptance-status-processing') ? 'processing' : 'queued';
     submission = d.has('acceptance-submission-zeros') ? { processed: 0, success: 0, failed: 0, retryable_failed_count: 0, exhausted: 0 } : null;
-    settled = false;
+    settled = d.has('acceptance-settled-null') ? null : false;
   }
   const warnings: Array<{ code: string; detail: string }> = [];
+  const unavailable = { code: 'delivery_summary_unavailable', detail: 'Delivery reporting for this bulk message is not available yet.' };
   let deliverySummary: Record<string, unknown> | null = null;
   if (p.delivery) {
-    deliverySummary = { as_of: call.time(p.delivery.asOf), complete: p.delivery.complete, outcomes_resolved: p.delivery.outcomesResolved };
+    // 2.2: as_of a timestamp, complete a boolean, outcomes_resolved an integer (each defect breaks one).
+    deliverySummary = {
+      as_of: d.has('delivery-summary-as-of-epoch') ? p.delivery.asOf : call.time(p.delivery.asOf),
+      complete: p.delivery.complete,
+      outcomes_resolved: d.has('outcomes-resolved-as-string') ? String(p.delivery.outcomesResolved) : p.delivery.outcomesResolved,
+    };
+    if (d.has('delivery-summary-without-complete')) delete deliverySummary.complete;
   } else if (!options.acceptance) {
     // 2.2: null delivery_summary comes with a warning; zeros are never invented.
-    if (!d.has('missing-unavailable-warning')) {
-      warnings.push({ code: 'delivery_summary_unavailable', detail: 'Delivery reporting for this bulk message is not available yet.' });
-    }
+    if (!d.has('missing-unavailable-warning')) warnings.push(unavailable);
     if (d.has('invented-zero-delivery-summary')) deliverySummary = { as_of: call.time(now), complete: false, outcomes_resolved: 0 };
+  } else {
+    // 4.1: the acceptance response has no delivery_summary and no warnings (each defect adds one).
+    if (d.has('acceptance-unavailable-warning')) warnings.push(unavailable);
+    if (d.has('acceptance-delivery-summary-zeros')) deliverySummary = { as_of: call.time(now), complete: false, outcomes_resolved: 0 };
   }
   const body: Record<string, unknown> = {
-    id: bulk.id,
-    business_id: bulk.businessId,
-    from: bulk.from,
-    // 2.1: transactional or promotional, as written (the defect upper-cases it).
-    classification: d.has('classification-upper-case') ? bulk.classification.toUpperCase() : bulk.classification,
+    // 4.2: the bulk's own id (the defect lets the first recipient row's id win, as a join would).
+    id: d.has('bulk-read-id-is-row-id') && !options.acceptance && bulk.rows[0] ? bulk.rows[0].id : bulk.id,
+    // 4.1: the business of the path (the defect copies the bulk's own id).
+    business_id: d.has('bulk-business-id-is-bulk-id') ? bulk.id : bulk.businessId,
+    // 4.1: the sender as submitted (the defect upper-cases it, as some carriers show it).
+    from: d.has('sender-upper-case') ? bulk.from.toUpperCase() : bulk.from,
+    // 2.1: transactional or promotional, as written (the defects upper-case or swap it).
+    classification: d.has('classification-upper-case')
+      ? bulk.classification.toUpperCase()
+      : d.has('classification-swapped')
+        ? SWAPPED_CLASSIFICATION[bulk.classification]
+        : bulk.classification,
     status,
     settled,
-    message: bulk.message,
-    template: templatePin(call, bulk),
+    // 4.1: the submitted message (the defect keeps the text with the recipient rows only).
+    message: d.has('bulk-message-dropped') ? null : bulk.message,
+    template: templatePin(call, bulk, options.acceptance === true),
     accepted_at: call.time(bulk.acceptedAt),
     intake,
     submission,
     delivery_summary: deliverySummary,
     warnings,
   };
+  // 4.1: the 202 names the bulk (the defect leaves the id to the Location header).
+  if (options.acceptance && d.has('acceptance-id-omitted')) delete body.id;
   if (d.has('bulk-response-extra-property')) body.priority = 'normal';
   return body;
 }
 
 /**
- * 2.1 TemplateRevisionPin: the revision recorded at acceptance, on every read. The defects drop it,
- * or show the template's current revision instead.
+ * 2.1 TemplateRevisionPin: the revision recorded at acceptance, on every read; null for a
+ * message-based bulk. The defects drop it, show the template's current revision instead, fail the
+ * read once the pinned revision is no longer the active one, or give a message-based bulk an
+ * empty pin object (at acceptance, or on reads).
  */
-function templatePin(call: Call, bulk: BulkRecord): BulkRecord['template'] {
+function templatePin(call: Call, bulk: BulkRecord, acceptance: boolean): Record<string, unknown> | null {
+  const d = call.defects;
   const pin = bulk.template;
-  if (!pin) return null;
-  if (call.defects.has('bulk-template-pin-dropped')) return null;
-  if (call.defects.has('template-pin-follows-active-revision')) {
-    const current = call.deps.store.template(pin.template_id);
-    if (current) return { template_id: pin.template_id, revision_id: current.revisionId };
+  if (!pin) {
+    if (acceptance && d.has('message-bulk-empty-pin')) return {};
+    if (!acceptance && d.has('message-bulk-pin-on-read')) return { template_id: null, revision_id: null };
+    return null;
+  }
+  if (d.has('bulk-template-pin-dropped')) return null;
+  const current = call.deps.store.template(pin.template_id);
+  if (d.has('template-pin-follows-active-revision') && current) return { template_id: pin.template_id, revision_id: current.revisionId };
+  // 4.2: the pin is stored with the bulk; the defect looks the pinned revision up among active ones.
+  if (d.has('template-revised-bulk-read-500') && current && current.revisionId !== pin.revision_id) {
+    throw new Error(`revision ${pin.revision_id} is not an active revision of template ${pin.template_id}`);
   }
   return pin;
 }
@@ -92,7 +137,8 @@ export function renderRow(call: Call, bulk: BulkRecord, row: RecipientRow, now: 
 export function renderMessage(call: Call, m: IndividualMessage): Record<string, unknown> {
   const d = call.defects;
   return {
-    id: m.id,
+    // 4.4: the message requested (the defect writes a new id made for the read).
+    id: d.has('message-id-is-read-id') ? uuidv7(call.deps.clock.now()) : m.id,
     // 2.4: the business of the path (the defect copies the message's own id).
     business_id: d.has('message-business-id-is-message-id') ? m.id : m.business_id,
     from: m.from,

@@ -36,6 +36,12 @@ export function getWallet(call: Call, businessId: string): void {
     });
   }
   counters.walletReads++;
+  // 4.5: every read is a 200 with the balance; the defect answers 204 when the application's
+  // previous read saw the same balance (a cache that assumes the client kept the last answer).
+  const reader = `${call.app?.clientId ?? ''} ${business.id}`;
+  const unchanged = counters.lastWalletBalance.get(reader) === business.currentBalance;
+  counters.lastWalletBalance.set(reader, business.currentBalance);
+  if (unchanged && d.has('wallet-unchanged-204')) return call.empty(204);
   const body = walletBody(call, business.id, business.name, business.currency, business.currentBalance, now);
   if (d.has('reserved-nonzero-every-tenth-read') && counters.walletReads % 10 === 0) body.reserved_balance = '0.01';
   call.json(200, body);
@@ -46,7 +52,8 @@ function walletBody(call: Call, id: string, name: string, currency: string, curr
   const body: Record<string, unknown> = {
     // 2.5: the business of the path (the defect writes the snapshot's own new id).
     business_id: d.has('wallet-business-id-is-snapshot-id') ? uuidv7(now) : id,
-    business_name: name,
+    // 2.5: 1 to 256 characters (the defect shows an unset trading name: empty).
+    business_name: d.has('wallet-business-name-empty') ? '' : name,
     // 2.5: ISO 4217 alphabetic, upper case.
     currency: d.has('wallet-currency-lower-case') ? currency.toLowerCase() : currency,
     current_balance: d.has('wallet-balance-as-number') ? Number(current) : current,

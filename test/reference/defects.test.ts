@@ -14,6 +14,13 @@ const many = (h: Harness, n: number) => Array.from({ length: n }, (_, i) => ({ t
 const wallet = (h: Harness, as: 'primary' | 'limited' = 'primary') => h.call('GET', h.paths.wallet(h.b), { as });
 const rows = (h: Harness, query: Record<string, string>, bulk = h.f.expiredCursorBulkId) => h.call('GET', h.paths.rows(h.b, bulk), { query });
 const typeBase = (r: Reply) => String(r.json.type).slice(0, -String(r.json.code).length - 1);
+const BULK_STATUSES = ['created', 'scheduled', 'queued', 'processing', 'paused', 'completed', 'failed', 'cancelled'];
+/** A three-recipient bulk read once its delivery reporting is on (2 s after acceptance). */
+async function settledBulk(h: Harness): Promise<any> {
+  const r = await h.submit(messageBody(h));
+  await advance(h, 2000);
+  return (await h.call('GET', h.paths.bulk(h.b, r.json.id))).json;
+}
 async function withFault<T>(h: Harness, fault: Record<string, unknown>, reset: Record<string, unknown>, run: () => Promise<T>): Promise<T> {
   await h.control('POST', '/faults', fault);
   try {
@@ -350,6 +357,76 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
       return b.intake !== null || b.submission !== null;
     });
   },
+  'bulk-status-in-progress': async (h) => {
+    const r = await h.submit(messageBody(h, {}, 1));
+    await advance(h, 200);
+    return !BULK_STATUSES.includes((await h.call('GET', h.paths.bulk(h.b, r.json.id))).json.status);
+  },
+  'retryable-count-omitted-when-zero': async (h) => {
+    const r = await h.submit(messageBody(h, {}, 1));
+    await advance(h, 1000);
+    const b = (await h.call('GET', h.paths.bulk(h.b, r.json.id))).json;
+    return b.settled === true && typeof b.submission?.retryable_failed_count !== 'number';
+  },
+  'delivery-summary-without-complete': async (h) => !('complete' in (await settledBulk(h)).delivery_summary),
+  'delivery-summary-as-of-epoch': async (h) => typeof (await settledBulk(h)).delivery_summary.as_of !== 'string',
+  'outcomes-resolved-as-string': async (h) => !Number.isInteger((await settledBulk(h)).delivery_summary.outcomes_resolved),
+  'bulk-accepted-201': async (h) => (await h.submit(templateBody(h))).status !== 202,
+  'message-bulk-answered-200': async (h) => (await h.submit(messageBody(h))).status !== 202,
+  'acceptance-empty-body': async (h) => typeof (await h.submit(messageBody(h))).json !== 'object',
+  'acceptance-id-omitted': async (h) => typeof (await h.submit(messageBody(h))).json.id !== 'string',
+  'acceptance-delivery-summary-zeros': async (h) => (await h.submit(messageBody(h))).json.delivery_summary !== null,
+  'acceptance-settled-null': async (h) => (await h.submit(messageBody(h))).json.settled !== false,
+  'acceptance-unavailable-warning': async (h) => (await h.submit(messageBody(h))).json.warnings.length > 0,
+  'bulk-business-id-is-bulk-id': async (h) => (await h.submit(messageBody(h))).json.business_id !== h.b,
+  'sender-upper-case': async (h) => (await h.submit(messageBody(h))).json.from !== h.f.senderId,
+  'classification-swapped': async (h) => (await h.submit(messageBody(h))).json.classification !== 'transactional',
+  'bulk-message-dropped': async (h) => (await h.submit(messageBody(h))).json.message !== messageBody(h).message,
+  'location-status-monitor': async (h) => {
+    const r = await h.submit(messageBody(h));
+    return r.headers.get('location') !== h.paths.bulk(h.b, r.json.id);
+  },
+  'location-collection-path': async (h) => {
+    const r = await h.submit(messageBody(h));
+    return r.headers.get('location') !== h.paths.bulk(h.b, r.json.id);
+  },
+  'location-points-to-rows': async (h) => {
+    const r = await h.submit(messageBody(h));
+    return r.headers.get('location') !== h.paths.bulk(h.b, r.json.id);
+  },
+  'bulk-read-id-is-row-id': async (h) => {
+    const r = await h.submit(messageBody(h));
+    return (await h.call('GET', h.paths.bulk(h.b, r.json.id))).json.id !== r.json.id;
+  },
+  'template-revised-bulk-read-500': async (h) => {
+    const r = await h.submit(templateBody(h));
+    await h.control('POST', `/templates/${h.f.templateId}/revise`);
+    return (await h.call('GET', h.paths.bulk(h.b, r.json.id))).status !== 200;
+  },
+  'retrying-bulk-read-500': async (h) => {
+    const r = await h.submit(messageBody(h, {}, 3));
+    await advance(h, 500);
+    return (await h.call('GET', h.paths.bulk(h.b, r.json.id))).status !== 200;
+  },
+  'counts-unavailable-read-500': async (h) => {
+    const r = await h.submit(messageBody(h));
+    return withFault(h, { countsUnavailable: true }, { countsUnavailable: false }, async () => (await h.call('GET', h.paths.bulk(h.b, r.json.id))).status !== 200);
+  },
+  'settled-true-without-counts': async (h) => {
+    const r = await h.submit(messageBody(h, {}, 1));
+    await advance(h, 1000);
+    return withFault(h, { countsUnavailable: true }, { countsUnavailable: false }, async () => (await h.call('GET', h.paths.bulk(h.b, r.json.id))).json.settled === true);
+  },
+  'bulk-pin-revision-new-id': async (h) => {
+    const r = await h.submit(templateBody(h));
+    const revision = await h.control('POST', `/templates/${h.f.templateId}/revise`);
+    return r.json.template.revision_id !== revision.previous_revision_id;
+  },
+  'message-bulk-empty-pin': async (h) => (await h.submit(messageBody(h))).json.template !== null,
+  'message-bulk-pin-on-read': async (h) => {
+    const r = await h.submit(messageBody(h));
+    return (await h.call('GET', h.paths.bulk(h.b, r.json.id))).json.template !== null;
+  },
   // wallet
   'reserved-nonzero-every-tenth-read': async (h) => {
     for (let i = 0; i < 10; i++) if ((await wallet(h)).json.reserved_balance !== '0.00') return true;
@@ -368,6 +445,11 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   'wallet-as-of-not-utc': async (h) => !String((await wallet(h)).json.as_of).endsWith('Z'),
   'wallet-business-id-is-snapshot-id': async (h) => (await wallet(h)).json.business_id !== h.b,
   'wallet-grant-any-business': async (h) => (await h.call('GET', h.paths.wallet(h.f.otherBusinessId))).status === 200,
+  'wallet-unchanged-204': async (h) => {
+    await wallet(h);
+    return (await wallet(h)).status !== 200;
+  },
+  'wallet-business-name-empty': async (h) => String((await wallet(h)).json.business_name).length === 0,
   // concealment
   'foreign-message-404-extra-property': async (h) => {
     const foreign = await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId));
@@ -440,6 +522,10 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   'internal-error-stack-in-detail': (h) =>
     withFault(h, { internalError: true }, { internalError: false }, async () => /\n\s+at /.test(String((await wallet(h)).json.detail))),
   'problem-instance-missing': async (h) => typeof (await h.call('GET', h.paths.message(h.b, RANDOM_V7))).json.instance !== 'string',
+  'path-id-problem-status-400': async (h) => {
+    const r = await h.call('GET', h.paths.message(h.b, 'not-a-uuid'));
+    return r.json.status !== r.status;
+  },
   'internal-error-as-service-unavailable': (h) =>
     withFault(h, { internalError: true }, { internalError: false }, async () => {
       const r = await wallet(h);
@@ -524,6 +610,8 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   'message-lookup-last-day-only': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.messageId))).status !== 200,
   'message-to-without-plus': async (h) => !String((await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.to).startsWith('+'),
   'message-business-id-is-message-id': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.business_id !== h.b,
+  'message-id-is-read-id': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.id !== h.f.messageId,
+  'message-id-parse-500': async (h) => (await h.call('GET', h.paths.message(h.b, 'not-a-uuid'))).status >= 500,
 };
 
 describe('defect registry', () => {
@@ -542,7 +630,9 @@ describe('defect registry', () => {
     // A should-level break earns a warning, which the matrix accepts for such a defect (judgeDefect).
     // PROB-NO-5XX-FOR-CLIENT-FAULT is judged inside the checks of every topic that sends a client
     // fault (expectNoServerFault), so a defect breaking it belongs to the topic whose check sees it.
-    const crossTopic = new Set<string>(['PROB-NO-5XX-FOR-CLIENT-FAULT']);
+    // VAL-PATH-UUIDV7 is judged for message ids inside messages' own check too (a validation
+    // defect's run holds the validation topic only, so it cannot prove that check's site).
+    const crossTopic = new Set<string>(['PROB-NO-5XX-FOR-CLIENT-FAULT', 'VAL-PATH-UUIDV7']);
     for (const d of DEFECTS) {
       const r = requirementById(d.requirement);
       expect(r, d.id).toBeDefined();
