@@ -8,20 +8,26 @@ import type { TrafficExchange } from './model.ts';
 const TOKEN_MEMBERS = ['access_token', 'refresh_token', 'id_token'];
 const FORM_SECRETS = ['client_secret', 'client_assertion', 'password', 'refresh_token', 'code', 'access_token'];
 
+/** A value a recorder already redacted carries no secret, and must not become one itself. */
+const add = (secrets: SecretSet, value: string) => {
+  if (!value.includes('<redacted>')) secrets.add(value);
+};
+
 function addAuthorization(secrets: SecretSet, value: string | undefined): void {
-  if (!value) return;
+  if (!value || value.includes('<redacted>')) return;
   const [scheme, ...rest] = value.trim().split(/\s+/);
   const credential = rest.join(' ');
   if (!credential) {
-    if (scheme) secrets.add(scheme);
+    // A bare value with no scheme is the credential itself; a bare scheme word is not.
+    if (scheme && !/^(bearer|basic|token|digest)$/i.test(scheme)) add(secrets, scheme);
     return;
   }
-  secrets.add(credential);
+  add(secrets, credential);
   if (/^basic$/i.test(scheme ?? '')) {
     const decoded = Buffer.from(credential, 'base64').toString('utf8');
-    secrets.add(decoded);
+    add(secrets, decoded);
     const colon = decoded.indexOf(':');
-    if (colon >= 0) secrets.add(decodeURIComponentSafe(decoded.slice(colon + 1)));
+    if (colon >= 0) add(secrets, decodeURIComponentSafe(decoded.slice(colon + 1)));
   }
 }
 
@@ -37,7 +43,7 @@ export function collectSecrets(exchanges: readonly TrafficExchange[], extra: rea
   const secrets = new SecretSet(extra);
   const fromForm = (body: string | undefined) => {
     if (!body || !body.includes('=')) return;
-    for (const [name, value] of new URLSearchParams(body)) if (FORM_SECRETS.includes(name)) secrets.add(value);
+    for (const [name, value] of new URLSearchParams(body)) if (FORM_SECRETS.includes(name)) add(secrets, value);
   };
   for (const ex of exchanges) {
     addAuthorization(secrets, ex.request.headers['authorization']);
@@ -52,7 +58,7 @@ export function collectSecrets(exchanges: readonly TrafficExchange[], extra: rea
     if (body && /"(access|refresh|id)_token"/.test(body)) {
       try {
         const json = objectOf(JSON.parse(body));
-        for (const name of TOKEN_MEMBERS) if (typeof json?.[name] === 'string') secrets.add(json[name] as string);
+        for (const name of TOKEN_MEMBERS) if (typeof json?.[name] === 'string') add(secrets, json[name] as string);
       } catch {
         // A cut or non-JSON body: the token cannot be read, and was redacted by its recorder if it came from a run.
       }

@@ -26,7 +26,13 @@ export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeConte
       const otherFaults = defects.some((d) => d.kind === 'other');
       const rule = invalid ? 'RLIM-COUNT-INVALID-ENTRIES' : distinct < recipients.length ? 'RLIM-COUNT-ALL-ENTRIES' : 'RLIM-MAX-1000';
       if (o.status === 422 && codeOf(o) === 'recipient_limit_exceeded') v.pass(ID);
-      else if (o.status >= 200 && o.status < 300) v.fail(ID, rule === 'RLIM-COUNT-INVALID-ENTRIES' ? 'RLIM-MAX-1000' : rule, `422 recipient_limit_exceeded for ${recipients.length} entries`, `${describe(o)} (accepted)`, [o]);
+      else if (o.status >= 200 && o.status < 300) {
+        // Accepted: intake counts above 1,000 show every entry was counted, so the maximum itself failed.
+        const intake = objectOf(objectOf(o.json)?.intake) ?? {};
+        const counted = ['good', 'bad', 'empty'].reduce((sum, k) => sum + (typeof intake[k] === 'number' ? (intake[k] as number) : 0), 0);
+        const broken = counted > 1000 || rule === 'RLIM-COUNT-INVALID-ENTRIES' ? 'RLIM-MAX-1000' : rule;
+        v.fail(ID, broken, `422 recipient_limit_exceeded for ${recipients.length} entries`, `${describe(o)} (accepted${counted > 0 ? `, ${counted} entries counted` : ''})`, [o]);
+      }
       else if (o.status === 401 || o.status === 403 || o.status === 404 || otherFaults) v.note(ID, `an over-limit submission was refused for another reason first (${describe(o)})`);
       else v.fail(ID, rule, `422 recipient_limit_exceeded for ${recipients.length} entries${invalid ? ', some of them invalid numbers' : ''}`, describe(o), [o]);
     } else if (recipients.length === 1000 && defects.length === 0) {
