@@ -3,7 +3,7 @@
 // judge. Findings are printed as they appear; the reports are written when the proxy stops.
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { Agent, request as undiciRequest } from 'undici';
 import { HarnessError } from '../harness/errors.ts';
 import { redactText } from '../harness/redact.ts';
@@ -91,14 +91,22 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     const started = Date.now();
     const target = new URL(`${prefix}${req.url ?? '/'}`, upstream.origin);
     const requestCopy = new Copy();
-    req.on('data', (chunk: Buffer) => requestCopy.add(chunk));
+    // One reader of the request: each chunk is copied and passed on, pausing while the upstream is slow.
+    const requestBody = new PassThrough();
+    req.on('data', (chunk: Buffer) => {
+      requestCopy.add(chunk);
+      if (!requestBody.write(chunk)) req.pause();
+    });
+    requestBody.on('drain', () => req.resume());
+    req.on('end', () => requestBody.end());
+    req.on('error', (error) => requestBody.destroy(error));
     const hasBody = req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0' || req.headers['transfer-encoding'] !== undefined;
     let answer;
     try {
       answer = await undiciRequest(target, {
         method: req.method as 'GET',
         headers: forwardHeaders(req.headers),
-        ...(hasBody ? { body: Readable.from(req) } : {}),
+        ...(hasBody ? { body: requestBody } : {}),
         dispatcher: agent,
       });
     } catch {
@@ -115,13 +123,13 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
     }
     res.end();
     const flat = (h: Record<string, string | string[] | undefined>) => normaliseHeaders(Object.entries(h).flatMap(([n, v]) => (v === undefined ? [] : Array.isArray(v) ? v.map((x) => [n, x] as [string, string]) : [[n, v] as [string, string]])));
-    const requestBody = requestCopy.text();
+    const sentBody = requestCopy.text();
     const responseBody = responseCopy.text();
     exchanges.push({
       index: exchanges.length,
       source: `proxy exchange ${exchanges.length + 1}`,
       startedAt: started,
-      request: { method: (req.method ?? 'GET').toUpperCase(), url: target.href, headers: flat(req.headers), ...(requestBody !== undefined ? { body: requestBody } : {}) },
+      request: { method: (req.method ?? 'GET').toUpperCase(), url: target.href, headers: flat(req.headers), ...(sentBody !== undefined ? { body: sentBody } : {}) },
       response: { status: answer.statusCode, headers: flat(answer.headers), ...(responseBody !== undefined ? { body: responseBody } : {}) },
     });
     lastActivity = Date.now();
