@@ -18,7 +18,10 @@ export interface TrafficIo {
 export function closingLines(judgement: Judgement, files: string[]): string[] {
   const client = judgement.result.advisories.filter((a) => a.check.startsWith('client/'));
   const middle = client.length > 0 ? ['client side (advice to the client that made the traffic, never failing):', ...client.map((a) => `  ${a.check}: ${a.text}`), ''] : [];
-  return summaryLines(judgement.result, files, undefined, middle).map((line) => redactText(line, judgement.secrets));
+  // Recorded traffic has no seed to replay: the verdict line says only the verdict.
+  return summaryLines(judgement.result, files, undefined, middle)
+    .map((line) => (line.startsWith('verdict: ') ? `verdict: ${judgement.result.verdict} (judged from recorded traffic; nothing was sent)` : line))
+    .map((line) => redactText(line, judgement.secrets));
 }
 
 export async function writeJudgement(judgement: Judgement, reportDir: string): Promise<string[]> {

@@ -86,7 +86,7 @@ function unknownId(): string {
  * conflicted, read until completed, its rows walked two at a time (and filtered), a second bulk
  * from a template, an individual message, a few refusals the document asks for, a deactivation.
  */
-export async function clientSession(reference: RunningReference, base = reference.baseUrl): Promise<Har> {
+export async function clientSession(reference: RunningReference, base = reference.baseUrl, options: { overLimit?: boolean } = {}): Promise<Har> {
   const client = new RecordingClient(base);
   const { clientId, clientSecret } = reference.apps.primary;
   const f = reference.fixtures;
@@ -138,8 +138,10 @@ export async function clientSession(reference: RunningReference, base = referenc
   if (f.otherBusinessId && f.foreignMessageId) await client.send('GET', client.api(`/businesses/${f.otherBusinessId}/sms/messages/${f.foreignMessageId}`), bearer);
   if (f.otherBusinessId) await client.send('GET', client.api(`/businesses/${f.otherBusinessId}/sms/messages/${unknownId()}`), bearer);
 
+  if (options.overLimit !== false) {
   const tooMany = JSON.stringify({ from: f.senderId, classification: 'transactional', message: 'Too many', recipients: Array.from({ length: 1001 }, (_, i) => ({ to: (f.recipients ?? ['+447700900001'])[i % (f.recipients?.length ?? 1)] })) });
   await client.send('POST', client.api(`/businesses/${business}/sms/bulk-messages`), { ...json, 'idempotency-key': `tc-${randomUUID()}` }, tooMany);
+  }
 
   if (f.webhookEndpointId) await client.send('DELETE', client.api(`/businesses/${business}/webhook-endpoints/${f.webhookEndpointId}`), { ...bearer, 'x-request-id': 'tc-delete-1' });
   return client.har;
@@ -156,4 +158,19 @@ export function envLines(reference: RunningReference): string {
     `CONFORMANCE_FOREIGN_WEBHOOK_ENDPOINT_ID=${f.foreignWebhookEndpointId}`,
     '',
   ].join('\n');
+}
+
+/** The example HAR's stand-ins for the session's credentials: plainly fake, and the same everywhere. */
+export const FAKE_TOKEN = 'example-access-token-NOT-A-SECRET';
+export const FAKE_SECRET = 'example-client-secret-NOT-A-SECRET';
+
+/** A session HAR with its real credentials replaced by the fake ones (for a file that is committed). */
+export function withFakeCredentials(har: Har, reference: RunningReference): Har {
+  const { clientId, clientSecret } = reference.apps.primary;
+  let text = JSON.stringify(har);
+  const realBasic = Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64');
+  const tokens = har.log.entries.flatMap((e) => e.request.headers.filter((h) => /^authorization$/i.test(h.name) && /^Bearer /.test(h.value)).map((h) => h.value.slice(7)));
+  for (const token of new Set(tokens)) text = text.split(token).join(FAKE_TOKEN);
+  text = text.split(realBasic).join(Buffer.from(`${clientId}:${FAKE_SECRET}`).toString('base64')).split(clientSecret).join(FAKE_SECRET);
+  return JSON.parse(text) as Har;
 }
