@@ -174,3 +174,14 @@ export function withFakeCredentials(har: Har, reference: RunningReference): Har 
   text = text.split(realBasic).join(Buffer.from(`${clientId}:${FAKE_SECRET}`).toString('base64')).split(clientSecret).join(FAKE_SECRET);
   return JSON.parse(text) as Har;
 }
+
+/** A token and a burst of wallet reads at once: against a rate-limited host, some answers are 429. */
+export async function burstSession(reference: RunningReference, reads = 12): Promise<Har> {
+  const client = new RecordingClient(reference.baseUrl);
+  const { clientId, clientSecret } = reference.apps.primary;
+  const basic = Buffer.from(`${clientId}:${clientSecret}`).toString('base64');
+  const token = await client.send('POST', reference.tokenUrl, { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' }, 'grant_type=client_credentials');
+  const bearer = { authorization: `Bearer ${token.json.access_token as string}` };
+  await Promise.all(Array.from({ length: reads }, (_, i) => client.send('GET', client.api(`/businesses/${reference.fixtures.businessId}/wallet/balance`), { ...bearer, 'x-request-id': `burst-${i}` })));
+  return client.har;
+}

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFECTS } from '../../reference/defects.ts';
 import { startReference } from '../../reference/index.ts';
-import { clientSession, envLines } from './client.ts';
+import { burstSession, clientSession, envLines } from './client.ts';
 import { conformance, tempDir, writeJson } from './support.ts';
 import { readFileSync } from 'node:fs';
 
@@ -59,5 +59,36 @@ describe('check, on the test client\'s own traffic', () => {
     const { code, report } = await checkSession([defect]);
     expect(code).toBe(1);
     expect(failedRequirements(report)).toContain(requirement);
+  });
+});
+
+describe('check, on a burst against a rate-limited host', () => {
+  async function burst(defects: string[], rateLimit?: number) {
+    const reference = await startReference({ defects, ...(rateLimit ? { rateLimit } : {}) });
+    try {
+      // The per-application limit of the control origin (the defect lives there), as well as the host's pace.
+      await fetch(`${reference.controlUrl}/faults`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ rateLimitPerMinute: 4 }) });
+      const dir = tempDir();
+      const file = writeJson(dir, 'burst.har', await burstSession(reference));
+      const outcome = await conformance(['check', file, '--report-dir', join(dir, 'reports')]);
+      return { ...outcome, report: JSON.parse(readFileSync(join(dir, 'reports', 'report.json'), 'utf8')) };
+    } finally {
+      await reference.close();
+    }
+  }
+
+  it('never judges the 429 answers as violations, and judges their Retry-After', async () => {
+    const { code, report } = await burst([], 3);
+    expect(failedRequirements(report)).toEqual([]);
+    expect(code).toBe(0);
+    const retry = report.topics.flatMap((t: any) => t.checks).find((c: any) => c.id === 'traffic/problem-details/retry-after');
+    expect(retry.status).toBe('pass');
+    expect(JSON.stringify(report.notes)).toMatch(/answers were 429 or 503/);
+  });
+
+  it('catches a 429 without Retry-After (rate-limit-without-retry-after)', async () => {
+    const { code, report } = await burst(['rate-limit-without-retry-after']);
+    expect(code).toBe(1);
+    expect(failedRequirements(report)).toEqual(['PROB-RETRY-AFTER']);
   });
 });

@@ -12,18 +12,33 @@ const TYPE = 'traffic/problem-details/type-form';
 const TITLE = 'traffic/problem-details/title-stable';
 const INSTANCE = 'traffic/problem-details/instance';
 const DETAIL = 'traffic/problem-details/detail-no-secrets';
+const RETRY = 'traffic/problem-details/retry-after';
 
 export const checks: CheckDef[] = [
   { id: SHAPE, topic: 'problem-details', title: 'every 4xx/5xx answer of the API is application/problem+json with the members of section 7, status equal to the HTTP status and a known code paired with its status', requirements: ['PROB-MEDIA-TYPE', 'PROB-SCHEMA', 'PROB-STATUS-MATCH', 'PROB-CODE-KNOWN', 'PROB-CODE-STATUS', 'PROB-VALIDATION-ERRORS'] },
   { id: TYPE, topic: 'problem-details', title: 'problem type ends in its code, with one namespace base across the traffic', requirements: ['PROB-TYPE-FORM'] },
   { id: TITLE, topic: 'problem-details', title: 'one code carries one title everywhere in the traffic', requirements: ['PROB-TITLE-STABLE'] },
   { id: INSTANCE, topic: 'problem-details', title: 'problems carry the recommended instance member', requirements: ['PROB-INSTANCE'] },
+  { id: RETRY, topic: 'problem-details', title: 'a 429 rate_limit_exceeded or 503 service_unavailable carries Retry-After, and any Retry-After is seconds or an HTTP date (the 429 or 503 itself is the host\'s pacing, never a violation)', requirements: ['PROB-RETRY-AFTER', 'PROB-RATE-LIMIT'] },
   { id: DETAIL, topic: 'problem-details', title: 'problem detail holds no credential seen in the traffic and no stack trace', requirements: ['PROB-DETAIL-NO-SECRETS'] },
 ];
 
 const STACK = /\n\s+at\s|\bat [\w.<>]+ \(.*:\d+:\d+\)/;
 
+/** Retry-After: delay-seconds or an HTTP date (RFC 9110). */
+function retryAfterValid(value: string): boolean {
+  return /^\d+$/.test(value.trim()) || (/^[A-Z][a-z]{2}, \d{2} [A-Z][a-z]{2} \d{4} \d{2}:\d{2}:\d{2} GMT$/.test(value.trim()) && Number.isFinite(Date.parse(value)));
+}
+
+function judgeRetryAfter(o: Observed, v: Verdicts): void {
+  const value = o.ex.response.headers['retry-after'];
+  const code = objectOf(o.json)?.code;
+  if (value !== undefined) v.judge(RETRY, 'PROB-RETRY-AFTER', 'Retry-After as seconds or an HTTP date', retryAfterValid(value) ? undefined : `Retry-After ${JSON.stringify(value)}`, [o]);
+  else if ((o.status === 429 && code === 'rate_limit_exceeded') || (o.status === 503 && code === 'service_unavailable')) v.fail(RETRY, 'PROB-RETRY-AFTER', `a Retry-After header on ${o.status} ${String(code)}`, 'none', [o]);
+}
+
 export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeContext): void {
+  for (const o of traffic) if ((o.op || o.unknownApiPath) && o.responseKnown) judgeRetryAfter(o, v);
   const titles = new Map<string, { title: string; o: Observed }>();
   const bases = new Map<string, Observed>();
   for (const o of traffic) {

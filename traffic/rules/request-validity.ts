@@ -12,7 +12,7 @@ export const checks: CheckDef[] = [
   {
     id: ID,
     topic: 'validation',
-    title: 'a request that breaks the request schemas of the document (body, Idempotency-Key, path ids, page size) is refused with a 4xx, never accepted and never a 5xx',
+    title: 'a request that breaks the request schemas of the document (body, Idempotency-Key, path ids, page size) is refused with a 4xx, never accepted and never a 5xx; an allowed key length or page size is not refused by name',
     requirements: ['IDEM-KEY-REQUIRED', 'IDEM-KEY-LENGTH', 'VAL-BODY-REQUIRED', 'VAL-MALFORMED-JSON', 'VAL-CONTENT-TYPE', 'VAL-BODY-FIELDS', 'VAL-FROM-LENGTH', 'VAL-CLASSIFICATION-ENUM', 'VAL-MESSAGE-LENGTH', 'VAL-EXACTLY-ONE-CONTENT', 'VAL-TEMPLATE-ID-FORMAT', 'VAL-TEMPLATE-VARIABLE-LENGTH', 'VAL-RECIPIENT-ITEM-FIELDS', 'VAL-INVALID-RECIPIENT', 'VAL-PATH-UUIDV7', 'VAL-SENDER-AUTHORIZED', 'VAL-TEMPLATE-ACTIVE', 'RLIM-MIN-1', 'CUR-MAX-LIMIT', 'CUR-EMPTY', 'PROB-NO-5XX-FOR-CLIENT-FAULT'],
   },
 ];
@@ -105,11 +105,37 @@ function validNumbers(o: Observed): number | undefined {
   return recipients.filter((r) => isValid('E164PhoneNumber', objectOf(r)?.to)).length;
 }
 
+/** Pointers of a validation problem's field errors. */
+function errorPointers(o: Observed): string[] {
+  const errors = objectOf(o.json)?.errors;
+  return Array.isArray(errors) ? errors.map((e) => String(objectOf(e)?.pointer ?? '')) : [];
+}
+
+/**
+ * A value the document allows, refused by name: an Idempotency-Key of 1 to 256 characters or a
+ * page size from 1 to 1000 that a 400 validation_failed names among its field errors.
+ */
+function allowedValueRefused(o: Observed, ctx: JudgeContext, v: Verdicts): void {
+  if (o.status !== 400 || objectOf(o.json)?.code !== 'validation_failed') return;
+  const pointers = errorPointers(o).map((p) => p.toLowerCase());
+  const key = o.ex.request.headers['idempotency-key'];
+  if (o.op!.operationId === 'createSmsBulkMessage' && key !== undefined && key.length >= 1 && key.length <= 256 && pointers.some((p) => p.includes('idempotency-key'))) {
+    v.fail(ID, 'IDEM-KEY-LENGTH', `an Idempotency-Key of ${key.length} characters (1 to 256 allowed) accepted`, `${describe(o)} naming the key`, [o]);
+  }
+  const limit = o.op!.query.get(ctx.params.limit);
+  if (o.op!.operationId === 'listSmsBulkMessageRecipients' && limit !== null && /^\d+$/.test(limit) && Number(limit) >= 1 && Number(limit) <= 1000 && pointers.includes(ctx.params.limit.toLowerCase())) {
+    v.fail(ID, 'CUR-MAX-LIMIT', `a page size of ${limit} (1 to 1000 allowed) accepted`, `${describe(o)} naming ${ctx.params.limit}`, [o]);
+  }
+}
+
 export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeContext): void {
   for (const o of traffic) {
     if (!o.op || o.pacing) continue;
     const defects = requestDefects(o, ctx);
-    if (defects.length === 0) continue;
+    if (defects.length === 0) {
+      allowedValueRefused(o, ctx, v);
+      continue;
+    }
     const first = defects[0]!;
     const why = defects.map((d) => d.reason).join('; ');
     if (o.status >= 500) {
