@@ -29,6 +29,8 @@ export interface Observed {
   bearerRecorded: boolean;
   /** Who called, when the token tells (a JWT's subject, else a fingerprint of the token). */
   app?: string;
+  /** Audience and expiry of a bearer JWT, read without verifying it (the server verifies). */
+  claims?: { aud?: unknown; exp?: number };
   /** The X-Request-Id sent, when one was. */
   sentRequestId?: string;
   returnedRequestId?: string;
@@ -38,6 +40,24 @@ export interface JudgeContext {
   fixtures: Fixtures;
   params: ListingParamNames;
   secrets: SecretSet;
+  /** The audience API tokens must carry (CONFORMANCE_AUDIENCE). */
+  audience: string;
+  /** The application without wallet.balance.read (CONFORMANCE_LIMITED_CLIENT_ID), as an `app` value. */
+  limitedApp?: string;
+}
+
+/** The `app` value of an application's JWTs, from its client id. */
+export const appIdFor = (clientId: string) => `app:${createHash('sha256').update(clientId).digest('hex').slice(0, 16)}`;
+
+function claimsOf(token: string): Observed['claims'] {
+  const parts = token.split('.');
+  if (parts.length !== 3) return undefined;
+  try {
+    const claims = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
+    return { aud: claims.aud, ...(typeof claims.exp === 'number' ? { exp: claims.exp } : {}) };
+  } catch {
+    return undefined;
+  }
 }
 
 const REDACTED = '<redacted>';
@@ -49,7 +69,7 @@ function appOf(token: string): string | undefined {
     try {
       const claims = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
       const id = claims.client_id ?? claims.azp ?? claims.sub;
-      if (typeof id === 'string' && id) return `app:${createHash('sha256').update(id).digest('hex').slice(0, 16)}`;
+      if (typeof id === 'string' && id) return appIdFor(id);
     } catch {
       // Not a JWT after all: the token's fingerprint stands for its application.
     }
@@ -65,6 +85,7 @@ export function observe(ex: TrafficExchange): Observed {
   const op = matchOperation(method, url);
   const status = ex.response.status;
   const app = scheme === 'bearer' ? appOf(token) : undefined;
+  const claims = scheme === 'bearer' && !token.includes(REDACTED) ? claimsOf(token) : undefined;
   return {
     ex,
     ...(op ? { op } : {}),
@@ -79,6 +100,7 @@ export function observe(ex: TrafficExchange): Observed {
     auth: scheme,
     bearerRecorded: scheme === 'bearer' && token !== '' && !token.includes(REDACTED),
     ...(app ? { app } : {}),
+    ...(claims ? { claims } : {}),
     ...(headers['x-request-id'] !== undefined ? { sentRequestId: headers['x-request-id'] } : {}),
     ...(ex.response.headers['x-request-id'] !== undefined ? { returnedRequestId: ex.response.headers['x-request-id'] } : {}),
   };

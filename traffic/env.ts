@@ -10,6 +10,8 @@ export interface TrafficEnv {
   params: ListingParamNames;
   /** Values that must never be printed (client secrets, the expired token). */
   secrets: string[];
+  audience: string;
+  limitedClientId?: string;
 }
 
 const FIXTURES: Array<[keyof Fixtures, string]> = [
@@ -50,5 +52,7 @@ export function readTrafficEnv(path: string | undefined): TrafficEnv {
     fixtures,
     params: { limit: param('LIMIT', 'limit'), cursor: param('CURSOR', 'cursor'), status: param('STATUS', 'status'), to: param('TO', 'to') },
     secrets: SECRET_NAMES.map((n) => values[n]).filter((v): v is string => !!v),
+    audience: values.CONFORMANCE_AUDIENCE?.trim() || 'service-external-api',
+    ...(values.CONFORMANCE_LIMITED_CLIENT_ID?.trim() ? { limitedClientId: values.CONFORMANCE_LIMITED_CLIENT_ID.trim() } : {}),
   };
 }

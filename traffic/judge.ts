@@ -9,7 +9,7 @@ import { requirementById } from '../spec/requirements.ts';
 import { PACKAGE_ROOT } from '../harness/package.ts';
 import { redactText, type SecretSet } from '../harness/redact.ts';
 import { buildRunResult, type CollectedCheck, type RunResult } from '../harness/result.ts';
-import { observe, type JudgeContext, type Observed } from './context.ts';
+import { appIdFor, observe, type JudgeContext, type Observed } from './context.ts';
 import type { TrafficEnv } from './env.ts';
 import { toEvidence } from './evidence.ts';
 import type { TrafficExchange } from './model.ts';
@@ -124,7 +124,13 @@ export function judgeTraffic(exchanges: readonly TrafficExchange[], options: Jud
   const startedAt = options.startedAt ?? new Date();
   const secrets = collectSecrets(exchanges, options.env.secrets);
   const traffic = exchanges.map(observe);
-  const ctx: JudgeContext = { fixtures: options.env.fixtures, params: options.env.params, secrets };
+  const ctx: JudgeContext = {
+    fixtures: options.env.fixtures,
+    params: options.env.params,
+    secrets,
+    audience: options.env.audience,
+    ...(options.env.limitedClientId ? { limitedApp: appIdFor(options.env.limitedClientId) } : {}),
+  };
   const verdicts = new Verdicts(TRAFFIC_CHECKS);
   for (const rule of RULES) rule.judge(traffic, verdicts, ctx);
   client.judge(traffic, verdicts, ctx);

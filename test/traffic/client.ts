@@ -134,6 +134,15 @@ export async function clientSession(reference: RunningReference, base = referenc
   if (f.foreignMessageId) await client.send('GET', client.api(`/businesses/${business}/sms/messages/${f.foreignMessageId}`), bearer);
   await client.send('GET', client.api(`/businesses/${business}/sms/messages/${unknownId()}`), bearer);
   await client.send('GET', client.api(`/businesses/${business}/wallet/balance`), { 'x-request-id': 'tc-no-token' });
+  if (f.expiredToken) await client.send('GET', client.api(`/businesses/${business}/wallet/balance`), { authorization: `Bearer ${f.expiredToken}` });
+  // A token for another audience, minted by the reference's control origin (test setup, not recorded).
+  const minted = await fetch(`${reference.controlUrl}/tokens`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ kind: 'wrong-audience' }) });
+  const otherAudience = ((await minted.json()) as { access_token: string }).access_token;
+  await client.send('GET', client.api(`/businesses/${business}/wallet/balance`), { authorization: `Bearer ${otherAudience}` });
+  // The second application, granted on the business without wallet.balance.read.
+  const limited = reference.apps.limited;
+  const limitedToken = await client.send('POST', reference.tokenUrl, { authorization: `Basic ${Buffer.from(`${limited.clientId}:${limited.clientSecret}`).toString('base64')}`, 'content-type': 'application/x-www-form-urlencoded' }, 'grant_type=client_credentials');
+  await client.send('GET', client.api(`/businesses/${business}/wallet/balance`), { authorization: `Bearer ${limitedToken.json.access_token as string}` });
   if (f.otherBusinessId) await client.send('GET', client.api(`/businesses/${f.otherBusinessId}/wallet/balance`), bearer);
   if (f.otherBusinessId && f.foreignMessageId) await client.send('GET', client.api(`/businesses/${f.otherBusinessId}/sms/messages/${f.foreignMessageId}`), bearer);
   if (f.otherBusinessId) await client.send('GET', client.api(`/businesses/${f.otherBusinessId}/sms/messages/${unknownId()}`), bearer);
@@ -156,6 +165,7 @@ export function envLines(reference: RunningReference): string {
     `CONFORMANCE_FOREIGN_MESSAGE_ID=${f.foreignMessageId}`,
     `CONFORMANCE_FOREIGN_BULK_ID=${f.foreignBulkId}`,
     `CONFORMANCE_FOREIGN_WEBHOOK_ENDPOINT_ID=${f.foreignWebhookEndpointId}`,
+    `CONFORMANCE_LIMITED_CLIENT_ID=${reference.apps.limited.clientId}`,
     '',
   ].join('\n');
 }
@@ -172,6 +182,10 @@ export function withFakeCredentials(har: Har, reference: RunningReference): Har 
   const tokens = har.log.entries.flatMap((e) => e.request.headers.filter((h) => /^authorization$/i.test(h.name) && /^Bearer /.test(h.value)).map((h) => h.value.slice(7)));
   for (const token of new Set(tokens)) text = text.split(token).join(FAKE_TOKEN);
   text = text.split(realBasic).join(Buffer.from(`${clientId}:${FAKE_SECRET}`).toString('base64')).split(clientSecret).join(FAKE_SECRET);
+  const limited = reference.apps.limited;
+  text = text.split(Buffer.from(`${limited.clientId}:${limited.clientSecret}`).toString('base64')).join(Buffer.from(`${limited.clientId}:${FAKE_SECRET}`).toString('base64'));
+  const issued = har.log.entries.map((e) => { try { return JSON.parse(e.response.content.text).access_token as unknown; } catch { return undefined; } });
+  for (const token of issued) if (typeof token === 'string') text = text.split(token).join(FAKE_TOKEN);
   return JSON.parse(text) as Har;
 }
 

@@ -53,6 +53,9 @@ describe('check, on the test client\'s own traffic', () => {
     ['recipient-limit-1001-accepted', 'RLIM-MAX-1000'],
     ['message-ownership-before-grant', 'AUTH-ORDER'],
     ['replay-without-location', 'IDEM-REPLAY'],
+    ['expired-token-accepted', 'AUTH-401-INVALID'],
+    ['wrong-audience-accepted', 'AUTH-AUDIENCE'],
+    ['wallet-permission-not-checked', 'WAL-PERMISSION'],
   ];
   it.each(caught)('catches the defect %s naming %s', async (defect, requirement) => {
     expect(DEFECTS.find((d) => d.id === defect)?.requirement).toBe(requirement);

@@ -9,7 +9,7 @@ const MISSING = 'traffic/auth-ordering/no-usable-token-401';
 const UNKNOWN = 'traffic/auth-ordering/unknown-path';
 
 export const checks: CheckDef[] = [
-  { id: MISSING, topic: 'auth-ordering', title: 'a request to an operation without a usable bearer token (none, another scheme, an expired one) gets 401 authentication_required, before any other check', requirements: ['AUTH-401-MISSING', 'AUTH-BEARER', 'AUTH-ALL-OPERATIONS', 'AUTH-401-FIRST', 'AUTH-401-INVALID', 'AUTH-401-BEFORE-VALIDATION'] },
+  { id: MISSING, topic: 'auth-ordering', title: 'a request to an operation without a usable bearer token (none, another scheme, an expired JWT or the fixture\'s expired token, a JWT for another audience) gets 401 authentication_required, before any other check', requirements: ['AUTH-401-MISSING', 'AUTH-BEARER', 'AUTH-ALL-OPERATIONS', 'AUTH-401-FIRST', 'AUTH-401-INVALID', 'AUTH-AUDIENCE', 'AUTH-401-BEFORE-VALIDATION'] },
   { id: UNKNOWN, topic: 'auth-ordering', title: 'a path under /v1 that is no operation is never answered 2xx or 5xx (401 or 404 both fit)', requirements: ['AUTH-UNKNOWN-PATH', 'PROB-NO-5XX-FOR-CLIENT-FAULT', 'SCH-NO-BATCHES-PATH'] },
 ];
 
@@ -26,16 +26,21 @@ export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeConte
     }
     if (!o.op) continue;
     const authorization = o.ex.request.headers['authorization'];
-    const expiredToken = expired !== undefined && authorization !== undefined && authorization.includes(expired);
+    // A minute of leeway: the recorder's clock and the server's may differ a little.
+    const now = (o.ex.startedAt ?? Date.now()) / 1000;
+    const lapsed = o.claims?.exp !== undefined && o.claims.exp < now - 60;
+    const aud = o.claims?.aud;
+    const otherAudience = aud !== undefined && !(Array.isArray(aud) ? aud.includes(ctx.audience) : aud === ctx.audience);
+    const expiredToken = (expired !== undefined && authorization !== undefined && authorization.includes(expired)) || lapsed;
     const emptyBearer = o.auth === 'bearer' && authorization!.trim().toLowerCase() === 'bearer';
-    if (o.auth === 'bearer' && !expiredToken && !emptyBearer) continue;
-    const requirement = o.auth === 'none' ? 'AUTH-401-MISSING' : expiredToken ? 'AUTH-401-INVALID' : o.auth === 'bearer' ? 'AUTH-401-INVALID' : 'AUTH-BEARER';
+    if (o.auth === 'bearer' && !expiredToken && !emptyBearer && !otherAudience) continue;
+    const requirement = o.auth === 'none' ? 'AUTH-401-MISSING' : otherAudience && !expiredToken ? 'AUTH-AUDIENCE' : o.auth === 'bearer' ? 'AUTH-401-INVALID' : 'AUTH-BEARER';
     if (o.status === 401 && codeOf(o) === 'authentication_required') {
       v.pass(MISSING);
       continue;
     }
     if (o.status >= 200 && o.status < 300) {
-      v.fail(MISSING, 'AUTH-ALL-OPERATIONS', '401 authentication_required, never a 2xx without a token', describe(o), [o]);
+      v.fail(MISSING, o.auth === 'bearer' ? requirement : 'AUTH-ALL-OPERATIONS', o.auth === 'bearer' ? `401 authentication_required for a token ${otherAudience && !expiredToken ? `for another audience than ${ctx.audience}` : 'that has expired'}` : '401 authentication_required, never a 2xx without a token', describe(o), [o]);
       continue;
     }
     // A refusal for the request's own faults before authentication is the reading the document leaves open: a warning.

@@ -1,11 +1,13 @@
 // Wallet balance reads (section 2.5, 4.5): reserved zero, available equal to current (as amounts:
 // both readings of the document), the business of the path, as_of in UTC.
-import { objectOf, type Observed } from '../context.ts';
+import { codeOf, describe, objectOf, type JudgeContext, type Observed } from '../context.ts';
 import type { CheckDef, Verdicts } from '../verdicts.ts';
 
 const ID = 'traffic/wallet/balance-rules';
+const PERMISSION = 'traffic/wallet/permission';
 
 export const checks: CheckDef[] = [
+  { id: PERMISSION, topic: 'wallet', title: 'the application without wallet.balance.read (CONFORMANCE_LIMITED_CLIENT_ID, known from its tokens) gets 403 permission_denied on the wallet balance', requirements: ['WAL-PERMISSION'] },
   { id: ID, topic: 'wallet', title: 'every wallet balance read shows reserved_balance zero, available_balance equal to current_balance, the business of the path and as_of in UTC', requirements: ['WAL-RESERVED-ZERO', 'WAL-AVAILABLE-EQUALS-CURRENT', 'WAL-BUSINESS-ID', 'WAL-AS-OF-UTC', 'WAL-RETRIEVE'] },
 ];
 
@@ -19,10 +21,16 @@ export function amount(value: unknown): string | undefined {
   return negative && canonical !== '0' ? `-${canonical}` : canonical;
 }
 
-export function judge(traffic: readonly Observed[], v: Verdicts): void {
+export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeContext): void {
   let lastAsOf: { time: number; o: Observed } | undefined;
   for (const o of traffic) {
-    if (o.op?.operationId !== 'getWalletBalance' || o.status !== 200) continue;
+    if (o.op?.operationId !== 'getWalletBalance' || o.pacing) continue;
+    // The application without wallet.balance.read (CONFORMANCE_LIMITED_CLIENT_ID) on its granted business.
+    if (ctx.limitedApp !== undefined && o.app === ctx.limitedApp && o.op.params.businessId === ctx.fixtures.businessId && o.status !== 401) {
+      v.judge(PERMISSION, 'WAL-PERMISSION', '403 permission_denied for the application without wallet.balance.read', o.status === 403 && codeOf(o) === 'permission_denied' ? undefined : describe(o), [o]);
+      continue;
+    }
+    if (o.status !== 200) continue;
     const body = objectOf(o.json);
     if (!body) continue;
     const reserved = amount(body.reserved_balance);
