@@ -52,3 +52,41 @@ export function normaliseHeaders(pairs: Iterable<[string, string]>): Record<stri
   }
   return out;
 }
+
+/**
+ * The complete items at the start of a top-level array member (`{"data":[{...},{...},…`) of a body
+ * the recorder cut short: a cut listing still shows its first rows. Empty when the body does not
+ * open with that member.
+ */
+export function leadingItems(body: string, member: string): unknown[] {
+  const open = new RegExp(`^\\s*\\{\\s*"${member}"\\s*:\\s*\\[`).exec(body);
+  if (!open) return [];
+  const items: unknown[] = [];
+  let depth = 0;
+  let start = -1;
+  let inString = false;
+  for (let i = open[0].length; i < body.length; i++) {
+    const ch = body[i];
+    if (inString) {
+      if (ch === '\\') i++;
+      else if (ch === '"') inString = false;
+      continue;
+    }
+    if (ch === '"') inString = true;
+    else if (ch === '{' || ch === '[') {
+      if (depth === 0) start = i;
+      depth++;
+    } else if (ch === '}' || ch === ']') {
+      if (depth === 0) break; // the array itself closed
+      depth--;
+      if (depth === 0) {
+        try {
+          items.push(JSON.parse(body.slice(start, i + 1)));
+        } catch {
+          break;
+        }
+      }
+    }
+  }
+  return items;
+}

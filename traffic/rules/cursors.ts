@@ -4,6 +4,7 @@
 import { enumOf } from '../../spec/contract.ts';
 import { isValid } from '../../spec/validators.ts';
 import { describe, objectOf, type JudgeContext, type Observed } from '../context.ts';
+import { leadingItems } from '../model.ts';
 import type { CheckDef, Verdicts } from '../verdicts.ts';
 
 const PAGE = 'traffic/cursors/page-truthful';
@@ -68,6 +69,11 @@ function rowsOf(o: Observed): Array<Record<string, unknown>> | undefined {
   return Array.isArray(data) ? data.map((r) => objectOf(r) ?? {}) : undefined;
 }
 
+/** The first rows of a page the recorder cut short (its pagination is lost): enough for the filter rules. */
+function leadingRows(o: Observed): Array<Record<string, unknown>> {
+  return o.responseKnown || o.ex.response.body === undefined ? [] : leadingItems(o.ex.response.body, 'data').map((r) => objectOf(r) ?? {});
+}
+
 function rowBreaks(row: Record<string, unknown>, status: string | null, to: string | null): string | undefined {
   if (status !== null && STATUS_VALUES.includes(status)) {
     const a = row.submission_status;
@@ -77,6 +83,16 @@ function rowBreaks(row: Record<string, unknown>, status: string | null, to: stri
   }
   if (to !== null && isValid('E164PhoneNumber', to) && row.to !== to) return `row ${String(row.id)} to ${String(row.to)} under number filter ${to}`;
   return undefined;
+}
+
+/** The filters of the request held on every row listed (all rows, or the first ones of a cut page). */
+function judgeFilters(o: Observed, rows: Array<Record<string, unknown>>, status: string | null, to: string | null, v: Verdicts): void {
+  if (status !== null && !STATUS_VALUES.includes(status)) {
+    v.judge(FILTER, 'CUR-FILTER-STATUS-UNKNOWN', `a refusal or no row for the status value ${JSON.stringify(status)}`, rows.length > 0 ? `rows listed (${rows.length}${o.responseKnown ? '' : ' or more'})` : undefined, [o]);
+  } else if (status !== null || (to !== null && isValid('E164PhoneNumber', to))) {
+    const broken = rows.map((r) => rowBreaks(r, status, to)).find((x) => x !== undefined);
+    v.judge(FILTER, status !== null && broken?.includes('statuses') ? 'CUR-FILTER-STATUS' : 'CUR-FILTER-TO', 'only rows matching the filter', broken, [o]);
+  }
 }
 
 export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeContext): void {
@@ -110,7 +126,11 @@ export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeConte
         }
       }
     }
-    if (!rows) continue;
+    if (!rows) {
+      const partial = ok ? leadingRows(o) : [];
+      if (partial.length > 0) judgeFilters(o, partial, status, to, v);
+      continue;
+    }
     const page = objectOf(o.json)!;
     const pagination = objectOf(page.pagination);
     if (!pagination) continue; // the schema rule reports a missing envelope
@@ -127,12 +147,7 @@ export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeConte
     }
     const effectiveStatus = status ?? walk?.status ?? null;
     const effectiveTo = to ?? walk?.to ?? null;
-    if (status !== null && !STATUS_VALUES.includes(status)) {
-      v.judge(FILTER, 'CUR-FILTER-STATUS-UNKNOWN', `a refusal or no row for the status value ${JSON.stringify(status)}`, rows.length > 0 ? `${rows.length} rows listed` : undefined, [o]);
-    } else if (status !== null || (to !== null && isValid('E164PhoneNumber', to))) {
-      const broken = rows.map((r) => rowBreaks(r, status, to)).find((x) => x !== undefined);
-      v.judge(FILTER, status !== null && broken?.includes('statuses') ? 'CUR-FILTER-STATUS' : 'CUR-FILTER-TO', 'only rows matching the filter', broken, [o]);
-    }
+    judgeFilters(o, rows, status, to, v);
     // The rows before this page in its walk (a cursor used twice starts two walks from there).
     const seen = new Set(walk?.seen ?? []);
     const repeated = rows.map((r) => String(r.id)).find((id) => seen.has(id));

@@ -2,6 +2,7 @@
 // refused: a 4xx, never a 2xx, never a server error. Which 4xx is left to the readings the
 // document allows (authentication, grant or validation first), except where a rule names it.
 import type { RequirementId } from '../../spec/requirement-ids.ts';
+import { enumOf } from '../../spec/contract.ts';
 import { isValid, mediaTypeOf, validateRequestBody } from '../../spec/validators.ts';
 import { describe, objectOf, type JudgeContext, type Observed } from '../context.ts';
 import type { CheckDef, Verdicts } from '../verdicts.ts';
@@ -13,11 +14,12 @@ export const checks: CheckDef[] = [
     id: ID,
     topic: 'validation',
     title: 'a request that breaks the request schemas of the document (body, Idempotency-Key, path ids, page size) is refused with a 4xx, never accepted and never a 5xx; an allowed key length or page size is not refused by name',
-    requirements: ['IDEM-KEY-REQUIRED', 'IDEM-KEY-LENGTH', 'VAL-BODY-REQUIRED', 'VAL-MALFORMED-JSON', 'VAL-CONTENT-TYPE', 'VAL-BODY-FIELDS', 'VAL-FROM-LENGTH', 'VAL-CLASSIFICATION-ENUM', 'VAL-MESSAGE-LENGTH', 'VAL-EXACTLY-ONE-CONTENT', 'VAL-TEMPLATE-ID-FORMAT', 'VAL-TEMPLATE-VARIABLE-LENGTH', 'VAL-RECIPIENT-ITEM-FIELDS', 'VAL-INVALID-RECIPIENT', 'VAL-PATH-UUIDV7', 'VAL-SENDER-AUTHORIZED', 'VAL-TEMPLATE-ACTIVE', 'RLIM-MIN-1', 'CUR-MAX-LIMIT', 'CUR-EMPTY', 'PROB-NO-5XX-FOR-CLIENT-FAULT'],
+    requirements: ['IDEM-KEY-REQUIRED', 'IDEM-KEY-LENGTH', 'VAL-BODY-REQUIRED', 'VAL-MALFORMED-JSON', 'VAL-CONTENT-TYPE', 'VAL-BODY-FIELDS', 'VAL-FROM-LENGTH', 'VAL-CLASSIFICATION-ENUM', 'VAL-MESSAGE-LENGTH', 'VAL-EXACTLY-ONE-CONTENT', 'VAL-TEMPLATE-ID-FORMAT', 'VAL-TEMPLATE-VARIABLE-LENGTH', 'VAL-RECIPIENT-ITEM-FIELDS', 'VAL-INVALID-RECIPIENT', 'VAL-PATH-UUIDV7', 'VAL-SENDER-AUTHORIZED', 'VAL-TEMPLATE-ACTIVE', 'RLIM-MIN-1', 'CUR-MAX-LIMIT', 'CUR-EMPTY', 'CUR-FILTER-UNKNOWN-VALUE', 'PROB-NO-5XX-FOR-CLIENT-FAULT'],
   },
 ];
 
-export type DefectKind = 'over-limit' | 'recipient-number' | 'other';
+/** `lenient`: a parameter shape whose refusal the document does not demand (only a 5xx is wrong). */
+export type DefectKind = 'over-limit' | 'recipient-number' | 'lenient' | 'other';
 
 export interface RequestDefect {
   requirement: RequirementId;
@@ -54,7 +56,11 @@ export function requestDefects(o: Observed, ctx: JudgeContext): RequestDefect[] 
     if (op.operationId === 'listSmsBulkMessageRecipients') {
       const limit = op.query.get(ctx.params.limit);
       if (limit !== null && /^\d+$/.test(limit) && Number(limit) > 1000) out.push({ requirement: 'CUR-MAX-LIMIT', reason: `page size ${limit} above 1000`, kind: 'other' });
-      if (op.query.get(ctx.params.cursor) === '') out.push({ requirement: 'CUR-EMPTY', reason: 'an empty cursor', kind: 'other' });
+      if (op.query.get(ctx.params.cursor) === '') out.push({ requirement: 'CUR-EMPTY', reason: 'an empty cursor', kind: 'lenient' });
+      const status = op.query.get(ctx.params.status);
+      if (status !== null && !enumOf('RecipientStatusFilter').includes(status)) out.push({ requirement: 'CUR-FILTER-UNKNOWN-VALUE', reason: `a status filter ${JSON.stringify(status)} outside its four values`, kind: 'lenient' });
+      const to = op.query.get(ctx.params.to);
+      if (to !== null && !isValid('E164PhoneNumber', to)) out.push({ requirement: 'CUR-FILTER-UNKNOWN-VALUE', reason: 'a number filter that is not E.164', kind: 'lenient' });
     }
     if (op.operationId === 'createSmsBulkMessage') out.push(...submissionDefects(o, ctx));
   }
@@ -140,6 +146,7 @@ export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeConte
     const why = defects.map((d) => d.reason).join('; ');
     if (o.status >= 500) {
       const rule: RequirementId = first.requirement === 'VAL-PATH-UUIDV7' || first.requirement === 'CUR-EMPTY' ? first.requirement : 'PROB-NO-5XX-FOR-CLIENT-FAULT';
+      // 503 is the host's pacing or a brief outage, never judged (o.pacing excludes it above).
       v.fail(ID, rule, `a 4xx refusal of a request with ${why}`, describe(o), [o]);
       continue;
     }
@@ -147,6 +154,8 @@ export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeConte
       v.pass(ID);
       continue;
     }
+    // Served anyway: allowed for shapes whose refusal is not demanded (the cursors rules judge the rows).
+    if (defects.every((d) => d.kind === 'lenient')) continue;
     // The over-limit rules are the recipient-limits topic's; a non-E.164 number may be accepted as a bad entry.
     if (defects.every((d) => d.kind === 'over-limit' || d.kind === 'recipient-number') && defects.some((d) => d.kind === 'over-limit')) continue;
     if (defects.every((d) => d.kind === 'recipient-number')) {
