@@ -141,6 +141,45 @@ const serveCommand: Command = {
   },
 };
 
+/** Recorded and live traffic (traffic/), loaded only when `check` or `proxy` runs. */
+const loadTraffic = () => import('../traffic/commands.ts');
+
+const checkCommand: Command = {
+  name: 'check',
+  summary: 'judge recorded traffic (HAR 1.2 files or a run\'s exchanges.jsonl) against the document; sends no request',
+  usage: 'conformance check FILE [FILE...] [--env-file F] [--report-dir D]',
+  options: {
+    'env-file': { type: 'string' },
+    'report-dir': { type: 'string' },
+  },
+  allowPositionals: true,
+  async run({ values, positionals }, { io }) {
+    const { checkCommand: check } = await loadTraffic();
+    return check(positionals, { envFile: str(values['env-file']), reportDir: str(values['report-dir']) }, io);
+  },
+};
+
+const proxyCommand: Command = {
+  name: 'proxy',
+  summary: 'a loopback forwarding proxy that judges the traffic passing through it live and writes the reports when stopped',
+  usage: 'conformance proxy --upstream URL [--port P] [--report-dir D] [--env-file F] [--until-idle S]',
+  options: {
+    upstream: { type: 'string' },
+    port: { type: 'string' },
+    'report-dir': { type: 'string' },
+    'env-file': { type: 'string' },
+    'until-idle': { type: 'string' },
+  },
+  async run({ values }, { io }) {
+    const upstream = str(values.upstream);
+    if (upstream === undefined) throw new HarnessError('CONF_INVALID_VALUE', 'proxy needs --upstream URL (the API host to forward to)');
+    const port = wholeNumber(values.port, '--port', 0, 65535);
+    const untilIdle = wholeNumber(values['until-idle'], '--until-idle', 1, 86_400);
+    const { proxyCommand: proxy } = await loadTraffic();
+    return proxy({ upstream, port, untilIdleSeconds: untilIdle, envFile: str(values['env-file']), reportDir: str(values['report-dir']) }, io);
+  },
+};
+
 /** One line per option, for `conformance COMMAND --help`. */
 export const OPTION_MEANINGS: Record<string, string> = {
   topic: 'topic ids to run, comma-separated (CONFORMANCE_TOPICS)',
@@ -169,6 +208,8 @@ export const OPTION_MEANINGS: Record<string, string> = {
   'latency-ms': 'delay every answer by N milliseconds (a distant host)',
   report: 'the report to read (default reports/report.json)',
   out: 'where to write (default conformance-baseline.json)',
+  upstream: 'proxy: the API host the traffic is forwarded to',
+  'until-idle': 'proxy: write the reports and stop after S seconds without traffic',
 };
 
 /** `conformance COMMAND --help`: its usage, what it does, and each option. */
@@ -217,7 +258,7 @@ export function versionLine(): string {
 }
 
 /** The command table; `registerCommand` adds to it (plan, certify, replay, baseline, ...). */
-export const COMMANDS = new Map<string, Command>([runCommand, serveCommand, ...GATING_COMMANDS, helpCommand].map((c) => [c.name, c]));
+export const COMMANDS = new Map<string, Command>([runCommand, serveCommand, checkCommand, proxyCommand, ...GATING_COMMANDS, helpCommand].map((c) => [c.name, c]));
 
 export function registerCommand(command: Command): void {
   COMMANDS.set(command.name, command);

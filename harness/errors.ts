@@ -15,7 +15,14 @@ export type HarnessErrorCode =
   | 'REQUEST_BUDGET_EXHAUSTED'
   | 'TARGET_PACING'
   | 'SECRET_LEAK_BLOCKED'
-  | 'REPORT_WRITE_FAILED';
+  | 'REPORT_WRITE_FAILED'
+  // `check` and `proxy` (traffic/): recorded traffic that cannot be judged, or a proxy that cannot start.
+  | 'TRAFFIC_UNREADABLE'
+  | 'TRAFFIC_UNRECOGNIZED'
+  | 'TRAFFIC_TRUNCATED'
+  | 'TRAFFIC_NO_API_EXCHANGE'
+  | 'TRAFFIC_NO_RESPONSE'
+  | 'PROXY_FAILED';
 
 export class HarnessError extends Error {
   override readonly name = 'HarnessError';

@@ -17,7 +17,7 @@ function readTable(): Map<string, { everything: boolean; allowed: string[] }> {
     const cells = row.split('|').map((c) => c.trim());
     const folders = [...cells[1]!.matchAll(/`([a-z]+\/)`/g)].map((m) => m[1]!);
     const may = cells[3]!;
-    const allowed = [...may.matchAll(/`([a-z-]+\/(?:[a-z-]+\.ts)?)`/g)].map((m) => m[1]!);
+    const allowed = [...may.matchAll(/`([a-z-]+\/(?:[a-z-]+\/)*(?:[a-z-]+\.ts)?)`/g)].map((m) => m[1]!);
     for (const folder of folders) table.set(folder, { everything: may === 'everything', allowed });
   }
   return table;

@@ -1,0 +1,85 @@
+// `conformance check` and `conformance proxy`: loaded by harness/cli.ts only when one of them runs,
+// so `--help` and the other commands never load the judge.
+import { reportDirSetting } from '../harness/config.ts';
+import { HarnessError } from '../harness/errors.ts';
+import { summaryLines } from '../harness/output.ts';
+import { redactText } from '../harness/redact.ts';
+import { writeReports } from '../harness/reports/index.ts';
+import { readTrafficEnv } from './env.ts';
+import { judgeTraffic, type Judgement } from './judge.ts';
+import { readTraffic } from './read.ts';
+
+export interface TrafficIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+/** The closing lines: the table, findings, the client's side, verdict and report files. */
+export function closingLines(judgement: Judgement, files: string[]): string[] {
+  const client = judgement.result.advisories.filter((a) => a.check.startsWith('client/'));
+  const middle = client.length > 0 ? ['client side (advice to the client that made the traffic, never failing):', ...client.map((a) => `  ${a.check}: ${a.text}`), ''] : [];
+  // Recorded traffic has no seed to replay: the verdict line says only the verdict.
+  return summaryLines(judgement.result, files, undefined, middle)
+    .map((line) => (line.startsWith('verdict: ') ? `verdict: ${judgement.result.verdict} (judged from recorded traffic; nothing was sent)` : line))
+    .map((line) => redactText(line, judgement.secrets));
+}
+
+export async function writeJudgement(judgement: Judgement, reportDir: string): Promise<string[]> {
+  return writeReports(reportDir, judgement.result, judgement.secrets.list());
+}
+
+export async function checkCommand(files: string[], options: { envFile?: string; reportDir?: string }, io: TrafficIo): Promise<number> {
+  if (files.length === 0) throw new HarnessError('CONF_INVALID_VALUE', 'check needs at least one file: a HAR 1.2 file or a run\'s exchanges.jsonl (conformance check --help)');
+  const startedAt = new Date();
+  const env = readTrafficEnv(options.envFile);
+  const input = await readTraffic(files);
+  const judgement = judgeTraffic(input.exchanges, { env, inputNotes: input.notes, startedAt });
+  if (!judgement.sawApi) {
+    throw new HarnessError('TRAFFIC_NO_API_EXCHANGE', `${files.join(', ')} hold${files.length === 1 ? 's' : ''} no exchange with a documented operation of the API (paths under /v1/businesses/...); nothing to judge`);
+  }
+  const paths = await writeJudgement(judgement, reportDirSetting(options.reportDir));
+  io.out(`judged ${input.exchanges.length} recorded exchange${input.exchanges.length === 1 ? '' : 's'} from ${files.length} file${files.length === 1 ? '' : 's'}`);
+  for (const line of closingLines(judgement, paths)) io.out(line);
+  return judgement.exitCode;
+}
+
+export interface ProxyCommandOptions {
+  upstream: string;
+  port?: number;
+  untilIdleSeconds?: number;
+  envFile?: string;
+  reportDir?: string;
+}
+
+/** Runs the proxy until SIGINT/SIGTERM or --until-idle seconds without traffic, then writes the reports. */
+export async function proxyCommand(options: ProxyCommandOptions, io: TrafficIo): Promise<number> {
+  const env = readTrafficEnv(options.envFile);
+  const reportDir = reportDirSetting(options.reportDir);
+  const { startProxy } = await import('./proxy.ts');
+  const proxy = await startProxy({ upstream: options.upstream, ...(options.port !== undefined ? { port: options.port } : {}), env, onFinding: io.out });
+  io.out(`conformance proxy: listening on ${proxy.url}, forwarding to ${new URL(options.upstream).origin}; point the client's API base URL here`);
+  io.out(options.untilIdleSeconds !== undefined ? `stops after ${options.untilIdleSeconds} s without traffic, or on Ctrl-C` : 'stop it with Ctrl-C (SIGINT) or SIGTERM to write the reports');
+  await new Promise<void>((resolve) => {
+    let idleTimer: NodeJS.Timeout | undefined;
+    const stop = () => {
+      process.off('SIGINT', stop);
+      process.off('SIGTERM', stop);
+      if (idleTimer) clearInterval(idleTimer);
+      resolve();
+    };
+    process.on('SIGINT', stop);
+    process.on('SIGTERM', stop);
+    if (options.untilIdleSeconds !== undefined) {
+      const limit = options.untilIdleSeconds * 1000;
+      idleTimer = setInterval(() => proxy.idleMs() >= limit && stop(), Math.min(1000, limit / 4));
+    }
+  });
+  const judgement = await proxy.stop();
+  if (!judgement || !judgement.sawApi) {
+    throw new HarnessError('TRAFFIC_NO_API_EXCHANGE', 'no call of a documented operation passed through the proxy; no report was written');
+  }
+  const paths = await writeJudgement(judgement, reportDir);
+  io.out(`judged ${proxy.count()} exchange${proxy.count() === 1 ? '' : 's'} that passed through the proxy`);
+  for (const line of closingLines(judgement, paths)) io.out(line);
+  return judgement.exitCode;
+}

@@ -1,0 +1,135 @@
+// Every bulk SMS seen in the traffic, its acceptance and then its reads in time order (sections
+// 2.2, 3.1, 4.1, 4.2): the acceptance shape, Location, the request echoed, settled as the rule
+// defines it, delivery reporting never invented, counts bounded by the entries submitted. The order
+// of statuses is not shown by the document: it is recorded, and counts going back are advisories.
+import { isDeepStrictEqual } from 'node:util';
+import { describe, objectOf, type Observed } from '../context.ts';
+import type { CheckDef, Verdicts } from '../verdicts.ts';
+
+const ACCEPT = 'traffic/bulk-invariants/acceptance';
+const READS = 'traffic/bulk-invariants/reads';
+const SETTLED = 'traffic/bulk-invariants/settled';
+
+export const checks: CheckDef[] = [
+  { id: ACCEPT, topic: 'bulk-invariants', title: 'a 202 shows status queued, settled false, no submission counts or delivery summary, no warnings, a Location naming the bulk, and the submitted from, classification, message and template', requirements: ['BULK-ACCEPT-QUEUED', 'BULK-ACCEPT-SHAPE', 'BULK-LOCATION', 'BULK-ECHO-REQUEST', 'BULK-TEMPLATE-PIN'] },
+  { id: READS, topic: 'bulk-invariants', title: 'reads of a bulk SMS accepted in the traffic find it, keep its template pin, explain a missing delivery summary with a warning and never count more outcomes than entries', requirements: ['BULK-RETRIEVE', 'BULK-TEMPLATE-PIN-STABLE', 'BULK-DELIVERY-UNAVAILABLE-WARNING', 'BULK-OUTCOMES-BOUND', 'BULK-TRANSITIONS'] },
+  { id: SETTLED, topic: 'bulk-invariants', title: 'settled is true exactly when status is completed and retryable_failed_count is 0, and never true without that count', requirements: ['BULK-SETTLED-RULE', 'BULK-SETTLED-NULL'] },
+];
+
+const NOT_DISPATCHED = ['created', 'scheduled', 'queued'];
+const absent = (value: unknown) => value === undefined || value === null;
+
+interface Bulk {
+  accepted?: Observed;
+  entries?: number;
+  template?: unknown;
+  last?: { status: unknown; submission: Record<string, unknown> | undefined; o: Observed };
+  statuses: string[];
+}
+
+function judgeAcceptance(o: Observed, body: Record<string, unknown>, v: Verdicts): void {
+  const request = objectOf(o.requestJson);
+  const id = String(body.id);
+  v.judge(ACCEPT, 'BULK-ACCEPT-QUEUED', 'status queued at acceptance', body.status === 'queued' ? undefined : `status ${JSON.stringify(body.status)}`, [o]);
+  const shape = !absent(body.submission)
+    ? `submission ${JSON.stringify(body.submission)}`
+    : !absent(body.delivery_summary)
+      ? `delivery_summary ${JSON.stringify(body.delivery_summary)}`
+      : body.settled !== false
+        ? `settled ${JSON.stringify(body.settled)}`
+        : Array.isArray(body.warnings) && body.warnings.length > 0
+          ? `${body.warnings.length} warnings`
+          : undefined;
+  v.judge(ACCEPT, 'BULK-ACCEPT-SHAPE', 'submission and delivery_summary empty, settled false, no warnings', shape, [o]);
+  const location = o.ex.response.headers['location'];
+  let locationPath: string | undefined;
+  try {
+    locationPath = location === undefined ? undefined : new URL(location, o.ex.request.url).pathname;
+  } catch {
+    locationPath = undefined;
+  }
+  v.judge(ACCEPT, 'BULK-LOCATION', `a Location naming /bulk-messages/${id}`, locationPath?.endsWith(`/bulk-messages/${id}`) ? undefined : location === undefined ? 'no Location header' : `Location ${location}`, [o]);
+  const echo = body.business_id !== o.op!.params.businessId
+    ? `business_id ${String(body.business_id)}`
+    : request && request.from !== body.from
+      ? `from ${JSON.stringify(body.from)}`
+      : request && request.classification !== body.classification
+        ? `classification ${JSON.stringify(body.classification)}`
+        : request && typeof request.message === 'string' && request.message !== body.message
+          ? 'another message text'
+          : undefined;
+  v.judge(ACCEPT, 'BULK-ECHO-REQUEST', 'the business of the path and the submitted from, classification and message', echo, [o]);
+  if (request && typeof request.template_id === 'string') {
+    const pin = objectOf(body.template);
+    v.judge(ACCEPT, 'BULK-TEMPLATE-PIN', `a template pin of ${request.template_id}`, pin?.template_id === request.template_id && typeof pin.revision_id === 'string' ? undefined : `template ${JSON.stringify(body.template ?? null)}`, [o]);
+  } else if (request && typeof request.message === 'string') {
+    v.judge(ACCEPT, 'BULK-TEMPLATE-PIN', 'no template pin on a message-based bulk', absent(body.template) ? undefined : `template ${JSON.stringify(body.template)}`, [o]);
+  }
+}
+
+function judgeSettled(o: Observed, body: Record<string, unknown>, v: Verdicts): void {
+  const retryable = objectOf(body.submission)?.retryable_failed_count;
+  if (typeof retryable === 'number') {
+    const expected = body.status === 'completed' && retryable === 0;
+    v.judge(SETTLED, 'BULK-SETTLED-RULE', `settled ${expected} (status ${String(body.status)}, retryable_failed_count ${retryable})`, body.settled === expected ? undefined : `settled ${JSON.stringify(body.settled)}`, [o]);
+  } else {
+    v.judge(SETTLED, 'BULK-SETTLED-NULL', 'settled null or false while retryable_failed_count is unavailable', body.settled === true ? 'settled true' : undefined, [o]);
+  }
+}
+
+export function judge(traffic: readonly Observed[], v: Verdicts): void {
+  const bulks = new Map<string, Bulk>();
+  const bulkOf = (key: string) => {
+    let b = bulks.get(key);
+    if (!b) bulks.set(key, (b = { statuses: [] }));
+    return b;
+  };
+  for (const o of traffic) {
+    if (!o.op || o.pacing) continue;
+    const body = objectOf(o.json);
+    const business = o.op.params.businessId!;
+    if (o.op.operationId === 'createSmsBulkMessage' && o.status === 202 && body && typeof body.id === 'string') {
+      const bulk = bulkOf(`${business}/${body.id}`);
+      if (bulk.accepted) continue; // a replay: the idempotency rules judge it
+      bulk.accepted = o;
+      const recipients = objectOf(o.requestJson)?.recipients;
+      if (Array.isArray(recipients)) bulk.entries = recipients.length;
+      bulk.template = body.template;
+      judgeAcceptance(o, body, v);
+      judgeSettled(o, body, v);
+      continue;
+    }
+    if (o.op.operationId !== 'getSmsBulkMessage') continue;
+    const key = `${business}/${o.op.params.bulkMessageId}`;
+    const bulk = bulks.get(key);
+    if (bulk?.accepted && o.status === 404) {
+      v.fail(READS, 'BULK-RETRIEVE', 'the bulk SMS accepted earlier in the traffic', describe(o), [bulk.accepted, o]);
+      continue;
+    }
+    if (o.status !== 200 || !body) continue;
+    judgeSettled(o, body, v);
+    const b = bulkOf(key);
+    if (b.accepted) v.judge(READS, 'BULK-RETRIEVE', `the bulk SMS ${o.op.params.bulkMessageId}`, body.id === o.op.params.bulkMessageId ? undefined : `id ${String(body.id)}`, [o]);
+    if ('template' in b) v.judge(READS, 'BULK-TEMPLATE-PIN-STABLE', 'the template pin recorded at acceptance', isDeepStrictEqual(body.template ?? null, b.template ?? null) ? undefined : `template ${JSON.stringify(body.template ?? null)}`, [b.accepted ?? o, o]);
+    else b.template = body.template;
+    if (typeof body.status === 'string' && !NOT_DISPATCHED.includes(body.status) && absent(body.delivery_summary)) {
+      v.judge(READS, 'BULK-DELIVERY-UNAVAILABLE-WARNING', 'a warning entry explaining the missing delivery_summary', Array.isArray(body.warnings) && body.warnings.length > 0 ? undefined : 'no warning', [o]);
+    }
+    const outcomes = objectOf(body.delivery_summary)?.outcomes_resolved;
+    if (typeof outcomes === 'number' && b.entries !== undefined) {
+      v.judge(READS, 'BULK-OUTCOMES-BOUND', `outcomes_resolved of at most ${b.entries} (the entries submitted)`, outcomes > b.entries ? `outcomes_resolved ${outcomes}` : undefined, [b.accepted!, o]);
+    }
+    // Time order: statuses are recorded (transitions are not shown); counts going back are advisories.
+    const submission = objectOf(body.submission);
+    if (b.last?.submission && submission) {
+      for (const [name, value] of Object.entries(b.last.submission)) {
+        if (name === 'retryable_failed_count' || typeof value !== 'number' || typeof submission[name] !== 'number') continue;
+        if ((submission[name] as number) < value) v.advise(READS, `submission.${name} of bulk ${o.op.params.bulkMessageId} went from ${value} down to ${String(submission[name])} between two reads`);
+      }
+    }
+    if (typeof body.status === 'string' && b.statuses.at(-1) !== body.status) b.statuses.push(body.status);
+    b.last = { status: body.status, submission, o };
+  }
+  const sequences = new Set([...bulks.values()].filter((b) => b.statuses.length > 1).map((b) => b.statuses.join(' → ')));
+  for (const s of sequences) v.note(READS, `status sequence seen (transitions are not shown by the document, so not judged): ${s}`);
+}

@@ -1,0 +1,56 @@
+// The client's side of the traffic: what the client that made it does against the document's
+// advice. Reported in a section of its own (advisories named client/...), never failing the run.
+import { isDeepStrictEqual } from 'node:util';
+import { fingerprint, objectOf, type Observed } from '../context.ts';
+import { parseUrl } from '../operations.ts';
+import type { JudgeContext } from '../context.ts';
+import type { Verdicts } from '../verdicts.ts';
+import { alteredFrom, issuedCursors } from './cursors.ts';
+
+const bearerOf = (o: Observed) => (o.bearerRecorded ? o.ex.request.headers['authorization']!.replace(/^\s*Bearer\s*/i, '').trim() : undefined);
+
+export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeContext): void {
+  const submissions: Observed[] = [];
+  const { cursors, complete } = issuedCursors(traffic);
+  const apiOrigins = new Set(traffic.filter((o) => o.op || o.unknownApiPath).map((o) => parseUrl(o.ex.request.url)!.origin));
+  const tokenOrigins = new Set(traffic.filter((o) => o.tokenRequest).map((o) => parseUrl(o.ex.request.url)?.origin));
+  const tokens = new Set<string>();
+  for (const o of traffic) {
+    if (o.tokenRequest) {
+      const authorization = o.ex.request.headers['authorization'];
+      const inBody = /(^|&)client_secret=/.test(o.ex.request.body ?? '');
+      if (authorization === undefined || !/^\s*Basic\s/i.test(authorization) || inBody) {
+        v.clientFinding('client/token-request-without-basic', 'AUTH-TOKEN-BASIC', `a token request authenticates the client ${inBody ? 'with client_secret in the form body' : 'without HTTP Basic'}; the document asks for client_secret_basic`, [o]);
+      }
+      const access = objectOf(o.json)?.access_token;
+      if (typeof access === 'string' && !access.includes('<redacted>')) tokens.add(fingerprint(access));
+      continue;
+    }
+    const bearer = bearerOf(o);
+    if (bearer && (o.op || o.unknownApiPath)) tokens.add(fingerprint(bearer));
+    if (o.op?.operationId === 'createSmsBulkMessage') {
+      if (o.ex.request.headers['idempotency-key'] === undefined) {
+        v.clientFinding('client/submission-without-idempotency-key', 'IDEM-KEY-REQUIRED', 'a bulk submission was sent without an Idempotency-Key, so a retry after a lost answer could send the messages twice', [o]);
+      } else if (o.requestKnown && o.requestJson !== undefined) {
+        const earlier = submissions.find((s) => s.op!.params.businessId === o.op!.params.businessId && s.ex.request.headers['idempotency-key'] !== o.ex.request.headers['idempotency-key'] && isDeepStrictEqual(s.requestJson, o.requestJson));
+        if (earlier) v.clientFinding('client/retry-under-new-key', 'IDEM-REPLAY', 'the same submission was sent again under a new Idempotency-Key: the server cannot replay it and may send the messages again', [earlier, o]);
+        submissions.push(o);
+      }
+    }
+    if (o.op?.operationId === 'listSmsBulkMessageRecipients' && complete) {
+      const cursor = o.op.query.get(ctx.params.cursor);
+      if (cursor && !cursors.has(cursor) && alteredFrom(cursor, cursors)) {
+        v.clientFinding('client/edited-cursor', 'CUR-OPAQUE', 'a cursor was sent that the server never issued but that differs from an issued one by a few characters: cursors are opaque and must be used as given', [o]);
+      }
+    }
+  }
+  // A token seen at the API or issued by the token endpoint must go nowhere else.
+  for (const o of traffic) {
+    const bearer = bearerOf(o);
+    if (!bearer || !tokens.has(fingerprint(bearer))) continue;
+    const origin = parseUrl(o.ex.request.url)?.origin;
+    if (origin && !apiOrigins.has(origin) && !tokenOrigins.has(origin)) {
+      v.clientFinding('client/token-sent-elsewhere', 'AUTH-BEARER', `an access token of the API was sent to another origin (${origin}); it must only travel to the API host`, [o]);
+    }
+  }
+}

@@ -1,0 +1,160 @@
+// Recipient listing walks (sections 2.6, 4.3): pages tell the truth about has_more/next_cursor and
+// their own limit, filters hold on every row, and a cursor issued for one bulk SMS and filter set
+// is refused elsewhere. Cursors are matched by value only; they are never decoded.
+import { enumOf } from '../../spec/contract.ts';
+import { isValid } from '../../spec/validators.ts';
+import { describe, objectOf, type JudgeContext, type Observed } from '../context.ts';
+import { leadingItems } from '../model.ts';
+import type { CheckDef, Verdicts } from '../verdicts.ts';
+
+const PAGE = 'traffic/cursors/page-truthful';
+const FILTER = 'traffic/cursors/filters-hold';
+const BOUND = 'traffic/cursors/cursor-bound';
+const WALK = 'traffic/cursors/walk-no-repeat';
+
+export const checks: CheckDef[] = [
+  { id: PAGE, topic: 'cursors', title: 'a page gives a next_cursor whenever has_more is true, holds no more rows than its pagination.limit, and uses 100 when no page size is asked', requirements: ['CUR-HAS-MORE', 'CUR-LIMIT-APPLIED', 'CUR-DEFAULT-LIMIT'] },
+  { id: FILTER, topic: 'cursors', title: 'every row of a filtered page matches the status or number filter; an unknown status value lists no rows', requirements: ['CUR-FILTER-STATUS', 'CUR-FILTER-TO', 'CUR-FILTER-STATUS-UNKNOWN', 'CUR-OMIT-FILTERS-NEXT-PAGE'] },
+  { id: BOUND, topic: 'cursors', title: 'a cursor presented for another bulk SMS or with other filters is refused', requirements: ['CUR-BOUND', 'CUR-BOUND-FILTERS'] },
+  { id: WALK, topic: 'cursors', title: 'following next_cursor never lists a row id twice', requirements: ['CUR-WALK'] },
+];
+
+interface Issue {
+  business: string;
+  bulk: string;
+  status: string | null;
+  to: string | null;
+  seen: Set<string>;
+  page: Observed;
+}
+
+const STATUS_VALUES = enumOf('RecipientStatusFilter');
+
+/**
+ * A cursor that reads as an edited copy of one issued: same length with a few characters changed,
+ * or the issued one cut or extended by a few characters. (Whether the server must refuse it is
+ * not judged: an unsigned cursor may still decode to a page of the same bulk.)
+ */
+export function alteredFrom(cursor: string, issued: Iterable<string>): string | undefined {
+  let close: string | undefined;
+  for (const original of issued) {
+    if (original === cursor) return undefined;
+    if (close) continue;
+    if (original.length === cursor.length) {
+      let differ = 0;
+      for (let i = 0; i < cursor.length && differ <= 4; i++) if (cursor[i] !== original[i]) differ++;
+      if (differ <= 4) close = original;
+    } else if (Math.abs(original.length - cursor.length) <= 4 && Math.min(original.length, cursor.length) >= 8 && (original.startsWith(cursor) || cursor.startsWith(original))) {
+      close = original;
+    }
+  }
+  return close;
+}
+
+/** Cursors issued in the traffic, and whether every listing body was recorded whole (else the set is partial). */
+export function issuedCursors(traffic: readonly Observed[]): { cursors: Set<string>; complete: boolean } {
+  const cursors = new Set<string>();
+  let complete = true;
+  for (const o of traffic) {
+    if (o.op?.operationId !== 'listSmsBulkMessageRecipients' || o.status !== 200) continue;
+    if (!o.responseKnown) complete = false;
+    const next = objectOf(objectOf(o.json)?.pagination)?.next_cursor;
+    if (typeof next === 'string') cursors.add(next);
+  }
+  return { cursors, complete };
+}
+
+function rowsOf(o: Observed): Array<Record<string, unknown>> | undefined {
+  const data = objectOf(o.json)?.data;
+  return Array.isArray(data) ? data.map((r) => objectOf(r) ?? {}) : undefined;
+}
+
+/** The first rows of a page the recorder cut short (its pagination is lost): enough for the filter rules. */
+function leadingRows(o: Observed): Array<Record<string, unknown>> {
+  return o.responseKnown || o.ex.response.body === undefined ? [] : leadingItems(o.ex.response.body, 'data').map((r) => objectOf(r) ?? {});
+}
+
+function rowBreaks(row: Record<string, unknown>, status: string | null, to: string | null): string | undefined {
+  if (status !== null && STATUS_VALUES.includes(status)) {
+    const a = row.submission_status;
+    const b = row.delivery_status;
+    // Judged only when both statuses speak the filter's words (CUR-FILTER-STATUS assumption).
+    if (STATUS_VALUES.includes(String(a)) && STATUS_VALUES.includes(String(b)) && a !== status && b !== status) return `row ${String(row.id)} with statuses ${String(a)}/${String(b)} under filter ${status}`;
+  }
+  if (to !== null && isValid('E164PhoneNumber', to) && row.to !== to) return `row ${String(row.id)} to ${String(row.to)} under number filter ${to}`;
+  return undefined;
+}
+
+/** The filters of the request held on every row listed (all rows, or the first ones of a cut page). */
+function judgeFilters(o: Observed, rows: Array<Record<string, unknown>>, status: string | null, to: string | null, v: Verdicts): void {
+  if (status !== null && !STATUS_VALUES.includes(status)) {
+    v.judge(FILTER, 'CUR-FILTER-STATUS-UNKNOWN', `a refusal or no row for the status value ${JSON.stringify(status)}`, rows.length > 0 ? `rows listed (${rows.length}${o.responseKnown ? '' : ' or more'})` : undefined, [o]);
+  } else if (status !== null || (to !== null && isValid('E164PhoneNumber', to))) {
+    const broken = rows.map((r) => rowBreaks(r, status, to)).find((x) => x !== undefined);
+    v.judge(FILTER, status !== null && broken?.includes('statuses') ? 'CUR-FILTER-STATUS' : 'CUR-FILTER-TO', 'only rows matching the filter', broken, [o]);
+  }
+}
+
+export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeContext): void {
+  const names = ctx.params;
+  const issued = new Map<string, Issue>();
+  for (const o of traffic) {
+    if (o.op?.operationId !== 'listSmsBulkMessageRecipients' || o.pacing) continue;
+    const q = o.op.query;
+    const business = o.op.params.businessId!;
+    const bulk = o.op.params.bulkMessageId!;
+    const cursor = q.get(names.cursor);
+    const status = q.get(names.status);
+    const to = q.get(names.to);
+    const ok = o.status >= 200 && o.status < 300;
+    const rows = ok ? rowsOf(o) : undefined;
+    let walk: Issue | undefined;
+
+    if (cursor) {
+      const issue = issued.get(cursor);
+      if (issue) {
+        if (issue.business !== business || issue.bulk !== bulk) {
+          v.judge(BOUND, 'CUR-BOUND', 'a refusal (400 validation_failed) of a cursor issued for another bulk SMS', ok ? describe(o) : undefined, [issue.page, o]);
+        } else if ((status !== null && status !== issue.status) || (to !== null && to !== issue.to)) {
+          v.judge(BOUND, 'CUR-BOUND-FILTERS', 'a refusal (400 validation_failed) of a cursor presented with other filters', ok ? describe(o) : undefined, [issue.page, o]);
+        } else {
+          walk = issue;
+          if (rows && (status === null || to === null) && (issue.status !== null || issue.to !== null)) {
+            const broken = rows.map((r) => rowBreaks(r, issue.status, issue.to)).find((x) => x !== undefined);
+            v.judge(FILTER, 'CUR-OMIT-FILTERS-NEXT-PAGE', 'the next page still filtered as the cursor was issued (or a refusal)', broken, [issue.page, o]);
+          }
+        }
+      }
+    }
+    if (!rows) {
+      const partial = ok ? leadingRows(o) : [];
+      if (partial.length > 0) judgeFilters(o, partial, status, to, v);
+      continue;
+    }
+    const page = objectOf(o.json)!;
+    const pagination = objectOf(page.pagination);
+    if (!pagination) continue; // the schema rule reports a missing envelope
+    const limitAsked = q.get(names.limit);
+    if (pagination.has_more === true) {
+      v.judge(PAGE, 'CUR-HAS-MORE', 'a non-empty next_cursor when has_more is true', typeof pagination.next_cursor === 'string' && pagination.next_cursor !== '' ? undefined : `next_cursor ${JSON.stringify(pagination.next_cursor)}`, [o]);
+    }
+    if (typeof pagination.limit === 'number') {
+      v.judge(PAGE, 'CUR-LIMIT-APPLIED', `at most pagination.limit (${pagination.limit}) rows`, rows.length > pagination.limit ? `${rows.length} rows` : undefined, [o]);
+      if (limitAsked === null && !cursor) v.judge(PAGE, 'CUR-DEFAULT-LIMIT', 'pagination.limit 100 when no page size is asked', pagination.limit === 100 ? undefined : `pagination.limit ${pagination.limit}`, [o]);
+    }
+    if (limitAsked !== null && /^\d+$/.test(limitAsked) && Number(limitAsked) >= 1 && Number(limitAsked) <= 1000) {
+      v.judge(PAGE, 'CUR-LIMIT-APPLIED', `at most the ${limitAsked} rows asked for`, rows.length > Number(limitAsked) ? `${rows.length} rows` : undefined, [o]);
+    }
+    const effectiveStatus = status ?? walk?.status ?? null;
+    const effectiveTo = to ?? walk?.to ?? null;
+    judgeFilters(o, rows, status, to, v);
+    // The rows before this page in its walk (a cursor used twice starts two walks from there).
+    const seen = new Set(walk?.seen ?? []);
+    const repeated = rows.map((r) => String(r.id)).find((id) => seen.has(id));
+    if (walk) v.judge(WALK, 'CUR-WALK', 'no row id listed twice in one walk', repeated ? `row ${repeated} again` : undefined, [walk.page, o]);
+    for (const r of rows) seen.add(String(r.id));
+    if (typeof pagination.next_cursor === 'string' && pagination.next_cursor !== '') {
+      issued.set(pagination.next_cursor, { business, bulk, status: effectiveStatus, to: effectiveTo, seen, page: o });
+    }
+  }
+}

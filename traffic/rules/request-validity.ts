@@ -1,0 +1,171 @@
+// Requests that themselves break the document's request schemas (section 4.0, 4.1, 4.3, 8) must be
+// refused: a 4xx, never a 2xx, never a server error. Which 4xx is left to the readings the
+// document allows (authentication, grant or validation first), except where a rule names it.
+import type { RequirementId } from '../../spec/requirement-ids.ts';
+import { enumOf } from '../../spec/contract.ts';
+import { isValid, mediaTypeOf, validateRequestBody } from '../../spec/validators.ts';
+import { describe, objectOf, type JudgeContext, type Observed } from '../context.ts';
+import type { CheckDef, Verdicts } from '../verdicts.ts';
+
+const ID = 'traffic/validation/invalid-request-refused';
+
+export const checks: CheckDef[] = [
+  {
+    id: ID,
+    topic: 'validation',
+    title: 'a request that breaks the request schemas of the document (body, Idempotency-Key, path ids, page size) is refused with a 4xx, never accepted and never a 5xx; an allowed key length or page size is not refused by name',
+    requirements: ['IDEM-KEY-REQUIRED', 'IDEM-KEY-LENGTH', 'VAL-BODY-REQUIRED', 'VAL-MALFORMED-JSON', 'VAL-CONTENT-TYPE', 'VAL-BODY-FIELDS', 'VAL-FROM-LENGTH', 'VAL-CLASSIFICATION-ENUM', 'VAL-MESSAGE-LENGTH', 'VAL-EXACTLY-ONE-CONTENT', 'VAL-TEMPLATE-ID-FORMAT', 'VAL-TEMPLATE-VARIABLE-LENGTH', 'VAL-RECIPIENT-ITEM-FIELDS', 'VAL-INVALID-RECIPIENT', 'VAL-PATH-UUIDV7', 'VAL-SENDER-AUTHORIZED', 'VAL-TEMPLATE-ACTIVE', 'RLIM-MIN-1', 'CUR-MAX-LIMIT', 'CUR-EMPTY', 'CUR-FILTER-UNKNOWN-VALUE', 'PROB-NO-5XX-FOR-CLIENT-FAULT'],
+  },
+];
+
+/** `lenient`: a parameter shape whose refusal the document does not demand (only a 5xx is wrong). */
+export type DefectKind = 'over-limit' | 'recipient-number' | 'lenient' | 'other';
+
+export interface RequestDefect {
+  requirement: RequirementId;
+  reason: string;
+  kind: DefectKind;
+}
+
+function bodyRule(pointer: string, keyword: string): { requirement: RequirementId; kind: DefectKind } {
+  if (pointer === '/recipients' && keyword === 'maxItems') return { requirement: 'RLIM-MAX-1000', kind: 'over-limit' };
+  if (pointer === '/recipients' && keyword === 'minItems') return { requirement: 'RLIM-MIN-1', kind: 'other' };
+  if (/^\/recipients\/\d+\/to$/.test(pointer) && keyword !== 'required') return { requirement: 'VAL-INVALID-RECIPIENT', kind: 'recipient-number' };
+  if (/^\/recipients\/\d+\/template_variables/.test(pointer)) return { requirement: 'VAL-TEMPLATE-VARIABLE-LENGTH', kind: 'other' };
+  if (/^\/recipients\/\d+/.test(pointer)) return { requirement: 'VAL-RECIPIENT-ITEM-FIELDS', kind: 'other' };
+  if (pointer === '/message' && keyword !== 'additionalProperties') return { requirement: 'VAL-MESSAGE-LENGTH', kind: 'other' };
+  if (pointer === '/from' && keyword !== 'required') return { requirement: 'VAL-FROM-LENGTH', kind: 'other' };
+  if (pointer === '/classification' && keyword !== 'required') return { requirement: 'VAL-CLASSIFICATION-ENUM', kind: 'other' };
+  if (pointer === '/template_id' && keyword !== 'additionalProperties') return { requirement: 'VAL-TEMPLATE-ID-FORMAT', kind: 'other' };
+  if (keyword === 'oneOf' || keyword === 'not') return { requirement: 'VAL-EXACTLY-ONE-CONTENT', kind: 'other' };
+  return { requirement: 'VAL-BODY-FIELDS', kind: 'other' };
+}
+
+const cache = new WeakMap<Observed, RequestDefect[]>();
+
+/** What is wrong with the request itself by the document's request rules (empty when nothing is). */
+export function requestDefects(o: Observed, ctx: JudgeContext): RequestDefect[] {
+  const cached = cache.get(o);
+  if (cached) return cached;
+  const out: RequestDefect[] = [];
+  const op = o.op;
+  if (op) {
+    for (const [name, value] of Object.entries(op.params)) {
+      if (!isValid('UuidV7', value)) out.push({ requirement: 'VAL-PATH-UUIDV7', reason: `path ${name} is no UUIDv7`, kind: 'other' });
+    }
+    if (op.operationId === 'listSmsBulkMessageRecipients') {
+      const limit = op.query.get(ctx.params.limit);
+      if (limit !== null && /^\d+$/.test(limit) && Number(limit) > 1000) out.push({ requirement: 'CUR-MAX-LIMIT', reason: `page size ${limit} above 1000`, kind: 'other' });
+      if (op.query.get(ctx.params.cursor) === '') out.push({ requirement: 'CUR-EMPTY', reason: 'an empty cursor', kind: 'lenient' });
+      const status = op.query.get(ctx.params.status);
+      if (status !== null && !enumOf('RecipientStatusFilter').includes(status)) out.push({ requirement: 'CUR-FILTER-UNKNOWN-VALUE', reason: `a status filter ${JSON.stringify(status)} outside its four values`, kind: 'lenient' });
+      const to = op.query.get(ctx.params.to);
+      if (to !== null && !isValid('E164PhoneNumber', to)) out.push({ requirement: 'CUR-FILTER-UNKNOWN-VALUE', reason: 'a number filter that is not E.164', kind: 'lenient' });
+    }
+    if (op.operationId === 'createSmsBulkMessage') out.push(...submissionDefects(o, ctx));
+  }
+  cache.set(o, out);
+  return out;
+}
+
+function submissionDefects(o: Observed, ctx: JudgeContext): RequestDefect[] {
+  const out: RequestDefect[] = [];
+  const headers = o.ex.request.headers;
+  const key = headers['idempotency-key'];
+  if (key === undefined) out.push({ requirement: 'IDEM-KEY-REQUIRED', reason: 'no Idempotency-Key', kind: 'other' });
+  else if (key.length === 0 || key.length > 256) out.push({ requirement: 'IDEM-KEY-LENGTH', reason: `an Idempotency-Key of ${key.length} characters`, kind: 'other' });
+  const body = o.ex.request.body;
+  if (!o.requestKnown) return out; // a body cut by the recorder is not judged
+  if (body === undefined || body.length === 0) {
+    out.push({ requirement: 'VAL-BODY-REQUIRED', reason: 'no body', kind: 'other' });
+    return out;
+  }
+  const media = mediaTypeOf(headers['content-type']);
+  if (media !== 'application/json') out.push({ requirement: 'VAL-CONTENT-TYPE', reason: `a body labelled ${media ?? '(no type)'}`, kind: 'other' });
+  if (o.requestJson === undefined) {
+    out.push({ requirement: 'VAL-MALFORMED-JSON', reason: 'a body that is not JSON', kind: 'other' });
+    return out;
+  }
+  const seen = new Set<string>();
+  for (const f of validateRequestBody('createSmsBulkMessage', o.requestJson)) {
+    const rule = bodyRule(f.pointer, f.keyword);
+    const key = `${rule.requirement}:${rule.kind}`;
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({ ...rule, reason: `${f.pointer || 'the body'} ${f.message}` });
+  }
+  const request = objectOf(o.requestJson);
+  if (request && ctx.fixtures.unauthorizedSenderId !== undefined && request.from === ctx.fixtures.unauthorizedSenderId) {
+    out.push({ requirement: 'VAL-SENDER-AUTHORIZED', reason: 'a sender not authorized for the business (CONFORMANCE_UNAUTHORIZED_SENDER_ID)', kind: 'other' });
+  }
+  if (request && ctx.fixtures.inactiveTemplateId !== undefined && request.template_id === ctx.fixtures.inactiveTemplateId) {
+    out.push({ requirement: 'VAL-TEMPLATE-ACTIVE', reason: 'an archived template (CONFORMANCE_INACTIVE_TEMPLATE_ID)', kind: 'other' });
+  }
+  return out;
+}
+
+/** Entries of a submission whose number is valid E.164. */
+function validNumbers(o: Observed): number | undefined {
+  const recipients = objectOf(o.requestJson)?.recipients;
+  if (!Array.isArray(recipients)) return undefined;
+  return recipients.filter((r) => isValid('E164PhoneNumber', objectOf(r)?.to)).length;
+}
+
+/** Pointers of a validation problem's field errors. */
+function errorPointers(o: Observed): string[] {
+  const errors = objectOf(o.json)?.errors;
+  return Array.isArray(errors) ? errors.map((e) => String(objectOf(e)?.pointer ?? '')) : [];
+}
+
+/**
+ * A value the document allows, refused by name: an Idempotency-Key of 1 to 256 characters or a
+ * page size from 1 to 1000 that a 400 validation_failed names among its field errors.
+ */
+function allowedValueRefused(o: Observed, ctx: JudgeContext, v: Verdicts): void {
+  if (o.status !== 400 || objectOf(o.json)?.code !== 'validation_failed') return;
+  const pointers = errorPointers(o).map((p) => p.toLowerCase());
+  const key = o.ex.request.headers['idempotency-key'];
+  if (o.op!.operationId === 'createSmsBulkMessage' && key !== undefined && key.length >= 1 && key.length <= 256 && pointers.some((p) => p.includes('idempotency-key'))) {
+    v.fail(ID, 'IDEM-KEY-LENGTH', `an Idempotency-Key of ${key.length} characters (1 to 256 allowed) accepted`, `${describe(o)} naming the key`, [o]);
+  }
+  const limit = o.op!.query.get(ctx.params.limit);
+  if (o.op!.operationId === 'listSmsBulkMessageRecipients' && limit !== null && /^\d+$/.test(limit) && Number(limit) >= 1 && Number(limit) <= 1000 && pointers.includes(ctx.params.limit.toLowerCase())) {
+    v.fail(ID, 'CUR-MAX-LIMIT', `a page size of ${limit} (1 to 1000 allowed) accepted`, `${describe(o)} naming ${ctx.params.limit}`, [o]);
+  }
+}
+
+export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeContext): void {
+  for (const o of traffic) {
+    if (!o.op || o.pacing) continue;
+    const defects = requestDefects(o, ctx);
+    if (defects.length === 0) {
+      allowedValueRefused(o, ctx, v);
+      continue;
+    }
+    const first = defects[0]!;
+    const why = defects.map((d) => d.reason).join('; ');
+    if (o.status >= 500) {
+      const rule: RequirementId = first.requirement === 'VAL-PATH-UUIDV7' || first.requirement === 'CUR-EMPTY' ? first.requirement : 'PROB-NO-5XX-FOR-CLIENT-FAULT';
+      // 503 is the host's pacing or a brief outage, never judged (o.pacing excludes it above).
+      v.fail(ID, rule, `a 4xx refusal of a request with ${why}`, describe(o), [o]);
+      continue;
+    }
+    if (o.status < 200 || o.status >= 300) {
+      v.pass(ID);
+      continue;
+    }
+    // Served anyway: allowed for shapes whose refusal is not demanded (the cursors rules judge the rows).
+    if (defects.every((d) => d.kind === 'lenient')) continue;
+    // The over-limit rules are the recipient-limits topic's; a non-E.164 number may be accepted as a bad entry.
+    if (defects.every((d) => d.kind === 'over-limit' || d.kind === 'recipient-number') && defects.some((d) => d.kind === 'over-limit')) continue;
+    if (defects.every((d) => d.kind === 'recipient-number')) {
+      const good = objectOf(objectOf(o.json)?.intake)?.good;
+      const valid = validNumbers(o);
+      if (typeof good === 'number' && valid !== undefined) {
+        v.judge(ID, 'VAL-INVALID-RECIPIENT', `intake.good of at most ${valid} (the entries with an E.164 number)`, good > valid ? `intake.good ${good}` : undefined, [o]);
+      } else v.note(ID, 'a submission with numbers that are not E.164 was accepted without intake counts; whether they were counted good is not observable in this traffic');
+      continue;
+    }
+    v.fail(ID, first.requirement, `a 4xx refusal of a request with ${why}`, describe(o), [o]);
+  }
+}

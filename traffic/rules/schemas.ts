@@ -1,0 +1,88 @@
+// Every answer of a documented operation (2xx) against the operation's response schemas, headers
+// and media type, with the same validators the suites use (spec/validators.ts). Problem answers
+// are the problem-details rules' to judge; X-Request-Id and Location belong to their own rules.
+import type { OperationId } from '../../spec/contract.ts';
+import type { RequirementId } from '../../spec/requirement-ids.ts';
+import { validateResponse, type SchemaFailure } from '../../spec/validators.ts';
+import type { Observed } from '../context.ts';
+import type { CheckDef, Verdicts } from '../verdicts.ts';
+
+const ID = 'traffic/schemas/response-schemas';
+
+export const checks: CheckDef[] = [
+  {
+    id: ID,
+    topic: 'schemas',
+    title: 'every 2xx answer of a documented operation has its declared status, media type, headers and body schema',
+    requirements: ['SCH-RESPONSE-SCHEMAS', 'SCH-JSON-MEDIA-TYPE', 'SCH-NO-EXTRA-PROPERTIES', 'SCH-UTC-TIMESTAMPS', 'SCH-UUIDV7', 'WAL-SCHEMA', 'WAL-MONEY-FORMAT', 'WAL-CURRENCY-FORMAT', 'WAL-AS-OF-UTC', 'MSG-SCHEMA', 'MSG-STATUS-VALUES', 'BULK-STATUS-VALUES', 'HOOK-DEACTIVATE-204'],
+  },
+];
+
+const COMPONENT_RULES: Array<[string, RequirementId]> = [
+  ['Timestamp', 'SCH-UTC-TIMESTAMPS'],
+  ['UuidV7', 'SCH-UUIDV7'],
+  ['E164PhoneNumber', 'SCH-E164'],
+  ['SenderId', 'SCH-SENDER-ID'],
+  ['MessageClassification', 'SCH-CLASSIFICATION'],
+  ['TemplateRevisionPin', 'SCH-TEMPLATE-PIN'],
+  ['BulkIntake', 'SCH-INTAKE-FIELDS'],
+  ['BulkSubmission', 'SCH-SUBMISSION-FIELDS'],
+  ['ContractWarning', 'SCH-WARNING-SHAPE'],
+  ['DeliverySummary', 'BULK-DELIVERY-SUMMARY-FIELDS'],
+  ['BulkProcessingStatus', 'BULK-STATUS-VALUES'],
+  ['IndividualMessageStatus', 'MSG-STATUS-VALUES'],
+  ['Pagination', 'SCH-PAGINATION'],
+  ['BulkRecipientRow', 'SCH-ROW-FIELDS'],
+  ['BulkRecipientPage', 'SCH-LISTING-ENVELOPE'],
+];
+
+/** Which rule a failure breaks (wallet and message members first: their own rules name them). */
+function ruleOf(f: SchemaFailure, operationId: OperationId): RequirementId | undefined {
+  if (f.in === 'header') {
+    const header = (f.header ?? '').toLowerCase();
+    if (header === 'content-type') return 'SCH-JSON-MEDIA-TYPE';
+    return undefined; // X-Request-Id, Location: their own rules
+  }
+  if (f.in === 'response' && operationId === 'deactivateWebhookEndpoint') return 'HOOK-DEACTIVATE-204';
+  if (f.keyword === 'emptyBody' && operationId === 'deactivateWebhookEndpoint') return 'HOOK-DEACTIVATE-204';
+  if (operationId === 'getWalletBalance') {
+    if (f.schemaPath.includes('/DecimalMoney/')) return 'WAL-MONEY-FORMAT';
+    if (f.pointer === '/currency') return 'WAL-CURRENCY-FORMAT';
+    if (f.pointer === '/as_of') return 'WAL-AS-OF-UTC';
+    if (f.keyword !== 'additionalProperties') return 'WAL-SCHEMA';
+  }
+  if (f.keyword === 'additionalProperties') return 'SCH-NO-EXTRA-PROPERTIES';
+  for (const [component, rule] of COMPONENT_RULES) if (f.schemaPath.includes(`/components/schemas/${component}/`)) return rule;
+  if (operationId === 'getSmsMessage') return 'MSG-SCHEMA';
+  if (f.schemaPath.includes('/components/schemas/SmsBulkMessage/')) return f.keyword === 'required' ? 'SCH-BULK-REQUIRED' : 'SCH-BULK-FIELD-TYPES';
+  return 'SCH-RESPONSE-SCHEMAS';
+}
+
+/** A nullable member failing its object branch also fails `null` and `oneOf`: keep the specific one. */
+function specific(failures: SchemaFailure[]): SchemaFailure[] {
+  const noise = (f: SchemaFailure) => f.keyword === 'oneOf' || f.keyword === 'anyOf' || (f.keyword === 'type' && f.params.type === 'null');
+  const rest = failures.filter((f) => !noise(f));
+  return rest.length > 0 ? rest : failures;
+}
+
+export function judge(traffic: readonly Observed[], v: Verdicts): void {
+  for (const o of traffic) {
+    if (!o.op || o.pacing || o.status < 200 || o.status >= 300) continue;
+    if (!o.responseKnown) {
+      v.note(ID, 'answers whose body the recorder cut short were judged on status and headers only');
+    }
+    const body = o.responseKnown ? o.json : undefined;
+    const text = o.responseKnown ? (o.ex.response.body ?? '') : undefined;
+    let failures = validateResponse(o.op.operationId, o.status, o.ex.response.headers, body, text);
+    // A cut body is not known: only what the status and headers show is judged.
+    if (!o.responseKnown) failures = failures.filter((f) => f.in !== 'body');
+    const judged = specific(failures)
+      .map((f) => ({ f, rule: ruleOf(f, o.op!.operationId) }))
+      .filter((x): x is { f: SchemaFailure; rule: RequirementId } => x.rule !== undefined);
+    const first = judged[0];
+    if (!first) v.pass(ID);
+    else {
+      v.fail(ID, first.rule, `${o.op.operationId} ${o.status} as the document shapes it (${first.f.schemaPath})`, `${first.f.pointer || '(document)'} ${first.f.message}`, [o]);
+    }
+  }
+}

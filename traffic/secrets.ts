@@ -1,0 +1,68 @@
+// Every credential the traffic carries, so that none reaches a report, a log line or a message:
+// bearer tokens, Basic credentials (encoded and decoded), client secrets in token request forms,
+// tokens in token responses, and the secrets of the env file.
+import { SecretSet } from '../harness/redact.ts';
+import { objectOf } from './context.ts';
+import type { TrafficExchange } from './model.ts';
+
+const TOKEN_MEMBERS = ['access_token', 'refresh_token', 'id_token'];
+const FORM_SECRETS = ['client_secret', 'client_assertion', 'password', 'refresh_token', 'code', 'access_token'];
+
+/** A value a recorder already redacted carries no secret, and must not become one itself. */
+const add = (secrets: SecretSet, value: string) => {
+  if (!value.includes('<redacted>')) secrets.add(value);
+};
+
+function addAuthorization(secrets: SecretSet, value: string | undefined): void {
+  if (!value || value.includes('<redacted>')) return;
+  const [scheme, ...rest] = value.trim().split(/\s+/);
+  const credential = rest.join(' ');
+  if (!credential) {
+    // A bare value with no scheme is the credential itself; a bare scheme word is not.
+    if (scheme && !/^(bearer|basic|token|digest)$/i.test(scheme)) add(secrets, scheme);
+    return;
+  }
+  add(secrets, credential);
+  if (/^basic$/i.test(scheme ?? '')) {
+    const decoded = Buffer.from(credential, 'base64').toString('utf8');
+    add(secrets, decoded);
+    const colon = decoded.indexOf(':');
+    if (colon >= 0) add(secrets, decodeURIComponentSafe(decoded.slice(colon + 1)));
+  }
+}
+
+function decodeURIComponentSafe(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+export function collectSecrets(exchanges: readonly TrafficExchange[], extra: readonly string[] = []): SecretSet {
+  const secrets = new SecretSet(extra);
+  const fromForm = (body: string | undefined) => {
+    if (!body || !body.includes('=')) return;
+    for (const [name, value] of new URLSearchParams(body)) if (FORM_SECRETS.includes(name)) add(secrets, value);
+  };
+  for (const ex of exchanges) {
+    addAuthorization(secrets, ex.request.headers['authorization']);
+    addAuthorization(secrets, ex.request.headers['proxy-authorization']);
+    fromForm(ex.request.body);
+    try {
+      fromForm(new URL(ex.request.url).search.slice(1));
+    } catch {
+      // Not a URL: nothing in a query.
+    }
+    const body = ex.response.body;
+    if (body && /"(access|refresh|id)_token"/.test(body)) {
+      try {
+        const json = objectOf(JSON.parse(body));
+        for (const name of TOKEN_MEMBERS) if (typeof json?.[name] === 'string') add(secrets, json[name] as string);
+      } catch {
+        // A cut or non-JSON body: the token cannot be read, and was redacted by its recorder if it came from a run.
+      }
+    }
+  }
+  return secrets;
+}
