@@ -101,6 +101,11 @@ describe('mutation matrix: assertion sites', () => {
     expect(result.sites.proven).toBeGreaterThan(0);
     expect(result.sites.proven + result.sites.waived + result.sites.unproven.length).toBe(result.sites.total);
   });
+
+  it('every assertion site is proven by a defect or waived with a reason (`// waiver: ...`)', () => {
+    // A site no defect makes fail could be weakened to `true` and the matrix would stay green.
+    expect(result.sites.unproven).toEqual([]);
+  });
 });
 
 // Flakiness: the faithful whole runs with different seeds give the same verdict, check by check
