@@ -30,7 +30,7 @@ describe(`mutation sample (seed ${SEED})`, () => {
     console.log(mutationLines(score).join('\n'));
     expect(score.tried).toBe(SAMPLE);
     for (const m of score.mutants) expect(m.defectsRun, m.site).toBeGreaterThan(0);
-  }, 300_000);
+  }, 600_000);
 
   it('kills the mutant of the one site that catches message-unrendered (the score can go down)', async () => {
     const lines = readFileSync(join(ROOT, 'suites', 'messages.suite.ts'), 'utf8').split('\n');
@@ -39,5 +39,5 @@ describe(`mutation sample (seed ${SEED})`, () => {
     expect(site).toBeDefined();
     const score = await runMutation({ sample: 1, seed: SEED, concurrency: 2, only: [site] });
     expect(score.mutants[0]!.killedBy).toContain('message-unrendered');
-  }, 300_000);
+  }, 600_000);
 });
