@@ -10,7 +10,8 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { RunConfig } from '../config.ts';
 import { HarnessError } from '../errors.ts';
-import type { SkipKind, SuiteConfig, Topic } from '../../core/model.ts';
+import type { Fixtures, SkipKind, SuiteConfig, Topic } from '../../core/model.ts';
+import { VARIABLES } from '../../core/variables.ts';
 import { TOPICS } from '../../core/model.ts';
 import { topicOfFile } from '../output.ts';
 import { PACKAGE_ROOT, orderTopics } from '../package.ts';
@@ -68,6 +69,17 @@ function silentSink(): Writable {
   return new Writable({ write: (_chunk, _encoding, callback) => callback() });
 }
 
+const PLACEHOLDER_APP = { clientId: 'embedded', clientSecret: 'embedded' };
+
+/** A value for every fixture a variable can set: what the embedded reference seeds. */
+function embeddedFixturePlaceholders(): Fixtures {
+  const fixtures: Record<string, unknown> = {};
+  for (const variable of VARIABLES) {
+    if (variable.sets && 'fixture' in variable.sets) fixtures[variable.sets.fixture] = variable.kind === 'list' ? ['embedded'] : 'embedded';
+  }
+  return fixtures as Fixtures;
+}
+
 /**
  * Collects the checks a run of `config` would execute, without sending anything. The suites get a
  * configuration whose hosts are placeholders: module code must not send, and collect mode runs no
@@ -86,8 +98,10 @@ export async function collectPlan(config: RunConfig, options: PlanOptions = {}):
   // The embedded reference always has its control origin; a configured host has none.
   const suiteConfig: SuiteConfig = {
     target: config.target ?? { baseUrl: placeholder, tokenUrl: `${placeholder}/oauth2/token`, audience: 'service-external-api', embedded: true, controlUrl: placeholder },
-    apps: config.apps,
-    fixtures: config.fixtures,
+    // The embedded reference, started by the run, seeds every fixture and both applications: the
+    // plan must not count their checks as skipped for a missing one (certify caps the run at it).
+    apps: config.target ? config.apps : { primary: PLACEHOLDER_APP, limited: PLACEHOLDER_APP },
+    fixtures: config.target ? config.fixtures : embeddedFixturePlaceholders(),
     params: config.params,
     settings: { ...config.settings, exchangeLogPath: '' },
     secrets: [],
