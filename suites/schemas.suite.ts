@@ -6,6 +6,7 @@ import type { Exchange, RecordedResponse } from '../core/model.ts';
 import { operationIds, type OperationId } from '../spec/contract.ts';
 import { operation, validateResponse, type SchemaFailure } from '../spec/validators.ts';
 import type { RequirementId } from '../spec/requirement-ids.ts';
+import { COMPONENT_RULES } from '../spec/schema-rules.ts';
 import type { CheckContext } from './support/check.ts';
 import { checksFor } from './support/check.ts';
 import { businessIdOf, submitBulk, validBodies } from './support/bulk.ts';
@@ -39,23 +40,6 @@ function operationOf(baseUrl: string, method: string, url: string): OperationId 
 
 // ---- which rule a schema failure breaks -----------------------------------------------------
 
-/** Component schemas whose failures belong to one catalogue rule, most specific first. */
-const COMPONENT_RULES: Array<[string, RequirementId]> = [
-  ['Timestamp', 'SCH-UTC-TIMESTAMPS'],
-  ['UuidV7', 'SCH-UUIDV7'],
-  ['E164PhoneNumber', 'SCH-E164'],
-  ['SenderId', 'SCH-SENDER-ID'],
-  ['MessageClassification', 'SCH-CLASSIFICATION'],
-  ['TemplateRevisionPin', 'SCH-TEMPLATE-PIN'],
-  ['BulkIntake', 'SCH-INTAKE-FIELDS'],
-  ['BulkSubmission', 'SCH-SUBMISSION-FIELDS'],
-  ['ContractWarning', 'SCH-WARNING-SHAPE'],
-  ['DeliverySummary', 'BULK-DELIVERY-SUMMARY-FIELDS'],
-  ['BulkProcessingStatus', 'BULK-STATUS-VALUES'],
-  ['Pagination', 'SCH-PAGINATION'],
-  ['BulkRecipientRow', 'SCH-ROW-FIELDS'],
-  ['BulkRecipientPage', 'SCH-LISTING-ENVELOPE'],
-];
 
 /** Failures of problem bodies and their headers are the problem-details and request-id topics' to judge. */
 const LEFT_TO_OTHER_TOPICS = /\/components\/schemas\/(Problem|ProblemFieldError|ProblemCode|RetryAfter)\b/;

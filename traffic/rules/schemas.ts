@@ -3,6 +3,7 @@
 // are the problem-details rules' to judge; X-Request-Id and Location belong to their own rules.
 import type { OperationId } from '../../spec/contract.ts';
 import type { RequirementId } from '../../spec/requirement-ids.ts';
+import { COMPONENT_RULES_WITH_MESSAGES } from '../../spec/schema-rules.ts';
 import { validateResponse, type SchemaFailure } from '../../spec/validators.ts';
 import type { Observed } from '../context.ts';
 import type { CheckDef, Verdicts } from '../verdicts.ts';
@@ -18,23 +19,6 @@ export const checks: CheckDef[] = [
   },
 ];
 
-const COMPONENT_RULES: Array<[string, RequirementId]> = [
-  ['Timestamp', 'SCH-UTC-TIMESTAMPS'],
-  ['UuidV7', 'SCH-UUIDV7'],
-  ['E164PhoneNumber', 'SCH-E164'],
-  ['SenderId', 'SCH-SENDER-ID'],
-  ['MessageClassification', 'SCH-CLASSIFICATION'],
-  ['TemplateRevisionPin', 'SCH-TEMPLATE-PIN'],
-  ['BulkIntake', 'SCH-INTAKE-FIELDS'],
-  ['BulkSubmission', 'SCH-SUBMISSION-FIELDS'],
-  ['ContractWarning', 'SCH-WARNING-SHAPE'],
-  ['DeliverySummary', 'BULK-DELIVERY-SUMMARY-FIELDS'],
-  ['BulkProcessingStatus', 'BULK-STATUS-VALUES'],
-  ['IndividualMessageStatus', 'MSG-STATUS-VALUES'],
-  ['Pagination', 'SCH-PAGINATION'],
-  ['BulkRecipientRow', 'SCH-ROW-FIELDS'],
-  ['BulkRecipientPage', 'SCH-LISTING-ENVELOPE'],
-];
 
 /** Which rule a failure breaks (wallet and message members first: their own rules name them). */
 function ruleOf(f: SchemaFailure, operationId: OperationId): RequirementId | undefined {
@@ -52,7 +36,7 @@ function ruleOf(f: SchemaFailure, operationId: OperationId): RequirementId | und
     if (f.keyword !== 'additionalProperties') return 'WAL-SCHEMA';
   }
   if (f.keyword === 'additionalProperties') return 'SCH-NO-EXTRA-PROPERTIES';
-  for (const [component, rule] of COMPONENT_RULES) if (f.schemaPath.includes(`/components/schemas/${component}/`)) return rule;
+  for (const [component, rule] of COMPONENT_RULES_WITH_MESSAGES) if (f.schemaPath.includes(`/components/schemas/${component}/`)) return rule;
   if (operationId === 'getSmsMessage') return 'MSG-SCHEMA';
   if (f.schemaPath.includes('/components/schemas/SmsBulkMessage/')) return f.keyword === 'required' ? 'SCH-BULK-REQUIRED' : 'SCH-BULK-FIELD-TYPES';
   return 'SCH-RESPONSE-SCHEMAS';
