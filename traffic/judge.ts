@@ -137,7 +137,8 @@ export function judgeTraffic(exchanges: readonly TrafficExchange[], options: Jud
 
   const checks = [...verdicts.tallies.values()].map((t) => collected(t, secrets));
   const pacing = traffic.filter((o) => o.op && o.pacing).length;
-  const schemaCheck = checks.find((c) => c.checkId === 'traffic/schemas/response-schemas');
+  // Facts of the whole input, on the first schema check (every API answer passes through one).
+  const schemaCheck = checks.find((c) => c.checkId === schemas.SCHEMA_CHECK_IDS[0]);
   if (schemaCheck) {
     schemaCheck.notes.push(`${traffic.filter((o) => o.op).length} of ${traffic.length} recorded exchanges are calls of documented operations`);
     if (pacing > 0) schemaCheck.notes.push(`${pacing} answers were 429 or 503 (the host's pacing or a brief outage): not judged as violations`);

@@ -1,22 +1,32 @@
 // Every answer of a documented operation (2xx) against the operation's response schemas, headers
 // and media type, with the same validators the suites use (spec/validators.ts). Problem answers
 // are the problem-details rules' to judge; X-Request-Id and Location belong to their own rules.
-import type { OperationId } from '../../spec/contract.ts';
+import { operationIds, type OperationId } from '../../spec/contract.ts';
 import type { RequirementId } from '../../spec/requirement-ids.ts';
 import { validateResponse, type SchemaFailure } from '../../spec/validators.ts';
 import type { Observed } from '../context.ts';
 import type { CheckDef, Verdicts } from '../verdicts.ts';
 
-const ID = 'traffic/schemas/response-schemas';
+/** One check per operation, so a failure of one operation's answers never hides another's. */
+const idOf = (operationId: OperationId) => `traffic/schemas/${operationId}`;
+export const SCHEMA_CHECK_IDS = operationIds.map(idOf);
 
-export const checks: CheckDef[] = [
-  {
-    id: ID,
-    topic: 'schemas',
-    title: 'every 2xx answer of a documented operation has its declared status, media type, headers and body schema',
-    requirements: ['SCH-RESPONSE-SCHEMAS', 'SCH-JSON-MEDIA-TYPE', 'SCH-NO-EXTRA-PROPERTIES', 'SCH-UTC-TIMESTAMPS', 'SCH-UUIDV7', 'WAL-SCHEMA', 'WAL-MONEY-FORMAT', 'WAL-CURRENCY-FORMAT', 'WAL-AS-OF-UTC', 'MSG-SCHEMA', 'MSG-STATUS-VALUES', 'BULK-STATUS-VALUES', 'HOOK-DEACTIVATE-204'],
-  },
-];
+const COMMON = ['SCH-RESPONSE-SCHEMAS', 'SCH-JSON-MEDIA-TYPE', 'SCH-NO-EXTRA-PROPERTIES', 'SCH-UTC-TIMESTAMPS', 'SCH-UUIDV7'] as const;
+const OWN: Record<OperationId, RequirementId[]> = {
+  createSmsBulkMessage: ['SCH-BULK-REQUIRED', 'SCH-BULK-FIELD-TYPES', 'BULK-STATUS-VALUES', 'BULK-DELIVERY-SUMMARY-FIELDS', 'SCH-CLASSIFICATION', 'SCH-SENDER-ID', 'SCH-TEMPLATE-PIN', 'SCH-INTAKE-FIELDS', 'SCH-SUBMISSION-FIELDS', 'SCH-WARNING-SHAPE'],
+  getSmsBulkMessage: ['SCH-BULK-REQUIRED', 'SCH-BULK-FIELD-TYPES', 'BULK-STATUS-VALUES', 'BULK-DELIVERY-SUMMARY-FIELDS', 'SCH-CLASSIFICATION', 'SCH-SENDER-ID', 'SCH-TEMPLATE-PIN', 'SCH-INTAKE-FIELDS', 'SCH-SUBMISSION-FIELDS', 'SCH-WARNING-SHAPE'],
+  listSmsBulkMessageRecipients: ['SCH-LISTING-ENVELOPE', 'SCH-PAGINATION', 'SCH-ROW-FIELDS', 'SCH-E164'],
+  getSmsMessage: ['MSG-SCHEMA', 'MSG-STATUS-VALUES', 'SCH-E164'],
+  getWalletBalance: ['WAL-SCHEMA', 'WAL-MONEY-FORMAT', 'WAL-CURRENCY-FORMAT', 'WAL-AS-OF-UTC'],
+  deactivateWebhookEndpoint: ['HOOK-DEACTIVATE-204'],
+};
+
+export const checks: CheckDef[] = operationIds.map((operationId) => ({
+  id: idOf(operationId),
+  topic: 'schemas',
+  title: `every 2xx answer of ${operationId} has its declared status, media type, headers and body schema`,
+  requirements: [...COMMON, ...OWN[operationId]],
+}));
 
 const COMPONENT_RULES: Array<[string, RequirementId]> = [
   ['Timestamp', 'SCH-UTC-TIMESTAMPS'],
@@ -68,6 +78,7 @@ function specific(failures: SchemaFailure[]): SchemaFailure[] {
 export function judge(traffic: readonly Observed[], v: Verdicts): void {
   for (const o of traffic) {
     if (!o.op || o.pacing || o.status < 200 || o.status >= 300) continue;
+    const ID = idOf(o.op.operationId);
     if (!o.responseKnown) {
       v.note(ID, 'answers whose body the recorder cut short were judged on status and headers only');
     }
