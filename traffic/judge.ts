@@ -20,6 +20,7 @@ import * as client from './rules/client.ts';
 import * as concealment from './rules/concealment.ts';
 import * as cursors from './rules/cursors.ts';
 import * as idempotency from './rules/idempotency.ts';
+import * as messages from './rules/messages.ts';
 import * as problems from './rules/problems.ts';
 import * as recipientLimits from './rules/recipient-limits.ts';
 import * as requestId from './rules/request-id.ts';
@@ -34,7 +35,7 @@ interface RuleModule {
   judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeContext): void;
 }
 
-const RULES: RuleModule[] = [auth, concealment, idempotency, recipientLimits, cursors, bulks, wallet, requestId, problems, requestValidity, schemas];
+const RULES: RuleModule[] = [auth, concealment, idempotency, recipientLimits, cursors, bulks, wallet, messages, requestId, problems, requestValidity, schemas];
 
 export const TRAFFIC_CHECKS: readonly CheckDef[] = RULES.flatMap((r) => r.checks);
 

@@ -48,19 +48,21 @@ const COMPONENT_RULES: Array<[string, RequirementId]> = [
 
 /** Which rule a failure breaks (wallet and message members first: their own rules name them). */
 function ruleOf(f: SchemaFailure, operationId: OperationId): RequirementId | undefined {
+  // A deactivation answers 204 and nothing else: any difference breaks that one rule.
+  if (operationId === 'deactivateWebhookEndpoint' && (f.in !== 'header' || (f.header ?? '').toLowerCase() === 'content-type')) return 'HOOK-DEACTIVATE-204';
   if (f.in === 'header') {
     const header = (f.header ?? '').toLowerCase();
     if (header === 'content-type') return 'SCH-JSON-MEDIA-TYPE';
     return undefined; // X-Request-Id, Location: their own rules
   }
-  if (f.in === 'response' && operationId === 'deactivateWebhookEndpoint') return 'HOOK-DEACTIVATE-204';
-  if (f.keyword === 'emptyBody' && operationId === 'deactivateWebhookEndpoint') return 'HOOK-DEACTIVATE-204';
   if (operationId === 'getWalletBalance') {
     if (f.schemaPath.includes('/DecimalMoney/')) return 'WAL-MONEY-FORMAT';
     if (f.pointer === '/currency') return 'WAL-CURRENCY-FORMAT';
     if (f.pointer === '/as_of') return 'WAL-AS-OF-UTC';
     if (f.keyword !== 'additionalProperties') return 'WAL-SCHEMA';
   }
+  // A message's members are its own rule (status values apart), whatever component they use.
+  if (operationId === 'getSmsMessage' && f.keyword !== 'additionalProperties') return f.schemaPath.includes('/IndividualMessageStatus/') ? 'MSG-STATUS-VALUES' : 'MSG-SCHEMA';
   if (f.keyword === 'additionalProperties') return 'SCH-NO-EXTRA-PROPERTIES';
   for (const [component, rule] of COMPONENT_RULES) if (f.schemaPath.includes(`/components/schemas/${component}/`)) return rule;
   if (operationId === 'getSmsMessage') return 'MSG-SCHEMA';
