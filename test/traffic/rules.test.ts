@@ -74,3 +74,20 @@ describe('what the run log cut short', () => {
     expect(leadingItems('{"other":[]}', 'data')).toEqual([]);
   });
 });
+
+describe('HAR as exporters write it', () => {
+  it('judges entries in the order they started, and skips bodies the exporter left out', async () => {
+    const { readTraffic } = await import('../../traffic/read.ts');
+    const { writeJson, tempDir } = await import('./support.ts');
+    const at = (s: number) => new Date(Date.UTC(2026, 0, 1, 0, 0, s)).toISOString();
+    const entry = (second: number, path: string, content: Record<string, unknown>) => ({ startedDateTime: at(second), request: { method: 'GET', url: `${API}${path}`, headers: [] }, response: { status: 200, headers: [{ name: 'Content-Type', value: 'application/json' }], content } });
+    const file = writeJson(tempDir(), 'out-of-order.har', { log: { version: '1.2', entries: [entry(5, '/wallet/balance', { size: 120, mimeType: 'application/json' }), entry(1, '/sms/messages/019a0000-0000-7000-8000-0000000000d1', { size: 2, text: '{}' })] } });
+    const { exchanges } = await readTraffic([file]);
+    expect(exchanges.map((e) => new URL(e.request.url).pathname.split('/').at(-1))).toEqual(['019a0000-0000-7000-8000-0000000000d1', 'balance']);
+    expect(exchanges.map((e) => e.index)).toEqual([0, 1]);
+    expect(exchanges[1]!.response.bodyNotRecorded).toBe(true);
+    // The wallet answer without its body is not judged on its body (no schema failure for it).
+    const wallet = judge(exchanges).result.topics.flatMap((t) => t.checks).find((c) => c.id === 'traffic/schemas/getWalletBalance');
+    expect(wallet?.status).not.toBe('fail');
+  });
+});
