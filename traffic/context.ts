@@ -93,7 +93,7 @@ export function observe(ex: TrafficExchange): Observed {
     tokenRequest: isTokenRequest(method, url, body),
     status,
     json: jsonOf(ex.response.body),
-    responseKnown: !isCut(ex.response.body),
+    responseKnown: !isCut(ex.response.body) && ex.response.bodyNotRecorded !== true,
     requestJson: jsonOf(body),
     requestKnown: !isCut(body),
     pacing: status === 429 || status === 503,

@@ -74,12 +74,15 @@ export async function readHar(path: string, name: string, firstIndex: number): P
     const started = typeof entry.startedDateTime === 'string' ? Date.parse(entry.startedDateTime) : NaN;
     const body = typeof request.postData?.text === 'string' ? request.postData.text : undefined;
     const responseBody = contentText(response.content);
+    // No text but a size above zero: the exporter left the body out (not an empty body).
+    const size = (response.content as { size?: unknown } | undefined)?.size;
+    const notRecorded = responseBody === undefined && typeof size === 'number' && size > 0;
     exchanges.push({
       index: firstIndex + exchanges.length,
       source: `${name} entry ${i + 1}`,
       ...(Number.isFinite(started) ? { startedAt: started } : {}),
       request: { method: request.method.toUpperCase(), url: request.url, headers: headersOf(request.headers), ...(body !== undefined ? { body } : {}) },
-      response: { status: response.status, headers: headersOf(response.headers), ...(responseBody !== undefined ? { body: responseBody } : {}) },
+      response: { status: response.status, headers: headersOf(response.headers), ...(responseBody !== undefined ? { body: responseBody } : {}), ...(notRecorded ? { bodyNotRecorded: true } : {}) },
     });
   });
   return { exchanges, unanswered };

@@ -20,6 +20,7 @@ import * as client from './rules/client.ts';
 import * as concealment from './rules/concealment.ts';
 import * as cursors from './rules/cursors.ts';
 import * as idempotency from './rules/idempotency.ts';
+import * as messages from './rules/messages.ts';
 import * as problems from './rules/problems.ts';
 import * as recipientLimits from './rules/recipient-limits.ts';
 import * as requestId from './rules/request-id.ts';
@@ -34,7 +35,7 @@ interface RuleModule {
   judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeContext): void;
 }
 
-const RULES: RuleModule[] = [auth, concealment, idempotency, recipientLimits, cursors, bulks, wallet, requestId, problems, requestValidity, schemas];
+const RULES: RuleModule[] = [auth, concealment, idempotency, recipientLimits, cursors, bulks, wallet, messages, requestId, problems, requestValidity, schemas];
 
 export const TRAFFIC_CHECKS: readonly CheckDef[] = RULES.flatMap((r) => r.checks);
 
@@ -137,7 +138,8 @@ export function judgeTraffic(exchanges: readonly TrafficExchange[], options: Jud
 
   const checks = [...verdicts.tallies.values()].map((t) => collected(t, secrets));
   const pacing = traffic.filter((o) => o.op && o.pacing).length;
-  const schemaCheck = checks.find((c) => c.checkId === 'traffic/schemas/response-schemas');
+  // Facts of the whole input, on the first schema check (every API answer passes through one).
+  const schemaCheck = checks.find((c) => c.checkId === schemas.SCHEMA_CHECK_IDS[0]);
   if (schemaCheck) {
     schemaCheck.notes.push(`${traffic.filter((o) => o.op).length} of ${traffic.length} recorded exchanges are calls of documented operations`);
     if (pacing > 0) schemaCheck.notes.push(`${pacing} answers were 429 or 503 (the host's pacing or a brief outage): not judged as violations`);

@@ -12,6 +12,8 @@ export interface TrafficResponse {
   status: number;
   headers: Record<string, string>;
   body?: string;
+  /** The recorder kept no body (a HAR exported without content): nothing is judged from it. */
+  bodyNotRecorded?: boolean;
 }
 
 export interface TrafficExchange {

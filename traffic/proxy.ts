@@ -67,12 +67,16 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
   const printed = new Set<string>();
   let lastActivity = Date.now();
   let judgeTimer: NodeJS.Timeout | undefined;
+  /** Live judging waits at least twice as long as it last took, so a long session never spends most of its time judging. */
+  let judgeDelay = 200;
 
   // Judging the whole traffic again keeps cross-exchange rules exact; it is batched, not per request.
   const judgeLive = () => {
     judgeTimer = undefined;
     if (!options.onFinding || exchanges.length === 0) return;
+    const started = performance.now();
     const judgement = judgeTraffic(exchanges, { env: options.env });
+    judgeDelay = Math.max(200, 2 * (performance.now() - started));
     for (const f of judgement.findings) {
       const key = `${f.check}|${f.requirement}|${f.source}`;
       if (printed.has(key)) continue;
@@ -133,7 +137,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       response: { status: answer.statusCode, headers: flat(answer.headers), ...(responseBody !== undefined ? { body: responseBody } : {}) },
     });
     lastActivity = Date.now();
-    judgeTimer ??= setTimeout(judgeLive, 200);
+    judgeTimer ??= setTimeout(judgeLive, judgeDelay);
   }
 
   const server = createServer((req, res) => {

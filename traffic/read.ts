@@ -59,5 +59,16 @@ export async function readTraffic(paths: readonly string[]): Promise<TrafficInpu
       throw new HarnessError('TRAFFIC_UNRECOGNIZED', `${name} is neither a HAR 1.2 file nor an exchanges.jsonl (it does not start with a JSON object)`);
     }
   }
-  return { exchanges, notes };
+  return { exchanges: inTimeOrder(exchanges), notes };
+}
+
+/**
+ * HAR entries in the order they started (exporters need not keep it, and several files may split one
+ * session); the order given is kept when any exchange lacks a time (a run's log is already in order).
+ */
+function inTimeOrder(exchanges: TrafficExchange[]): TrafficExchange[] {
+  if (!exchanges.every((ex) => ex.startedAt !== undefined)) return exchanges;
+  return [...exchanges]
+    .sort((a, b) => a.startedAt! - b.startedAt! || a.index - b.index)
+    .map((ex, index) => ({ ...ex, index }));
 }

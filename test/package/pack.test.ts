@@ -59,6 +59,8 @@ describe('npm pack', () => {
       'harness/runner.ts',
       'harness/reports/html.ts',
       'harness/vitest-setup.ts',
+      'traffic/judge.ts',
+      'traffic/commands.ts',
       'suites/wallet.suite.ts',
       'suites/request-id.suite.ts',
       'suites/support/check.ts',

@@ -96,3 +96,23 @@ describe('conformance proxy', () => {
     expect(err[0]).toContain('CONF_INVALID_VALUE');
   });
 });
+
+describe('conformance proxy as a process', () => {
+  it('writes the reports when stopped with SIGTERM', async () => {
+    const { spawn } = await import('node:child_process');
+    const { ROOT } = await import('../harness/fixtures/spawn.ts');
+    const ref = await reference();
+    const dir = tempDir();
+    const child = spawn(process.execPath, ['--', `${ROOT}bin/conformance.mjs`, 'proxy', '--upstream', ref.baseUrl, '--report-dir', join(dir, 'reports')], { env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' } });
+    let stdout = '';
+    child.stdout.on('data', (c) => (stdout += c));
+    const exited = new Promise<number | null>((resolve) => child.on('close', resolve));
+    await expect.poll(() => /listening on (http:\S+),/.exec(stdout)?.[1], { timeout: 20_000 }).toBeDefined();
+    const url = /listening on (http:\S+),/.exec(stdout)![1]!;
+    await fetch(`${url}/v1/businesses/${ref.fixtures.businessId}/wallet/balance`);
+    child.kill('SIGTERM');
+    expect(await exited).toBe(0);
+    expect(stdout).toContain('judged 1 exchange');
+    expect(existsSync(join(dir, 'reports', 'junit.xml'))).toBe(true);
+  }, 60_000);
+});

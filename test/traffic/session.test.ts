@@ -9,6 +9,7 @@ import { startReference } from '../../reference/index.ts';
 import { burstSession, clientSession, envLines } from './client.ts';
 import { conformance, tempDir, writeJson } from './support.ts';
 import { readFileSync } from 'node:fs';
+import { validateReport } from '../reports/schema.ts';
 
 async function checkSession(defects: string[]): Promise<{ code: number; out: string[]; err: string[]; report: any }> {
   const reference = await startReference({ defects });
@@ -38,6 +39,8 @@ describe('check, on the test client\'s own traffic', () => {
     const passed = report.topics.flatMap((t: any) => t.checks.filter((c: any) => c.status === 'pass').map((c: any) => c.id));
     expect(passed).toEqual(expect.arrayContaining(['traffic/idempotency/replay', 'traffic/idempotency/conflict', 'traffic/cursors/cursor-bound', 'traffic/wallet/balance-rules', 'traffic/concealment/foreign-resources', 'traffic/recipient-limits/maximum', 'traffic/bulk-invariants/settled']));
     expect(out.join('\n')).toContain('verdict: pass');
+    // The same report.json shape as a run's (spec/report.schema.json).
+    expect(validateReport(report)).toEqual([]);
   });
 
   const caught: Array<[string, string]> = [
@@ -61,6 +64,7 @@ describe('check, on the test client\'s own traffic', () => {
     expect(DEFECTS.find((d) => d.id === defect)?.requirement).toBe(requirement);
     const { code, report } = await checkSession([defect]);
     expect(code).toBe(1);
+    expect(validateReport(report)).toEqual([]);
     expect(failedRequirements(report)).toContain(requirement);
   });
 });

@@ -1,16 +1,25 @@
 // The client's side of the traffic: what the client that made it does against the document's
 // advice. Reported in a section of its own (advisories named client/...), never failing the run.
-import { isDeepStrictEqual } from 'node:util';
 import { fingerprint, objectOf, type Observed } from '../context.ts';
 import { parseUrl } from '../operations.ts';
 import type { JudgeContext } from '../context.ts';
 import type { Verdicts } from '../verdicts.ts';
 import { alteredFrom, issuedCursors } from './cursors.ts';
 
+/** JSON with sorted keys: equal for bodies equal as JSON values, whatever their key order. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
 const bearerOf = (o: Observed) => (o.bearerRecorded ? o.ex.request.headers['authorization']!.replace(/^\s*Bearer\s*/i, '').trim() : undefined);
 
 export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeContext): void {
-  const submissions: Observed[] = [];
+  /** business + canonical body -> the first submission of it and its key. */
+  const submissions = new Map<string, Observed>();
   const { cursors, complete } = issuedCursors(traffic);
   const apiOrigins = new Set(traffic.filter((o) => o.op || o.unknownApiPath).map((o) => parseUrl(o.ex.request.url)!.origin));
   const tokenOrigins = new Set(traffic.filter((o) => o.tokenRequest).map((o) => parseUrl(o.ex.request.url)?.origin));
@@ -32,9 +41,12 @@ export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeConte
       if (o.ex.request.headers['idempotency-key'] === undefined) {
         v.clientFinding('client/submission-without-idempotency-key', 'IDEM-KEY-REQUIRED', 'a bulk submission was sent without an Idempotency-Key, so a retry after a lost answer could send the messages twice', [o]);
       } else if (o.requestKnown && o.requestJson !== undefined) {
-        const earlier = submissions.find((s) => s.op!.params.businessId === o.op!.params.businessId && s.ex.request.headers['idempotency-key'] !== o.ex.request.headers['idempotency-key'] && isDeepStrictEqual(s.requestJson, o.requestJson));
-        if (earlier) v.clientFinding('client/retry-under-new-key', 'IDEM-REPLAY', 'the same submission was sent again under a new Idempotency-Key: the server cannot replay it and may send the messages again', [earlier, o]);
-        submissions.push(o);
+        const fingerprintOf = `${o.op.params.businessId} ${canonical(o.requestJson)}`;
+        const earlier = submissions.get(fingerprintOf);
+        if (earlier && earlier.ex.request.headers['idempotency-key'] !== o.ex.request.headers['idempotency-key']) {
+          v.clientFinding('client/retry-under-new-key', 'IDEM-REPLAY', 'the same submission was sent again under a new Idempotency-Key: the server cannot replay it and may send the messages again', [earlier, o]);
+        }
+        if (!earlier) submissions.set(fingerprintOf, o);
       }
     }
     if (o.op?.operationId === 'listSmsBulkMessageRecipients' && complete) {

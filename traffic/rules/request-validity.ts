@@ -14,7 +14,7 @@ export const checks: CheckDef[] = [
     id: ID,
     topic: 'validation',
     title: 'a request that breaks the request schemas of the document (body, Idempotency-Key, path ids, page size) is refused with a 4xx, never accepted and never a 5xx; an allowed key length or page size is not refused by name',
-    requirements: ['IDEM-KEY-REQUIRED', 'IDEM-KEY-LENGTH', 'VAL-BODY-REQUIRED', 'VAL-MALFORMED-JSON', 'VAL-CONTENT-TYPE', 'VAL-BODY-FIELDS', 'VAL-FROM-LENGTH', 'VAL-CLASSIFICATION-ENUM', 'VAL-MESSAGE-LENGTH', 'VAL-EXACTLY-ONE-CONTENT', 'VAL-TEMPLATE-ID-FORMAT', 'VAL-TEMPLATE-VARIABLE-LENGTH', 'VAL-RECIPIENT-ITEM-FIELDS', 'VAL-INVALID-RECIPIENT', 'VAL-PATH-UUIDV7', 'VAL-SENDER-AUTHORIZED', 'VAL-TEMPLATE-ACTIVE', 'RLIM-MIN-1', 'CUR-MAX-LIMIT', 'CUR-EMPTY', 'CUR-FILTER-UNKNOWN-VALUE', 'PROB-NO-5XX-FOR-CLIENT-FAULT'],
+    requirements: ['IDEM-KEY-REQUIRED', 'IDEM-KEY-LENGTH', 'VAL-BODY-REQUIRED', 'VAL-MALFORMED-JSON', 'VAL-CONTENT-TYPE', 'VAL-BODY-FIELDS', 'VAL-FROM-LENGTH', 'VAL-CLASSIFICATION-ENUM', 'VAL-MESSAGE-LENGTH', 'VAL-EXACTLY-ONE-CONTENT', 'VAL-TEMPLATE-ID-FORMAT', 'VAL-TEMPLATE-VARIABLE-LENGTH', 'VAL-RECIPIENT-ITEM-FIELDS', 'VAL-INVALID-RECIPIENT', 'VAL-PATH-UUIDV7', 'VAL-SENDER-AUTHORIZED', 'VAL-TEMPLATE-ACTIVE', 'RLIM-MIN-1', 'CUR-MAX-LIMIT', 'CUR-EMPTY', 'CUR-FILTER-UNKNOWN-VALUE', 'PROB-NO-5XX-FOR-CLIENT-FAULT', 'PROB-VALIDATION-ERRORS'],
   },
 ];
 
@@ -25,6 +25,8 @@ export interface RequestDefect {
   requirement: RequirementId;
   reason: string;
   kind: DefectKind;
+  /** A body field or query parameter (its refusal lists field errors), not a header or the whole body. */
+  field?: boolean;
 }
 
 function bodyRule(pointer: string, keyword: string): { requirement: RequirementId; kind: DefectKind } {
@@ -55,7 +57,7 @@ export function requestDefects(o: Observed, ctx: JudgeContext): RequestDefect[] 
     }
     if (op.operationId === 'listSmsBulkMessageRecipients') {
       const limit = op.query.get(ctx.params.limit);
-      if (limit !== null && /^\d+$/.test(limit) && Number(limit) > 1000) out.push({ requirement: 'CUR-MAX-LIMIT', reason: `page size ${limit} above 1000`, kind: 'other' });
+      if (limit !== null && /^\d+$/.test(limit) && Number(limit) > 1000) out.push({ requirement: 'CUR-MAX-LIMIT', reason: `page size ${limit} above 1000`, kind: 'other', field: true });
       if (op.query.get(ctx.params.cursor) === '') out.push({ requirement: 'CUR-EMPTY', reason: 'an empty cursor', kind: 'lenient' });
       const status = op.query.get(ctx.params.status);
       if (status !== null && !enumOf('RecipientStatusFilter').includes(status)) out.push({ requirement: 'CUR-FILTER-UNKNOWN-VALUE', reason: `a status filter ${JSON.stringify(status)} outside its four values`, kind: 'lenient' });
@@ -92,7 +94,7 @@ function submissionDefects(o: Observed, ctx: JudgeContext): RequestDefect[] {
     const key = `${rule.requirement}:${rule.kind}`;
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({ ...rule, reason: `${f.pointer || 'the body'} ${f.message}` });
+    out.push({ ...rule, reason: `${f.pointer || 'the body'} ${f.message}`, field: true });
   }
   const request = objectOf(o.requestJson);
   if (request && ctx.fixtures.unauthorizedSenderId !== undefined && request.from === ctx.fixtures.unauthorizedSenderId) {
@@ -151,7 +153,12 @@ export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeConte
       continue;
     }
     if (o.status < 200 || o.status >= 300) {
-      v.pass(ID);
+      // A field-level refusal lists its field errors (PROB-VALIDATION-ERRORS assumption: body fields and query parameters).
+      const fieldLevel = defects.every((d) => d.field);
+      if (o.status === 400 && objectOf(o.json)?.code === 'validation_failed' && fieldLevel) {
+        const errors = objectOf(o.json)?.errors;
+        v.judge(ID, 'PROB-VALIDATION-ERRORS', 'an errors array naming the invalid fields', Array.isArray(errors) && errors.length > 0 ? undefined : 'no errors array', [o]);
+      } else v.pass(ID);
       continue;
     }
     // Served anyway: allowed for shapes whose refusal is not demanded (the cursors rules judge the rows).

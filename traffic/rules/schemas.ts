@@ -1,40 +1,52 @@
 // Every answer of a documented operation (2xx) against the operation's response schemas, headers
 // and media type, with the same validators the suites use (spec/validators.ts). Problem answers
 // are the problem-details rules' to judge; X-Request-Id and Location belong to their own rules.
-import type { OperationId } from '../../spec/contract.ts';
+import { operationIds, type OperationId } from '../../spec/contract.ts';
 import type { RequirementId } from '../../spec/requirement-ids.ts';
 import { COMPONENT_RULES_WITH_MESSAGES } from '../../spec/schema-rules.ts';
 import { validateResponse, type SchemaFailure } from '../../spec/validators.ts';
 import type { Observed } from '../context.ts';
 import type { CheckDef, Verdicts } from '../verdicts.ts';
 
-const ID = 'traffic/schemas/response-schemas';
+/** One check per operation, so a failure of one operation's answers never hides another's. */
+const idOf = (operationId: OperationId) => `traffic/schemas/${operationId}`;
+export const SCHEMA_CHECK_IDS = operationIds.map(idOf);
 
-export const checks: CheckDef[] = [
-  {
-    id: ID,
-    topic: 'schemas',
-    title: 'every 2xx answer of a documented operation has its declared status, media type, headers and body schema',
-    requirements: ['SCH-RESPONSE-SCHEMAS', 'SCH-JSON-MEDIA-TYPE', 'SCH-NO-EXTRA-PROPERTIES', 'SCH-UTC-TIMESTAMPS', 'SCH-UUIDV7', 'WAL-SCHEMA', 'WAL-MONEY-FORMAT', 'WAL-CURRENCY-FORMAT', 'WAL-AS-OF-UTC', 'MSG-SCHEMA', 'MSG-STATUS-VALUES', 'BULK-STATUS-VALUES', 'HOOK-DEACTIVATE-204'],
-  },
-];
+const COMMON = ['SCH-RESPONSE-SCHEMAS', 'SCH-JSON-MEDIA-TYPE', 'SCH-NO-EXTRA-PROPERTIES', 'SCH-UTC-TIMESTAMPS', 'SCH-UUIDV7'] as const;
+const OWN: Record<OperationId, RequirementId[]> = {
+  createSmsBulkMessage: ['SCH-BULK-REQUIRED', 'SCH-BULK-FIELD-TYPES', 'BULK-STATUS-VALUES', 'BULK-DELIVERY-SUMMARY-FIELDS', 'SCH-CLASSIFICATION', 'SCH-SENDER-ID', 'SCH-TEMPLATE-PIN', 'SCH-INTAKE-FIELDS', 'SCH-SUBMISSION-FIELDS', 'SCH-WARNING-SHAPE'],
+  getSmsBulkMessage: ['SCH-BULK-REQUIRED', 'SCH-BULK-FIELD-TYPES', 'BULK-STATUS-VALUES', 'BULK-DELIVERY-SUMMARY-FIELDS', 'SCH-CLASSIFICATION', 'SCH-SENDER-ID', 'SCH-TEMPLATE-PIN', 'SCH-INTAKE-FIELDS', 'SCH-SUBMISSION-FIELDS', 'SCH-WARNING-SHAPE'],
+  listSmsBulkMessageRecipients: ['SCH-LISTING-ENVELOPE', 'SCH-PAGINATION', 'SCH-ROW-FIELDS', 'SCH-E164'],
+  getSmsMessage: ['MSG-SCHEMA', 'MSG-STATUS-VALUES', 'SCH-E164'],
+  getWalletBalance: ['WAL-SCHEMA', 'WAL-MONEY-FORMAT', 'WAL-CURRENCY-FORMAT', 'WAL-AS-OF-UTC'],
+  deactivateWebhookEndpoint: ['HOOK-DEACTIVATE-204'],
+};
+
+export const checks: CheckDef[] = operationIds.map((operationId) => ({
+  id: idOf(operationId),
+  topic: 'schemas',
+  title: `every 2xx answer of ${operationId} has its declared status, media type, headers and body schema`,
+  requirements: [...COMMON, ...OWN[operationId]],
+}));
 
 
 /** Which rule a failure breaks (wallet and message members first: their own rules name them). */
 function ruleOf(f: SchemaFailure, operationId: OperationId): RequirementId | undefined {
+  // A deactivation answers 204 and nothing else: any difference breaks that one rule.
+  if (operationId === 'deactivateWebhookEndpoint' && (f.in !== 'header' || (f.header ?? '').toLowerCase() === 'content-type')) return 'HOOK-DEACTIVATE-204';
   if (f.in === 'header') {
     const header = (f.header ?? '').toLowerCase();
     if (header === 'content-type') return 'SCH-JSON-MEDIA-TYPE';
     return undefined; // X-Request-Id, Location: their own rules
   }
-  if (f.in === 'response' && operationId === 'deactivateWebhookEndpoint') return 'HOOK-DEACTIVATE-204';
-  if (f.keyword === 'emptyBody' && operationId === 'deactivateWebhookEndpoint') return 'HOOK-DEACTIVATE-204';
   if (operationId === 'getWalletBalance') {
     if (f.schemaPath.includes('/DecimalMoney/')) return 'WAL-MONEY-FORMAT';
     if (f.pointer === '/currency') return 'WAL-CURRENCY-FORMAT';
     if (f.pointer === '/as_of') return 'WAL-AS-OF-UTC';
     if (f.keyword !== 'additionalProperties') return 'WAL-SCHEMA';
   }
+  // A message's members are its own rule (status values apart), whatever component they use.
+  if (operationId === 'getSmsMessage' && f.keyword !== 'additionalProperties') return f.schemaPath.includes('/IndividualMessageStatus/') ? 'MSG-STATUS-VALUES' : 'MSG-SCHEMA';
   if (f.keyword === 'additionalProperties') return 'SCH-NO-EXTRA-PROPERTIES';
   for (const [component, rule] of COMPONENT_RULES_WITH_MESSAGES) if (f.schemaPath.includes(`/components/schemas/${component}/`)) return rule;
   if (operationId === 'getSmsMessage') return 'MSG-SCHEMA';
@@ -52,6 +64,7 @@ function specific(failures: SchemaFailure[]): SchemaFailure[] {
 export function judge(traffic: readonly Observed[], v: Verdicts): void {
   for (const o of traffic) {
     if (!o.op || o.pacing || o.status < 200 || o.status >= 300) continue;
+    const ID = idOf(o.op.operationId);
     if (!o.responseKnown) {
       v.note(ID, 'answers whose body the recorder cut short were judged on status and headers only');
     }
