@@ -12,14 +12,17 @@
 //   BENCH_CONNECTIONS      autocannon connections = the client's concurrency (default 10)
 //   BENCH_SECONDS          seconds per throughput sample (default 3)
 //   BENCH_GENERATOR_RUNS   bodies generated per generator scenario (default 100)
+//   BENCH_TRAFFIC_MB       size of the exchange log `check` judges (default 100)
 //   BENCH_OUT              also write the printed Markdown to this file
-import { writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, loadavg } from 'node:os';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { TOPICS } from '../core/model.ts';
 import { measureClientThroughput } from './client-throughput.ts';
 import type { ThroughputFigures } from './client-throughput.ts';
 import { GENERATOR_TARGET_MS, measureBulkBodyGeneration } from './generators.ts';
 import { markdownTable, mebibytes, median, seconds } from './stats.ts';
+import { measureTrafficCheck, type TrafficCheckFigures } from './traffic-check.ts';
 
 /** Per-topic times are short: two decimals. */
 const topicSeconds = (ms: number): string => (ms / 1000).toFixed(2);
@@ -42,6 +45,7 @@ const SEED = intSetting('BENCH_SEED', 4242, 0);
 const CONNECTIONS = intSetting('BENCH_CONNECTIONS', 10, 1);
 const SECONDS = intSetting('BENCH_SECONDS', 3, 1);
 const GENERATOR_RUNS = intSetting('BENCH_GENERATOR_RUNS', 100, 1);
+const TRAFFIC_MB = intSetting('BENCH_TRAFFIC_MB', 100, 1);
 
 /** The targets of the issue, on a 2-core machine. */
 const TARGETS = {
@@ -49,18 +53,20 @@ const TARGETS = {
   throughputRatio: 0.8,
   peakRssBytes: 300 * 1024 * 1024,
   safeRequests: 300,
+  /** `check` reads a 100 MB file as a stream within the run's memory bound (issue 19). */
+  trafficPeakRssBytes: 300 * 1024 * 1024,
 };
 
 const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
 const loads = () => loadavg().map((l) => l.toFixed(2)).join(' / ');
 
-async function wholeRuns(profile: 'full' | 'safe'): Promise<WholeRunFigures[]> {
+async function wholeRuns(profile: 'full' | 'safe', keepExchangeLog?: string): Promise<WholeRunFigures[]> {
   const out: WholeRunFigures[] = [];
   for (let i = 0; i < REPEATS; i++) {
     const seed = SEED + i;
     progress(`whole run ${i + 1}/${REPEATS}, profile ${profile}, seed ${seed}`);
-    const run = await measureWholeRun({ profile, seed });
+    const run = await measureWholeRun({ profile, seed, ...(i === 0 && keepExchangeLog ? { keepExchangeLog } : {}) });
     progress(`  ${seconds(run.wallMs)} s, ${run.totalRequests} requests, peak tree RSS ${mebibytes(run.peakTreeRss)} MiB, verdict ${run.verdict}`);
     out.push(run);
   }
@@ -106,8 +112,16 @@ function list(values: number[], format: (n: number) => string): string {
 async function main(): Promise<number> {
   const startedAt = new Date();
   const loadAtStart = loads();
-  const full = await wholeRuns('full');
+  const work = mkdtempSync(join(tmpdir(), 'conformance-bench-log-'));
+  const runLog = join(work, 'exchanges.jsonl');
+  const full = await wholeRuns('full', runLog);
   const safe = await wholeRuns('safe');
+  const traffic: TrafficCheckFigures[] = [];
+  for (let i = 0; i < REPEATS; i++) {
+    progress(`check on a ${TRAFFIC_MB} MB exchange log ${i + 1}/${REPEATS}`);
+    traffic.push(await measureTrafficCheck(runLog, TRAFFIC_MB));
+  }
+  rmSync(work, { recursive: true, force: true });
   progress(`client throughput: ${REPEATS} x (autocannon, client, bare undici), ${SECONDS} s each, ${CONNECTIONS} connections`);
   const throughput: ThroughputFigures = await measureClientThroughput({ connections: CONNECTIONS, seconds: SECONDS, repeats: REPEATS, exchangeLog: true });
   progress(`generators: ${GENERATOR_RUNS} bodies per scenario`);
@@ -119,6 +133,7 @@ async function main(): Promise<number> {
   const safeRequests = safe.map((r) => r.totalRequests);
   const ratios = throughput.samples.map((s) => s.ratio);
   const rps = (n: number) => n.toFixed(0);
+  const trafficRss = traffic.map((t) => t.peakRss);
 
   const lines: string[] = [];
   lines.push(`## Benchmark ${startedAt.toISOString()}`);
@@ -137,6 +152,7 @@ async function main(): Promise<number> {
         ['checker client / autocannon throughput, GET wallet balance', median(ratios).toFixed(2), list(ratios, (n) => n.toFixed(2)), `>= ${TARGETS.throughputRatio}`, verdict(median(ratios) >= TARGETS.throughputRatio)],
         ['peak RSS of a whole full run, process tree summed (MiB)', mebibytes(median(rss)), list(rss, mebibytes), `< ${mebibytes(TARGETS.peakRssBytes)}`, verdict(median(rss) < TARGETS.peakRssBytes)],
         ['requests of a whole safe run', String(median(safeRequests)), list(safeRequests, String), `< ${TARGETS.safeRequests}`, verdict(median(safeRequests) < TARGETS.safeRequests)],
+        [`\`check\` on a ${TRAFFIC_MB} MB exchange log: peak RSS (MiB)`, mebibytes(median(trafficRss)), list(trafficRss, mebibytes), `< ${mebibytes(TARGETS.trafficPeakRssBytes)}`, verdict(median(trafficRss) < TARGETS.trafficPeakRssBytes)],
       ],
     ),
   );
@@ -153,6 +169,8 @@ async function main(): Promise<number> {
         ['whole run, profile safe: wall time (s)', seconds(median(safeWall)), list(safeWall, seconds)],
         ['requests of a whole full run', String(median(fullRequests)), list(fullRequests, String)],
         ['peak RSS of the largest single process of a full run (MiB)', mebibytes(median(single)), list(single, mebibytes)],
+        [`\`check\` on a ${TRAFFIC_MB} MB exchange log (${traffic[0]?.exchanges ?? 0} exchanges): exchanges judged per second, read included`, rps(median(traffic.map((t) => t.exchangesPerS))), list(traffic.map((t) => t.exchangesPerS), rps)],
+        [`\`check\` on a ${TRAFFIC_MB} MB exchange log: wall time (s)`, seconds(median(traffic.map((t) => t.wallMs))), list(traffic.map((t) => t.wallMs), seconds)],
         ['processes in the tree of a full run', String(median(full.map((r) => r.processes))), list(full.map((r) => r.processes), String)],
         [`autocannon, ${CONNECTIONS} connections (requests/s)`, rps(throughput.autocannonPerS), list(throughput.samples.map((s) => s.autocannonPerS), rps)],
         [`checker client, concurrency ${CONNECTIONS}, exchange log on (requests/s)`, rps(throughput.clientPerS), list(throughput.samples.map((s) => s.clientPerS), rps)],

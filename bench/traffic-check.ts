@@ -1,34 +1,60 @@
-// How fast `check` judges recorded traffic: a run's exchanges.jsonl repeated N times (as one long
-// log), read as a stream and judged; prints exchanges per second and peak RSS. Measurement only.
+// How fast and how frugal `check` is on recorded traffic: a run's exchanges.jsonl repeated until the
+// file reaches a size (100 MB by default, the size issue 19 names), judged by the bin as users run
+// it (`conformance check FILE`), with the process's wall time and peak RSS. Measurement only.
 //
-//   npx conformance run --report-dir /tmp/run && npx tsx bench/traffic-check.ts /tmp/run/exchanges.jsonl 20
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+//   npx tsx bench/traffic-check.ts EXCHANGES.jsonl [MEGABYTES]
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { once } from 'node:events';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { readTrafficEnv } from '../traffic/env.ts';
-import { judgeTraffic } from '../traffic/judge.ts';
-import { readTraffic } from '../traffic/read.ts';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { measureTree } from './process-tree.ts';
 
-const [source, copiesArg = '10'] = process.argv.slice(2);
-if (!source) {
-  console.error('usage: tsx bench/traffic-check.ts EXCHANGES.jsonl [COPIES]');
-  process.exit(2);
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+export interface TrafficCheckFigures {
+  bytes: number;
+  exchanges: number;
+  wallMs: number;
+  peakRss: number;
+  exchangesPerS: number;
+  exitCode: number | null;
 }
-const copies = Number(copiesArg);
-const dir = mkdtempSync(join(tmpdir(), 'traffic-bench-'));
-try {
-  const log = readFileSync(source, 'utf8').trimEnd();
-  const file = join(dir, 'exchanges.jsonl');
-  writeFileSync(file, `${Array.from({ length: copies }, () => log).join('\n')}\n`);
-  const started = performance.now();
-  const input = await readTraffic([file]);
-  const read = performance.now();
-  const judgement = judgeTraffic(input.exchanges, { env: readTrafficEnv(undefined) });
-  const judged = performance.now();
-  const n = input.exchanges.length;
-  console.log(`| exchanges | read (ms) | judged (ms) | exchanges/s (read + judge) | peak RSS (MiB) | verdict |`);
-  console.log(`| --- | --- | --- | --- | --- | --- |`);
-  console.log(`| ${n} | ${Math.round(read - started)} | ${Math.round(judged - read)} | ${Math.round(n / ((judged - started) / 1000))} | ${Math.round(process.resourceUsage().maxRSS / 1024)} | ${judgement.result.verdict} |`);
-} finally {
-  rmSync(dir, { recursive: true, force: true });
+
+/** Writes `log` repeated to at least `bytes` (streamed, so the bench itself stays small). */
+async function repeatedLog(log: string, bytes: number, file: string): Promise<{ bytes: number; exchanges: number }> {
+  const chunk = `${log.trimEnd()}\n`;
+  const perChunk = chunk.split('\n').filter((l) => l.trim()).length;
+  const copies = Math.max(1, Math.ceil(bytes / Buffer.byteLength(chunk)));
+  const out = createWriteStream(file);
+  for (let i = 0; i < copies; i++) if (!out.write(chunk)) await once(out, 'drain');
+  out.end();
+  await once(out, 'finish');
+  return { bytes: copies * Buffer.byteLength(chunk), exchanges: copies * perChunk };
+}
+
+/** `conformance check` on the log repeated to `megabytes`; exit 1 (findings) is a finished judgement too. */
+export async function measureTrafficCheck(logFile: string, megabytes = 100): Promise<TrafficCheckFigures> {
+  const work = mkdtempSync(join(tmpdir(), 'conformance-traffic-bench-'));
+  try {
+    const file = join(work, 'traffic.jsonl');
+    const { bytes, exchanges } = await repeatedLog(readFileSync(logFile, 'utf8'), megabytes * 1e6, file);
+    const tree = await measureTree(join(ROOT, 'bin', 'conformance.mjs'), ['check', file, '--report-dir', join(work, 'reports')], { cwd: work });
+    if (tree.exitCode !== 0 && tree.exitCode !== 1) throw new Error(`check exited ${tree.exitCode}: ${tree.stderr.trim().split('\n')[0] ?? ''}`);
+    return { bytes, exchanges, wallMs: tree.wallMs, peakRss: tree.peakTreeRss, exchangesPerS: exchanges / (tree.wallMs / 1000), exitCode: tree.exitCode };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const [source, megabytes = '100'] = process.argv.slice(2);
+  if (!source) {
+    console.error('usage: npx tsx bench/traffic-check.ts EXCHANGES.jsonl [MEGABYTES]');
+    process.exit(2);
+  }
+  const f = await measureTrafficCheck(source, Number(megabytes));
+  console.log('| file (MB) | exchanges | wall (s) | exchanges/s | peak RSS (MiB) | exit |');
+  console.log('| --- | --- | --- | --- | --- | --- |');
+  console.log(`| ${(f.bytes / 1e6).toFixed(0)} | ${f.exchanges} | ${(f.wallMs / 1000).toFixed(1)} | ${f.exchangesPerS.toFixed(0)} | ${(f.peakRss / 2 ** 20).toFixed(0)} | ${f.exitCode} |`);
 }

@@ -7,7 +7,7 @@
 // one worker for all topic files, one client serves every topic, so the exchange log itself no
 // longer tells topics apart; the total is the exchange log's line count, and any requests outside
 // a check (hooks) show as the difference.
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -48,7 +48,7 @@ function cleanEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-export async function measureWholeRun(options: { profile: 'full' | 'safe'; seed: number; runs?: number }): Promise<WholeRunFigures> {
+export async function measureWholeRun(options: { profile: 'full' | 'safe'; seed: number; runs?: number; keepExchangeLog?: string }): Promise<WholeRunFigures> {
   const work = mkdtempSync(join(tmpdir(), 'conformance-bench-'));
   const reportDir = join(work, 'reports');
   try {
@@ -64,6 +64,8 @@ export async function measureWholeRun(options: { profile: 'full' | 'safe'; seed:
       throw new Error(`the ${options.profile} run wrote no report.json (exit ${tree.exitCode}): ${tree.stderr.trim().split('\n')[0] ?? ''}`);
     }
     let totalRequests = 0;
+    // The traffic figure judges a real run's log (bench/traffic-check.ts).
+    if (options.keepExchangeLog) copyFileSync(join(reportDir, 'exchanges.jsonl'), options.keepExchangeLog);
     try {
       totalRequests = readFileSync(join(reportDir, 'exchanges.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).length;
     } catch {
