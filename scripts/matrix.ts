@@ -118,6 +118,29 @@ export interface RunDigest {
   durationMs: number;
   /** The run could not be made or judged (crash, timeout, no report). */
   error?: string;
+  /** `conformance check` on the run's own exchanges.jsonl (defect runs only). */
+  traffic?: TrafficDigest;
+}
+
+/** What the traffic judge made of a run's recorded exchanges, by requirement. */
+export interface TrafficDigest {
+  /** Requirements some finding (fail or warn) names. */
+  broken: string[];
+  /** Requirements of the traffic checks that judged at least one exchange (not "not observable"). */
+  judged: string[];
+}
+
+/** `check` on the run's exchanges.jsonl, with the run's env file when it had one (host mode). */
+async function judgeRunTraffic(reportDir: string, envFile?: string): Promise<TrafficDigest | undefined> {
+  const log = join(reportDir, 'exchanges.jsonl');
+  if (!existsSync(log)) return undefined;
+  const { readTraffic } = await import('../traffic/read.ts');
+  const { readTrafficEnv } = await import('../traffic/env.ts');
+  const { judgeTraffic } = await import('../traffic/judge.ts');
+  const input = await readTraffic([log]);
+  const { result, findings } = judgeTraffic(input.exchanges, { env: readTrafficEnv(envFile) });
+  const judged = result.topics.flatMap((t) => t.checks).filter((c) => c.status !== 'skip').flatMap((c) => c.requirements);
+  return { broken: [...new Set(findings.map((f) => f.requirement))], judged: [...new Set(judged)] };
 }
 
 export function digestOf(result: RunResult, exitCode: number, durationMs: number): RunDigest {
@@ -193,6 +216,11 @@ export interface DefectOutcome {
   notShown?: string[];
   /** Why it counts as missed (empty when caught). */
   why: string[];
+  /**
+   * `conformance check` on the same run's exchange log: caught (a finding names the requirement),
+   * shown (a traffic check of the requirement judged some exchange, no finding) or not shown.
+   */
+  traffic?: 'caught' | 'shown' | 'not shown';
   via: Via;
   durationMs: number;
 }
@@ -267,9 +295,28 @@ export function judgeDefect(
     caught,
     ...(host && !caught && unobservable && !digest.error ? { notShown: unobservable } : {}),
     why,
+    ...(digest.traffic ? { traffic: trafficOutcome(defect.requirement, digest.traffic) } : {}),
     via,
     durationMs: digest.durationMs,
   };
+}
+
+function trafficOutcome(requirement: string, traffic: TrafficDigest): DefectOutcome['traffic'] {
+  if (traffic.broken.includes(requirement)) return 'caught';
+  return traffic.judged.includes(requirement) ? 'shown' : 'not shown';
+}
+
+/** The `check` figure beside the active one: defects its findings name, of those the traffic showed. */
+export function trafficLine(defects: DefectOutcome[]): string | undefined {
+  const judged = defects.filter((d) => d.traffic !== undefined);
+  if (judged.length === 0) return undefined;
+  const caught = judged.filter((d) => d.traffic === 'caught').length;
+  const shown = caught + judged.filter((d) => d.traffic === 'shown').length;
+  const missed = judged.filter((d) => d.traffic === 'shown').map((d) => d.defect);
+  return (
+    `check on the same runs' exchanges.jsonl: ${caught}/${shown} defects caught of those the traffic shows ` +
+    `(${judged.length - shown} of ${judged.length} not shown by a recording)${missed.length > 0 ? `; shown, not caught: ${missed.join(', ')}` : ''}`
+  );
 }
 
 export function judgeFaithful(seed: number, digest: RunDigest, via: Via): FaithfulOutcome {
@@ -365,7 +412,8 @@ async function runInProcess(job: Job, reportDir: string, cwd: string): Promise<R
       cwd,
     );
     const outcome = await runConformance(config, { print: silent, printError: silent, tty: false });
-    return digestOf(outcome.result, outcome.exitCode, Date.now() - started);
+    const traffic = job.kind === 'defect' && !job.weaken ? await judgeRunTraffic(reportDir) : undefined;
+    return { ...digestOf(outcome.result, outcome.exitCode, Date.now() - started), ...(traffic ? { traffic } : {}) };
   }
   // Host mode: the reference as a host, and the run gets nothing but the env file.
   const reference = await startEmbeddedReference({
@@ -377,7 +425,8 @@ async function runInProcess(job: Job, reportDir: string, cwd: string): Promise<R
     writeFileSync(envFile, `${hostEnvLines(reference.envLines(), job.host).join('\n')}\n`, { mode: 0o600 });
     const config = loadConfig({ envFile, topic: job.topics.join(','), seed: String(job.seed), reportDir }, {}, cwd);
     const outcome = await runConformance(config, { print: silent, printError: silent, tty: false });
-    return digestOf(outcome.result, outcome.exitCode, Date.now() - started);
+    const traffic = job.kind === 'defect' && !job.weaken ? await judgeRunTraffic(reportDir) : undefined;
+    return { ...digestOf(outcome.result, outcome.exitCode, Date.now() - started), ...(traffic ? { traffic } : {}) };
   } finally {
     rmSync(envFile, { force: true });
     await reference.close();
@@ -427,7 +476,12 @@ function runThroughCli(job: Job, reportDir: string, cwd: string, extra: string[]
         return;
       }
       const result = JSON.parse(readFileSync(file, 'utf8')) as RunResult;
-      resolve(digestOf(result, code ?? -1, Date.now() - started));
+      const digest = digestOf(result, code ?? -1, Date.now() - started);
+      const envFile = extra[extra.indexOf('--env-file') + 1];
+      if (job.kind !== 'defect' || job.weaken) return resolve(digest);
+      judgeRunTraffic(reportDir, extra.includes('--env-file') ? envFile : undefined)
+        .then((traffic) => resolve({ ...digest, ...(traffic ? { traffic } : {}) }))
+        .catch(() => resolve(digest));
     });
   });
 }
@@ -809,6 +863,8 @@ export function matrixTable(result: MatrixResult): string[] {
   lines.push(`assertion sites: ${sites.proven}/${sites.total} proven by a defect, ${sites.waived} waived, ${sites.unproven.length} neither`);
   if (sites.unproven.length > 0) lines.push(`  unproven sites: ${sites.unproven.join(', ')}`);
   for (const d of result.defects.filter((x) => x.otherRule.length > 0 && !x.caught)) lines.push(`  ${d.defect}: caught by another rule (${d.otherRule.join(', ')})`);
+  const traffic = trafficLine(result.defects);
+  if (traffic) lines.push(traffic);
   lines.push(`score: ${result.score.caught}/${result.score.total} defects caught; ${result.faithful.filter((f) => f.passed).length}/${result.faithful.length} faithful runs pass; ${(result.durationMs / 1000).toFixed(0)} s at concurrency ${result.concurrency}`);
   return lines;
 }
@@ -822,6 +878,8 @@ export function hostLines(host: HostMatrixResult): string[] {
     const how = `${f.sandbox ? 'sandbox' : 'no sandbox'}${f.rateLimit ? `, rate limit ${f.rateLimit}/s` : ''}`;
     lines.push(`  faithful host run, seed ${f.seed} (${how}): ${f.passed ? 'pass' : `NOT PASS (${f.why.slice(0, 5).join('; ')})`} in ${(f.durationMs / 1000).toFixed(1)} s`);
   }
+  const traffic = trafficLine(host.defects);
+  if (traffic) lines.push(`  ${traffic}`);
   lines.push(`host score: ${host.score.caught}/${host.score.total} defects caught, ${host.score.notShown} not shown by a host (listed), ${host.score.total - host.score.caught - host.score.notShown} missed; ${host.faithful.filter((f) => f.passed).length}/${host.faithful.length} faithful host runs pass`);
   return lines;
 }
@@ -839,6 +897,7 @@ export function matrixMarkdown(result: MatrixResult): string {
       `${result.faithful.filter((f) => f.passed).length}/${result.faithful.length} faithful whole runs pass; ` +
       `${result.unstable.length} checks changed status between seeds.**`,
     '',
+    ...(trafficLine(result.defects) ? [`${trafficLine(result.defects)}.`, ''] : []),
     '## Defects',
     '',
     '| defect | requirement | expected topic | topics run | topics that failed | failed checks citing it | result | via | time |',

@@ -6,7 +6,7 @@ import { TOPICS } from '../../core/model.ts';
 import type { Defect } from '../../reference/defects.ts';
 import { DEFECTS } from '../../reference/defects.ts';
 import type { RunDigest } from '../../scripts/matrix.ts';
-import { judgeDefect, judgeFaithful, matrixJobs, topicsFor, unstableChecks } from '../../scripts/matrix.ts';
+import { judgeDefect, judgeFaithful, matrixJobs, topicsFor, trafficLine, unstableChecks } from '../../scripts/matrix.ts';
 
 const defect = { id: 'request-id-ignored', requirement: 'RID-ECHO', topic: 'request-id', description: 'x' } as Defect;
 
@@ -135,6 +135,23 @@ describe('judgeDefect', () => {
   it('misses when the run could not be made, or exited other than 1', () => {
     expect(judgeDefect(defect, ['request-id'], digest({ error: 'timed out' }), 'cli').caught).toBe(false);
     expect(judgeDefect(defect, ['request-id'], digest({ exitCode: 2 }), 'cli').caught).toBe(false);
+  });
+});
+
+describe('check on the runs\' own traffic', () => {
+  it('caught only by a finding naming the requirement; shown when a traffic check of it judged an exchange', () => {
+    const judge = (traffic: RunDigest['traffic']) => judgeDefect(defect, ['request-id'], digest({ traffic }), 'in-process').traffic;
+    expect(judge({ broken: ['RID-ECHO'], judged: ['RID-ECHO'] })).toBe('caught');
+    expect(judge({ broken: ['RID-FORMAT'], judged: ['RID-ECHO', 'RID-FORMAT'] })).toBe('shown');
+    expect(judge({ broken: [], judged: ['RID-FORMAT'] })).toBe('not shown');
+    expect(judge(undefined)).toBeUndefined();
+  });
+
+  it('prints caught / shown beside the names of the shown defects it missed', () => {
+    const outcome = (id: string, traffic?: 'caught' | 'shown' | 'not shown') => ({ ...judgeDefect({ ...defect, id }, ['request-id'], digest(), 'in-process'), ...(traffic ? { traffic } : {}) });
+    const line = trafficLine([outcome('a', 'caught'), outcome('b', 'shown'), outcome('c', 'not shown'), outcome('d')]);
+    expect(line).toBe("check on the same runs' exchanges.jsonl: 1/2 defects caught of those the traffic shows (1 of 3 not shown by a recording); shown, not caught: b");
+    expect(trafficLine([outcome('d')])).toBeUndefined();
   });
 });
 
