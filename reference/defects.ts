@@ -225,6 +225,7 @@ const registry = [
   { id: 'webhook-delete-random-204', requirement: 'HOOK-NOT-FOUND', topic: 'webhooks', description: 'A random endpoint id answers 204 instead of 404.' },
   { id: 'webhook-grant-of-endpoint-business', requirement: 'HOOK-FORBIDDEN', topic: 'webhooks', description: "Deactivation checks the grant on the endpoint's own business, so the endpoint is deactivated under the path of a business without grant (204)." },
   { id: 'webhook-repeat-deactivation-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'webhooks', description: 'Deactivating an already deactivated endpoint answers 500 internal_error.' },
+  { id: 'request-id-regenerated-on-204', requirement: 'RID-ECHO', topic: 'webhooks', description: "A 204 answer (the deactivation's) carries a generated X-Request-Id instead of the client's valid one." },
   { id: 'webhook-refused-still-deactivates', requirement: 'HOOK-FORBIDDEN', topic: 'webhooks', description: 'A deactivation refused for want of a grant (403) still deactivates the endpoint.', hostCannotShow: "the endpoint's state is read through the control origin; the document shows no read of webhook endpoints or of deliveries" },
   { id: 'webhook-repeat-200', requirement: 'HOOK-DEACTIVATE-204', topic: 'webhooks', description: 'Deactivating an already deactivated endpoint answers 200 with a JSON body instead of 204 or a refusal.' },
   // messages

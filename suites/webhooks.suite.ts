@@ -134,7 +134,6 @@ describe('webhooks (3.4, 4.6)', () => {
       // waiver: HTTP gives a 204 no body; the client reads none (or fails the transport on a Content-Length), so the text is always empty
       t.expect(res.text.length === 0, 'HOOK-DEACTIVATE-204', '204 with an empty body', `a body of ${res.text.length} characters: ${res.text.slice(0, 100)}`, res);
       const echoed = res.headers['x-request-id'];
-      // waiver: RID-ECHO is the request-id topic's rule, judged there; the matrix never runs webhooks for that topic's defects
       t.expect(echoed === requestId, 'RID-ECHO', `X-Request-Id ${requestId}`, `X-Request-Id ${JSON.stringify(echoed ?? null)}`, res);
       if (hasControl(t)) {
         const after = await webhookEndpointState(t, endpointId);

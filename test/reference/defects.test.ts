@@ -594,6 +594,10 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId));
     return (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId))).status >= 500;
   },
+  'request-id-regenerated-on-204': async (h) => {
+    const res = await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId), { headers: { 'x-request-id': 'probe-204-echo' } });
+    return res.status === 204 && res.headers.get('x-request-id') !== 'probe-204-echo';
+  },
   'webhook-refused-still-deactivates': async (h) => {
     await h.call('DELETE', h.paths.webhook(h.f.otherBusinessId, h.f.webhookEndpointId));
     return (await h.control('GET', `/state/webhook-endpoints/${h.f.webhookEndpointId}`)).active === false;
