@@ -81,8 +81,18 @@ const EXPOSED_BY: Partial<Record<DefectId, Topic[]>> = {
   'success-media-type-text-plain': [],
 };
 
+/**
+ * Other topics whose setup asserts the defect's rule (a bulk accepted with 202 before a cursor walk
+ * or a replay): the defect's run includes them, so those assertion sites are proven too.
+ */
+const ALSO_RUN: Partial<Record<DefectId, Topic[]>> = {
+  'bulk-accepted-201': ['idempotency', 'cursors'],
+};
+
 /** The topics a defect's run selects, in the run's own order. */
 export function topicsFor(defect: Defect): Topic[] {
+  const also = ALSO_RUN[defect.id as DefectId];
+  if (also) return TOPICS.filter((t) => t === defect.topic || also.includes(t));
   if (!WHOLE_RUN_TOPICS.includes(defect.topic)) return [defect.topic];
   const companions = EXPOSED_BY[defect.id as DefectId];
   if (companions === undefined) return [...TOPICS];

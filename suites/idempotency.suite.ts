@@ -61,7 +61,7 @@ function differences(a: ApiResponse, b: ApiResponse): string {
 
 /** A first accepted submission under a fresh key: the original every repeat is compared with. */
 async function original(t: CheckContext, body: BulkRequestBody, as: Caller = 'primary') {
-  // waiver: setup; its refusal cites BULK-ACCEPT-202, a bulk-invariants rule whose defects run on bulk-invariants alone (proven at its own submitAccepted sites)
+  // Setup: its 202 is a bulk-invariants rule; the matrix runs bulk-accepted-201 with idempotency to prove it.
   const first = await submitAccepted(t, body, { as });
   return { key: first.key!, response: first.response, id: bulkIdOf(first.response) };
 }
