@@ -238,7 +238,7 @@ const PAIRS: Array<[string, string]> = [
 ];
 
 /** Target, applications and fixtures of a run against a host (CONFORMANCE_BASE_URL set). */
-function readHost(read: ValueReader, config: RunConfig, baseUrl: string): void {
+function readHost(read: ValueReader, config: RunConfig, baseUrl: string, tokenUrl: string | undefined): void {
   if (config.defects.length > 0) {
     read.invalid('CONFORMANCE_REFERENCE_DEFECTS', 'applies only to the embedded reference (unset CONFORMANCE_BASE_URL)');
   }
@@ -262,7 +262,7 @@ function readHost(read: ValueReader, config: RunConfig, baseUrl: string): void {
   }
   config.target = {
     baseUrl: baseUrl.replace(/\/+$/, ''),
-    tokenUrl: read.url('CONFORMANCE_TOKEN_URL')!,
+    tokenUrl: tokenUrl!, // HOST_VARIABLES were checked above
     audience: read.get('CONFORMANCE_AUDIENCE') ?? 'service-external-api',
     embedded: false,
   };
@@ -308,7 +308,8 @@ function readConfig(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: string): RunCo
     }
   }
   const baseUrl = read.url('CONFORMANCE_BASE_URL');
-  read.url('CONFORMANCE_TOKEN_URL');
+  // Read (and checked) in either mode: a malformed token URL is refused even when unused.
+  const tokenUrl = read.url('CONFORMANCE_TOKEN_URL');
 
   const config: RunConfig = {
     apps: {},
@@ -323,7 +324,7 @@ function readConfig(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: string): RunCo
     ...(fileValues.path ? { envFile: fileValues.path } : {}),
   };
   if (baseUrl !== undefined) {
-    readHost(read, config, baseUrl);
+    readHost(read, config, baseUrl, tokenUrl);
     return config;
   }
   // Only an unset base URL selects the embedded reference: an empty one (a CI secret that did
