@@ -23,6 +23,7 @@ import type { RunResult } from '../harness/result.ts';
 import { requirementById } from '../spec/requirements.ts';
 import type { Defect, DefectId } from '../reference/defects.ts';
 import { DEFECTS } from '../reference/defects.ts';
+import { readCatchers, writeCatchers } from './catchers.ts';
 import { assertionSites } from './sites.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -260,6 +261,8 @@ export function judgeDefect(
   levelOf: (id: string) => string | undefined = (id) => requirementById(id)?.level,
   /** Host mode, with the checks that caught the defect on the embedded reference when known. */
   host?: { embeddedCatchers?: string[] },
+  /** Embedded mode: every check that must catch it (scripts/catchers.json). */
+  expectedCatchers?: readonly string[],
 ): DefectOutcome {
   const should = levelOf(defect.requirement) === 'should';
   const broken = should ? 'warn' : 'fail';
@@ -284,8 +287,12 @@ export function judgeDefect(
   if (citingChecks.length === 0) {
     why.push(`no ${should ? 'warned' : 'failed'} check names ${defect.requirement}${otherRule.length > 0 ? `; caught by another rule: ${otherRule.join(', ')}` : ''}`);
   }
+  // Each check proves its own verdict: one that caught the defect before and no longer does is a
+  // regression even while another check still catches it (what a weakened assertion shows).
+  const lostCatchers = (expectedCatchers ?? []).filter((id) => !citingChecks.includes(id));
+  if (lostCatchers.length > 0) why.push(`no longer caught by ${lostCatchers.join(', ')} (scripts/catchers.json)`);
   if (digest.harnessErrors.length > 0) why.push(`harness errors: ${digest.harnessErrors.join('; ')}`);
-  const caught = !digest.error && verdictOk && topicOk && citingChecks.length > 0;
+  const caught = !digest.error && verdictOk && topicOk && citingChecks.length > 0 && lostCatchers.length === 0;
   // A defect a host cannot show: the checks that catch it on the embedded reference (else every
   // check citing its requirement) skipped as not observable, or a reason the registry gives.
   const catchers = host?.embeddedCatchers?.length ? host.embeddedCatchers : undefined;
@@ -593,6 +600,8 @@ export interface MatrixOptions {
   cliDefect?: string;
   /** Copy the reports of every run (not only of misses) to reports/matrix-runs/. */
   keepRuns?: boolean;
+  /** Judge without scripts/catchers.json (it is about to be rewritten from this run). */
+  updateCatchers?: boolean;
   /** One line per finished run. */
   progress?: (line: string) => void;
 }
@@ -748,7 +757,9 @@ function judgeJob(job: Job, digest: RunDigest): { ok: boolean; why: string } {
     const f = judgeFaithful(job.seed, digest, job.via);
     return { ok: f.passed, why: f.why.slice(0, 3).join('; ') };
   }
-  const d = judgeDefect(DEFECTS.find((x) => x.id === job.defect)!, job.topics, digest, job.via, undefined, job.host ? {} : undefined);
+  const d = job.host
+    ? judgeDefect(DEFECTS.find((x) => x.id === job.defect)!, job.topics, digest, job.via, undefined, {})
+    : judgeDefect(DEFECTS.find((x) => x.id === job.defect)!, job.topics, digest, job.via, undefined, undefined, readCatchers()[job.defect!]);
   // A host miss is judged again at the end, against the checks that caught it on the embedded reference.
   return { ok: d.caught || d.notShown !== undefined, why: `${job.host ? '(host mode; judged again at the end) ' : ''}${d.why.join('; ')}` };
 }
@@ -805,9 +816,10 @@ export async function runMatrix(options: MatrixOptions = {}): Promise<MatrixResu
   const jobs = matrixJobs(options);
   const digests = await runJobs(jobs, { concurrency, ...(options.keepRuns ? { keepRuns: true } : {}), ...(options.progress ? { progress: options.progress } : {}) });
 
+  const expected = readCatchers();
   const defectOutcomes = defects.map((d) => {
     const job = jobs.find((j) => j.defect === d.id && !j.host)!;
-    return judgeDefect(d, job.topics, digests.get(job.key)!, job.via);
+    return judgeDefect(d, job.topics, digests.get(job.key)!, job.via, undefined, undefined, options.updateCatchers ? undefined : expected[d.id]);
   });
   const catchers = new Map(defectOutcomes.map((d) => [d.defect, d.citingChecks]));
   const host = options.host ? hostResult(options.host, jobs, digests, catchers) : undefined;
@@ -955,6 +967,8 @@ async function main(): Promise<number> {
       defects: { type: 'string' },
       json: { type: 'string' },
       'keep-runs': { type: 'boolean' },
+      // Rewrite scripts/catchers.json from this run (every defect, embedded, all caught).
+      'write-catchers': { type: 'boolean' },
       worker: { type: 'boolean' },
       // Host mode: on by default; --no-host leaves it out, --host-seeds and --rate-limits set it.
       'no-host': { type: 'boolean' },
@@ -990,9 +1004,18 @@ async function main(): Promise<number> {
     ...(only ? { defects: DEFECTS.filter((d) => only.includes(d.id)) } : {}),
     concurrency: Number(values.concurrency ?? 2) || 2,
     keepRuns: Boolean(values['keep-runs']),
+    updateCatchers: Boolean(values['write-catchers']),
     progress: (line) => process.stdout.write(`${line}\n`),
   });
   process.stdout.write(`\n${matrixTable(result).join('\n')}\n`);
+  if (values['write-catchers']) {
+    if (only || !result.defects.every((d) => d.caught)) {
+      process.stderr.write('matrix: --write-catchers needs every defect run and caught; scripts/catchers.json left as it was\n');
+      return 1;
+    }
+    writeCatchers(result.defects);
+    process.stdout.write('written: scripts/catchers.json\n');
+  }
   const file = writeMatrixReport(result);
   process.stdout.write(`written: ${file}\n`);
   if (values.json) writeFileSync(values.json, JSON.stringify(result));

@@ -1,8 +1,8 @@
 // The mutation score of the checker's own proof: one assertion site at a time is weakened so that
 // it can never fail (MUTATE_WEAKEN_SITE, suites/support/sites.ts), and the matrix is run on the
-// defects of that site's topic. The mutant is killed when some defect is no longer caught (or the
-// run no longer tells the same story); it survives when the matrix stays green, which means no
-// defect ever needed that assertion. StrykerJS mutates code and reruns every test; a targeted run
+// defects of that site's topic. The mutant is killed when some defect is no longer caught, or no
+// longer caught by a check that caught it (scripts/catchers.json); it survives when the matrix
+// stays green, which means no defect ever needed that assertion. StrykerJS mutates code and reruns every test; a targeted run
 // over assertion sites and their topic's defects costs seconds per mutant instead.
 //
 //   npm run mutate [-- --sample N --seed S --concurrency C --json out.json]   (no --sample: every site)
@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { DEFECTS } from '../reference/defects.ts';
 import { DEFECT_SEED, ROOT, judgeDefect, runJobs, topicsFor, type Job } from './matrix.ts';
+import { readCatchers } from './catchers.ts';
 import { assertionSites, type Site } from './sites.ts';
 
 export interface MutantOutcome {
@@ -67,11 +68,12 @@ export async function runMutation(options: {
       weaken: site.id,
     })),
   );
+  const catchers = readCatchers();
   const digests = await runJobs(jobs, { concurrency: options.concurrency, ...(options.progress ? { progress: options.progress } : {}) });
   const mutants = sites.map((site): MutantOutcome => {
     const own = jobs.filter((j) => j.weaken === site.id);
     const killedBy = own
-      .filter((j) => !judgeDefect(DEFECTS.find((d) => d.id === j.defect)!, j.topics, digests.get(j.key)!, j.via).caught)
+      .filter((j) => !judgeDefect(DEFECTS.find((d) => d.id === j.defect)!, j.topics, digests.get(j.key)!, j.via, undefined, undefined, catchers[j.defect!]).caught)
       .map((j) => j.defect!);
     return { site: site.id, topic: site.topic, killed: killedBy.length > 0, killedBy, defectsRun: own.length };
   });
@@ -81,7 +83,7 @@ export async function runMutation(options: {
 export function mutationLines(score: MutationScore): string[] {
   const survivors = score.mutants.filter((m) => !m.killed);
   return [
-    ...survivors.map((m) => `survived: ${m.site} (the ${m.defectsRun} defect(s) of ${m.topic} are all still caught with it weakened)`),
+    ...survivors.map((m) => `survived: ${m.site} (the ${m.defectsRun} defect(s) of ${m.topic} are all still caught, by the same checks, with it weakened)`),
     `mutation score: ${score.killed}/${score.tried} weakened assertion sites killed (${score.tried ? Math.round((100 * score.killed) / score.tried) : 0} %), sample seed ${score.seed}`,
   ];
 }

@@ -97,6 +97,13 @@ describe('judgeDefect', () => {
     expect(outcome.why.join('; ')).toContain('caught by another rule');
   });
 
+  it('misses when a check that caught the defect (scripts/catchers.json) no longer does, though another still does', () => {
+    const outcome = judgeDefect(defect, ['request-id'], digest(), 'in-process', undefined, undefined, ['request-id/echo', 'request-id/every']);
+    expect(outcome.caught).toBe(false);
+    expect(outcome.why).toEqual(['no longer caught by request-id/every (scripts/catchers.json)']);
+    expect(judgeDefect(defect, ['request-id'], digest(), 'in-process', undefined, undefined, ['request-id/echo']).caught).toBe(true);
+  });
+
   it('records the assertion site of the failure that caught it', () => {
     const sited = digest({
       topics: [{ id: 'request-id', verdict: 'fail', checks: [{ id: 'request-id/echo', status: 'fail', requirements: ['RID-ECHO'], failedRequirement: 'RID-ECHO', failedSite: 'request-id.suite.ts:150' }] }],
