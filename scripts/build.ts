@@ -1,0 +1,26 @@
+// `npm run build` (and `prepack`): compiles the shipped folders to dist/ as ESM JavaScript with
+// tsc (tsconfig.build.json rewrites the `.ts` import specifiers to `.js`), and copies the spec
+// files the compiled code reads beside it. The published package runs dist/ and needs no tsx;
+// bin/conformance.mjs runs it once dist/.built, written last, is newer than every source.
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const DIST = join(ROOT, 'dist');
+
+rmSync(DIST, { recursive: true, force: true });
+const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
+const built = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: 'inherit' });
+if (built.status !== 0) {
+  process.stderr.write('build: tsc failed; dist/ is left incomplete and unused\n');
+  process.exit(1);
+}
+// spec/contract.ts and spec/requirements.ts read these from their own folder.
+for (const name of readdirSync(join(ROOT, 'spec'))) {
+  if (/\.(ya?ml|json)$/.test(name)) copyFileSync(join(ROOT, 'spec', name), join(DIST, 'spec', name));
+}
+writeFileSync(join(DIST, '.built'), `${new Date().toISOString()}\n`);
+process.stdout.write(`build: dist/ compiled\n`);
