@@ -30,7 +30,11 @@ function newestSource() {
 
 function chooseCode() {
   const asked = process.env.CONFORMANCE_CODE;
-  if (asked === 'dist' || asked === 'source') return asked;
+  if (asked === 'dist' || asked === 'source') {
+    if (existsSync(asked === 'dist' ? compiled : source)) return asked;
+    process.stderr.write(`conformance: CONFORMANCE_CODE=${asked}, but this package has no ${asked === 'dist' ? 'dist/ (npm run build)' : 'TypeScript sources'}\n`);
+    process.exit(2);
+  }
   if (!existsSync(source)) return 'dist';
   if (!existsSync(stamp)) return 'source';
   return statSync(stamp).mtimeMs >= newestSource() ? 'dist' : 'source';
