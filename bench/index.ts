@@ -13,8 +13,11 @@
 //   BENCH_SECONDS          seconds per throughput sample (default 3)
 //   BENCH_GENERATOR_RUNS   bodies generated per generator scenario (default 100)
 //   BENCH_OUT              also write the printed Markdown to this file
-import { writeFileSync } from 'node:fs';
-import { availableParallelism, cpus, loadavg } from 'node:os';
+//   BENCH_ONLY=startup     only the start-up figures (about a minute): builds dist/, then times
+//                          --help, baseline, verify-certificate and plan, compiled and through tsx
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { TOPICS } from '../core/model.ts';
 import { measureClientThroughput } from './client-throughput.ts';
 import type { ThroughputFigures } from './client-throughput.ts';
@@ -23,7 +26,9 @@ import { markdownTable, mebibytes, median, seconds } from './stats.ts';
 
 /** Per-topic times are short: two decimals. */
 const topicSeconds = (ms: number): string => (ms / 1000).toFixed(2);
-import { measureWholeRun } from './whole-run.ts';
+import { cleanEnv, measureWholeRun } from './whole-run.ts';
+import { STARTUP_GOAL_S, STARTUP_HEADER, measureStartup, startupRows } from './startup.ts';
+import type { StartupFigure } from './startup.ts';
 import type { WholeRunFigures } from './whole-run.ts';
 
 function intSetting(name: string, fallback: number, min: number): number {
@@ -42,6 +47,11 @@ const SEED = intSetting('BENCH_SEED', 4242, 0);
 const CONNECTIONS = intSetting('BENCH_CONNECTIONS', 10, 1);
 const SECONDS = intSetting('BENCH_SECONDS', 3, 1);
 const GENERATOR_RUNS = intSetting('BENCH_GENERATOR_RUNS', 100, 1);
+const ONLY = process.env.BENCH_ONLY ?? '';
+if (ONLY !== '' && ONLY !== 'startup') {
+  process.stderr.write(`bench: BENCH_ONLY takes startup (got ${JSON.stringify(ONLY)})\n`);
+  process.exit(2);
+}
 
 /** The targets of the issue, on a 2-core machine. */
 const TARGETS = {
@@ -103,15 +113,56 @@ function list(values: number[], format: (n: number) => string): string {
   return values.map(format).join(', ');
 }
 
+function startupFigures(): StartupFigure[] {
+  const work = mkdtempSync(join(tmpdir(), 'conformance-bench-startup-'));
+  try {
+    return measureStartup({ repeats: REPEATS, work, env: cleanEnv(), progress });
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function startupSection(figures: StartupFigure[]): string[] {
+  return [
+    '### Start-up',
+    '',
+    `The bin as users start it, from a folder with no .env; wall seconds spawn to exit, CPU the child's user + system seconds. Goal (issue 20): ${STARTUP_GOAL_S} s wall on this 2-core machine. \`plan\` collects the suites with vitest, so it pays vitest's start and the suites' imports.`,
+    '',
+    ...markdownTable(STARTUP_HEADER, startupRows(figures)),
+  ];
+}
+
+function heading(startedAt: Date, loadAtStart: string, loadAtEnd: string): string[] {
+  return [
+    `## Benchmark ${startedAt.toISOString()}`,
+    '',
+    `Machine: ${availableParallelism()} cores (os.availableParallelism()), ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}.`,
+    `Load average (1 / 5 / 15 min) at start ${loadAtStart}, at end ${loadAtEnd}.`,
+    `Command: \`${ONLY ? `BENCH_ONLY=${ONLY} ` : ''}BENCH_REPEATS=${REPEATS} BENCH_SEED=${SEED} BENCH_CONNECTIONS=${CONNECTIONS} BENCH_SECONDS=${SECONDS} npm run bench\`; every figure is the median of ${REPEATS} runs (all runs listed).`,
+  ];
+}
+
+function print(lines: string[]): void {
+  const text = `${lines.join('\n')}\n`;
+  process.stdout.write(text);
+  if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, text);
+}
+
 async function main(): Promise<number> {
   const startedAt = new Date();
   const loadAtStart = loads();
+  if (ONLY === 'startup') {
+    const figures = startupFigures();
+    print([...heading(startedAt, loadAtStart, loads()), '', ...startupSection(figures)]);
+    return 0;
+  }
   const full = await wholeRuns('full');
   const safe = await wholeRuns('safe');
   progress(`client throughput: ${REPEATS} x (autocannon, client, bare undici), ${SECONDS} s each, ${CONNECTIONS} connections`);
   const throughput: ThroughputFigures = await measureClientThroughput({ connections: CONNECTIONS, seconds: SECONDS, repeats: REPEATS, exchangeLog: true });
   progress(`generators: ${GENERATOR_RUNS} bodies per scenario`);
   const generators = measureBulkBodyGeneration(GENERATOR_RUNS);
+  const startup = startupFigures();
   const loadAtEnd = loads();
 
   const wall = full.map((r) => r.wallMs);
@@ -120,12 +171,7 @@ async function main(): Promise<number> {
   const ratios = throughput.samples.map((s) => s.ratio);
   const rps = (n: number) => n.toFixed(0);
 
-  const lines: string[] = [];
-  lines.push(`## Benchmark ${startedAt.toISOString()}`);
-  lines.push('');
-  lines.push(`Machine: ${availableParallelism()} cores (os.availableParallelism()), ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}.`);
-  lines.push(`Load average (1 / 5 / 15 min) at start ${loadAtStart}, at end ${loadAtEnd}.`);
-  lines.push(`Command: \`BENCH_REPEATS=${REPEATS} BENCH_SEED=${SEED} BENCH_CONNECTIONS=${CONNECTIONS} BENCH_SECONDS=${SECONDS} npm run bench\`; every figure is the median of ${REPEATS} runs (all runs listed).`);
+  const lines: string[] = heading(startedAt, loadAtStart, loadAtEnd);
   lines.push('');
   lines.push('### Targets');
   lines.push('');
@@ -140,6 +186,8 @@ async function main(): Promise<number> {
       ],
     ),
   );
+  lines.push('');
+  lines.push(...startupSection(startup));
   lines.push('');
   lines.push('### Other figures');
   lines.push('');
@@ -180,9 +228,7 @@ async function main(): Promise<number> {
     lines.push('');
     lines.push(`Warning: ${failedRuns.length} whole run(s) did not pass (${failedRuns.map((r) => `${r.profile} seed ${r.seed}: exit ${r.exitCode}, verdict ${r.verdict}`).join('; ')}).`);
   }
-  const text = `${lines.join('\n')}\n`;
-  process.stdout.write(text);
-  if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, text);
+  print(lines);
   return failedRuns.length > 0 ? 1 : 0;
 }
 

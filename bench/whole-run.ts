@@ -41,7 +41,7 @@ export interface WholeRunFigures {
 }
 
 /** The child's environment: no CONFORMANCE_* of the caller, so the embedded reference is the target. */
-function cleanEnv(): NodeJS.ProcessEnv {
+export function cleanEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('CONFORMANCE_')) env[name] = value;
   env.CI = '1'; // plain progress lines, no terminal rewriting

@@ -13,7 +13,8 @@ const DIST = join(ROOT, 'dist');
 
 rmSync(DIST, { recursive: true, force: true });
 const tsc = createRequire(import.meta.url).resolve('typescript/bin/tsc');
-const built = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: 'inherit' });
+// Everything on stderr: `npm pack --json` (prepack) keeps stdout for its JSON.
+const built = spawnSync(process.execPath, [tsc, '-p', join(ROOT, 'tsconfig.build.json')], { cwd: ROOT, stdio: ['ignore', 2, 2] });
 if (built.status !== 0) {
   process.stderr.write('build: tsc failed; dist/ is left incomplete and unused\n');
   process.exit(1);
@@ -23,4 +24,4 @@ for (const name of readdirSync(join(ROOT, 'spec'))) {
   if (/\.(ya?ml|json)$/.test(name)) copyFileSync(join(ROOT, 'spec', name), join(DIST, 'spec', name));
 }
 writeFileSync(join(DIST, '.built'), `${new Date().toISOString()}\n`);
-process.stdout.write(`build: dist/ compiled\n`);
+process.stderr.write('build: dist/ compiled\n');

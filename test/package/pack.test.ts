@@ -114,12 +114,13 @@ describe('installed into an empty project', { timeout: 240_000 }, () => {
   });
 
   it('runs the compiled dist/harness/cli.js, registering no TypeScript hook', async () => {
-    const version = await runCommand('npx', ['--no', 'conformance', '--version'], app, 120_000, { CONFORMANCE_DEBUG: '1' });
+    // `--` keeps npx from answering `--version` itself.
+    const version = await runCommand('npx', ['--no', '--', 'conformance', '--version'], app, 120_000, { CONFORMANCE_DEBUG: '1' });
     expect(version.code, version.stderr).toBe(0);
     expect(version.stderr).toContain('conformance: running dist/harness/cli.js (compiled)');
     expect(version.stdout).toMatch(new RegExp(`^${NAME} \\d+\\.\\d+\\.\\d+`));
     // Asking for the sources where there are none is refused rather than half-run.
-    const sources = await runCommand('npx', ['--no', 'conformance', '--version'], app, 120_000, { CONFORMANCE_CODE: 'source' });
+    const sources = await runCommand('npx', ['--no', '--', 'conformance', '--version'], app, 120_000, { CONFORMANCE_CODE: 'source' });
     expect(sources.code).toBe(2);
     expect(sources.stderr).toContain('CONFORMANCE_CODE=source, but this package has no TypeScript sources');
   });
