@@ -3,10 +3,12 @@
 // files the compiled code reads beside it. The published package runs dist/ and needs no tsx;
 // bin/conformance.mjs runs it once dist/.built, written last, is newer than every source.
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse } from 'yaml';
+import { parsedJsonName } from '../spec/documents.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(ROOT, 'dist');
@@ -19,9 +21,15 @@ if (built.status !== 0) {
   process.stderr.write('build: tsc failed; dist/ is left incomplete and unused\n');
   process.exit(1);
 }
-// spec/contract.ts and spec/requirements.ts read these from their own folder.
+// spec/contract.ts and spec/requirements.ts read these from their own folder; each YAML document
+// also goes parsed, as JSON, which spec/documents.ts reads instead of parsing the YAML at every start.
 for (const name of readdirSync(join(ROOT, 'spec'))) {
-  if (/\.(ya?ml|json)$/.test(name)) copyFileSync(join(ROOT, 'spec', name), join(DIST, 'spec', name));
+  if (!/\.(yaml|json)$/.test(name)) continue;
+  copyFileSync(join(ROOT, 'spec', name), join(DIST, 'spec', name));
+  if (name.endsWith('.yaml')) {
+    const data: unknown = parse(readFileSync(join(ROOT, 'spec', name), 'utf8'));
+    writeFileSync(join(DIST, 'spec', parsedJsonName(name)), JSON.stringify(data));
+  }
 }
 writeFileSync(join(DIST, '.built'), `${new Date().toISOString()}\n`);
 process.stderr.write('build: dist/ compiled\n');
