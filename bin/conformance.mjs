@@ -1,33 +1,22 @@
 #!/usr/bin/env -S node --max-semi-space-size=1 --optimize-for-size --
 // Entry point of `npx conformance`: runs the compiled JavaScript of dist/ (built at pack time by
-// scripts/build.ts; the installed package has nothing else), or, in a development checkout whose
-// dist/ is missing or older than the sources, the TypeScript sources through tsx (bin/ts-hooks.mjs).
-// CONFORMANCE_CODE=source|dist chooses. Paths come from this file's URL, so any working directory works.
+// scripts/build.ts; the installed package has nothing else), or, in a development checkout, the
+// TypeScript sources through tsx (bin/ts-hooks.mjs). CONFORMANCE_CODE=source|dist chooses.
+// Paths come from this file's URL, so any working directory works.
 // The `--` keeps Node 20 from taking `--env-file F` after the script name as its own option
 // (it would exit 9 on a missing file before this code runs); `--env-file` is the CLI's.
 // A small young generation and size-first heuristics keep a whole run's peak RSS under 300 MB
 // (docs/benchmark.md) at a cost of about 5 % in wall time.
-import { existsSync, readdirSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
 
 const root = new URL('..', import.meta.url);
 const compiled = new URL('dist/harness/cli.js', root);
 const source = new URL('harness/cli.ts', root);
-/** Written by scripts/build.ts once dist/ is complete. */
-const stamp = new URL('dist/.built', root);
-/** The folders scripts/build.ts compiles (tsconfig.build.json). */
-const SOURCE_FOLDERS = ['core', 'spec', 'generators', 'reference', 'harness', 'traffic', 'suites'];
 
-/** Newest modification time of the sources, in ms (a few ms for the whole tree). */
-function newestSource() {
-  let newest = 0;
-  for (const folder of SOURCE_FOLDERS) {
-    const dir = fileURLToPath(new URL(`${folder}/`, root));
-    for (const name of readdirSync(dir, { recursive: true })) newest = Math.max(newest, statSync(`${dir}${name}`).mtimeMs);
-  }
-  return newest;
-}
-
+/**
+ * The installed package has only dist/. A checkout runs its sources, so an edit needs no rebuild
+ * and a dist/ being rebuilt (npm pack) never changes under a running command.
+ */
 function chooseCode() {
   const asked = process.env.CONFORMANCE_CODE;
   if (asked === 'dist' || asked === 'source') {
@@ -35,9 +24,7 @@ function chooseCode() {
     process.stderr.write(`conformance: CONFORMANCE_CODE=${asked}, but this package has no ${asked === 'dist' ? 'dist/ (npm run build)' : 'TypeScript sources'}\n`);
     process.exit(2);
   }
-  if (!existsSync(source)) return 'dist';
-  if (!existsSync(stamp)) return 'source';
-  return statSync(stamp).mtimeMs >= newestSource() ? 'dist' : 'source';
+  return existsSync(source) ? 'source' : 'dist';
 }
 
 const code = chooseCode();

@@ -1,7 +1,8 @@
 // `npm run build` (and `prepack`): compiles the shipped folders to dist/ as ESM JavaScript with
 // tsc (tsconfig.build.json rewrites the `.ts` import specifiers to `.js`), and copies the spec
 // files the compiled code reads beside it. The published package runs dist/ and needs no tsx;
-// bin/conformance.mjs runs it once dist/.built, written last, is newer than every source.
+// bin/conformance.mjs runs it where there are no sources (the installed package), or when
+// CONFORMANCE_CODE=dist asks.
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
@@ -31,5 +32,4 @@ for (const name of readdirSync(join(ROOT, 'spec'))) {
     writeFileSync(join(DIST, 'spec', parsedJsonName(name)), JSON.stringify(data));
   }
 }
-writeFileSync(join(DIST, '.built'), `${new Date().toISOString()}\n`);
 process.stderr.write('build: dist/ compiled\n');

@@ -68,7 +68,6 @@ describe('npm pack', () => {
       'dist/spec/requirements.yaml',
       'dist/reference/index.js',
       'dist/generators/index.js',
-      'dist/.built',
       'spec/openapi.yaml',
       'spec/requirements.yaml',
       'spec/report.schema.json',
