@@ -49,7 +49,7 @@ function timed(args: string[], env: NodeJS.ProcessEnv, cwd: string, okCodes: num
   return { wallS, cpuS };
 }
 
-/** `npm run build`: the dist/ figures are of the code as it is now. */
+/** `npm run build`: the figures of dist/ are of the code as it is now (bench/index.ts, first). */
 export function buildDist(): void {
   const built = spawnSync(process.execPath, ['--import', 'tsx', join(ROOT, 'scripts', 'build.ts')], { cwd: ROOT, encoding: 'utf8' });
   if (built.status !== 0) throw new Error(`npm run build failed: ${built.stdout}\n${built.stderr}`);
@@ -76,8 +76,6 @@ function makeFixture(work: string, env: NodeJS.ProcessEnv): { report: string; ce
 
 export function measureStartup(options: { repeats: number; work: string; env: NodeJS.ProcessEnv; progress: (line: string) => void }): StartupFigure[] {
   mkdirSync(options.work, { recursive: true });
-  options.progress('start-up: building dist/');
-  buildDist();
   const fixture = makeFixture(options.work, { ...options.env, CONFORMANCE_CODE: 'dist' });
   const commands: Array<{ label: string; args: string[] }> = [
     { label: '--help', args: ['--help'] },
