@@ -25,7 +25,7 @@ export const CODE_EXTENSION = COMPILED ? '.js' : '.ts';
 export const SUITES_DIR = join(CODE_ROOT, 'suites');
 
 /** File name of a topic's suite (`wallet.suite.ts`, or `wallet.suite.js` when compiled). */
-export const suiteFileName = (topic: string, extension: string = CODE_EXTENSION): string => `${topic}.suite${extension}`;
+export const suiteFileName = (topic: string): string => `${topic}.suite${CODE_EXTENSION}`;
 
 /** Topics that read the exchange log of the whole run, so they run last. */
 export const READS_WHOLE_RUN: Topic[] = ['problem-details', 'schemas'];

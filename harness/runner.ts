@@ -29,8 +29,6 @@ import { findLeaks, writeReports } from './reports/index.ts';
 import { readObtainedTokens } from './token-log.ts';
 import type { HarnessErrorEntry, RunInfo, RunResult } from './result.ts';
 
-
-
 /** What reference/index.ts offers (loaded only when the run targets it). */
 export interface ReferenceHandle {
   baseUrl: string;
