@@ -14,6 +14,8 @@
 //   BENCH_GENERATOR_RUNS   bodies generated per generator scenario (default 100)
 //   BENCH_TRAFFIC_MB       size of the exchange log `check` judges (default 100)
 //   BENCH_OUT              also write the printed Markdown to this file
+//   BENCH_ONLY=startup     only the start-up figures (about a minute): builds dist/, then times
+//                          --help, baseline, verify-certificate and plan, compiled and through tsx
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +28,9 @@ import { measureTrafficCheck, type TrafficCheckFigures } from './traffic-check.t
 
 /** Per-topic times are short: two decimals. */
 const topicSeconds = (ms: number): string => (ms / 1000).toFixed(2);
-import { measureWholeRun } from './whole-run.ts';
+import { cleanEnv, measureWholeRun } from './whole-run.ts';
+import { STARTUP_GOAL_S, STARTUP_HEADER, buildDist, measureStartup, startupRows } from './startup.ts';
+import type { StartupFigure } from './startup.ts';
 import type { WholeRunFigures } from './whole-run.ts';
 
 function intSetting(name: string, fallback: number, min: number): number {
@@ -46,6 +50,11 @@ const CONNECTIONS = intSetting('BENCH_CONNECTIONS', 10, 1);
 const SECONDS = intSetting('BENCH_SECONDS', 3, 1);
 const GENERATOR_RUNS = intSetting('BENCH_GENERATOR_RUNS', 100, 1);
 const TRAFFIC_MB = intSetting('BENCH_TRAFFIC_MB', 100, 1);
+const ONLY = process.env.BENCH_ONLY ?? '';
+if (ONLY !== '' && ONLY !== 'startup') {
+  process.stderr.write(`bench: BENCH_ONLY takes startup (got ${JSON.stringify(ONLY)})\n`);
+  process.exit(2);
+}
 
 /** The targets of the issue, on a 2-core machine. */
 const TARGETS = {
@@ -109,9 +118,51 @@ function list(values: number[], format: (n: number) => string): string {
   return values.map(format).join(', ');
 }
 
+function startupFigures(): StartupFigure[] {
+  const work = mkdtempSync(join(tmpdir(), 'conformance-bench-startup-'));
+  try {
+    return measureStartup({ repeats: REPEATS, work, env: cleanEnv(), progress });
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+function startupSection(figures: StartupFigure[]): string[] {
+  return [
+    '### Start-up',
+    '',
+    `The bin as users start it, from a folder with no .env; wall seconds spawn to exit, CPU the child's user + system seconds. Goal (issue 20): ${STARTUP_GOAL_S} s wall on this 2-core machine. \`plan\` collects the suites with vitest, so it pays vitest's start and the suites' imports.`,
+    '',
+    ...markdownTable(STARTUP_HEADER, startupRows(figures)),
+  ];
+}
+
+function heading(startedAt: Date, loadAtStart: string, loadAtEnd: string): string[] {
+  return [
+    `## Benchmark ${startedAt.toISOString()}`,
+    '',
+    `Machine: ${availableParallelism()} cores (os.availableParallelism()), ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}.`,
+    `Load average (1 / 5 / 15 min) at start ${loadAtStart}, at end ${loadAtEnd}.`,
+    `Command: \`${ONLY ? `BENCH_ONLY=${ONLY} ` : ''}BENCH_REPEATS=${REPEATS} BENCH_SEED=${SEED} BENCH_CONNECTIONS=${CONNECTIONS} BENCH_SECONDS=${SECONDS} npm run bench\`; every figure is the median of ${REPEATS} runs (all runs listed).`,
+  ];
+}
+
+function print(lines: string[]): void {
+  const text = `${lines.join('\n')}\n`;
+  process.stdout.write(text);
+  if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, text);
+}
+
 async function main(): Promise<number> {
   const startedAt = new Date();
   const loadAtStart = loads();
+  progress('building dist/ (the whole runs and the start-up figures run the compiled code, as the installed package does)');
+  buildDist();
+  if (ONLY === 'startup') {
+    const figures = startupFigures();
+    print([...heading(startedAt, loadAtStart, loads()), '', ...startupSection(figures)]);
+    return 0;
+  }
   const work = mkdtempSync(join(tmpdir(), 'conformance-bench-log-'));
   const runLog = join(work, 'exchanges.jsonl');
   const full = await wholeRuns('full', runLog);
@@ -126,6 +177,7 @@ async function main(): Promise<number> {
   const throughput: ThroughputFigures = await measureClientThroughput({ connections: CONNECTIONS, seconds: SECONDS, repeats: REPEATS, exchangeLog: true });
   progress(`generators: ${GENERATOR_RUNS} bodies per scenario`);
   const generators = measureBulkBodyGeneration(GENERATOR_RUNS);
+  const startup = startupFigures();
   const loadAtEnd = loads();
 
   const wall = full.map((r) => r.wallMs);
@@ -135,12 +187,7 @@ async function main(): Promise<number> {
   const rps = (n: number) => n.toFixed(0);
   const trafficRss = traffic.map((t) => t.peakRss);
 
-  const lines: string[] = [];
-  lines.push(`## Benchmark ${startedAt.toISOString()}`);
-  lines.push('');
-  lines.push(`Machine: ${availableParallelism()} cores (os.availableParallelism()), ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}.`);
-  lines.push(`Load average (1 / 5 / 15 min) at start ${loadAtStart}, at end ${loadAtEnd}.`);
-  lines.push(`Command: \`BENCH_REPEATS=${REPEATS} BENCH_SEED=${SEED} BENCH_CONNECTIONS=${CONNECTIONS} BENCH_SECONDS=${SECONDS} npm run bench\`; every figure is the median of ${REPEATS} runs (all runs listed).`);
+  const lines: string[] = heading(startedAt, loadAtStart, loadAtEnd);
   lines.push('');
   lines.push('### Targets');
   lines.push('');
@@ -156,6 +203,8 @@ async function main(): Promise<number> {
       ],
     ),
   );
+  lines.push('');
+  lines.push(...startupSection(startup));
   lines.push('');
   lines.push('### Other figures');
   lines.push('');
@@ -198,9 +247,7 @@ async function main(): Promise<number> {
     lines.push('');
     lines.push(`Warning: ${failedRuns.length} whole run(s) did not pass (${failedRuns.map((r) => `${r.profile} seed ${r.seed}: exit ${r.exitCode}, verdict ${r.verdict}`).join('; ')}).`);
   }
-  const text = `${lines.join('\n')}\n`;
-  process.stdout.write(text);
-  if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, text);
+  print(lines);
   return failedRuns.length > 0 ? 1 : 0;
 }
 

@@ -41,7 +41,7 @@ export interface WholeRunFigures {
 }
 
 /** The child's environment: no CONFORMANCE_* of the caller, so the embedded reference is the target. */
-function cleanEnv(): NodeJS.ProcessEnv {
+export function cleanEnv(): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = {};
   for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('CONFORMANCE_')) env[name] = value;
   env.CI = '1'; // plain progress lines, no terminal rewriting
@@ -56,7 +56,8 @@ export async function measureWholeRun(options: { profile: 'full' | 'safe'; seed:
     const args = ['run', '--profile', options.profile, '--seed', String(options.seed), '--report-dir', reportDir];
     if (options.runs !== undefined) args.push('--runs', String(options.runs));
     // The working directory is an empty folder, so no .env of the project is picked up.
-    const tree = await measureTree(join(ROOT, 'bin', 'conformance.mjs'), args, { cwd: work, env: cleanEnv() });
+    // The compiled dist/ (bench/index.ts builds it first), as the installed package runs.
+    const tree = await measureTree(join(ROOT, 'bin', 'conformance.mjs'), args, { cwd: work, env: { ...cleanEnv(), CONFORMANCE_CODE: 'dist' } });
     let report: RunResult;
     try {
       report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as RunResult;

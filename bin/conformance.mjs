@@ -1,14 +1,40 @@
 #!/usr/bin/env -S node --max-semi-space-size=1 --optimize-for-size --
-// Entry point of `npx conformance`: registers tsx (the project has no build step) and hands the
-// arguments to harness/cli.ts. Paths come from this file's URL, so any working directory works.
+// Entry point of `npx conformance`: runs the compiled JavaScript of dist/ (built at pack time by
+// scripts/build.ts; the installed package has nothing else), or, in a development checkout, the
+// TypeScript sources through tsx (bin/ts-hooks.mjs). CONFORMANCE_CODE=source|dist chooses.
+// Paths come from this file's URL, so any working directory works.
 // The `--` keeps Node 20 from taking `--env-file F` after the script name as its own option
 // (it would exit 9 on a missing file before this code runs); `--env-file` is the CLI's.
 // A small young generation and size-first heuristics keep a whole run's peak RSS under 300 MB
 // (docs/benchmark.md) at a cost of about 5 % in wall time.
-import { register } from 'node:module';
+import { existsSync } from 'node:fs';
 
-// tsx for the project's files only (see ts-hooks.mjs); `data` is what tsx's hooks initialise from.
-register('./ts-hooks.mjs', { parentURL: import.meta.url, data: {} });
-const { main } = await import(new URL('../harness/cli.ts', import.meta.url).href);
-const code = await main(process.argv.slice(2));
-process.exit(code);
+const root = new URL('..', import.meta.url);
+const compiled = new URL('dist/harness/cli.js', root);
+const source = new URL('harness/cli.ts', root);
+
+/**
+ * The installed package has only dist/. A checkout runs its sources, so an edit needs no rebuild
+ * and a dist/ being rebuilt (npm pack) never changes under a running command.
+ */
+function chooseCode() {
+  const asked = process.env.CONFORMANCE_CODE;
+  if (asked === 'dist' || asked === 'source') {
+    if (existsSync(asked === 'dist' ? compiled : source)) return asked;
+    process.stderr.write(`conformance: CONFORMANCE_CODE=${asked}, but this package has no ${asked === 'dist' ? 'dist/ (npm run build)' : 'TypeScript sources'}\n`);
+    process.exit(2);
+  }
+  return existsSync(source) ? 'source' : 'dist';
+}
+
+const code = chooseCode();
+if (process.env.CONFORMANCE_DEBUG === '1') process.stderr.write(`conformance: running ${code === 'dist' ? 'dist/harness/cli.js (compiled)' : 'harness/cli.ts (tsx)'}\n`);
+let entry = compiled;
+if (code === 'source') {
+  // tsx for the project's files only (see ts-hooks.mjs); `data` is what tsx's hooks initialise from.
+  const { register } = await import('node:module');
+  register('./ts-hooks.mjs', { parentURL: import.meta.url, data: {} });
+  entry = source;
+}
+const { main } = await import(entry.href);
+process.exit(await main(process.argv.slice(2)));

@@ -75,6 +75,7 @@ export const VARIABLES: Variable[] = [
   { name: 'CONFORMANCE_SANDBOX', kind: 'boolean', meaning: 'true declares that the target delivers no real SMS and that the business is used by this run alone: billing is judged, full-size and malformed-number submissions and a DELETE of a random endpoint id run (still only to allowlisted numbers)', default: 'false', topics: ['recipient-limits', 'webhooks'] },
   { name: 'CONFORMANCE_RATE', kind: 'rate', meaning: 'a known request rate limit of the target, requests per second (N or N/s); the client paces itself to it', topics: 'all' },
   { name: 'CONFORMANCE_REFERENCE_DEFECTS', kind: 'list', meaning: 'embedded reference only: named defects to switch on, comma-separated (to see the checker fail)', topics: 'all' },
+  { name: 'CONFORMANCE_CODE', kind: 'text', meaning: 'checker development only (read by bin/conformance.mjs): source runs the TypeScript sources through tsx, dist the compiled JavaScript; unset, the sources where they are (a checkout), else dist/ (the installed package)', topics: [] },
   { name: 'CONFORMANCE_DEBUG', kind: 'boolean', meaning: '1 prints vitest\'s own output and stack traces of unexpected errors (secrets still redacted)', topics: [] },
 ];
 

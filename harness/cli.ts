@@ -8,7 +8,6 @@ import { loadConfig } from './config.ts';
 import { HarnessError } from './errors.ts';
 import { GATING_COMMANDS, RUN_GATING_OPTIONS, RUN_GATING_USAGE, prepareGatedRun, printPlan } from './gating/commands.ts';
 import { PACKAGE_ROOT } from './package.ts';
-import { jsonSummary } from './output.ts';
 import { didYouMean } from './closest.ts';
 import { maskSecretLines } from './config.ts';
 import { RUN_FLAGS, flagsOf, str, type Command, type CommandContext, type CliIo } from './command.ts';
@@ -55,7 +54,7 @@ const runCommand: Command = {
     const merge = str(values['merge-reports']);
     if (merge !== undefined) {
       const dirs = [...(listOf(merge) ?? []), ...positionals];
-      const { mergeShardReports } = await loadRunner();
+      const [{ mergeShardReports }, { jsonSummary }] = await Promise.all([loadRunner(), loadOutput()]);
       const outcome = await mergeShardReports(dirs, config.reportDir, io.out, { output, printError: io.err });
       if (output === 'json') io.out(JSON.stringify(jsonSummary(outcome)));
       return outcome.exitCode;
@@ -63,8 +62,8 @@ const runCommand: Command = {
     if (positionals.length > 0) throw new HarnessError('CONF_INVALID_VALUE', `unexpected argument ${positionals[0]} (see conformance help)`);
     if (values['dry-run'] === true) return printPlan(config, values, { io, runOptions });
     // Verdict tiers, --strict, --baseline and per-check request budgets (harness/gating).
-    const gated = prepareGatedRun(config, values);
-    const { runConformance } = await loadRunner();
+    const gated = await prepareGatedRun(config, values);
+    const [{ runConformance }, { jsonSummary }] = await Promise.all([loadRunner(), loadOutput()]);
     const outcome = await runConformance(gated.config, { ...runOptions, print: io.out, printError: io.err, output, ...gated.options });
     if (config.settings.selection && outcome.result.summary.total === 0) {
       throw new HarnessError('CONF_INVALID_VALUE', `--check / --exclude-check selected no check of the topics ${config.topics.join(', ')} (check ids look like wallet/currency-code, requirement ids like WAL-*)`);
@@ -86,6 +85,8 @@ function wholeNumber(value: unknown, flag: string, min: number, max: number): nu
 
 /** The runner (vitest, the reference) is loaded by the commands that run or serve, not by help or version. */
 const loadRunner = () => import('./runner.ts');
+/** The console lines of a run; they read the requirements catalogue, which help and version need not parse. */
+const loadOutput = () => import('./output.ts');
 
 const serveCommand: Command = {
   name: 'serve',

@@ -1,11 +1,31 @@
 // Where the package's files are and in which order its topic suites run: light on purpose, so
 // commands that run no check (help, version, baseline, verify-certificate) never load vitest.
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Topic } from '../core/model.ts';
 import { TOPICS } from '../core/model.ts';
 
-/** Root of the installed package (never the user's working directory). */
-export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
+/**
+ * Whether this is the compiled JavaScript of dist/ (an installed package, or a built checkout)
+ * rather than the TypeScript sources run through tsx: the suites and the vitest setup file of a
+ * run are then the compiled ones too.
+ */
+export const COMPILED = import.meta.url.endsWith('.js');
+
+/** Root of the running code: the package itself, or its dist/ folder when compiled. */
+export const CODE_ROOT = fileURLToPath(new URL('..', import.meta.url));
+
+/** Root of the installed package, where package.json is (never the user's working directory). */
+export const PACKAGE_ROOT = COMPILED ? fileURLToPath(new URL('../..', import.meta.url)) : CODE_ROOT;
+
+/** Extension of the running code's modules: `.ts` from the sources, `.js` from dist/. */
+export const CODE_EXTENSION = COMPILED ? '.js' : '.ts';
+
+/** The package's own topic suites, in the running code's form. */
+export const SUITES_DIR = join(CODE_ROOT, 'suites');
+
+/** File name of a topic's suite (`wallet.suite.ts`, or `wallet.suite.js` when compiled). */
+export const suiteFileName = (topic: string): string => `${topic}.suite${CODE_EXTENSION}`;
 
 /** Topics that read the exchange log of the whole run, so they run last. */
 export const READS_WHOLE_RUN: Topic[] = ['problem-details', 'schemas'];

@@ -11,7 +11,8 @@ import type { RunConfig } from './config.ts';
 import { configSecrets, envLinesFor } from './config.ts';
 import { HarnessError } from './errors.ts';
 import { resetExchangeLog } from './exchange-log.ts';
-import { PACKAGE_ROOT, suiteRunOptions, type SuiteRunSpec } from './vitest-options.ts';
+import { suiteRunOptions, type SuiteRunSpec } from './vitest-options.ts';
+import { PACKAGE_ROOT, SUITES_DIR, suiteFileName } from './package.ts';
 import { probeTarget } from './preflight.ts';
 import { proxyCredentials } from './http-client.ts';
 import type { AppCredentials, Fixtures, SuiteConfig, Target } from '../core/model.ts';
@@ -27,9 +28,6 @@ import { buildRunResult, mergeRunResults } from './result.ts';
 import { findLeaks, writeReports } from './reports/index.ts';
 import { readObtainedTokens } from './token-log.ts';
 import type { HarnessErrorEntry, RunInfo, RunResult } from './result.ts';
-
-const SUITES_DIR = join(PACKAGE_ROOT, 'suites');
-
 
 /** What reference/index.ts offers (loaded only when the run targets it). */
 export interface ReferenceHandle {
@@ -192,9 +190,9 @@ function suiteFiles(config: RunConfig, suitesDir: string): { files: string[]; mi
   const files: string[] = [];
   const missing: HarnessErrorEntry[] = [];
   for (const topic of config.topics) {
-    const file = join(suitesDir, `${topic}.suite.ts`);
+    const file = join(suitesDir, suiteFileName(topic));
     if (existsSync(file)) files.push(file);
-    else missing.push({ code: 'SUITE_MISSING', message: `no suite for topic ${topic} (${topic}.suite.ts)` });
+    else missing.push({ code: 'SUITE_MISSING', message: `no suite for topic ${topic} (${suiteFileName(topic)})` });
   }
   return { files, missing };
 }

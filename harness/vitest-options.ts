@@ -6,7 +6,7 @@ import type { Reporter, TestSpecification } from 'vitest/node';
 import type { SuiteConfig } from '../core/model.ts';
 import { topicOfFile } from './output.ts';
 import { PACING_BOUND_MS } from './pacing.ts';
-import { PACKAGE_ROOT, orderTopics } from './package.ts';
+import { CODE_EXTENSION, CODE_ROOT, PACKAGE_ROOT, orderTopics } from './package.ts';
 
 export { PACKAGE_ROOT, READS_WHOLE_RUN, orderTopics } from './package.ts';
 
@@ -38,7 +38,7 @@ export function suiteRunOptions(spec: SuiteRunSpec): Record<string, unknown> {
     watch: false,
     reporters: spec.reporters,
     provide: { conformance: spec.suiteConfig },
-    setupFiles: [join(PACKAGE_ROOT, 'harness', 'vitest-setup.ts')],
+    setupFiles: [join(CODE_ROOT, 'harness', `vitest-setup${CODE_EXTENSION}`)],
     fileParallelism: false,
     // One worker thread for every topic file: a fresh worker per file cost about 1 s each
     // (start, imports, schema compilation), most of a run's wall time, and a thread rather than

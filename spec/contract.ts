@@ -2,7 +2,7 @@
 // carry. Paths are resolved from this module so it also works from an installed package.
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { parse } from 'yaml';
+import { readSpecDocument } from './documents.ts';
 
 /** A JSON Schema object as written in the document (2020-12 dialect plus `x-` notes). */
 export type JsonSchema = { [keyword: string]: unknown };
@@ -120,7 +120,7 @@ export type OperationId = (typeof operationIds)[number];
 const openapiBytes = readFileSync(new URL('./openapi.yaml', import.meta.url));
 const requirementsBytes = readFileSync(new URL('./requirements.yaml', import.meta.url));
 
-export const openapi: OpenApiDocument = parse(openapiBytes.toString('utf8')) as OpenApiDocument;
+export const openapi: OpenApiDocument = readSpecDocument('openapi.yaml') as OpenApiDocument;
 
 /** Version of the interface description (info.version). */
 export const contractVersion: string = openapi.info.version;

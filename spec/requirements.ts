@@ -1,9 +1,7 @@
 // The requirements catalogue (spec/requirements.yaml), loaded once and typed.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { parse } from 'yaml';
 import type { Topic } from '../core/model.ts';
 import type { RequirementId } from './requirement-ids.ts';
+import { readSpecDocument } from './documents.ts';
 
 export type Level = 'must' | 'should' | 'note';
 export type Testability = 'black-box' | 'needs-fixture' | 'needs-fault' | 'not-testable';
@@ -32,9 +30,7 @@ interface Catalogue {
   requirements: Requirement[];
 }
 
-const file = fileURLToPath(new URL('./requirements.yaml', import.meta.url));
-
-const catalogue = parse(readFileSync(file, 'utf8')) as Catalogue;
+const catalogue = readSpecDocument('requirements.yaml') as Catalogue;
 
 export const sections: Section[] = catalogue.sections;
 

@@ -1,6 +1,8 @@
 // The gating commands of the CLI (plan, baseline, replay, certify, verify-certificate) and the
 // gating part of `run` (--strict, --baseline, --dry-run, --rate). harness/cli.ts lists them in
-// its command table; this module only imports its types.
+// its command table; this module only imports its types. The gating modules themselves are loaded
+// by the handlers that use them: the catalogue they read (spec/requirements.yaml) takes longer to
+// parse than `--help` may take as a whole.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { RUN_FLAGS, flagsOf, str, type Command, type CommandContext, type CliIo, type Values } from '../command.ts';
@@ -10,13 +12,13 @@ import { HarnessError } from '../errors.ts';
 import type { RunOptions } from '../runner.ts';
 import type { RunResult } from '../result.ts';
 import { TOPICS } from '../../core/model.ts';
-import { baselineFromReport, loadBaseline, REASON_PLACEHOLDER } from './baseline.ts';
 import type { LoadedBaseline } from './baseline.ts';
-import { CERTIFICATE_FILE, buildCertificate, renderCertificate, verifyCertificate } from './certificate.ts';
-import { collectPlan, formatPlan, missingPreconditions, parseRate, withCheckBudgets } from './plan.ts';
-import { readReport, replayConfig } from './replay.ts';
-import { exclusionsSentence } from '../reports/gating.ts';
-import { certificationOf, gradeRun, tierOfRequirements } from './tiers.ts';
+
+const loadBaselines = () => import('./baseline.ts');
+const loadCertificates = () => import('./certificate.ts');
+const loadPlans = () => import('./plan.ts');
+const loadReplay = () => import('./replay.ts');
+const loadTiers = () => import('./tiers.ts');
 
 /** Options `run` gains from gating (added to its option table in harness/cli.ts). */
 export const RUN_GATING_OPTIONS = {
@@ -56,7 +58,8 @@ export interface GatedRun {
  * What `run` does with the gating flags: checks held to their budgets, the result graded into
  * tiers, and the baseline (read, and refused with exit 2, before anything is sent) applied.
  */
-export function prepareGatedRun(config: RunConfig, values: Values): GatedRun {
+export async function prepareGatedRun(config: RunConfig, values: Values): Promise<GatedRun> {
+  const [{ loadBaseline }, { withCheckBudgets }, { gradeRun }] = await Promise.all([loadBaselines(), loadPlans(), loadTiers()]);
   const baselineFile = str(values.baseline);
   const baseline: LoadedBaseline | undefined = baselineFile ? loadBaseline(resolve(baselineFile)) : undefined;
   const strict = values.strict === true;
@@ -68,6 +71,7 @@ export function prepareGatedRun(config: RunConfig, values: Values): GatedRun {
 
 /** `conformance plan` and `run --dry-run`: prints the plan; nothing is sent. */
 export async function printPlan(config: RunConfig, values: Values, context: CommandContext): Promise<number> {
+  const { collectPlan, formatPlan, parseRate, withCheckBudgets } = await loadPlans();
   const rate = parseRate(str(values.rate)) ?? config.settings.rate;
   const plan = await collectPlan(withCheckBudgets(config), { ...(context.runOptions.suitesDir ? { suitesDir: context.runOptions.suitesDir } : {}) });
   if (values.json === true) context.io.out(JSON.stringify({ ...plan, ...(rate ? { rate, leastWallTimeSeconds: plan.totalRequests / rate } : {}) }, null, 2));
@@ -91,6 +95,7 @@ const baselineCommand: Command = {
   usage: 'conformance baseline [--report reports/report.json] [--out conformance-baseline.json]',
   options: { report: { type: 'string' }, out: { type: 'string' }, 'report-dir': { type: 'string' } },
   async run({ values }, { io }) {
+    const [{ baselineFromReport, REASON_PLACEHOLDER }, { readReport }] = await Promise.all([loadBaselines(), loadReplay()]);
     const reportFile = resolve(str(values.report) ?? join(reportDirSetting(str(values['report-dir'])), 'report.json'));
     const out = resolve(str(values.out) ?? 'conformance-baseline.json');
     const report = readReport(reportFile);
@@ -120,6 +125,7 @@ const replayCommand: Command = {
     if (!reportArg || !checkId || extra !== undefined) {
       throw new HarnessError('CONF_INVALID_VALUE', 'replay needs a report file and one check id (conformance replay reports/report.json wallet/reserved-zero)');
     }
+    const [{ readReport, replayConfig }, { withCheckBudgets }] = await Promise.all([loadReplay(), loadPlans()]);
     const report = readReport(resolve(reportArg));
     const base = loadConfig({ envFile: str(values['env-file']) });
     const plan = replayConfig(report, checkId, base, reportArg, str(values['report-dir']));
@@ -163,11 +169,13 @@ const certifyCommand: Command = {
     if (values.profile !== undefined && values.profile !== 'full') {
       throw new HarnessError('CONF_INVALID_VALUE', 'certify runs the full profile only (omit --profile)');
     }
+    const [{ collectPlan, missingPreconditions, withCheckBudgets }, { certificationOf, gradeRun, tierOfRequirements }, { CERTIFICATE_FILE, buildCertificate, renderCertificate }, { exclusionsSentence }] =
+      await Promise.all([loadPlans(), loadTiers(), loadCertificates(), import('../reports/gating.ts')]);
     const headers = Array.isArray(values.header) ? values.header : undefined;
     const loaded = loadConfig({ ...flagsOf(values), profile: 'full', ...(headers ? { headers } : {}) });
     const config = withCheckBudgets(loaded);
     // The run is held to its plan as a whole, not only check by check.
-      const plan = await collectPlan(config, { ...(runOptions.suitesDir ? { suitesDir: runOptions.suitesDir } : {}) });
+    const plan = await collectPlan(config, { ...(runOptions.suitesDir ? { suitesDir: runOptions.suitesDir } : {}) });
     config.settings = { ...config.settings, maxRequests: Math.max(1, Math.min(config.settings.maxRequests, plan.totalRequests)) };
     io.out(`certify: plan of ${plan.checks.length} checks, at most ${plan.totalRequests} requests`);
     // Known before a request is sent: a must check without its fixtures refuses the certificate.
@@ -221,6 +229,7 @@ const verifyCertificateCommand: Command = {
   allowPositionals: true,
   async run({ positionals }, { io }) {
     if (positionals.length > 1) throw new HarnessError('CONF_INVALID_VALUE', 'verify-certificate takes one certificate file');
+    const { CERTIFICATE_FILE, verifyCertificate } = await loadCertificates();
     const file = resolve(positionals[0] ?? join(reportDirSetting(undefined), CERTIFICATE_FILE));
     const outcome = verifyCertificate(file);
     for (const line of outcome.lines) io.out(line);

@@ -14,7 +14,7 @@ import type { Fixtures, SkipKind, SuiteConfig, Topic } from '../../core/model.ts
 import { VARIABLES } from '../../core/variables.ts';
 import { TOPICS } from '../../core/model.ts';
 import { topicOfFile } from '../output.ts';
-import { PACKAGE_ROOT, orderTopics } from '../package.ts';
+import { SUITES_DIR, orderTopics, suiteFileName } from '../package.ts';
 
 export interface PlannedCheck {
   id: string;
@@ -86,13 +86,13 @@ function embeddedFixturePlaceholders(): Fixtures {
  * check body.
  */
 export async function collectPlan(config: RunConfig, options: PlanOptions = {}): Promise<RequestPlan> {
-  const suitesDir = options.suitesDir ?? join(PACKAGE_ROOT, 'suites');
+  const suitesDir = options.suitesDir ?? SUITES_DIR;
   const problems: string[] = [];
   const files: string[] = [];
   for (const topic of config.topics) {
-    const file = join(suitesDir, `${topic}.suite.ts`);
+    const file = join(suitesDir, suiteFileName(topic));
     if (existsSync(file)) files.push(file);
-    else problems.push(`no suite for topic ${topic} (${topic}.suite.ts)`);
+    else problems.push(`no suite for topic ${topic} (${suiteFileName(topic)})`);
   }
   const placeholder = 'http://127.0.0.1:9';
   // The embedded reference always has its control origin; a configured host has none.

@@ -3,7 +3,8 @@
 // weaken one at a time. A site is the first suite-file frame of the assertion's stack: the line
 // of the `t.expect`, `t.fail` or `expectProblem(...)` call in the suite, helpers of support/ skipped.
 
-const SUITE_FRAME = /suites[\\/]([a-z-]+\.suite\.ts):(\d+):\d+/;
+// A compiled suite (dist/, the installed package) names its `.js` line; the matrix runs the sources.
+const SUITE_FRAME = /suites[\\/]([a-z-]+\.suite\.[jt]s):(\d+):\d+/;
 
 /** The site of the assertion being made now, or undefined outside a suite file. */
 export function currentSite(): string | undefined {

@@ -39,8 +39,8 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
-export function runCommand(command: string, args: string[], cwd: string, timeoutMs: number): Promise<Finished> {
-  const child = spawn(command, args, { cwd, env: packageEnv(), stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+export function runCommand(command: string, args: string[], cwd: string, timeoutMs: number, env: NodeJS.ProcessEnv = {}): Promise<Finished> {
+  const child = spawn(command, args, { cwd, env: { ...packageEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (c) => (stdout += c));

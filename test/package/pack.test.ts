@@ -1,7 +1,8 @@
-// The package as a team installs it: `npm pack`, then `npm install ./<tarball>` into an empty
-// project, then `npx conformance ...` from there against the embedded reference. This proves the
-// tarball carries what a run needs (suites, spec, reference, harness) and nothing of the
-// repository's own tests, and that vitest finds the suites under node_modules.
+// The package as a team installs it: `npm pack` (which compiles dist/ first), then
+// `npm install ./<tarball>` into an empty project, then `npx conformance ...` from there against
+// the embedded reference. This proves the tarball carries what a run needs (the compiled suites,
+// spec, reference, harness) and no TypeScript nor anything of the repository's own tests, that
+// the command runs the compiled code without tsx, and that vitest finds the suites under node_modules.
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, existsSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
@@ -49,31 +50,37 @@ describe('npm pack', () => {
     expect(tarball).toMatch(new RegExp(`^${NAME}-\\d+\\.\\d+\\.\\d+.*\\.tgz$`));
   });
 
-  it('carries the command, harness, suites, spec, reference and .env.example', () => {
+  it('carries the command, the compiled harness, suites, spec and reference, and .env.example', () => {
     const paths = packed.map((f) => f.path);
     for (const needed of [
       'package.json',
       'bin/conformance.mjs',
-      'bin/ts-hooks.mjs',
-      'harness/cli.ts',
-      'harness/runner.ts',
-      'harness/reports/html.ts',
-      'harness/vitest-setup.ts',
-      'traffic/judge.ts',
-      'traffic/commands.ts',
-      'suites/wallet.suite.ts',
-      'suites/request-id.suite.ts',
-      'suites/support/check.ts',
+      'dist/harness/cli.js',
+      'dist/harness/runner.js',
+      'dist/harness/reports/html.js',
+      'dist/harness/vitest-setup.js',
+      'dist/traffic/judge.js',
+      'dist/traffic/commands.js',
+      'dist/suites/wallet.suite.js',
+      'dist/suites/request-id.suite.js',
+      'dist/suites/support/check.js',
+      'dist/spec/openapi.yaml',
+      'dist/spec/requirements.yaml',
+      'dist/reference/index.js',
+      'dist/generators/index.js',
       'spec/openapi.yaml',
       'spec/requirements.yaml',
       'spec/report.schema.json',
-      'reference/index.ts',
-      'generators/index.ts',
       '.env.example',
       'README.md',
     ]) {
       expect(paths, `${needed} missing from the tarball`).toContain(needed);
     }
+  });
+
+  it('carries no TypeScript and no tsx hooks: the package runs what was compiled at pack time', () => {
+    const paths = packed.map((f) => f.path);
+    expect(paths.filter((p) => /\.[cm]?ts$/.test(p) || p === 'tsconfig.json' || p === 'bin/ts-hooks.mjs')).toEqual([]);
   });
 
   it('leaves out the repository’s own tests, benchmarks, scripts, CI and reports', () => {
@@ -84,7 +91,7 @@ describe('npm pack', () => {
   });
 });
 
-// Each command starts Node, tsx and often vitest: generous on a loaded machine.
+// Each command starts Node and often vitest: generous on a loaded machine.
 describe('installed into an empty project', { timeout: 240_000 }, () => {
   it('declares its command, Node 20, the files and the exports', () => {
     const manifest = JSON.parse(readFileSync(join(app, 'node_modules', NAME, 'package.json'), 'utf8')) as Record<string, unknown>;
@@ -97,10 +104,24 @@ describe('installed into an empty project', { timeout: 240_000 }, () => {
     const schema = JSON.parse(readFileSync(fromApp.resolve(`${NAME}/report.schema.json`), 'utf8')) as { $schema?: string };
     expect(schema.$schema).toMatch(/json-schema/);
     expect(fromApp.resolve(`${NAME}/openapi.yaml`)).toMatch(/spec[\\/]openapi\.yaml$/);
-    // Run-time dependencies come along; the project installs no tooling of its own.
-    for (const dep of ['tsx', 'vitest', 'undici', 'ajv', 'ajv-formats', 'fast-check', 'yaml', 'dotenv', 'jose']) {
+    // Run-time dependencies come along; the project installs no tooling of its own (tsx is the
+    // checker's development tool only).
+    expect(Object.keys(manifest.dependencies as Record<string, string>)).not.toContain('tsx');
+    for (const dep of ['vitest', 'undici', 'ajv', 'ajv-formats', 'fast-check', 'yaml', 'dotenv', 'jose']) {
       expect(existsSync(join(app, 'node_modules', dep, 'package.json')), `${dep} not installed with the package`).toBe(true);
     }
+  });
+
+  it('runs the compiled dist/harness/cli.js, registering no TypeScript hook', async () => {
+    // `--` keeps npx from answering `--version` itself.
+    const version = await runCommand('npx', ['--no', '--', 'conformance', '--version'], app, 120_000, { CONFORMANCE_DEBUG: '1' });
+    expect(version.code, version.stderr).toBe(0);
+    expect(version.stderr).toContain('conformance: running dist/harness/cli.js (compiled)');
+    expect(version.stdout).toMatch(new RegExp(`^${NAME} \\d+\\.\\d+\\.\\d+`));
+    // Asking for the sources where there are none is refused rather than half-run.
+    const sources = await runCommand('npx', ['--no', '--', 'conformance', '--version'], app, 120_000, { CONFORMANCE_CODE: 'source' });
+    expect(sources.code).toBe(2);
+    expect(sources.stderr).toContain('CONFORMANCE_CODE=source, but this package has no TypeScript sources');
   });
 
   it('lists run, serve, plan and certify in `npx conformance help`', async () => {
