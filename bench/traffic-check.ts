@@ -3,12 +3,13 @@
 // it (`conformance check FILE`), with the process's wall time and peak RSS. Measurement only.
 //
 //   npx tsx bench/traffic-check.ts EXCHANGES.jsonl [MEGABYTES]
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measureTree } from './process-tree.ts';
+import { cleanEnv } from './whole-run.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -39,7 +40,10 @@ export async function measureTrafficCheck(logFile: string, megabytes = 100): Pro
   try {
     const file = join(work, 'traffic.jsonl');
     const { bytes, exchanges } = await repeatedLog(readFileSync(logFile, 'utf8'), megabytes * 1e6, file);
-    const tree = await measureTree(join(ROOT, 'bin', 'conformance.mjs'), ['check', file, '--report-dir', join(work, 'reports')], { cwd: work });
+    // The compiled code when built (npm run bench builds it), as the installed package runs it.
+    const code = existsSync(join(ROOT, 'dist', 'harness', 'cli.js')) ? 'dist' : 'source';
+    const args = ['check', file, '--report-dir', join(work, 'reports')];
+    const tree = await measureTree(join(ROOT, 'bin', 'conformance.mjs'), args, { cwd: work, env: { ...cleanEnv(), CONFORMANCE_CODE: code } });
     if (tree.exitCode !== 0 && tree.exitCode !== 1) throw new Error(`check exited ${tree.exitCode}: ${tree.stderr.trim().split('\n')[0] ?? ''}`);
     return { bytes, exchanges, wallMs: tree.wallMs, peakRss: tree.peakTreeRss, exchangesPerS: exchanges / (tree.wallMs / 1000), exitCode: tree.exitCode };
   } finally {
