@@ -161,6 +161,7 @@ const registry = [
   { id: 'foreign-message-disclosed', requirement: 'CONC-CROSS-BUSINESS-MESSAGE', topic: 'concealment', description: "Another business's message is returned (200) under the caller's business." },
   { id: 'foreign-bulk-disclosed', requirement: 'CONC-CROSS-BUSINESS-BULK', topic: 'concealment', description: "Another business's bulk is returned (200) under the caller's business." },
   { id: 'message-read-before-grant', requirement: 'CONC-OTHER-BUSINESS-PATH', topic: 'concealment', description: "A message is returned (200) under its own business's path even when the application has no grant on that business." },
+  { id: 'not-found-detail-names-owner', requirement: 'CONC-SAME-AS-MISSING', topic: 'concealment', description: "Every 404 of a message read names a business in its detail: the caller's for a random id, the owning business for another business's message (alike once ids are set aside)." },
   { id: 'foreign-message-404-own-detail', requirement: 'CONC-SAME-AS-MISSING', topic: 'concealment', description: "The 404 for another business's message has its own detail (not accessible to this business), unlike a random id's." },
   { id: 'foreign-message-repeat-403', requirement: 'CONC-SAME-AS-MISSING', topic: 'concealment', description: "After the first 404 for another business's message, later lookups of it get 403 permission_denied." },
   // request-id

@@ -2,7 +2,8 @@
 // it can never fail (MUTATE_WEAKEN_SITE, suites/support/sites.ts), and the matrix is run on the
 // defects of that site's topic. The mutant is killed when some defect is no longer caught, or no
 // longer caught by a check that caught it (scripts/catchers.json); it survives when the matrix
-// stays green, which means no defect ever needed that assertion. StrykerJS mutates code and reruns every test; a targeted run
+// stays green, which means no defect ever needed that assertion. Each defect of the sampled topics
+// runs once as it is first; with a site weakened, only the defects that failed at it run again. StrykerJS mutates code and reruns every test; a targeted run
 // over assertion sites and their topic's defects costs seconds per mutant instead.
 //
 //   npm run mutate [-- --sample N --seed S --concurrency C --json out.json]   (no --sample: every site)
@@ -11,8 +12,8 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
-import { DEFECTS } from '../reference/defects.ts';
-import { DEFECT_SEED, ROOT, judgeDefect, runJobs, topicsFor, type Job } from './matrix.ts';
+import { DEFECTS, type Defect } from '../reference/defects.ts';
+import { DEFECT_SEED, ROOT, judgeDefect, runJobs, topicsFor, type Job, type RunDigest } from './matrix.ts';
 import { readCatchers } from './catchers.ts';
 import { assertionSites, type Site } from './sites.ts';
 
@@ -22,6 +23,7 @@ export interface MutantOutcome {
   killed: boolean;
   /** Defects no longer caught with the site weakened (what killed it). */
   killedBy: string[];
+  /** Defects whose catches failed at this site unweakened: the ones run again with it weakened. */
   defectsRun: number;
 }
 
@@ -30,6 +32,8 @@ export interface MutationScore {
   tried: number;
   killed: number;
   mutants: MutantOutcome[];
+  /** Defects not caught as scripts/catchers.json records even unweakened: left out of every kill. */
+  noise: string[];
 }
 
 /** `n` sites spread over every suite: round-robin over the topics, each topic's order seeded. */
@@ -48,6 +52,21 @@ export function sampleSites(sites: Site[], n: number | undefined, seed: number):
   return picked;
 }
 
+/** The defects whose matrix run includes a topic: its own, or one the matrix runs beside it. */
+function defectsReaching(topic: string): Defect[] {
+  return DEFECTS.filter((d) => topicsFor(d).includes(topic as never));
+}
+
+const defectJob = (d: Defect, key: string, weaken?: string): Job => ({
+  key,
+  kind: 'defect',
+  defect: d.id,
+  topics: topicsFor(d),
+  seed: DEFECT_SEED,
+  via: 'in-process',
+  ...(weaken ? { weaken } : {}),
+});
+
 export async function runMutation(options: {
   sample?: number;
   seed: number;
@@ -57,33 +76,40 @@ export async function runMutation(options: {
   progress?: (line: string) => void;
 }): Promise<MutationScore> {
   const sites = options.only ?? sampleSites(assertionSites(join(ROOT, 'suites')), options.sample, options.seed);
-  const jobs: Job[] = sites.flatMap((site) =>
-    DEFECTS.filter((d) => d.topic === site.topic).map((d) => ({
-      key: `mutant ${site.id} ${d.id}`,
-      kind: 'defect' as const,
-      defect: d.id,
-      topics: topicsFor(d),
-      seed: DEFECT_SEED,
-      via: 'in-process' as const,
-      weaken: site.id,
-    })),
-  );
   const catchers = readCatchers();
-  const digests = await runJobs(jobs, { concurrency: options.concurrency, ...(options.progress ? { progress: options.progress } : {}) });
+  const run = (jobs: Job[]) => runJobs(jobs, { concurrency: options.concurrency, ...(options.progress ? { progress: options.progress } : {}) });
+  const judge = (d: Defect, job: Job, digest: RunDigest) => judgeDefect(d, job.topics, digest, job.via, undefined, undefined, catchers[d.id]);
+
+  // 1. Each defect that reaches a sampled topic, once as it is: the sites its catches failed at.
+  const reaching = [...new Set(sites.flatMap((s) => defectsReaching(s.topic)))];
+  const baselineJobs = reaching.map((d) => defectJob(d, `baseline ${d.id}`));
+  const baseDigests = await run(baselineJobs);
+  const base = new Map(reaching.map((d, i) => [d.id, judge(d, baselineJobs[i]!, baseDigests.get(baselineJobs[i]!.key)!)]));
+  const noise = [...base.values()].filter((o) => !o.caught).map((o) => o.defect);
+
+  // 2. A site weakened, with the defects that failed there. A defect whose checks never failed at
+  // the site runs the same with it weakened (the assertion held), so it needs no second run.
+  const jobs = sites.flatMap((site) =>
+    reaching.filter((d) => base.get(d.id)!.caught && base.get(d.id)!.sites.includes(site.id)).map((d) => defectJob(d, `mutant ${site.id} ${d.id}`, site.id)),
+  );
+  const digests = await run(jobs);
   const mutants = sites.map((site): MutantOutcome => {
     const own = jobs.filter((j) => j.weaken === site.id);
-    const killedBy = own
-      .filter((j) => !judgeDefect(DEFECTS.find((d) => d.id === j.defect)!, j.topics, digests.get(j.key)!, j.via, undefined, undefined, catchers[j.defect!]).caught)
-      .map((j) => j.defect!);
+    const killedBy = own.filter((j) => !judge(DEFECTS.find((d) => d.id === j.defect)!, j, digests.get(j.key)!).caught).map((j) => j.defect!);
     return { site: site.id, topic: site.topic, killed: killedBy.length > 0, killedBy, defectsRun: own.length };
   });
-  return { seed: options.seed, tried: mutants.length, killed: mutants.filter((m) => m.killed).length, mutants };
+  return { seed: options.seed, tried: mutants.length, killed: mutants.filter((m) => m.killed).length, mutants, noise };
 }
 
 export function mutationLines(score: MutationScore): string[] {
   const survivors = score.mutants.filter((m) => !m.killed);
   return [
-    ...survivors.map((m) => `survived: ${m.site} (the ${m.defectsRun} defect(s) of ${m.topic} are all still caught, by the same checks, with it weakened)`),
+    ...(score.noise.length > 0 ? [`not caught as recorded even unweakened (left out of the score's kills): ${score.noise.join(', ')}`] : []),
+    ...survivors.map((m) =>
+      m.defectsRun === 0
+        ? `survived: ${m.site} (no defect fails there on the embedded reference)`
+        : `survived: ${m.site} (the ${m.defectsRun} defect(s) that fail there are all still caught, by the same checks, with it weakened)`,
+    ),
     `mutation score: ${score.killed}/${score.tried} weakened assertion sites killed (${score.tried ? Math.round((100 * score.killed) / score.tried) : 0} %), sample seed ${score.seed}`,
   ];
 }

@@ -7,6 +7,8 @@ import { renderMessage } from './render.ts';
 
 const NOT_FOUND_DETAIL = 'No SMS message with this id exists for this business.';
 const DAY_MS = 24 * 3600 * 1000;
+/** The `not-found-detail-names-owner` defect's detail: alike for every 404 once ids are set aside. */
+const ownerDetail = (businessId: string) => `No SMS message with this id exists for business ${businessId}.`;
 /** Lookups of another business's message already refused, per reference (the `foreign-message-repeat-403` defect). */
 const refusedLookups = new WeakMap<Store, Set<string>>();
 
@@ -43,6 +45,8 @@ export function getMessage(call: Call, businessId: string, messageId: string): v
       return call.problem('resource_not_found', NOT_FOUND_DETAIL, { extra: { business_id: message.business_id } });
     }
     if (d.has('foreign-message-404-own-detail')) return call.problem('resource_not_found', 'This SMS message is not accessible to this business.');
+    // The defect names the owning business in the detail: the other one here, the caller's below.
+    if (d.has('not-found-detail-names-owner')) return call.problem('resource_not_found', ownerDetail(message.business_id));
     // The defect remembers a refused lookup and answers the next ones as an ownership denial.
     if (d.has('foreign-message-repeat-403')) {
       const seen = refusedLookups.get(call.deps.store) ?? new Set<string>();
@@ -54,6 +58,7 @@ export function getMessage(call: Call, businessId: string, messageId: string): v
   } else if (d.has('message-not-found-200')) {
     return call.json(200, {});
   }
+  if (d.has('not-found-detail-names-owner')) return call.problem('resource_not_found', ownerDetail(businessId));
   // 7: the status member equals the HTTP status; the defect builds the body of a malformed id as
   // for a validation failure (status 400) while answering 404.
   call.problem('resource_not_found', NOT_FOUND_DETAIL, !wellFormed && d.has('path-id-problem-status-400') ? { extra: { status: 400 } } : {});

@@ -462,6 +462,8 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   'message-read-before-grant': async (h) => (await h.call('GET', h.paths.message(h.f.otherBusinessId, h.f.foreignMessageId))).status === 200,
   'foreign-message-404-own-detail': async (h) =>
     (await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId))).json.detail !== (await h.call('GET', h.paths.message(h.b, RANDOM_V7))).json.detail,
+  'not-found-detail-names-owner': async (h) =>
+    String((await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId))).json.detail).includes(h.f.otherBusinessId),
   'foreign-message-repeat-403': async (h) => {
     await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId));
     return (await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId))).status !== 404;
