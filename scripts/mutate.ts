@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { DEFECTS, type Defect } from '../reference/defects.ts';
-import { DEFECT_SEED, ROOT, judgeDefect, runJobs, topicsFor, type Job, type RunDigest } from './matrix.ts';
+import { DEFECT_SEED, ROOT, judgeDefect, runJobs, topicsFor, type DefectOutcome, type Job, type RunDigest } from './matrix.ts';
 import { readCatchers } from './catchers.ts';
 import { assertionSites, type Site } from './sites.ts';
 
@@ -73,6 +73,8 @@ export async function runMutation(options: {
   concurrency: number;
   /** These sites instead of a sample. */
   only?: Site[];
+  /** The unweakened outcomes when a matrix has just run them (npm test shares its matrix). */
+  baseline?: readonly DefectOutcome[];
   progress?: (line: string) => void;
 }): Promise<MutationScore> {
   const sites = options.only ?? sampleSites(assertionSites(join(ROOT, 'suites')), options.sample, options.seed);
@@ -82,9 +84,11 @@ export async function runMutation(options: {
 
   // 1. Each defect that reaches a sampled topic, once as it is: the sites its catches failed at.
   const reaching = [...new Set(sites.flatMap((s) => defectsReaching(s.topic)))];
-  const baselineJobs = reaching.map((d) => defectJob(d, `baseline ${d.id}`));
+  const base = new Map(options.baseline?.filter((o) => reaching.some((d) => d.id === o.defect)).map((o) => [o.defect, o]));
+  const unrun = reaching.filter((d) => !base.has(d.id));
+  const baselineJobs = unrun.map((d) => defectJob(d, `baseline ${d.id}`));
   const baseDigests = await run(baselineJobs);
-  const base = new Map(reaching.map((d, i) => [d.id, judge(d, baselineJobs[i]!, baseDigests.get(baselineJobs[i]!.key)!)]));
+  unrun.forEach((d, i) => base.set(d.id, judge(d, baselineJobs[i]!, baseDigests.get(baselineJobs[i]!.key)!)));
   const noise = [...base.values()].filter((o) => !o.caught).map((o) => o.defect);
 
   // 2. A site weakened, with the defects that failed there. A defect whose checks never failed at

@@ -7,6 +7,7 @@ import { describe, expect, it } from 'vitest';
 import { ROOT } from '../../scripts/matrix.ts';
 import { mutationLines, runMutation, sampleSites } from '../../scripts/mutate.ts';
 import { assertionSites } from '../../scripts/sites.ts';
+import { MATRIX_TIMEOUT_MS, sharedMatrix } from './shared-matrix.ts';
 
 const SEED = Number(process.env.MUTATE_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const SAMPLE = 3;
@@ -26,20 +27,21 @@ describe(`mutation sample (seed ${SEED})`, () => {
   });
 
   it('weakens sampled sites one at a time and scores them', async () => {
-    const score = await runMutation({ sample: SAMPLE, seed: SEED, concurrency: 2 });
+    // The unweakened runs are the shared matrix's own (test/matrix/shared-matrix.ts).
+    const score = await runMutation({ sample: SAMPLE, seed: SEED, concurrency: 2, baseline: (await sharedMatrix()).defects });
     console.log(mutationLines(score).join('\n'));
     expect(score.tried).toBe(SAMPLE);
     // Unweakened, every defect of those topics is caught by the checks catchers.json records.
     expect(score.noise).toEqual([]);
     for (const m of score.mutants) expect(m.killed, m.site).toBe(m.killedBy.length > 0);
-  }, 600_000);
+  }, MATRIX_TIMEOUT_MS + 600_000);
 
   it('kills the mutant of the one site that catches message-unrendered (the score can go down)', async () => {
     const lines = readFileSync(join(ROOT, 'suites', 'messages.suite.ts'), 'utf8').split('\n');
     const line = lines.findIndex((l) => l.includes("'MSG-RENDERED-CONTENT'") && l.includes('t.expect('));
     const site = sites.find((s) => s.id === `messages.suite.ts:${line + 1}`)!;
     expect(site).toBeDefined();
-    const score = await runMutation({ sample: 1, seed: SEED, concurrency: 2, only: [site] });
+    const score = await runMutation({ sample: 1, seed: SEED, concurrency: 2, only: [site], baseline: (await sharedMatrix()).defects });
     expect(score.mutants[0]!.killedBy).toContain('message-unrendered');
-  }, 600_000);
+  }, MATRIX_TIMEOUT_MS + 600_000);
 });
