@@ -7,10 +7,13 @@ import { TOPICS } from '../core/model.ts';
 /** Root of the installed package (never the user's working directory). */
 export const PACKAGE_ROOT = fileURLToPath(new URL('..', import.meta.url));
 
-/** Topics that read the exchange log of the whole run, so they run last. */
-export const READS_WHOLE_RUN: Topic[] = ['problem-details', 'schemas'];
+/**
+ * Topics that read the exchange log of the whole run, so they run last, in this order (their
+ * readers also after every check of the other topics when checks overlap, suites/support/lanes.ts).
+ */
+export const READS_WHOLE_RUN: Topic[] = ['request-id', 'problem-details', 'schemas'];
 
-/** Problem-details and schemas last; the others in catalogue order. */
+/** Request-id, problem-details and schemas last; the others in catalogue order. */
 export function orderTopics<T>(items: T[], topicOf: (item: T) => string): T[] {
   const rank = (t: string) => {
     const last = READS_WHOLE_RUN.indexOf(t as Topic);

@@ -102,11 +102,12 @@ describe('sharding', () => {
 });
 
 describe('runner pieces', () => {
-  it('runs problem-details and schemas last', () => {
-    expect(orderTopics(['schemas', 'wallet', 'problem-details', 'auth-ordering', 'messages'], (t) => t)).toEqual([
+  it('runs request-id, problem-details and schemas last', () => {
+    expect(orderTopics(['schemas', 'wallet', 'request-id', 'problem-details', 'auth-ordering', 'messages'], (t) => t)).toEqual([
       'auth-ordering',
       'wallet',
       'messages',
+      'request-id',
       'problem-details',
       'schemas',
     ]);
