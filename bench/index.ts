@@ -12,6 +12,7 @@
 //   BENCH_CONNECTIONS      autocannon connections = the client's concurrency (default 10)
 //   BENCH_SECONDS          seconds per throughput sample (default 3)
 //   BENCH_GENERATOR_RUNS   bodies generated per generator scenario (default 100)
+//   BENCH_LATENCY_MS       answer delay of the distant host of the host runs (default 50)
 //   BENCH_OUT              also write the printed Markdown to this file
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg } from 'node:os';
@@ -23,8 +24,8 @@ import { markdownTable, mebibytes, median, seconds } from './stats.ts';
 
 /** Per-topic times are short: two decimals. */
 const topicSeconds = (ms: number): string => (ms / 1000).toFixed(2);
-import { measureWholeRun } from './whole-run.ts';
-import type { WholeRunFigures } from './whole-run.ts';
+import { measureHostRun, measureWholeRun } from './whole-run.ts';
+import type { HostRunFigures, WholeRunFigures } from './whole-run.ts';
 
 function intSetting(name: string, fallback: number, min: number): number {
   const raw = process.env[name];
@@ -42,10 +43,13 @@ const SEED = intSetting('BENCH_SEED', 4242, 0);
 const CONNECTIONS = intSetting('BENCH_CONNECTIONS', 10, 1);
 const SECONDS = intSetting('BENCH_SECONDS', 3, 1);
 const GENERATOR_RUNS = intSetting('BENCH_GENERATOR_RUNS', 100, 1);
+const LATENCY_MS = intSetting('BENCH_LATENCY_MS', 50, 0);
 
 /** The targets of the issue, on a 2-core machine. */
 const TARGETS = {
   wallMs: 20_000,
+  /** A whole run against a host LATENCY_MS away (issue 20: 29 s before the checks overlapped). */
+  hostWallMs: 10_000,
   throughputRatio: 0.8,
   peakRssBytes: 300 * 1024 * 1024,
   safeRequests: 300,
@@ -62,6 +66,20 @@ async function wholeRuns(profile: 'full' | 'safe'): Promise<WholeRunFigures[]> {
     progress(`whole run ${i + 1}/${REPEATS}, profile ${profile}, seed ${seed}`);
     const run = await measureWholeRun({ profile, seed });
     progress(`  ${seconds(run.wallMs)} s, ${run.totalRequests} requests, peak tree RSS ${mebibytes(run.peakTreeRss)} MiB, verdict ${run.verdict}`);
+    out.push(run);
+  }
+  return out;
+}
+
+/** Whole runs against the reference served as a distant host; `concurrency` 1 is one check at a time. */
+async function hostRuns(concurrency: number | undefined, repeats: number): Promise<HostRunFigures[]> {
+  const out: HostRunFigures[] = [];
+  for (let i = 0; i < repeats; i++) {
+    const seed = SEED + i;
+    const how = concurrency === 1 ? 'one check at a time' : 'checks overlapped';
+    progress(`host run ${i + 1}/${repeats}, ${LATENCY_MS} ms away, ${how}, seed ${seed}`);
+    const run = await measureHostRun({ seed, latencyMs: LATENCY_MS, ...(concurrency !== undefined ? { concurrency } : {}) });
+    progress(`  ${seconds(run.wallMs)} s, CPU ${seconds(run.cpuMs)} s, ${run.totalRequests} requests, verdict ${run.verdict}`);
     out.push(run);
   }
   return out;
@@ -108,6 +126,9 @@ async function main(): Promise<number> {
   const loadAtStart = loads();
   const full = await wholeRuns('full');
   const safe = await wholeRuns('safe');
+  const host = await hostRuns(undefined, REPEATS);
+  // One run only: the sequential figure is the reference point, and it takes three times as long.
+  const hostSequential = await hostRuns(1, 1);
   progress(`client throughput: ${REPEATS} x (autocannon, client, bare undici), ${SECONDS} s each, ${CONNECTIONS} connections`);
   const throughput: ThroughputFigures = await measureClientThroughput({ connections: CONNECTIONS, seconds: SECONDS, repeats: REPEATS, exchangeLog: true });
   progress(`generators: ${GENERATOR_RUNS} bodies per scenario`);
@@ -137,6 +158,13 @@ async function main(): Promise<number> {
         ['checker client / autocannon throughput, GET wallet balance', median(ratios).toFixed(2), list(ratios, (n) => n.toFixed(2)), `>= ${TARGETS.throughputRatio}`, verdict(median(ratios) >= TARGETS.throughputRatio)],
         ['peak RSS of a whole full run, process tree summed (MiB)', mebibytes(median(rss)), list(rss, mebibytes), `< ${mebibytes(TARGETS.peakRssBytes)}`, verdict(median(rss) < TARGETS.peakRssBytes)],
         ['requests of a whole safe run', String(median(safeRequests)), list(safeRequests, String), `< ${TARGETS.safeRequests}`, verdict(median(safeRequests) < TARGETS.safeRequests)],
+        [
+          `whole run against a host ${LATENCY_MS} ms away (reference served with --latency-ms ${LATENCY_MS}), checks overlapped: wall time (s)`,
+          seconds(median(host.map((r) => r.wallMs))),
+          list(host.map((r) => r.wallMs), seconds),
+          `<= ${seconds(TARGETS.hostWallMs)}`,
+          verdict(median(host.map((r) => r.wallMs)) <= TARGETS.hostWallMs),
+        ],
       ],
     ),
   );
@@ -154,6 +182,13 @@ async function main(): Promise<number> {
         ['requests of a whole full run', String(median(fullRequests)), list(fullRequests, String)],
         ['peak RSS of the largest single process of a full run (MiB)', mebibytes(median(single)), list(single, mebibytes)],
         ['processes in the tree of a full run', String(median(full.map((r) => r.processes))), list(full.map((r) => r.processes), String)],
+        [`whole run against a host ${LATENCY_MS} ms away, checks overlapped: CPU time of the run (s)`, seconds(median(host.map((r) => r.cpuMs))), list(host.map((r) => r.cpuMs), seconds)],
+        [`whole run against a host ${LATENCY_MS} ms away, checks overlapped: requests`, String(median(host.map((r) => r.totalRequests))), list(host.map((r) => r.totalRequests), String)],
+        [
+          `whole run against a host ${LATENCY_MS} ms away, one check at a time (CONFORMANCE_CONCURRENCY=1): wall; CPU (s)`,
+          `${seconds(median(hostSequential.map((r) => r.wallMs)))}; ${seconds(median(hostSequential.map((r) => r.cpuMs)))}`,
+          `1 run, seed ${SEED}`,
+        ],
         [`autocannon, ${CONNECTIONS} connections (requests/s)`, rps(throughput.autocannonPerS), list(throughput.samples.map((s) => s.autocannonPerS), rps)],
         [`checker client, concurrency ${CONNECTIONS}, exchange log on (requests/s)`, rps(throughput.clientPerS), list(throughput.samples.map((s) => s.clientPerS), rps)],
         [`bare undici.request, ${CONNECTIONS} loops, nothing recorded (requests/s)`, rps(throughput.bareUndiciPerS), list(throughput.samples.map((s) => s.bareUndiciPerS), rps)],
@@ -176,14 +211,19 @@ async function main(): Promise<number> {
   lines.push(...markdownTable(['topic', 'checks', 'full: time (s)', 'full: requests', 'safe: time (s)', 'safe: requests'], topicRows(full, safe)));
 
   const failedRuns = [...full, ...safe].filter((r) => r.exitCode !== 0);
-  if (failedRuns.length > 0) {
+  const failedHostRuns = [...host, ...hostSequential].filter((r) => r.exitCode !== 0);
+  if (failedRuns.length + failedHostRuns.length > 0) {
     lines.push('');
-    lines.push(`Warning: ${failedRuns.length} whole run(s) did not pass (${failedRuns.map((r) => `${r.profile} seed ${r.seed}: exit ${r.exitCode}, verdict ${r.verdict}`).join('; ')}).`);
+    const described = [
+      ...failedRuns.map((r) => `${r.profile} seed ${r.seed}: exit ${r.exitCode}, verdict ${r.verdict}`),
+      ...failedHostRuns.map((r) => `host, concurrency ${r.concurrency}, seed ${r.seed}: exit ${r.exitCode}, verdict ${r.verdict}`),
+    ];
+    lines.push(`Warning: ${described.length} whole run(s) did not pass (${described.join('; ')}).`);
   }
   const text = `${lines.join('\n')}\n`;
   process.stdout.write(text);
   if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, text);
-  return failedRuns.length > 0 ? 1 : 0;
+  return failedRuns.length + failedHostRuns.length > 0 ? 1 : 0;
 }
 
 process.exitCode = await main();
