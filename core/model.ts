@@ -120,11 +120,12 @@ export interface SuiteConfig {
   /** Secrets to redact wherever they appear (client secrets); tokens are added as obtained. */
   secrets: string[];
   /**
-   * Set when the run overlaps its checks (against a host, harness/runner.ts): the topic files in
-   * run order, loaded by one entry file (suites/support/overlap.entry.ts), the checks run at once
-   * (CONFORMANCE_CONCURRENCY) and each check's own timeout (suites/support/lanes.ts).
+   * Set when the run overlaps its checks (against a host, harness/runner.ts): the topic files in the
+   * order one entry file loads them (suites/support/overlap.entry.ts), the topics in the order of a
+   * sequential run (the order of the exchange log), the checks run at once (CONFORMANCE_CONCURRENCY)
+   * and each check's own timeout (suites/support/lanes.ts).
    */
-  overlap?: { files: string[]; lanes: number; checkTimeoutMs: number };
+  overlap?: { files: string[]; topicOrder: string[]; lanes: number; checkTimeoutMs: number };
 }
 
 export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skip' | 'error';

@@ -11,7 +11,7 @@ import type { RunConfig } from './config.ts';
 import { configSecrets, envLinesFor } from './config.ts';
 import { HarnessError } from './errors.ts';
 import { resetExchangeLog } from './exchange-log.ts';
-import { PACKAGE_ROOT, checkTimeoutMs, orderTopics, suiteRunOptions, type SuiteRunSpec } from './vitest-options.ts';
+import { PACKAGE_ROOT, checkTimeoutMs, loadOrder, orderTopics, suiteRunOptions, type SuiteRunSpec } from './vitest-options.ts';
 import { topicOfFile } from './output.ts';
 import { probeTarget } from './preflight.ts';
 import { proxyCredentials } from './http-client.ts';
@@ -214,7 +214,12 @@ function overlapOf(config: RunConfig, suiteConfig: SuiteConfig, files: string[],
   const { target, settings } = suiteConfig;
   if (target.embedded || target.controlUrl !== undefined || settings.concurrency <= 1) return undefined;
   if (config.shard || options.testNamePattern !== undefined || settings.maxFailures !== undefined || files.length === 0) return undefined;
-  return { files: orderTopics(files, topicOfFile), lanes: settings.concurrency, checkTimeoutMs: checkTimeoutMs(settings) };
+  return {
+    files: loadOrder(files, topicOfFile),
+    topicOrder: orderTopics(files, topicOfFile).map(topicOfFile),
+    lanes: settings.concurrency,
+    checkTimeoutMs: checkTimeoutMs(settings),
+  };
 }
 
 /**

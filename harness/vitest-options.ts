@@ -8,7 +8,7 @@ import { topicOfFile } from './output.ts';
 import { PACING_BOUND_MS } from './pacing.ts';
 import { PACKAGE_ROOT, orderTopics } from './package.ts';
 
-export { PACKAGE_ROOT, READS_WHOLE_RUN, orderTopics } from './package.ts';
+export { PACKAGE_ROOT, READS_WHOLE_RUN, loadOrder, orderTopics } from './package.ts';
 
 class TopicSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {

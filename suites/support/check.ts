@@ -367,7 +367,7 @@ export function checksFor(topic: Topic, options: { shared?: number; readsRun?: b
       ...(spec.alone !== undefined ? { alone: spec.alone } : {}),
       ...(spec.timeout !== undefined ? { timeoutMs: spec.timeout } : {}),
       execute,
-    });
+    }, meta);
     // Overlapped, the test only waits for its check and the lanes hold the check to its timeout.
     const timeout = runConfig.overlap ? 0 : spec.timeout;
     it(`${spec.title} [${spec.requirements.join(', ')}]`, { meta: { conformance: meta }, timeout }, async (ctx) => {

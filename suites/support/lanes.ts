@@ -3,13 +3,14 @@
 // run's one client: the pacer (CONFORMANCE_RATE, 429s) and the request budget stay run-wide. vitest
 // still runs the checks one after another in their declared order (suites/support/overlap.entry.ts
 // loads every topic into one file); each check's test only waits here for its outcome, so reports
-// list the checks in the same order as a sequential run.
+// list the checks in the same order as a sequential run. The lanes start while vitest still loads
+// the later topics' suites (CPU) as the first topics wait on the host (round trips).
 //
 // What must stay ordered stays ordered:
 // - a topic's checks run one after another in one lane (they share reads and a request allowance,
 //   and some follow one another: deactivate, then deactivate again); topics overlap;
-// - a check that declares `alone` (it reads a wallet balance around a submission) runs before the
-//   lanes start, by itself (there, no lane has to drain and wait for it);
+// - a check that declares `alone` (it reads a wallet balance around a submission) runs by itself
+//   once the lanes have run every other topic (there no lane waits for the others to drain);
 // - the checks that read the whole run's exchange log (`readsRun`: request-id, problem-details,
 //   schemas) run last, one after another, once every other check has ended.
 // Each check's exchanges are held back while it runs and written to the log in check order when it
@@ -34,13 +35,17 @@ export interface Runnable {
   execute(live: CheckMeta, scope: ExchangeScope): Promise<Outcome>;
 }
 
-/** Every check declared in this worker, by check id (suites/support/check.ts registers them). */
-const declared = new Map<string, Runnable>();
+/** The lanes of this run, open while the entry file collects and runs its checks. */
+let open: LaneRun | undefined;
 /** Outcomes of the checks the lanes run, by check id; absent when checks run one by one. */
 const outcomes = new Map<string, Promise<Outcome>>();
 
-export function declareRunnable(checkId: string, runnable: Runnable): void {
-  declared.set(checkId, runnable);
+/**
+ * A check as it is declared (suites/support/check.ts): when the lanes are open it is queued at
+ * once, so the lanes send the first topics' requests while vitest still loads the later suites.
+ */
+export function declareRunnable(checkId: string, runnable: Runnable, live: CheckMeta): void {
+  open?.add(checkId, runnable, live);
 }
 
 /** The outcome of a check the lanes run, or undefined when its test runs it itself. */
@@ -51,7 +56,7 @@ export function laneOutcome(checkId: string): Promise<Outcome> | undefined {
 interface Planned {
   live: CheckMeta;
   runnable: Runnable;
-  /** Position in the run's order (the order of a sequential run), where its log lines go. */
+  /** Position among its topic's checks that read no log, where its log lines go. */
   index: number;
   resolve(outcome: Outcome): void;
   resolved?: boolean;
@@ -81,85 +86,189 @@ async function runOne(plan: Planned, checkTimeoutMs: number, hold: boolean): Pro
   return { outcome, lines };
 }
 
+export interface LaneOptions {
+  lanes: number;
+  checkTimeoutMs: number;
+  logPath: string;
+  /**
+   * The topics in the order of a sequential run (harness/package.ts orderTopics): the log is written
+   * in it, whatever order the topics are loaded and run in. Topics not named follow as first declared.
+   */
+  topicOrder?: string[];
+  /** Runs before the first check (the applications' tokens). */
+  before?: () => Promise<void>;
+}
+
+interface TopicQueue {
+  queue: Planned[];
+  order: number;
+  /** Every check of the topic is declared (the next topic began, or all are). */
+  sealed: boolean;
+}
+
 /**
- * Starts running `checks` (the tests vitest will run, in its order) in `lanes` lanes. Each check's
- * test then awaits `laneOutcome(checkId)`. `before` runs first (the shared token requests).
+ * Opens the lanes: checks declared from now on run in `lanes` lanes, a topic at a time per lane,
+ * each topic as soon as all its checks are declared. `sealLanes` says that every check is.
  */
-export function startLanes(checks: CheckMeta[], options: { lanes: number; checkTimeoutMs: number; logPath: string; before?: () => Promise<void> }): void {
-  const planned: Planned[] = [];
-  for (const live of checks) {
-    const runnable = declared.get(live.checkId);
-    if (!runnable || outcomes.has(live.checkId)) continue;
+export function openLanes(options: LaneOptions): void {
+  open = new LaneRun(options);
+}
+
+/** Every check is declared: the lanes finish the queued topics, then the `alone` checks, then the readers. */
+export function sealLanes(): void {
+  open?.seal();
+}
+
+/** A topic's part of the log: the lines of its checks that read no log, written in their order. */
+interface LogPart {
+  finished: Map<number, string[]>;
+  declared: number;
+  written: number;
+  sealed: boolean;
+}
+
+class LaneRun {
+  private readonly planned: Planned[] = [];
+  private readonly topics = new Map<string, TopicQueue>();
+  private readonly alone: Planned[] = [];
+  private readonly readers: Planned[] = [];
+  private sealed = false;
+  private waiting: Array<() => void> = [];
+  /** Lines are written in run order: a check's lines wait for those of every check before it. */
+  private readonly parts = new Map<string, LogPart>();
+  private readonly logOrder: string[];
+  private writing = 0;
+
+  constructor(private readonly options: LaneOptions) {
+    this.logOrder = [...(options.topicOrder ?? [])];
+    void this.drive();
+  }
+
+  add(checkId: string, runnable: Runnable, live: CheckMeta): void {
+    if (outcomes.has(checkId)) return;
     let settle!: (outcome: Outcome) => void;
-    outcomes.set(live.checkId, new Promise<Outcome>((r) => (settle = r)));
+    outcomes.set(checkId, new Promise<Outcome>((r) => (settle = r)));
+    let part = this.parts.get(live.topic);
+    if (!part) {
+      // Topics are declared one after another: a new one means the ones before are complete.
+      for (const earlier of this.parts.values()) earlier.sealed = true;
+      for (const earlier of this.topics.values()) earlier.sealed = true;
+      this.wake();
+      part = { finished: new Map(), declared: 0, written: 0, sealed: false };
+      this.parts.set(live.topic, part);
+      if (!this.logOrder.includes(live.topic)) this.logOrder.push(live.topic);
+    }
     const plan: Planned = {
       live,
       runnable,
-      index: -1,
+      // The order of a sequential run: declared order within the topic; the readers, which write
+      // straight to the log, run after every other check.
+      index: runnable.readsRun ? -1 : part.declared++,
       resolve: (outcome) => {
         if (plan.resolved) return;
         plan.resolved = true;
         settle(outcome);
       },
     };
-    planned.push(plan);
+    this.planned.push(plan);
+    if (runnable.readsRun) this.readers.push(plan);
+    else if (runnable.alone !== undefined) this.alone.push(plan);
+    else {
+      let topic = this.topics.get(live.topic);
+      if (!topic) {
+        topic = { queue: [], order: this.topics.size, sealed: false };
+        this.topics.set(live.topic, topic);
+      }
+      topic.queue.push(plan);
+    }
   }
-  // The order of a sequential run: every check that reads no log, then the readers.
-  const early = planned.filter((p) => !p.runnable.readsRun);
-  const readers = planned.filter((p) => p.runnable.readsRun);
-  [...early, ...readers].forEach((p, i) => (p.index = i));
-  const alone = early.filter((p) => p.runnable.alone !== undefined);
 
-  // Lines are written in run order: a check's lines wait for those of every check before it.
-  const finished = new Map<number, string[]>();
-  let nextToWrite = 0;
-  const commit = (index: number, lines: string[]) => {
-    finished.set(index, lines);
-    while (finished.has(nextToWrite)) {
-      writeExchangeLines(options.logPath, finished.get(nextToWrite)!);
-      finished.delete(nextToWrite);
-      nextToWrite++;
+  seal(): void {
+    this.sealed = true;
+    for (const topic of this.topics.values()) topic.sealed = true;
+    for (const part of this.parts.values()) part.sealed = true;
+    this.write();
+    this.wake();
+  }
+
+  private wake(): void {
+    const waiting = this.waiting;
+    this.waiting = [];
+    for (const go of waiting) go();
+  }
+
+  /** The complete topic not yet taken that plans the most requests (the longest chains first). */
+  private take(): TopicQueue | undefined {
+    const weight = (t: TopicQueue) => t.queue.reduce((sum, p) => sum + (p.live.maxRequests ?? 0), t.queue[0]?.live.sharedRequests ?? 0);
+    let best: TopicQueue | undefined;
+    for (const topic of this.topics.values()) {
+      if (!topic.sealed || topic.queue.length === 0) continue;
+      if (!best || weight(topic) > weight(best) || (weight(topic) === weight(best) && topic.order < best.order)) best = topic;
     }
-  };
+    if (best) {
+      const taken = { ...best, queue: [...best.queue] };
+      best.queue.length = 0;
+      return taken;
+    }
+    return undefined;
+  }
 
-  // One queue per topic, in run order; the topics that plan the most requests start first, so the
-  // longest chains of round trips do not start last.
-  const topics = new Map<string, Planned[]>();
-  for (const p of early) if (p.runnable.alone === undefined) topics.set(p.live.topic, [...(topics.get(p.live.topic) ?? []), p]);
-  const weight = (queue: Planned[]) => queue.reduce((sum, p) => sum + (p.live.maxRequests ?? 0), queue[0]?.live.sharedRequests ?? 0);
-  const queues = [...topics.values()].map((queue, order) => ({ queue, order, weight: weight(queue) }));
-  queues.sort((a, b) => b.weight - a.weight || a.order - b.order);
+  /** Writes what can be written: topic by topic in the log's order, each topic's checks in theirs. */
+  private write(): void {
+    while (this.writing < this.logOrder.length) {
+      const part = this.parts.get(this.logOrder[this.writing]!);
+      if (part) {
+        for (let lines = part.finished.get(part.written); lines; lines = part.finished.get(part.written)) {
+          writeExchangeLines(this.options.logPath, lines);
+          part.finished.delete(part.written);
+          part.written++;
+        }
+      }
+      // A topic not declared (yet) is complete only once every check is declared.
+      const complete = part ? part.sealed && part.written === part.declared : this.sealed;
+      if (!complete) return;
+      this.writing++;
+    }
+  }
 
-  const runHeld = async (plan: Planned) => {
-    const { outcome, lines } = await runOne(plan, options.checkTimeoutMs, true);
-    commit(plan.index, lines);
+  private async runHeld(plan: Planned): Promise<void> {
+    const { outcome, lines } = await runOne(plan, this.options.checkTimeoutMs, true);
+    this.parts.get(plan.live.topic)!.finished.set(plan.index, lines);
+    this.write();
     plan.resolve(outcome);
-  };
-  const lane = async () => {
-    for (let next = queues.shift(); next; next = queues.shift()) {
-      for (const plan of next.queue) await runHeld(plan);
-    }
-  };
+  }
 
-  void (async () => {
+  private async lane(): Promise<void> {
+    for (;;) {
+      const next = this.take();
+      if (next) {
+        for (const plan of next.queue) await this.runHeld(plan);
+        continue;
+      }
+      if (this.sealed) return;
+      await new Promise<void>((go) => this.waiting.push(go));
+    }
+  }
+
+  private async drive(): Promise<void> {
     try {
-      await options.before?.();
+      await this.options.before?.();
     } catch {
       // The checks meet the same failure themselves and report it.
     }
     try {
-      for (const plan of alone) await runHeld(plan);
-      await Promise.all(Array.from({ length: Math.max(1, options.lanes) }, lane));
+      await Promise.all(Array.from({ length: Math.max(1, this.options.lanes) }, () => this.lane()));
+      // With no other check running: the `alone` ones, in their order.
+      for (const plan of this.alone) await this.runHeld(plan);
       flushExchangeLog();
-      for (const plan of readers) {
+      for (const plan of this.readers) {
         // Alone and in order, writing straight to the log: a reader reads its own requests back.
-        const { outcome } = await runOne(plan, options.checkTimeoutMs, false);
-        commit(plan.index, []);
+        const { outcome } = await runOne(plan, this.options.checkTimeoutMs, false);
         plan.resolve(outcome);
       }
     } catch (error) {
       // A fault of the lanes themselves: every check not yet ended errs with it, none waits forever.
-      for (const plan of planned) plan.resolve({ error });
+      for (const plan of this.planned) plan.resolve({ error });
     }
-  })();
+  }
 }

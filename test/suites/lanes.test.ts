@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CheckMeta, Topic } from '../../core/model.ts';
 import { appendExchange, inExchangeScope, readAllExchanges, resetExchangeLog } from '../../harness/exchange-log.ts';
-import { declareRunnable, laneOutcome, startLanes } from '../../suites/support/lanes.ts';
+import { declareRunnable, laneOutcome, openLanes, sealLanes } from '../../suites/support/lanes.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let dir: string | undefined;
@@ -47,8 +47,14 @@ describe('lanes', () => {
     let most = 0;
     const events: string[] = [];
     const seenByReaders: number[] = [];
-    const metas: CheckMeta[] = specs.map((spec) => {
+    openLanes({ lanes: 3, checkTimeoutMs: 10_000, logPath: log });
+    const metas: CheckMeta[] = [];
+    for (const spec of specs) {
       const checkId = `${spec.topic}/${run}-${spec.id}`;
+      const meta: CheckMeta = { topic: spec.topic as Topic, checkId, requirements: [], notes: [], advisories: [], evidence: [], maxRequests: spec.delays.length };
+      metas.push(meta);
+      // Declared as a suite declares them, a moment apart: the lanes start before the last is declared.
+      if (spec.id === 'w1') await sleep(15);
       declareRunnable(checkId, {
         readsRun: spec.readsRun === true,
         ...(spec.alone ? { alone: 'test' } : {}),
@@ -68,16 +74,16 @@ describe('lanes', () => {
             events.push(`end ${spec.id}`);
             return spec.id === 'i2' ? { skip: 'skipped on purpose' } : {};
           }),
-      });
-      return { topic: spec.topic as Topic, checkId, requirements: [], notes: [], advisories: [], evidence: [], maxRequests: spec.delays.length };
-    });
-    startLanes(metas, { lanes: 3, checkTimeoutMs: 10_000, logPath: log });
+      }, meta);
+    }
+    sealLanes();
     const outcomes = await Promise.all(metas.map((m) => laneOutcome(m.checkId)!));
     expect(outcomes.map((o) => o.skip ?? 'ran')).toEqual(specs.map((s) => (s.id === 'i2' ? 'skipped on purpose' : 'ran')));
     expect(most).toBe(3);
-    // The alone check ran by itself, before any other.
-    expect(events[0]).toBe('start r2 1');
-    expect(events[1]).toBe('end r2');
+    // The alone check ran by itself, after every other check that reads no log, before the readers.
+    const alone = events.indexOf('start r2 1');
+    expect(events[alone + 1]).toBe('end r2');
+    expect(events.slice(alone + 2, alone + 3)).toEqual(['start q2 1']);
     // A topic's checks one after another.
     expect(events.indexOf('end a1')).toBeLessThan(events.findIndex((e) => e.startsWith('start a2')));
     expect(events.indexOf('end i1')).toBeLessThan(events.findIndex((e) => e.startsWith('start i2')));
@@ -93,16 +99,49 @@ describe('lanes', () => {
     for (const meta of metas) expect(meta.durationMs).toBeGreaterThanOrEqual(0);
   });
 
+  it('writes the log in the order of a sequential run even when topics are declared and run in another', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'lanes-'));
+    const log = join(dir, 'exchanges.jsonl');
+    resetExchangeLog(log);
+    const run = `o${Date.now()}`;
+    openLanes({ lanes: 2, checkTimeoutMs: 10_000, logPath: log, topicOrder: ['auth-ordering', 'wallet', 'validation'] });
+    const declared: Array<[Topic, string, number]> = [
+      ['validation', 'v1', 30],
+      ['validation', 'v2', 1],
+      ['wallet', 'w1', 1],
+      ['auth-ordering', 'a1', 10],
+    ];
+    const ids: string[] = [];
+    for (const [topic, id, delay] of declared) {
+      const checkId = `${topic}/${run}-${id}`;
+      ids.push(checkId);
+      const meta: CheckMeta = { topic, checkId, requirements: [], notes: [], advisories: [], evidence: [] };
+      declareRunnable(checkId, {
+        readsRun: false,
+        execute: (_live, scope) =>
+          inExchangeScope(scope, async () => {
+            await sleep(delay);
+            appendExchange(log, { request: { method: 'GET', url: `http://x/${id}`, headers: {} }, durationMs: delay, curl: '' });
+            return {};
+          }),
+      }, meta);
+    }
+    sealLanes();
+    await Promise.all(ids.map((id) => laneOutcome(id)!));
+    expect(readAllExchanges(log).map((x) => x.request.url)).toEqual(['http://x/a1', 'http://x/w1', 'http://x/v1', 'http://x/v2']);
+  });
+
   it('holds a check to its timeout and goes on without it', async () => {
     dir = mkdtempSync(join(tmpdir(), 'lanes-'));
     const log = join(dir, 'exchanges.jsonl');
     resetExchangeLog(log);
     const slow = `cursors/slow-${Date.now()}`;
     const next = `cursors/next-${Date.now()}`;
-    declareRunnable(slow, { readsRun: false, timeoutMs: 50, execute: () => new Promise(() => undefined) });
-    declareRunnable(next, { readsRun: false, execute: async () => ({}) });
     const meta = (checkId: string): CheckMeta => ({ topic: 'cursors', checkId, requirements: [], notes: [], advisories: [], evidence: [] });
-    startLanes([meta(slow), meta(next)], { lanes: 2, checkTimeoutMs: 10_000, logPath: log });
+    openLanes({ lanes: 2, checkTimeoutMs: 10_000, logPath: log });
+    declareRunnable(slow, { readsRun: false, timeoutMs: 50, execute: () => new Promise(() => undefined) }, meta(slow));
+    declareRunnable(next, { readsRun: false, execute: async () => ({}) }, meta(next));
+    sealLanes();
     const [a, b] = await Promise.all([laneOutcome(slow)!, laneOutcome(next)!]);
     expect(String((a.error as Error).message)).toMatch(/did not end within 50 ms/);
     expect(b).toEqual({});
