@@ -13,6 +13,7 @@
 //   BENCH_SECONDS          seconds per throughput sample (default 3)
 //   BENCH_GENERATOR_RUNS   bodies generated per generator scenario (default 100)
 //   BENCH_TRAFFIC_MB       size of the exchange log `check` judges (default 100)
+//   BENCH_LATENCY_MS       answer delay of the distant host of the host runs (default 50)
 //   BENCH_OUT              also write the printed Markdown to this file
 //   BENCH_ONLY=startup     only the start-up figures (about a minute): builds dist/, then times
 //                          --help, baseline, verify-certificate and plan, compiled and through tsx
@@ -28,10 +29,10 @@ import { measureTrafficCheck, type TrafficCheckFigures } from './traffic-check.t
 
 /** Per-topic times are short: two decimals. */
 const topicSeconds = (ms: number): string => (ms / 1000).toFixed(2);
-import { cleanEnv, measureWholeRun } from './whole-run.ts';
+import { cleanEnv, measureHostRun, measureWholeRun } from './whole-run.ts';
 import { STARTUP_GOAL_S, STARTUP_HEADER, buildDist, measureStartup, startupRows } from './startup.ts';
 import type { StartupFigure } from './startup.ts';
-import type { WholeRunFigures } from './whole-run.ts';
+import type { HostRunFigures, WholeRunFigures } from './whole-run.ts';
 
 function intSetting(name: string, fallback: number, min: number): number {
   const raw = process.env[name];
@@ -55,10 +56,13 @@ if (ONLY !== '' && ONLY !== 'startup') {
   process.stderr.write(`bench: BENCH_ONLY takes startup (got ${JSON.stringify(ONLY)})\n`);
   process.exit(2);
 }
+const LATENCY_MS = intSetting('BENCH_LATENCY_MS', 50, 0);
 
 /** The targets of the issue, on a 2-core machine. */
 const TARGETS = {
   wallMs: 20_000,
+  /** A whole run against a host LATENCY_MS away (issue 20: 29 s before the checks overlapped). */
+  hostWallMs: 10_000,
   throughputRatio: 0.8,
   peakRssBytes: 300 * 1024 * 1024,
   safeRequests: 300,
@@ -77,6 +81,20 @@ async function wholeRuns(profile: 'full' | 'safe', keepExchangeLog?: string): Pr
     progress(`whole run ${i + 1}/${REPEATS}, profile ${profile}, seed ${seed}`);
     const run = await measureWholeRun({ profile, seed, ...(i === 0 && keepExchangeLog ? { keepExchangeLog } : {}) });
     progress(`  ${seconds(run.wallMs)} s, ${run.totalRequests} requests, peak tree RSS ${mebibytes(run.peakTreeRss)} MiB, verdict ${run.verdict}`);
+    out.push(run);
+  }
+  return out;
+}
+
+/** Whole runs against the reference served as a distant host; `concurrency` 1 is one check at a time. */
+async function hostRuns(concurrency: number | undefined, repeats: number): Promise<HostRunFigures[]> {
+  const out: HostRunFigures[] = [];
+  for (let i = 0; i < repeats; i++) {
+    const seed = SEED + i;
+    const how = concurrency === 1 ? 'one check at a time' : 'checks overlapped';
+    progress(`host run ${i + 1}/${repeats}, ${LATENCY_MS} ms away, ${how}, seed ${seed}`);
+    const run = await measureHostRun({ seed, latencyMs: LATENCY_MS, ...(concurrency !== undefined ? { concurrency } : {}) });
+    progress(`  ${seconds(run.wallMs)} s, CPU ${seconds(run.cpuMs)} s, ${run.totalRequests} requests, verdict ${run.verdict}`);
     out.push(run);
   }
   return out;
@@ -173,6 +191,9 @@ async function main(): Promise<number> {
     traffic.push(await measureTrafficCheck(runLog, TRAFFIC_MB));
   }
   rmSync(work, { recursive: true, force: true });
+  const host = await hostRuns(undefined, REPEATS);
+  // One run only: the sequential figure is the reference point, and it takes three times as long.
+  const hostSequential = await hostRuns(1, 1);
   progress(`client throughput: ${REPEATS} x (autocannon, client, bare undici), ${SECONDS} s each, ${CONNECTIONS} connections`);
   const throughput: ThroughputFigures = await measureClientThroughput({ connections: CONNECTIONS, seconds: SECONDS, repeats: REPEATS, exchangeLog: true });
   progress(`generators: ${GENERATOR_RUNS} bodies per scenario`);
@@ -200,6 +221,13 @@ async function main(): Promise<number> {
         ['peak RSS of a whole full run, process tree summed (MiB)', mebibytes(median(rss)), list(rss, mebibytes), `< ${mebibytes(TARGETS.peakRssBytes)}`, verdict(median(rss) < TARGETS.peakRssBytes)],
         ['requests of a whole safe run', String(median(safeRequests)), list(safeRequests, String), `< ${TARGETS.safeRequests}`, verdict(median(safeRequests) < TARGETS.safeRequests)],
         [`\`check\` on a ${TRAFFIC_MB} MB exchange log: peak RSS (MiB)`, mebibytes(median(trafficRss)), list(trafficRss, mebibytes), `< ${mebibytes(TARGETS.trafficPeakRssBytes)}`, verdict(median(trafficRss) < TARGETS.trafficPeakRssBytes)],
+        [
+          `whole run against a host ${LATENCY_MS} ms away (reference served with --latency-ms ${LATENCY_MS}), checks overlapped: wall time (s)`,
+          seconds(median(host.map((r) => r.wallMs))),
+          list(host.map((r) => r.wallMs), seconds),
+          `<= ${seconds(TARGETS.hostWallMs)}`,
+          verdict(median(host.map((r) => r.wallMs)) <= TARGETS.hostWallMs),
+        ],
       ],
     ),
   );
@@ -221,6 +249,13 @@ async function main(): Promise<number> {
         [`\`check\` on a ${TRAFFIC_MB} MB exchange log (${traffic[0]?.exchanges ?? 0} exchanges): exchanges judged per second, read included`, rps(median(traffic.map((t) => t.exchangesPerS))), list(traffic.map((t) => t.exchangesPerS), rps)],
         [`\`check\` on a ${TRAFFIC_MB} MB exchange log: wall time (s)`, seconds(median(traffic.map((t) => t.wallMs))), list(traffic.map((t) => t.wallMs), seconds)],
         ['processes in the tree of a full run', String(median(full.map((r) => r.processes))), list(full.map((r) => r.processes), String)],
+        [`whole run against a host ${LATENCY_MS} ms away, checks overlapped: CPU time of the run (s)`, seconds(median(host.map((r) => r.cpuMs))), list(host.map((r) => r.cpuMs), seconds)],
+        [`whole run against a host ${LATENCY_MS} ms away, checks overlapped: requests`, String(median(host.map((r) => r.totalRequests))), list(host.map((r) => r.totalRequests), String)],
+        [
+          `whole run against a host ${LATENCY_MS} ms away, one check at a time (CONFORMANCE_CONCURRENCY=1): wall; CPU (s)`,
+          `${seconds(median(hostSequential.map((r) => r.wallMs)))}; ${seconds(median(hostSequential.map((r) => r.cpuMs)))}`,
+          `1 run, seed ${SEED}`,
+        ],
         [`autocannon, ${CONNECTIONS} connections (requests/s)`, rps(throughput.autocannonPerS), list(throughput.samples.map((s) => s.autocannonPerS), rps)],
         [`checker client, concurrency ${CONNECTIONS}, exchange log on (requests/s)`, rps(throughput.clientPerS), list(throughput.samples.map((s) => s.clientPerS), rps)],
         [`bare undici.request, ${CONNECTIONS} loops, nothing recorded (requests/s)`, rps(throughput.bareUndiciPerS), list(throughput.samples.map((s) => s.bareUndiciPerS), rps)],
@@ -243,12 +278,17 @@ async function main(): Promise<number> {
   lines.push(...markdownTable(['topic', 'checks', 'full: time (s)', 'full: requests', 'safe: time (s)', 'safe: requests'], topicRows(full, safe)));
 
   const failedRuns = [...full, ...safe].filter((r) => r.exitCode !== 0);
-  if (failedRuns.length > 0) {
+  const failedHostRuns = [...host, ...hostSequential].filter((r) => r.exitCode !== 0);
+  if (failedRuns.length + failedHostRuns.length > 0) {
     lines.push('');
-    lines.push(`Warning: ${failedRuns.length} whole run(s) did not pass (${failedRuns.map((r) => `${r.profile} seed ${r.seed}: exit ${r.exitCode}, verdict ${r.verdict}`).join('; ')}).`);
+    const described = [
+      ...failedRuns.map((r) => `${r.profile} seed ${r.seed}: exit ${r.exitCode}, verdict ${r.verdict}`),
+      ...failedHostRuns.map((r) => `host, concurrency ${r.concurrency}, seed ${r.seed}: exit ${r.exitCode}, verdict ${r.verdict}`),
+    ];
+    lines.push(`Warning: ${described.length} whole run(s) did not pass (${described.join('; ')}).`);
   }
   print(lines);
-  return failedRuns.length > 0 ? 1 : 0;
+  return failedRuns.length + failedHostRuns.length > 0 ? 1 : 0;
 }
 
 process.exitCode = await main();

@@ -14,6 +14,8 @@ export interface TreeMeasurement {
   peakProcessRss: number;
   /** Distinct processes seen in the tree. */
   processes: number;
+  /** CPU time (user + system) of the tree's processes, summed, as last sampled (ms; Linux clock ticks of 10 ms). */
+  cpuMs: number;
   stdout: string;
   stderr: string;
 }
@@ -62,6 +64,18 @@ function memoryOf(pid: number): { rss: number; hwm: number } | undefined {
   }
 }
 
+/** User + system CPU time of one process so far (ms), from /proc/PID/stat fields 14 and 15 (clock ticks, 100 a second). */
+function cpuOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    // Fields after the command name start at field 3 (state): utime is field 14, stime 15.
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return undefined;
+  }
+}
+
 export function measureTree(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<TreeMeasurement> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
@@ -72,6 +86,7 @@ export function measureTree(command: string, args: string[], options: { cwd?: st
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
     let peakTreeRss = 0;
     const peakByPid = new Map<number, number>();
+    const cpuByPid = new Map<number, number>();
     const sample = () => {
       if (child.pid === undefined) return;
       let sum = 0;
@@ -80,6 +95,8 @@ export function measureTree(command: string, args: string[], options: { cwd?: st
         if (!memory) continue;
         sum += memory.rss;
         peakByPid.set(pid, Math.max(peakByPid.get(pid) ?? 0, memory.hwm));
+        const cpu = cpuOf(pid);
+        if (cpu !== undefined) cpuByPid.set(pid, Math.max(cpuByPid.get(pid) ?? 0, cpu));
       }
       peakTreeRss = Math.max(peakTreeRss, sum);
     };
@@ -96,6 +113,7 @@ export function measureTree(command: string, args: string[], options: { cwd?: st
         peakTreeRss,
         peakProcessRss: Math.max(0, ...peakByPid.values()),
         processes: peakByPid.size,
+        cpuMs: [...cpuByPid.values()].reduce((sum, ms) => sum + ms, 0),
         stdout: Buffer.concat(stdout).toString('utf8'),
         stderr: Buffer.concat(stderr).toString('utf8'),
       });

@@ -7,7 +7,8 @@
 // one worker for all topic files, one client serves every topic, so the exchange log itself no
 // longer tells topics apart; the total is the exchange log's line count, and any requests outside
 // a check (hooks) show as the difference.
-import { copyFileSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -92,6 +93,70 @@ export async function measureWholeRun(options: { profile: 'full' | 'safe'; seed:
       topics,
     };
   } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+}
+
+export interface HostRunFigures {
+  seed: number;
+  latencyMs: number;
+  concurrency: number;
+  exitCode: number | null;
+  verdict: string;
+  wallMs: number;
+  /** CPU time of the run's process tree (the host's own process is not counted). */
+  cpuMs: number;
+  totalRequests: number;
+}
+
+/**
+ * A whole run against a distant host: the reference served alone (`conformance serve --latency-ms
+ * N`, every answer delayed) in its own process, and the run given only the env file it writes, as a
+ * user runs against a host. `concurrency` sets CONFORMANCE_CONCURRENCY (1: one check at a time).
+ */
+export async function measureHostRun(options: { seed: number; latencyMs: number; concurrency?: number }): Promise<HostRunFigures> {
+  const work = mkdtempSync(join(tmpdir(), 'conformance-bench-host-'));
+  const envFile = join(work, 'host.env');
+  const reportDir = join(work, 'reports');
+  const bin = join(ROOT, 'bin', 'conformance.mjs');
+  // The compiled code, as the installed package runs it (npm run bench builds dist/ first).
+  const code: NodeJS.ProcessEnv = { ...cleanEnv(), CONFORMANCE_CODE: 'dist' };
+  const host = spawn(bin, ['serve', '--latency-ms', String(options.latencyMs), '--env-out', envFile], { cwd: work, env: code, stdio: 'ignore' });
+  try {
+    const deadline = Date.now() + 60_000;
+    while (!existsSync(envFile) || readFileSync(envFile, 'utf8').trim() === '') {
+      if (host.exitCode !== null || Date.now() > deadline) throw new Error(`conformance serve did not write ${envFile} (exit ${host.exitCode})`);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const env = { ...code };
+    if (options.concurrency !== undefined) env.CONFORMANCE_CONCURRENCY = String(options.concurrency);
+    const args = ['run', '--env-file', envFile, '--seed', String(options.seed), '--report-dir', reportDir];
+    const tree = await measureTree(bin, args, { cwd: work, env });
+    let report: RunResult;
+    try {
+      report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as RunResult;
+    } catch {
+      throw new Error(`the host run wrote no report.json (exit ${tree.exitCode}): ${tree.stderr.trim().split('\n')[0] ?? ''}`);
+    }
+    let totalRequests = 0;
+    try {
+      totalRequests = readFileSync(join(reportDir, 'exchanges.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).length;
+    } catch {
+      // No request at all leaves no log.
+    }
+    return {
+      seed: options.seed,
+      latencyMs: options.latencyMs,
+      concurrency: options.concurrency ?? 4,
+      exitCode: tree.exitCode,
+      verdict: report.verdict,
+      wallMs: tree.wallMs,
+      cpuMs: tree.cpuMs,
+      totalRequests,
+    };
+  } finally {
+    host.kill('SIGTERM');
+    await new Promise((resolve) => (host.exitCode !== null ? resolve(undefined) : host.once('exit', resolve)));
     rmSync(work, { recursive: true, force: true });
   }
 }

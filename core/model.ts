@@ -119,6 +119,13 @@ export interface SuiteConfig {
   settings: RunSettings;
   /** Secrets to redact wherever they appear (client secrets); tokens are added as obtained. */
   secrets: string[];
+  /**
+   * Set when the run overlaps its checks (against a host, harness/runner.ts): the topic files in the
+   * order one entry file loads them (suites/support/overlap.entry.ts), the topics in the order of a
+   * sequential run (the order of the exchange log), the checks run at once (CONFORMANCE_CONCURRENCY)
+   * and each check's own timeout (suites/support/lanes.ts).
+   */
+  overlap?: { files: string[]; topicOrder: string[]; lanes: number; checkTimeoutMs: number };
 }
 
 export type CheckStatus = 'pass' | 'fail' | 'warn' | 'skip' | 'error';
@@ -198,6 +205,8 @@ export interface CheckMeta {
   writes?: string;
   /** Requests the check sent, token requests included (recorded when budgets are enforced). */
   requestsSent?: number;
+  /** How long the check itself ran (ms), when it ran in overlap (vitest's own duration is its wait). */
+  durationMs?: number;
 }
 
 /** `*` and `?` globs, anchored, case-sensitive as ids are. */

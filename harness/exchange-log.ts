@@ -1,5 +1,7 @@
-// The run's exchange log: one redacted Exchange per line (JSON lines). Suites run one file at a
-// time, so cross-topic checks (problem-details, schemas) read every exchange of the run from it.
+// The run's exchange log: one redacted Exchange per line (JSON lines). The cross-topic checks
+// (request-id, problem-details, schemas) read every exchange of the run from it, after every other
+// check has ended (harness/package.ts READS_WHOLE_RUN, suites/support/lanes.ts).
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { closeSync, existsSync, mkdirSync, openSync, readFileSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Exchange } from '../core/model.ts';
@@ -33,6 +35,43 @@ function closeOpenLog(): void {
   openLog = undefined;
 }
 
+/**
+ * One check's share of the run's exchanges: the requests it sent (the client counts them here, so a
+ * check's budget holds even while other checks send at the same time) and, when `held` is set, its
+ * log lines kept back so that whoever runs the checks writes them in check order
+ * (`writeExchangeLines`): the log stays in the same order however the checks overlapped.
+ */
+export interface ExchangeScope {
+  sent: number;
+  held?: string[];
+}
+
+const scopes = new AsyncLocalStorage<ExchangeScope>();
+
+/** Runs `fn` (and everything it starts) as one check's scope. */
+export function inExchangeScope<T>(scope: ExchangeScope, fn: () => T): T {
+  return scopes.run(scope, fn);
+}
+
+/** The scope of the check running now, if any (requests outside a check have none). */
+export function currentExchangeScope(): ExchangeScope | undefined {
+  return scopes.getStore();
+}
+
+/** Appends lines a scope held back, in the order given. */
+export function writeExchangeLines(path: string, lines: readonly string[]): void {
+  if (!path || lines.length === 0) return;
+  if (openLog?.path !== path) {
+    closeOpenLog();
+    openLog = { path, fd: openSync(path, 'a') };
+  }
+  for (const line of lines) {
+    pending.push(line);
+    pendingBytes += line.length;
+  }
+  flushExchangeLog();
+}
+
 /** Creates (or empties) the log at the start of a run. */
 export function resetExchangeLog(path: string): void {
   if (openLog?.path === path) closeOpenLog();
@@ -42,6 +81,11 @@ export function resetExchangeLog(path: string): void {
 
 export function appendExchange(path: string, exchange: Exchange): void {
   if (!path) return;
+  const held = scopes.getStore()?.held;
+  if (held) {
+    held.push(`${JSON.stringify(exchange)}\n`);
+    return;
+  }
   if (openLog?.path !== path) {
     closeOpenLog();
     openLog = { path, fd: openSync(path, 'a') };

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ApiClient, ApiRequest, ApiResponse, AppName, Caller, TokenRequest } from './client.ts';
 import { HarnessError } from './errors.ts';
-import { countExchanges } from './exchange-log.ts';
+import { countExchanges, currentExchangeScope } from './exchange-log.ts';
 import { createRecorder } from './exchange-record.ts';
 import { recordObtainedToken } from './token-log.ts';
 import type { AppCredentials, Exchange, SuiteConfig } from '../core/model.ts';
@@ -61,7 +61,8 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
   const { record } = createRecorder(secrets, settings.exchangeLogPath);
   // Distinguishes the clients of one run (one per suite worker) in request ids and idempotency keys.
   const clientTag = randomBytes(3).toString('hex');
-  // The budget is run-wide: files run one after another, each worker starts from the log so far.
+  // The budget is run-wide: one worker runs every topic with one client; a worker that starts
+  // later (a test of the checker's own) starts from the log so far.
   const budgetBase = countExchanges(settings.exchangeLogPath);
   let sent = 0;
   let requestCounter = 0;
@@ -77,6 +78,9 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
       );
     }
     sent++;
+    // The check that sends it (checks may overlap: the client-wide count is the run's, not a check's).
+    const scope = currentExchangeScope();
+    if (scope) scope.sent++;
   }
 
   /** Remembers every token a token endpoint hands out, so it is redacted wherever it shows up. */

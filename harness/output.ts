@@ -1,7 +1,7 @@
 // What a run prints: the opening lines (target, seed), progress per topic while vitest runs, and
 // the summary table at the end. vitest's own output is silenced; this module is the run's voice.
 import { basename } from 'node:path';
-import type { Reporter, TestModule } from 'vitest/node';
+import type { Reporter, TestCase, TestModule, TestSuite } from 'vitest/node';
 import type { CheckStatus } from '../core/model.ts';
 import { checkStatusOf } from './reporter.ts';
 import type { CheckResult, RunResult } from './result.ts';
@@ -36,26 +36,51 @@ export function topicMark(counts: Record<CheckStatus, number>, loadFailed = fals
   return { mark: '✓', colour: 'green' };
 }
 
+/** The one file of an overlapped run, which holds every topic as a describe named by it (suites/support/overlap.entry.ts). */
+const isOverlapEntry = (module: TestModule) => /overlap\.entry\.[cm]?[jt]s$/.test(module.moduleId);
+
 /** A vitest reporter that prints one line per topic as it finishes. */
 export class ProgressReporter implements Reporter {
   constructor(private readonly options: ProgressOptions) {}
 
   onTestModuleStart(module: TestModule): void {
+    if (isOverlapEntry(module)) return;
     if (this.options.tty && this.options.write) this.options.write(`  … ${topicOfFile(module.moduleId)}`);
   }
 
+  onTestSuiteReady(suite: TestSuite): void {
+    if (suite.parent !== suite.module || !isOverlapEntry(suite.module)) return;
+    if (this.options.tty && this.options.write) this.options.write(`  … ${suite.name}`);
+  }
+
+  /** A topic of an overlapped run: its checks' own time (they overlapped others). */
+  onTestSuiteResult(suite: TestSuite): void {
+    if (suite.parent !== suite.module || !isOverlapEntry(suite.module)) return;
+    const tests = [...suite.children.allTests()];
+    const ms = tests.reduce((sum, test) => sum + (test.meta().conformance?.durationMs ?? 0), 0);
+    this.topicLine(suite.name, tests, false, ms);
+  }
+
   onTestModuleEnd(module: TestModule): void {
-    const counts: Record<CheckStatus, number> = { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 };
-    for (const test of module.children.allTests()) counts[checkStatusOf(test)]++;
     const loadFailed = module.errors().length > 0;
+    if (isOverlapEntry(module)) {
+      if (loadFailed) this.topicLine('(suites)', [], true, 0);
+      return;
+    }
+    this.topicLine(topicOfFile(module.moduleId), [...module.children.allTests()], loadFailed, module.diagnostic().duration ?? 0);
+  }
+
+  private topicLine(topic: string, tests: TestCase[], loadFailed: boolean, ms: number): void {
+    const counts: Record<CheckStatus, number> = { pass: 0, fail: 0, warn: 0, skip: 0, error: 0 };
+    for (const test of tests) counts[checkStatusOf(test)]++;
     const { mark, colour } = topicMark(counts, loadFailed);
     const paint = this.options.paint ?? ((_c: string, text: string) => text);
-    const seconds = ((module.diagnostic().duration ?? 0) / 1000).toFixed(1);
+    const seconds = (ms / 1000).toFixed(1);
     const extra = [counts.warn > 0 ? `${counts.warn} warned` : '', counts.error > 0 ? `${counts.error} errored` : ''].filter(Boolean);
     const detail = loadFailed
       ? 'suite could not be loaded'
       : [`${counts.pass} passed`, `${counts.fail} failed`, ...extra, `${counts.skip} skipped`].join(', ');
-    const line = `  ${paint(colour, mark)} ${topicOfFile(module.moduleId).padEnd(18)} ${detail} (${seconds} s)`;
+    const line = `  ${paint(colour, mark)} ${topic.padEnd(18)} ${detail} (${seconds} s)`;
     if (this.options.tty && this.options.write) this.options.write(`\r\x1b[K`);
     this.options.print(line);
   }

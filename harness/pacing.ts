@@ -44,38 +44,50 @@ export class Pacer {
   private readonly floor: number;
   private nextAt = 0;
   private pausedUntil = 0;
+  /** The pace a 429 taught: the interval is never brought back below it (the host said faster was too fast). */
+  private learned = 0;
+  /** When the interval was last raised for a 429. */
+  private raisedAt = Number.NEGATIVE_INFINITY;
 
   constructor(rate?: number) {
     this.floor = rate ? 1000 / rate : 0;
     this.interval = this.floor;
   }
 
-  /** Waits for this request's turn. */
-  async turn(): Promise<void> {
+  /** Waits for this request's turn; resolves to the time it is sent (for `observe`). */
+  async turn(): Promise<number> {
     const now = Date.now();
     const at = Math.max(now, this.nextAt, this.pausedUntil);
     this.nextAt = at + this.interval;
     if (at > now) await sleep(at - now);
+    return at;
   }
 
   /**
    * Reads an answer. For a pacing answer (429, 503) returns how long to wait before sending the
    * request again (`attempt` counts the pacing answers this request met); otherwise undefined.
    */
-  observe(status: number, headers: Record<string, string>, attempt: number): number | undefined {
+  observe(status: number, headers: Record<string, string>, attempt: number, sentAt?: number): number | undefined {
     const now = Date.now();
     const exhausted = exhaustedFor(headers, now);
     if (status !== 429 && status !== 503) {
       if (exhausted !== undefined) this.pausedUntil = Math.max(this.pausedUntil, now + Math.min(exhausted, PACING_BOUND_MS));
       // Back towards the known rate while the host is content.
-      this.interval = Math.max(this.floor, this.interval * 0.9);
+      this.interval = Math.max(this.floor, this.learned, this.interval * 0.9);
       return undefined;
     }
     const hinted = parseRetryAfter(headers['retry-after'], now) ?? exhausted;
     const wait = hinted ?? 250 * 2 ** Math.min(attempt, 6);
     // A wait longer than any request may make is not taken: the client gives up at once.
     if (wait <= PACING_BOUND_MS) this.pausedUntil = Math.max(this.pausedUntil, now + wait);
-    if (status === 429) this.interval = Math.min(SLOWEST_INTERVAL_MS, Math.max(this.interval * 2, 50));
+    // Requests in flight together (checks overlap) meet one 429 each for the same excess: the pace
+    // slows once for all those sent before it was last slowed, not once for each of them.
+    if (status === 429 && (sentAt === undefined || sentAt >= this.raisedAt)) {
+      // Halve the pace at the first 429; once a pace was learned, slow it by a quarter each time.
+      this.interval = Math.min(SLOWEST_INTERVAL_MS, Math.max(this.interval * (this.learned > 0 ? 1.25 : 2), 50));
+      this.learned = this.interval;
+      this.raisedAt = now;
+    }
     return wait;
   }
 }

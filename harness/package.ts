@@ -27,10 +27,28 @@ export const SUITES_DIR = join(CODE_ROOT, 'suites');
 /** File name of a topic's suite (`wallet.suite.ts`, or `wallet.suite.js` when compiled). */
 export const suiteFileName = (topic: string): string => `${topic}.suite${CODE_EXTENSION}`;
 
-/** Topics that read the exchange log of the whole run, so they run last. */
-export const READS_WHOLE_RUN: Topic[] = ['problem-details', 'schemas'];
+/**
+ * Topics that read the exchange log of the whole run, so they run last, in this order (their
+ * readers also after every check of the other topics when checks overlap, suites/support/lanes.ts).
+ */
+export const READS_WHOLE_RUN: Topic[] = ['request-id', 'problem-details', 'schemas'];
 
-/** Problem-details and schemas last; the others in catalogue order. */
+/**
+ * Topics whose checks make the longest chains of round trips (one request after the other), longest
+ * first: when checks overlap (suites/support/lanes.ts) they are loaded and started first, so that
+ * they do not end last. Only the speed of a run follows this list, never its order of record.
+ */
+export const LONGEST_CHAINS: Topic[] = ['validation', 'auth-ordering', 'cursors', 'idempotency', 'bulk-invariants'];
+
+/** The order topics are loaded in when checks overlap: the longest chains first, then the run order. */
+export function loadOrder<T>(items: T[], topicOf: (item: T) => string): T[] {
+  const ordered = orderTopics(items, topicOf);
+  const first = (t: string) => (READS_WHOLE_RUN.includes(t as Topic) ? -1 : LONGEST_CHAINS.indexOf(t as Topic));
+  const leading = ordered.filter((item) => first(topicOf(item)) >= 0).sort((a, b) => first(topicOf(a)) - first(topicOf(b)));
+  return [...leading, ...ordered.filter((item) => first(topicOf(item)) < 0)];
+}
+
+/** Request-id, problem-details and schemas last; the others in catalogue order. */
 export function orderTopics<T>(items: T[], topicOf: (item: T) => string): T[] {
   const rank = (t: string) => {
     const last = READS_WHOLE_RUN.indexOf(t as Topic);

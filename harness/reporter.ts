@@ -88,7 +88,8 @@ export class CheckCollector implements Reporter {
       evidence: [...(meta.evidence ?? [])],
       title: test.name,
       status: 'error',
-      durationMs: test.diagnostic()?.duration ?? 0,
+      // Overlapped, the check's own time; vitest's is how long its test waited for it.
+      durationMs: meta.durationMs ?? test.diagnostic()?.duration ?? 0,
     };
     check.status = checkStatusOf(test, this.levelOf);
     if (result.state === 'skipped') {

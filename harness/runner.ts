@@ -11,8 +11,9 @@ import type { RunConfig } from './config.ts';
 import { configSecrets, envLinesFor } from './config.ts';
 import { HarnessError } from './errors.ts';
 import { resetExchangeLog } from './exchange-log.ts';
-import { suiteRunOptions, type SuiteRunSpec } from './vitest-options.ts';
+import { checkTimeoutMs, loadOrder, orderTopics, suiteRunOptions, type SuiteRunSpec } from './vitest-options.ts';
 import { PACKAGE_ROOT, SUITES_DIR, suiteFileName } from './package.ts';
+import { topicOfFile } from './output.ts';
 import { probeTarget } from './preflight.ts';
 import { proxyCredentials } from './http-client.ts';
 import type { AppCredentials, Fixtures, SuiteConfig, Target } from '../core/model.ts';
@@ -198,6 +199,28 @@ function suiteFiles(config: RunConfig, suitesDir: string): { files: string[]; mi
 }
 
 /**
+ * Whether the run's checks overlap, and how: against a host a run is a chain of round trips, so up
+ * to CONFORMANCE_CONCURRENCY checks run at once (suites/support/lanes.ts keeps what must stay
+ * ordered ordered, the reports and the exchange log in the order of a sequential run, and the one
+ * client keeps the pacing and the request budget run-wide). Not against the embedded reference:
+ * its run is bound by this machine's CPU rather than by round trips, and its control origin
+ * (clock, faults) is state every check would share. Nor when the order itself matters or vitest
+ * picks the checks: --max-failures (which checks count as "after" a failure), --shard (vitest
+ * splits files), a name pattern (`replay`). CONFORMANCE_CONCURRENCY=1 runs one check at a time.
+ */
+function overlapOf(config: RunConfig, suiteConfig: SuiteConfig, files: string[], options: RunOptions): SuiteConfig['overlap'] {
+  const { target, settings } = suiteConfig;
+  if (target.embedded || target.controlUrl !== undefined || settings.concurrency <= 1) return undefined;
+  if (config.shard || options.testNamePattern !== undefined || settings.maxFailures !== undefined || files.length === 0) return undefined;
+  return {
+    files: loadOrder(files, topicOfFile),
+    topicOrder: orderTopics(files, topicOfFile).map(topicOfFile),
+    lanes: settings.concurrency,
+    checkTimeoutMs: checkTimeoutMs(settings),
+  };
+}
+
+/**
  * Runs the suite files through vitest's Node API. vitest's own console output (banner, stacks) goes
  * to a buffer, shown only with CONFORMANCE_DEBUG=1. Returns the runner's failure, if any.
  */
@@ -280,6 +303,7 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
 
     const suitesDir = options.suitesDir ?? SUITES_DIR;
     const { files, missing } = suiteFiles(config, suitesDir);
+    const overlap = overlapOf(config, suiteConfig, files, options);
     const collector = new CheckCollector();
     const progress = new ProgressReporter({ print: chatter, tty: tty && mode === 'normal', paint, write: (text) => process.stdout.write(redactText(text, secrets)) });
     const runnerErrors =
@@ -289,7 +313,7 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
             {
               suitesDir,
               files,
-              suiteConfig,
+              suiteConfig: overlap ? { ...suiteConfig, overlap } : suiteConfig,
               reporters: [collector, progress],
               ...(options.testNamePattern !== undefined ? { testNamePattern: options.testNamePattern } : {}),
               ...(config.shard ? { shard: config.shard } : {}),

@@ -175,11 +175,11 @@ export function createTransport(settings: TransportSettings): Transport {
     const pacer = pacerFor(settings.runId, new URL(out.url).origin, settings.rate);
     let waited = 0;
     for (let attempt = 0; ; attempt++) {
-      await pacer.turn();
+      const sentAt = await pacer.turn();
       const raw = await semaphore.run(() => perform(out));
       // An answer a check provoked on purpose (a forced fault) says nothing of the host's pace.
       if (options.seePacing || raw.transportError !== undefined) return raw;
-      const wait = pacer.observe(raw.status, raw.headers, attempt);
+      const wait = pacer.observe(raw.status, raw.headers, attempt, sentAt);
       if (wait === undefined) return raw;
       options.onPaced(raw);
       if (waited + wait > PACING_BOUND_MS) {

@@ -8,7 +8,7 @@ import { topicOfFile } from './output.ts';
 import { PACING_BOUND_MS } from './pacing.ts';
 import { CODE_EXTENSION, CODE_ROOT, PACKAGE_ROOT, orderTopics } from './package.ts';
 
-export { PACKAGE_ROOT, READS_WHOLE_RUN, orderTopics } from './package.ts';
+export { PACKAGE_ROOT, READS_WHOLE_RUN, loadOrder, orderTopics } from './package.ts';
 
 class TopicSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
@@ -26,15 +26,27 @@ export interface SuiteRunSpec {
   shard?: string;
 }
 
+/** How long one check may run: it may also wait out the host's pace (harness/pacing.ts) before its verdict. */
+export function checkTimeoutMs(settings: SuiteConfig['settings']): number {
+  return settings.settleTimeoutMs * 2 + settings.timeoutMs * 4 + 30_000 + PACING_BOUND_MS;
+}
+
+/** The one vitest file of an overlapped run (suites/support/lanes.ts). */
+const OVERLAP_DIR = join(CODE_ROOT, 'suites', 'support');
+const OVERLAP_ENTRY = `overlap.entry${CODE_EXTENSION}`;
+
 /** vitest options for the topic suites (passed to createVitest as they are). */
 export function suiteRunOptions(spec: SuiteRunSpec): Record<string, unknown> {
   const { settings } = spec.suiteConfig;
   const settle = settings.settleTimeoutMs;
+  // Overlapped: one entry file loads the topic files (suiteConfig.overlap lists them in run order);
+  // its tests only wait for the lanes, which hold each check to its own timeout.
+  const overlapped = spec.suiteConfig.overlap !== undefined;
   return {
     root: PACKAGE_ROOT,
-    dir: spec.suitesDir,
+    dir: overlapped ? OVERLAP_DIR : spec.suitesDir,
     config: false,
-    include: orderTopics(spec.files, topicOfFile).map((f) => f.slice(spec.suitesDir.length + 1).replace(/\\/g, '/')),
+    include: overlapped ? [OVERLAP_ENTRY] : orderTopics(spec.files, topicOfFile).map((f) => f.slice(spec.suitesDir.length + 1).replace(/\\/g, '/')),
     watch: false,
     reporters: spec.reporters,
     provide: { conformance: spec.suiteConfig },
@@ -47,8 +59,7 @@ export function suiteRunOptions(spec: SuiteRunSpec): Record<string, unknown> {
     pool: 'threads',
     isolate: false,
     sequence: { sequencer: TopicSequencer },
-    // A check may also wait out the host's pace (harness/pacing.ts) before its verdict.
-    testTimeout: settle * 2 + settings.timeoutMs * 4 + 30_000 + PACING_BOUND_MS,
+    testTimeout: overlapped ? 0 : checkTimeoutMs(settings),
     hookTimeout: settle + settings.timeoutMs * 4 + 30_000 + PACING_BOUND_MS,
     passWithNoTests: true,
     silent: true,

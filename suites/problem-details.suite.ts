@@ -26,7 +26,7 @@ import { isKnownProblemCode } from '../spec/problem-codes.ts';
 
 // The sweep is shared: at most the 401, 403 and 404 reads, a page size too large, the 503, 500
 // and up to three reads for a 429 on the embedded reference, and four submissions (400, 422, 409).
-const check = checksFor('problem-details', { shared: 13 });
+const check = checksFor('problem-details', { shared: 13, readsRun: true });
 
 /** Every check may be the one that sends the sweep, whose submissions profile safe leaves out. */
 const SWEEP = { writes: 'submits invalid bulk SMS bodies and one valid bulk SMS (the sweep)', readsInSafe: true };

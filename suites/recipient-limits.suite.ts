@@ -219,6 +219,7 @@ describe('recipient-limits (4.1 rule 1, 8)', () => {
       requirements: ['RLIM-NO-BILLING'],
       maxRequests: 5,
       writes: CREATES,
+      alone: 'another check submitting meanwhile would move the balance',
     },
     async (t) => {
       const businessId = businessIdOf(t);

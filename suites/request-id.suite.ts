@@ -115,8 +115,18 @@ function markReplays(seen: Seen[]): Seen[] {
   return seen;
 }
 
-/** Every API response of the run so far (from the log) plus the sweep's, each once. */
-async function everyResponse(t: CheckContext): Promise<Seen[]> {
+let everySeen: Promise<Seen[]> | undefined;
+
+/**
+ * Every API response of the run so far (from the log) plus the sweep's, each once; read once, since
+ * the checks that read it run after every other check and send nothing but the shared sweep.
+ */
+function everyResponse(t: CheckContext): Promise<Seen[]> {
+  everySeen ??= readEveryResponse(t);
+  return everySeen;
+}
+
+async function readEveryResponse(t: CheckContext): Promise<Seen[]> {
   const swept = await sweepOf(t);
   const liveByCurl = new Map(swept.map((r) => [r.exchange.curl, r]));
   const seen: Seen[] = apiExchanges(t.config).map((x) => ({
@@ -242,6 +252,7 @@ describe('request-id (4.0, 4, 7, 8)', () => {
       title: 'Every response of the run, whatever its status (and a sweep of 200, 401, 403/404, 400/404 and an unknown path): carries a valid X-Request-Id, the client value when that was valid',
       requirements: ['RID-EVERY-RESPONSE', 'RID-FORMAT', 'RID-ECHO', 'RID-REPLACE-INVALID'],
       maxRequests: 0,
+      readsRun: true,
     },
     async (t) => {
       const seen = await everyResponse(t);
@@ -292,6 +303,7 @@ describe('request-id (4.0, 4, 7, 8)', () => {
       title: 'Every problem of the run (and of the sweep, with the request id missing and invalid): request_id equals the X-Request-Id header of its response',
       requirements: ['RID-PROBLEM-MATCH'],
       maxRequests: 0,
+      readsRun: true,
     },
     async (t) => {
       const seen = await everyResponse(t);

@@ -3,12 +3,13 @@ import { inject, it } from 'vitest';
 import type { RequirementId } from '../../spec/requirement-ids.ts';
 import { requirementById } from '../../spec/requirements.ts';
 import type { ApiClient, ApiResponse } from '../../harness/client.ts';
-import { flushExchangeLog } from '../../harness/exchange-log.ts';
+import { flushExchangeLog, inExchangeScope, type ExchangeScope } from '../../harness/exchange-log.ts';
 import type { AppCredentials, CheckMeta, Exchange, Fixtures, RequestBudget, SkipKind, SuiteConfig, Topic } from '../../core/model.ts';
 import { checkSelected, requestLimit } from '../../core/model.ts';
 import { needsReason, type Need } from '../../core/variables.ts';
 import { CheckSkipped, ConformanceFailure } from './failure.ts';
 import { suiteContext } from './context.ts';
+import { declareRunnable, laneOutcome, type Outcome } from './lanes.ts';
 import { currentSite, isWeakened } from './sites.ts';
 
 export interface CheckContext {
@@ -82,6 +83,17 @@ export interface CheckSpec {
    * supplied): missing, the check skips once it takes such a path, naming the variable.
    */
   uses?: Need[];
+  /**
+   * Why the check must run with no other check running (it reads a wallet balance before and after
+   * a submission): when the checks overlap (suites/support/lanes.ts), it runs by itself before the
+   * others start. It must not depend on what its topic's earlier checks did.
+   */
+  alone?: string;
+  /**
+   * The check reads the whole run's exchange log (suites/support/exchanges.ts): it runs after every
+   * check that does not, in a topic of READS_WHOLE_RUN (harness/package.ts), after its topic's other checks.
+   */
+  readsRun?: boolean;
 }
 
 /** What every check of a topic declares besides its own (`checksFor`). */
@@ -147,7 +159,8 @@ class UndeclaredNeed extends Error {
 
 /**
  * What is left of each topic's shared allowance in this worker. The checks of a topic run one
- * after another, so what a check sent beyond its own budget is known before the next one starts.
+ * after another (also when topics overlap, suites/support/lanes.ts), so what a check sent beyond
+ * its own budget is known before the next one starts.
  */
 const sharedLeft = new Map<Topic, number>();
 
@@ -181,8 +194,9 @@ interface Guard {
 
 /**
  * The client as one check sees it: it refuses a request other than GET the check did not declare,
- * and refuses to send once the check has used its budget. Checks of a file run one after another,
- * so the shared client's counter measures this check alone.
+ * and refuses to send once the check has used its budget. The client counts each request in the
+ * scope of the check that sends it (harness/exchange-log.ts), so `used` is this check's alone even
+ * while other checks send.
  */
 function guarded(api: ApiClient, guard: Guard): ApiClient {
   const refuse = (error: Error): never => {
@@ -220,7 +234,7 @@ function guarded(api: ApiClient, guard: Guard): ApiClient {
  * own budget is used, and which the plan counts once for the topic. `needs`, `needsOnHost` and
  * `uses`: what every check of the topic declares besides its own (each submits a bulk, say).
  */
-export function checksFor(topic: Topic, options: { shared?: number } & TopicNeeds = {}) {
+export function checksFor(topic: Topic, options: { shared?: number; readsRun?: boolean } & TopicNeeds = {}) {
   const sharedRequests = (options.shared ?? 0) + SHARED_SPARE;
   return function check(own: CheckSpec, body: (t: CheckContext) => Promise<void>): void {
     const merge = (key: keyof TopicNeeds): Need[] => [...new Set([...(options[key] ?? []), ...(own[key] ?? [])])];
@@ -243,15 +257,15 @@ export function checksFor(topic: Topic, options: { shared?: number } & TopicNeed
       ...(planned.skip ? { plannedSkip: planned.skip.reason, plannedSkipKind: planned.skip.kind } : {}),
       ...(planned.writes ? { writes: planned.writes } : {}),
     };
-    it(`${spec.title} [${spec.requirements.join(', ')}]`, { meta: { conformance: meta }, timeout: spec.timeout }, async (ctx) => {
-      const live = ctx.task.meta.conformance ?? meta;
+    /** Runs the check in `scope` and says how it ended; `live` is the meta the reporter reads. */
+    const execute = (live: CheckMeta, scope: ExchangeScope): Promise<Outcome> => inExchangeScope(scope, () => run(live, scope));
+    const run = async (live: CheckMeta, scope: ExchangeScope): Promise<Outcome> => {
       const { config, api: shared } = await suiteContext();
       live.seed = config.settings.seed;
       const budgets = config.settings.checkBudgets === true;
       const sharedBefore = sharedLeft.get(topic) ?? sharedRequests;
       const limit = budgets ? planned.limit + sharedBefore : undefined;
-      const sentBefore = shared.requestCount;
-      const sent = () => shared.requestCount - sentBefore;
+      const sent = () => scope.sent;
       let refused: Error | undefined;
       const api = guarded(shared, { limit, writes: spec.writes, used: sent, onRefused: (error) => (refused ??= error) });
       const keep = (x: ApiResponse | Exchange) => {
@@ -314,8 +328,7 @@ export function checksFor(topic: Topic, options: { shared?: number } & TopicNeed
         if (error instanceof CheckSkipped) {
           live.skipReason = error.message;
           live.skipKind = error.kind;
-          ctx.skip(error.message);
-          return;
+          return { skip: error.message };
         }
         if (error instanceof ConformanceFailure) {
           // A broken `should` is a warning, not a failure (harness/reporter.ts checkStatusOf).
@@ -331,7 +344,7 @@ export function checksFor(topic: Topic, options: { shared?: number } & TopicNeed
             ...(error.site ? { site: error.site } : {}),
           };
         }
-        throw error;
+        return { error };
       } finally {
         // The check's exchanges reach the run's log before the next check (or the end of the run).
         flushExchangeLog();
@@ -347,6 +360,22 @@ export function checksFor(topic: Topic, options: { shared?: number } & TopicNeed
           live.failure = { ...f, expected: redact(f.expected), actual: redact(f.actual), message: redact(f.message) };
         }
       }
+      return {};
+    };
+    declareRunnable(meta.checkId, {
+      readsRun: options.readsRun === true || spec.readsRun === true,
+      ...(spec.alone !== undefined ? { alone: spec.alone } : {}),
+      ...(spec.timeout !== undefined ? { timeoutMs: spec.timeout } : {}),
+      execute,
+    }, meta);
+    // Overlapped, the test only waits for its check and the lanes hold the check to its timeout.
+    const timeout = runConfig.overlap ? 0 : spec.timeout;
+    it(`${spec.title} [${spec.requirements.join(', ')}]`, { meta: { conformance: meta }, timeout }, async (ctx) => {
+      const live = ctx.task.meta.conformance ?? meta;
+      // When the checks overlap the lanes run it and its test only waits; otherwise it runs here.
+      const outcome = await (laneOutcome(meta.checkId) ?? execute(live, { sent: 0 }));
+      if (outcome.skip !== undefined) ctx.skip(outcome.skip);
+      if (outcome.error !== undefined) throw outcome.error;
     });
   };
 }

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { exitCodeOf } from '../../harness/runner.ts';
-import { orderTopics } from '../../harness/vitest-options.ts';
+import { loadOrder, orderTopics } from '../../harness/vitest-options.ts';
 import type { RunResult } from '../../harness/result.ts';
 import { CANARY_SECRET, CANARY_TOKEN, fakeEnv, startFakeTarget } from './fixtures/fake-target.ts';
 import type { FakeTarget } from './fixtures/fake-target.ts';
@@ -102,14 +102,20 @@ describe('sharding', () => {
 });
 
 describe('runner pieces', () => {
-  it('runs problem-details and schemas last', () => {
-    expect(orderTopics(['schemas', 'wallet', 'problem-details', 'auth-ordering', 'messages'], (t) => t)).toEqual([
+  it('runs request-id, problem-details and schemas last', () => {
+    expect(orderTopics(['schemas', 'wallet', 'request-id', 'problem-details', 'auth-ordering', 'messages'], (t) => t)).toEqual([
       'auth-ordering',
       'wallet',
       'messages',
+      'request-id',
       'problem-details',
       'schemas',
     ]);
+  });
+
+  it('loads the longest chains of round trips first when checks overlap, the readers of the whole run still last', () => {
+    const topics = ['schemas', 'wallet', 'request-id', 'validation', 'problem-details', 'auth-ordering', 'messages'];
+    expect(loadOrder(topics, (t) => t)).toEqual(['validation', 'auth-ordering', 'wallet', 'messages', 'request-id', 'problem-details', 'schemas']);
   });
 
   it('maps verdicts to exit codes', () => {

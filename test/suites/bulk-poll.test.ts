@@ -1,0 +1,58 @@
+// Polls of a bulk's lifecycle follow the host's pace: short first reads, a capped backoff, and a
+// read's Retry-After (seconds or an HTTP-date) honoured; every read is one request of the check.
+import { describe, expect, it } from 'vitest';
+import type { ApiRequest, ApiResponse } from '../../harness/client.ts';
+import type { CheckContext } from '../../suites/support/check.ts';
+import { maxPollReads, pollUntilCompleted, retryAfterMs } from '../../suites/support/bulk.ts';
+
+/** A host whose bulk completes `completesAfterMs` after the first read; `retryAfter` on every read before. */
+function hostCheck(completesAfterMs: number, retryAfter?: string): { t: CheckContext; reads: number[] } {
+  const reads: number[] = [];
+  let first: number | undefined;
+  const send = async (request: ApiRequest): Promise<ApiResponse> => {
+    const now = Date.now();
+    first ??= now;
+    reads.push(now - first);
+    expect(request.method).toBe('GET');
+    const completed = now - first >= completesAfterMs;
+    const json = { id: 'b', status: completed ? 'completed' : 'processing', settled: completed };
+    const headers: Record<string, string> = completed || retryAfter === undefined ? {} : { 'retry-after': retryAfter };
+    return { status: 200, headers, text: JSON.stringify(json), json, exchange: {} as never };
+  };
+  const t = {
+    config: { settings: { settleTimeoutMs: 10_000 }, target: { embedded: false } },
+    api: { send },
+    fixture: () => 'business',
+  } as unknown as CheckContext;
+  return { t, reads };
+}
+
+describe('bulk lifecycle polling against a host', () => {
+  it('reads soon after acceptance, backs off by half up to 0.5 s, and sees completion within 0.5 s of it', async () => {
+    const { t, reads } = hostCheck(1_800);
+    const result = await pollUntilCompleted(t, 'b', undefined, { untilSettled: true });
+    expect(result.completed).toBe(true);
+    const gaps = reads.slice(1).map((at, i) => at - reads[i]!);
+    expect(gaps[0]).toBeLessThan(200);
+    for (const gap of gaps) expect(gap).toBeLessThan(650);
+    expect(reads.at(-1)! - 1_800).toBeLessThanOrEqual(550);
+    // The plan's bound holds the reads a run makes.
+    expect(reads.length).toBeLessThanOrEqual(maxPollReads({ settleTimeoutMs: 10_000, embedded: false }));
+  });
+
+  it("waits as long as a read's Retry-After asks", async () => {
+    const { t, reads } = hostCheck(900, '1');
+    await pollUntilCompleted(t, 'b');
+    expect(reads).toHaveLength(2);
+    expect(reads[1]!).toBeGreaterThanOrEqual(990);
+  });
+
+  it('reads Retry-After as seconds or an HTTP-date', () => {
+    const now = Date.parse('Wed, 21 Oct 2015 07:28:00 GMT');
+    expect(retryAfterMs('2', now)).toBe(2_000);
+    expect(retryAfterMs('Wed, 21 Oct 2015 07:28:03 GMT', now)).toBe(3_000);
+    expect(retryAfterMs('Wed, 21 Oct 2015 07:27:00 GMT', now)).toBe(0);
+    expect(retryAfterMs('soon', now)).toBeUndefined();
+    expect(retryAfterMs(undefined, now)).toBeUndefined();
+  });
+});

@@ -1,0 +1,149 @@
+// The lanes that overlap checks against a host (suites/support/lanes.ts): at most N checks at once,
+// a topic's checks one after another, an `alone` check by itself, the readers of the whole run last,
+// and the exchange log in the order of a sequential run however the checks interleaved.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CheckMeta, Topic } from '../../core/model.ts';
+import { appendExchange, inExchangeScope, readAllExchanges, resetExchangeLog } from '../../harness/exchange-log.ts';
+import { declareRunnable, laneOutcome, openLanes, sealLanes } from '../../suites/support/lanes.ts';
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+let dir: string | undefined;
+afterEach(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+interface Spec {
+  topic: string;
+  id: string;
+  delays: number[];
+  readsRun?: boolean;
+  alone?: boolean;
+}
+
+describe('lanes', () => {
+  it('overlaps topics up to the lane count, keeps what must stay ordered ordered, and writes the log in run order', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'lanes-'));
+    const log = join(dir, 'exchanges.jsonl');
+    resetExchangeLog(log);
+    const run = `r${Date.now()}`;
+    const specs: Spec[] = [
+      { topic: 'auth-ordering', id: 'a1', delays: [30, 5] },
+      { topic: 'auth-ordering', id: 'a2', delays: [5] },
+      { topic: 'idempotency', id: 'i1', delays: [5, 5, 5] },
+      { topic: 'idempotency', id: 'i2', delays: [40] },
+      { topic: 'recipient-limits', id: 'r1', delays: [10] },
+      { topic: 'recipient-limits', id: 'r2', delays: [10, 10], alone: true },
+      { topic: 'cursors', id: 'c1', delays: [1] },
+      { topic: 'wallet', id: 'w1', delays: [25] },
+      { topic: 'request-id', id: 'q1', delays: [3] },
+      { topic: 'request-id', id: 'q2', delays: [3], readsRun: true },
+      { topic: 'schemas', id: 's1', delays: [2], readsRun: true },
+    ];
+    let running = 0;
+    let most = 0;
+    const events: string[] = [];
+    const seenByReaders: number[] = [];
+    openLanes({ lanes: 3, checkTimeoutMs: 10_000, logPath: log });
+    const metas: CheckMeta[] = [];
+    for (const spec of specs) {
+      const checkId = `${spec.topic}/${run}-${spec.id}`;
+      const meta: CheckMeta = { topic: spec.topic as Topic, checkId, requirements: [], notes: [], advisories: [], evidence: [], maxRequests: spec.delays.length };
+      metas.push(meta);
+      // Declared as a suite declares them, a moment apart: the lanes start before the last is declared.
+      if (spec.id === 'w1') await sleep(15);
+      declareRunnable(checkId, {
+        readsRun: spec.readsRun === true,
+        ...(spec.alone ? { alone: 'test' } : {}),
+        execute: (_live, scope) =>
+          inExchangeScope(scope, async () => {
+            running++;
+            most = Math.max(most, running);
+            events.push(`start ${spec.id} ${running}`);
+            // A reader sees every exchange of the checks that read nothing.
+            if (spec.readsRun) seenByReaders.push(readAllExchanges(log).length);
+            for (const [i, delay] of spec.delays.entries()) {
+              await sleep(delay);
+              scope.sent++;
+              appendExchange(log, { request: { method: 'GET', url: `http://x/${spec.id}/${i}`, headers: {} }, durationMs: delay, curl: '' });
+            }
+            running--;
+            events.push(`end ${spec.id}`);
+            return spec.id === 'i2' ? { skip: 'skipped on purpose' } : {};
+          }),
+      }, meta);
+    }
+    sealLanes();
+    const outcomes = await Promise.all(metas.map((m) => laneOutcome(m.checkId)!));
+    expect(outcomes.map((o) => o.skip ?? 'ran')).toEqual(specs.map((s) => (s.id === 'i2' ? 'skipped on purpose' : 'ran')));
+    expect(most).toBe(3);
+    // The alone check ran by itself, after every other check that reads no log, before the readers.
+    const alone = events.indexOf('start r2 1');
+    expect(events[alone + 1]).toBe('end r2');
+    expect(events.slice(alone + 2, alone + 3)).toEqual(['start q2 1']);
+    // A topic's checks one after another.
+    expect(events.indexOf('end a1')).toBeLessThan(events.findIndex((e) => e.startsWith('start a2')));
+    expect(events.indexOf('end i1')).toBeLessThan(events.findIndex((e) => e.startsWith('start i2')));
+    const early = specs.filter((s) => !s.readsRun).reduce((n, s) => n + s.delays.length, 0);
+    expect(seenByReaders).toEqual([early, early + 1]);
+    // The readers last, one after another.
+    const firstReader = events.findIndex((e) => e.startsWith('start q2'));
+    expect(events.slice(firstReader)).toEqual(['start q2 1', 'end q2', 'start s1 1', 'end s1']);
+    // The log in run order: every non-reader in declared order, then the readers.
+    const order = [...specs.filter((s) => !s.readsRun), ...specs.filter((s) => s.readsRun)];
+    const expected = order.flatMap((s) => s.delays.map((_, i) => `http://x/${s.id}/${i}`));
+    expect(readAllExchanges(log).map((x) => x.request.url)).toEqual(expected);
+    for (const meta of metas) expect(meta.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('writes the log in the order of a sequential run even when topics are declared and run in another', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'lanes-'));
+    const log = join(dir, 'exchanges.jsonl');
+    resetExchangeLog(log);
+    const run = `o${Date.now()}`;
+    openLanes({ lanes: 2, checkTimeoutMs: 10_000, logPath: log, topicOrder: ['auth-ordering', 'wallet', 'validation'] });
+    const declared: Array<[Topic, string, number]> = [
+      ['validation', 'v1', 30],
+      ['validation', 'v2', 1],
+      ['wallet', 'w1', 1],
+      ['auth-ordering', 'a1', 10],
+    ];
+    const ids: string[] = [];
+    for (const [topic, id, delay] of declared) {
+      const checkId = `${topic}/${run}-${id}`;
+      ids.push(checkId);
+      const meta: CheckMeta = { topic, checkId, requirements: [], notes: [], advisories: [], evidence: [] };
+      declareRunnable(checkId, {
+        readsRun: false,
+        execute: (_live, scope) =>
+          inExchangeScope(scope, async () => {
+            await sleep(delay);
+            appendExchange(log, { request: { method: 'GET', url: `http://x/${id}`, headers: {} }, durationMs: delay, curl: '' });
+            return {};
+          }),
+      }, meta);
+    }
+    sealLanes();
+    await Promise.all(ids.map((id) => laneOutcome(id)!));
+    expect(readAllExchanges(log).map((x) => x.request.url)).toEqual(['http://x/a1', 'http://x/w1', 'http://x/v1', 'http://x/v2']);
+  });
+
+  it('holds a check to its timeout and goes on without it', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'lanes-'));
+    const log = join(dir, 'exchanges.jsonl');
+    resetExchangeLog(log);
+    const slow = `cursors/slow-${Date.now()}`;
+    const next = `cursors/next-${Date.now()}`;
+    const meta = (checkId: string): CheckMeta => ({ topic: 'cursors', checkId, requirements: [], notes: [], advisories: [], evidence: [] });
+    openLanes({ lanes: 2, checkTimeoutMs: 10_000, logPath: log });
+    declareRunnable(slow, { readsRun: false, timeoutMs: 50, execute: () => new Promise(() => undefined) }, meta(slow));
+    declareRunnable(next, { readsRun: false, execute: async () => ({}) }, meta(next));
+    sealLanes();
+    const [a, b] = await Promise.all([laneOutcome(slow)!, laneOutcome(next)!]);
+    expect(String((a.error as Error).message)).toMatch(/did not end within 50 ms/);
+    expect(b).toEqual({});
+  });
+});
