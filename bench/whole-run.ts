@@ -31,6 +31,8 @@ export interface WholeRunFigures {
   exitCode: number | null;
   verdict: string;
   wallMs: number;
+  /** CPU time (user + system) of the run's whole process tree. */
+  cpuMs: number;
   peakTreeRss: number;
   peakProcessRss: number;
   processes: number;
@@ -85,6 +87,7 @@ export async function measureWholeRun(options: { profile: 'full' | 'safe'; seed:
       exitCode: tree.exitCode,
       verdict: report.verdict,
       wallMs: tree.wallMs,
+      cpuMs: tree.cpuMs,
       peakTreeRss: tree.peakTreeRss,
       peakProcessRss: tree.peakProcessRss,
       processes: tree.processes,
