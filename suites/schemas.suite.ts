@@ -176,23 +176,14 @@ function judge(t: CheckContext, result: Audit, rules: RequirementId[], what: str
   );
 }
 
-/** The rules a response body's schema carries: the sweep judges them together. */
+/** Component rules the sweep judges in checks of their own (ids, timestamps). */
+const OWN_CHECKS: readonly RequirementId[] = ['SCH-UUIDV7', 'SCH-UTC-TIMESTAMPS'];
+/** The rules a response body's schema carries (ruleOf's answers for bodies): judged together. */
 const BODY_SHAPE_RULES: RequirementId[] = [
   'SCH-RESPONSE-SCHEMAS',
   'SCH-BULK-REQUIRED',
   'SCH-BULK-FIELD-TYPES',
-  'SCH-INTAKE-FIELDS',
-  'SCH-SUBMISSION-FIELDS',
-  'SCH-WARNING-SHAPE',
-  'SCH-TEMPLATE-PIN',
-  'SCH-SENDER-ID',
-  'SCH-CLASSIFICATION',
-  'SCH-E164',
-  'SCH-LISTING-ENVELOPE',
-  'SCH-PAGINATION',
-  'SCH-ROW-FIELDS',
-  'BULK-DELIVERY-SUMMARY-FIELDS',
-  'BULK-STATUS-VALUES',
+  ...COMPONENT_RULES.map(([, rule]) => rule).filter((rule) => !OWN_CHECKS.includes(rule)),
 ];
 
 describe('schemas (2, 4, 9)', () => {
