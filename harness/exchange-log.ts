@@ -58,9 +58,8 @@ export function currentExchangeScope(): ExchangeScope | undefined {
   return scopes.getStore();
 }
 
-/** Appends lines a scope held back, in the order given. */
-export function writeExchangeLines(path: string, lines: readonly string[]): void {
-  if (!path || lines.length === 0) return;
+/** Queues lines for the log at `path` (opened for appending when it is not the open one). */
+function queue(path: string, lines: readonly string[]): void {
   if (openLog?.path !== path) {
     closeOpenLog();
     openLog = { path, fd: openSync(path, 'a') };
@@ -69,6 +68,12 @@ export function writeExchangeLines(path: string, lines: readonly string[]): void
     pending.push(line);
     pendingBytes += line.length;
   }
+}
+
+/** Appends lines a scope held back, in the order given. */
+export function writeExchangeLines(path: string, lines: readonly string[]): void {
+  if (!path || lines.length === 0) return;
+  queue(path, lines);
   flushExchangeLog();
 }
 
@@ -81,18 +86,13 @@ export function resetExchangeLog(path: string): void {
 
 export function appendExchange(path: string, exchange: Exchange): void {
   if (!path) return;
+  const line = `${JSON.stringify(exchange)}\n`;
   const held = scopes.getStore()?.held;
   if (held) {
-    held.push(`${JSON.stringify(exchange)}\n`);
+    held.push(line);
     return;
   }
-  if (openLog?.path !== path) {
-    closeOpenLog();
-    openLog = { path, fd: openSync(path, 'a') };
-  }
-  const line = `${JSON.stringify(exchange)}\n`;
-  pending.push(line);
-  pendingBytes += line.length;
+  queue(path, [line]);
   if (pendingBytes >= FLUSH_BYTES) flushExchangeLog();
   else flushTimer ??= setTimeout(flushExchangeLog, FLUSH_AFTER_MS).unref();
 }
