@@ -13,9 +13,9 @@ import { fileURLToPath } from 'node:url';
 import { CERTIFICATE_FILE, buildCertificate, renderCertificate } from '../harness/gating/certificate.ts';
 import type { RunResult } from '../harness/result.ts';
 import { median } from './stats.ts';
+import { BIN } from './whole-run.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const BIN = join(ROOT, 'bin', 'conformance.mjs');
 
 /** The goal of the issue for every start-up figure on this 2-core machine. */
 export const STARTUP_GOAL_S = 0.3;

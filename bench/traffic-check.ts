@@ -3,15 +3,13 @@
 // it (`conformance check FILE`), with the process's wall time and peak RSS. Measurement only.
 //
 //   npx tsx bench/traffic-check.ts EXCHANGES.jsonl [MEGABYTES]
-import { createWriteStream, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { once } from 'node:events';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { measureTree } from './process-tree.ts';
-import { cleanEnv } from './whole-run.ts';
-
-const ROOT = fileURLToPath(new URL('..', import.meta.url));
+import { BIN, DIST_BUILT, cleanEnv } from './whole-run.ts';
 
 export interface TrafficCheckFigures {
   bytes: number;
@@ -41,9 +39,9 @@ export async function measureTrafficCheck(logFile: string, megabytes = 100): Pro
     const file = join(work, 'traffic.jsonl');
     const { bytes, exchanges } = await repeatedLog(readFileSync(logFile, 'utf8'), megabytes * 1e6, file);
     // The compiled code when built (npm run bench builds it), as the installed package runs it.
-    const code = existsSync(join(ROOT, 'dist', 'harness', 'cli.js')) ? 'dist' : 'source';
+    const code = DIST_BUILT() ? 'dist' : 'source';
     const args = ['check', file, '--report-dir', join(work, 'reports')];
-    const tree = await measureTree(join(ROOT, 'bin', 'conformance.mjs'), args, { cwd: work, env: { ...cleanEnv(), CONFORMANCE_CODE: code } });
+    const tree = await measureTree(BIN, args, { cwd: work, env: { ...cleanEnv(), CONFORMANCE_CODE: code } });
     if (tree.exitCode !== 0 && tree.exitCode !== 1) throw new Error(`check exited ${tree.exitCode}: ${tree.stderr.trim().split('\n')[0] ?? ''}`);
     return { bytes, exchanges, wallMs: tree.wallMs, peakRss: tree.peakTreeRss, exchangesPerS: exchanges / (tree.wallMs / 1000), exitCode: tree.exitCode };
   } finally {

@@ -13,9 +13,30 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunResult } from '../harness/result.ts';
-import { measureTree } from './process-tree.ts';
+import { measureTree, type TreeMeasurement } from './process-tree.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
+/** The bin itself, so its shebang's Node flags apply as they do for users. */
+export const BIN = join(ROOT, 'bin', 'conformance.mjs');
+/** The compiled code exists (npm run bench builds it first). */
+export const DIST_BUILT = (): boolean => existsSync(join(ROOT, 'dist', 'harness', 'cli.js'));
+
+/** What a run left in its report folder: its report and how many requests its log holds. */
+function readRunFiles(reportDir: string, tree: TreeMeasurement, what: string): { report: RunResult; totalRequests: number } {
+  let report: RunResult;
+  try {
+    report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as RunResult;
+  } catch {
+    throw new Error(`the ${what} run wrote no report.json (exit ${tree.exitCode}): ${tree.stderr.trim().split('\n')[0] ?? ''}`);
+  }
+  let totalRequests = 0;
+  try {
+    totalRequests = readFileSync(join(reportDir, 'exchanges.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).length;
+  } catch {
+    // No request at all leaves no log.
+  }
+  return { report, totalRequests };
+}
 
 export interface TopicFigures {
   id: string;
@@ -60,21 +81,10 @@ export async function measureWholeRun(options: { profile: 'full' | 'safe'; seed:
     if (options.runs !== undefined) args.push('--runs', String(options.runs));
     // The working directory is an empty folder, so no .env of the project is picked up.
     // The compiled dist/ (bench/index.ts builds it first), as the installed package runs.
-    const tree = await measureTree(join(ROOT, 'bin', 'conformance.mjs'), args, { cwd: work, env: { ...cleanEnv(), CONFORMANCE_CODE: 'dist' } });
-    let report: RunResult;
-    try {
-      report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as RunResult;
-    } catch {
-      throw new Error(`the ${options.profile} run wrote no report.json (exit ${tree.exitCode}): ${tree.stderr.trim().split('\n')[0] ?? ''}`);
-    }
-    let totalRequests = 0;
+    const tree = await measureTree(BIN, args, { cwd: work, env: { ...cleanEnv(), CONFORMANCE_CODE: 'dist' } });
+    const { report, totalRequests } = readRunFiles(reportDir, tree, options.profile);
     // The traffic figure judges a real run's log (bench/traffic-check.ts).
     if (options.keepExchangeLog) copyFileSync(join(reportDir, 'exchanges.jsonl'), options.keepExchangeLog);
-    try {
-      totalRequests = readFileSync(join(reportDir, 'exchanges.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).length;
-    } catch {
-      // No request at all leaves no log.
-    }
     const topics = report.topics.map((t) => ({
       id: t.id,
       checksMs: t.checks.reduce((sum, c) => sum + (c.durationMs ?? 0), 0),
@@ -121,10 +131,9 @@ export async function measureHostRun(options: { seed: number; latencyMs: number;
   const work = mkdtempSync(join(tmpdir(), 'conformance-bench-host-'));
   const envFile = join(work, 'host.env');
   const reportDir = join(work, 'reports');
-  const bin = join(ROOT, 'bin', 'conformance.mjs');
   // The compiled code, as the installed package runs it (npm run bench builds dist/ first).
   const code: NodeJS.ProcessEnv = { ...cleanEnv(), CONFORMANCE_CODE: 'dist' };
-  const host = spawn(bin, ['serve', '--latency-ms', String(options.latencyMs), '--env-out', envFile], { cwd: work, env: code, stdio: 'ignore' });
+  const host = spawn(BIN, ['serve', '--latency-ms', String(options.latencyMs), '--env-out', envFile], { cwd: work, env: code, stdio: 'ignore' });
   try {
     const deadline = Date.now() + 60_000;
     while (!existsSync(envFile) || readFileSync(envFile, 'utf8').trim() === '') {
@@ -134,19 +143,8 @@ export async function measureHostRun(options: { seed: number; latencyMs: number;
     const env = { ...code };
     if (options.concurrency !== undefined) env.CONFORMANCE_CONCURRENCY = String(options.concurrency);
     const args = ['run', '--env-file', envFile, '--seed', String(options.seed), '--report-dir', reportDir];
-    const tree = await measureTree(bin, args, { cwd: work, env });
-    let report: RunResult;
-    try {
-      report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as RunResult;
-    } catch {
-      throw new Error(`the host run wrote no report.json (exit ${tree.exitCode}): ${tree.stderr.trim().split('\n')[0] ?? ''}`);
-    }
-    let totalRequests = 0;
-    try {
-      totalRequests = readFileSync(join(reportDir, 'exchanges.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).length;
-    } catch {
-      // No request at all leaves no log.
-    }
+    const tree = await measureTree(BIN, args, { cwd: work, env });
+    const { report, totalRequests } = readRunFiles(reportDir, tree, 'host');
     return {
       seed: options.seed,
       latencyMs: options.latencyMs,
