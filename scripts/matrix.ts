@@ -23,7 +23,7 @@ import type { RunResult } from '../harness/result.ts';
 import { requirementById } from '../spec/requirements.ts';
 import type { Defect, DefectId } from '../reference/defects.ts';
 import { DEFECTS } from '../reference/defects.ts';
-import { readCatchers, writeCatchers } from './catchers.ts';
+import { readCatchers, writeCatchers, type Catchers } from './catchers.ts';
 import { assertionSites } from './sites.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -752,14 +752,15 @@ class Worker {
 }
 
 /** Judges one finished job for the progress line: a caught defect or a passing faithful run is ok. */
-function judgeJob(job: Job, digest: RunDigest): { ok: boolean; why: string } {
+function judgeJob(job: Job, digest: RunDigest, catchers: Catchers): { ok: boolean; why: string } {
   if (job.kind === 'faithful') {
     const f = judgeFaithful(job.seed, digest, job.via);
     return { ok: f.passed, why: f.why.slice(0, 3).join('; ') };
   }
+  const defect = DEFECTS.find((x) => x.id === job.defect)!;
   const d = job.host
-    ? judgeDefect(DEFECTS.find((x) => x.id === job.defect)!, job.topics, digest, job.via, undefined, {})
-    : judgeDefect(DEFECTS.find((x) => x.id === job.defect)!, job.topics, digest, job.via, undefined, undefined, readCatchers()[job.defect!]);
+    ? judgeDefect(defect, job.topics, digest, job.via, undefined, {})
+    : judgeDefect(defect, job.topics, digest, job.via, undefined, undefined, catchers[defect.id]);
   // A host miss is judged again at the end, against the checks that caught it on the embedded reference.
   return { ok: d.caught || d.notShown !== undefined, why: `${job.host ? '(host mode; judged again at the end) ' : ''}${d.why.join('; ')}` };
 }
@@ -775,6 +776,7 @@ export async function runJobs(
   const keptDir = join(ROOT, 'reports', 'matrix-runs');
   rmSync(keptDir, { recursive: true, force: true });
   const digests = new Map<string, RunDigest>();
+  const catchers = readCatchers();
   const queue = [...jobs];
   let finished = 0;
 
@@ -790,7 +792,7 @@ export async function runJobs(
         const digest = await worker.run(job, reportDir, cwd);
         digests.set(job.key, digest);
         finished++;
-        const outcome = judgeJob(job, digest);
+        const outcome = judgeJob(job, digest, catchers);
         const keep = options.keepRuns || (!outcome.ok && job.weaken === undefined);
         if (keep && existsSync(reportDir)) cpSync(reportDir, join(keptDir, job.key), { recursive: true });
         progress(`[${String(finished).padStart(3)}/${jobs.length}] ${outcome.ok ? 'ok  ' : 'FAIL'} ${job.key} (${(digest.durationMs / 1000).toFixed(1)} s)${outcome.ok ? '' : `: ${outcome.why}`}`);
