@@ -139,6 +139,8 @@ export interface TrafficDigest {
   broken: string[];
   /** Requirements of the traffic checks that judged at least one exchange (not "not observable"). */
   judged: string[];
+  /** The judge could not read or judge the log. */
+  error?: string;
 }
 
 /** `check` on the run's exchanges.jsonl, with the run's env file when it had one (host mode). */
@@ -148,10 +150,15 @@ async function judgeRunTraffic(reportDir: string, envFile?: string): Promise<Tra
   const { readTraffic } = await import('../traffic/read.ts');
   const { readTrafficEnv } = await import('../traffic/env.ts');
   const { judgeTraffic } = await import('../traffic/judge.ts');
-  const input = await readTraffic([log]);
-  const { result, findings } = judgeTraffic(input.exchanges, { env: readTrafficEnv(envFile) });
-  const judged = result.topics.flatMap((t) => t.checks).filter((c) => c.status !== 'skip').flatMap((c) => c.requirements);
-  return { broken: [...new Set(findings.map((f) => f.requirement))], judged: [...new Set(judged)] };
+  try {
+    const input = await readTraffic([log]);
+    const { result, findings } = judgeTraffic(input.exchanges, { env: readTrafficEnv(envFile) });
+    const judged = result.topics.flatMap((t) => t.checks).filter((c) => c.status !== 'skip').flatMap((c) => c.requirements);
+    return { broken: [...new Set(findings.map((f) => f.requirement))], judged: [...new Set(judged)] };
+  } catch (error) {
+    // The judge failing on the project's own log is its bug: printed, never a silent "not shown".
+    return { broken: [], judged: [], error: oneLine(error instanceof Error ? error.message : String(error), 200) };
+  }
 }
 
 export function digestOf(result: RunResult, exitCode: number, durationMs: number): RunDigest {
@@ -231,7 +238,7 @@ export interface DefectOutcome {
    * `conformance check` on the same run's exchange log: caught (a finding names the requirement),
    * shown (a traffic check of the requirement judged some exchange, no finding) or not shown.
    */
-  traffic?: 'caught' | 'shown' | 'not shown';
+  traffic?: 'caught' | 'shown' | 'not shown' | 'judge error';
   via: Via;
   durationMs: number;
 }
@@ -319,6 +326,7 @@ export function judgeDefect(
 }
 
 function trafficOutcome(requirement: string, traffic: TrafficDigest): DefectOutcome['traffic'] {
+  if (traffic.error !== undefined) return 'judge error';
   if (traffic.broken.includes(requirement)) return 'caught';
   return traffic.judged.includes(requirement) ? 'shown' : 'not shown';
 }
@@ -330,9 +338,12 @@ export function trafficLine(defects: DefectOutcome[]): string | undefined {
   const caught = judged.filter((d) => d.traffic === 'caught').length;
   const shown = caught + judged.filter((d) => d.traffic === 'shown').length;
   const missed = judged.filter((d) => d.traffic === 'shown').map((d) => d.defect);
+  const errors = judged.filter((d) => d.traffic === 'judge error').map((d) => d.defect);
+  const notShown = judged.length - shown - errors.length;
   return (
     `check on the same runs' exchanges.jsonl: ${caught}/${shown} defects caught of those the traffic shows ` +
-    `(${judged.length - shown} of ${judged.length} not shown by a recording)${missed.length > 0 ? `; shown, not caught: ${missed.join(', ')}` : ''}`
+    `(${notShown} of ${judged.length} not shown by a recording)${missed.length > 0 ? `; shown, not caught: ${missed.join(', ')}` : ''}` +
+    `${errors.length > 0 ? `; JUDGE ERROR on the logs of ${errors.join(', ')}` : ''}`
   );
 }
 
@@ -464,7 +475,7 @@ async function runHostThroughCli(job: Job, reportDir: string, cwd: string): Prom
     if (!existsSync(served)) return { exitCode: -1, verdict: 'none', topics: [], harnessErrors: [], durationMs: 0, error: 'serve wrote no env file within 15 s' };
     const lines = readFileSync(served, 'utf8').split('\n').filter(Boolean);
     writeFileSync(envFile, `${hostEnvLines(lines, job.host!).join('\n')}\n`, { mode: 0o600 });
-    return await runThroughCli({ ...job, host: undefined }, reportDir, cwd, ['--env-file', envFile]);
+    return await runThroughCli({ ...job, host: undefined }, reportDir, cwd, envFile);
   } finally {
     serve.kill('SIGTERM');
     rmSync(served, { force: true });
@@ -473,9 +484,10 @@ async function runHostThroughCli(job: Job, reportDir: string, cwd: string): Prom
 }
 
 /** Through the command line, exactly as a user types it. */
-function runThroughCli(job: Job, reportDir: string, cwd: string, extra: string[] = []): Promise<RunDigest> {
+function runThroughCli(job: Job, reportDir: string, cwd: string, envFile?: string): Promise<RunDigest> {
   const started = Date.now();
-  const flags = extra.length > 0 ? [...flagsOf({ ...job, defect: undefined }, reportDir), ...extra] : flagsOf(job, reportDir);
+  // Against a host the defect is the served reference's, not a flag of the run.
+  const flags = envFile ? [...flagsOf({ ...job, defect: undefined }, reportDir), '--env-file', envFile] : flagsOf(job, reportDir);
   const child = spawn(process.execPath, [join(ROOT, 'bin', 'conformance.mjs'), 'run', ...flags], {
     cwd,
     // Only PATH and HOME: no CONFORMANCE_* of the caller's shell leaks in.
@@ -494,11 +506,8 @@ function runThroughCli(job: Job, reportDir: string, cwd: string, extra: string[]
       }
       const result = JSON.parse(readFileSync(file, 'utf8')) as RunResult;
       const digest = digestOf(result, code ?? -1, Date.now() - started);
-      const envFile = extra[extra.indexOf('--env-file') + 1];
       if (job.kind !== 'defect' || job.weaken) return resolve(digest);
-      judgeRunTraffic(reportDir, extra.includes('--env-file') ? envFile : undefined)
-        .then((traffic) => resolve({ ...digest, ...(traffic ? { traffic } : {}) }))
-        .catch(() => resolve(digest));
+      void judgeRunTraffic(reportDir, envFile).then((traffic) => resolve({ ...digest, ...(traffic ? { traffic } : {}) }));
     });
   });
 }

@@ -152,13 +152,17 @@ describe('check on the runs\' own traffic', () => {
     expect(judge({ broken: ['RID-FORMAT'], judged: ['RID-ECHO', 'RID-FORMAT'] })).toBe('shown');
     expect(judge({ broken: [], judged: ['RID-FORMAT'] })).toBe('not shown');
     expect(judge(undefined)).toBeUndefined();
+    expect(judge({ broken: [], judged: [], error: 'truncated' })).toBe('judge error');
   });
 
   it('prints caught / shown beside the names of the shown defects it missed', () => {
-    const outcome = (id: string, traffic?: 'caught' | 'shown' | 'not shown') => ({ ...judgeDefect({ ...defect, id }, ['request-id'], digest(), 'in-process'), ...(traffic ? { traffic } : {}) });
+    const outcome = (id: string, traffic?: 'caught' | 'shown' | 'not shown' | 'judge error') => ({ ...judgeDefect({ ...defect, id }, ['request-id'], digest(), 'in-process'), ...(traffic ? { traffic } : {}) });
     const line = trafficLine([outcome('a', 'caught'), outcome('b', 'shown'), outcome('c', 'not shown'), outcome('d')]);
     expect(line).toBe("check on the same runs' exchanges.jsonl: 1/2 defects caught of those the traffic shows (1 of 3 not shown by a recording); shown, not caught: b");
     expect(trafficLine([outcome('d')])).toBeUndefined();
+    expect(trafficLine([outcome('a', 'caught'), outcome('e', 'judge error')])).toBe(
+      "check on the same runs' exchanges.jsonl: 1/1 defects caught of those the traffic shows (0 of 2 not shown by a recording); JUDGE ERROR on the logs of e",
+    );
   });
 });
 

@@ -33,6 +33,12 @@ describe('mutation matrix: each defect of the reference is caught', () => {
     expect(viaCli[0]!.caught, viaCli[0]!.why.join('; ')).toBe(true);
   });
 
+  it('judges every defect run\'s own exchange log with check, without a judge error', () => {
+    const errors = [...result.defects, ...(result.host?.defects ?? [])].filter((d) => d.traffic === 'judge error').map((d) => d.defect);
+    expect(errors).toEqual([]);
+    expect(result.defects.filter((d) => d.traffic === 'caught').length).toBeGreaterThan(0);
+  });
+
   it('scores every defect of the registry', () => {
     expect(result.score).toEqual({ caught: DEFECTS.length, total: DEFECTS.length });
   });
