@@ -33,7 +33,6 @@ describe(`mutation sample (seed ${SEED})`, () => {
     expect(score.tried).toBe(SAMPLE);
     // Unweakened, every defect of those topics is caught by the checks catchers.json records.
     expect(score.noise).toEqual([]);
-    for (const m of score.mutants) expect(m.killed, m.site).toBe(m.killedBy.length > 0);
   }, MATRIX_TIMEOUT_MS + 600_000);
 
   it('kills the mutant of the one site that catches message-unrendered (the score can go down)', async () => {
