@@ -209,6 +209,20 @@ export interface CheckMeta {
   durationMs?: number;
 }
 
+/**
+ * Where suites declare their checks when `plan` reads the declarations without vitest: set on
+ * `globalThis` under this key while the suite files are imported (suites/support/declare.ts).
+ */
+export const DECLARATION_COLLECTOR = Symbol.for('conformance.declarations');
+
+/** What a declaration collector hands the suites, and what it gathers: each check's test name and meta. */
+export interface DeclarationCollector {
+  suiteConfig: SuiteConfig;
+  declared: Array<{ name: string; meta: CheckMeta }>;
+  /** Names of the `describe` blocks seen (a file with none declared nothing the collector can read). */
+  described: string[];
+}
+
 /** `*` and `?` globs, anchored, case-sensitive as ids are. */
 function globMatches(glob: string, value: string): boolean {
   const pattern = glob.replace(/[.+^${}()|[\]\\]/g, '\\$&').replace(/\*/g, '.*').replace(/\?/g, '.');

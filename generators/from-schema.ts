@@ -9,10 +9,8 @@
 // Anything else throws UnsupportedSchemaError: a generator that silently ignored a keyword
 // would produce values the validator rejects.
 import fc from 'fast-check';
-import Ajv2020Module from 'ajv/dist/2020.js';
 import type { ValidateFunction } from 'ajv';
-import addFormatsModule from 'ajv-formats';
-import { fullFormats } from 'ajv-formats/dist/formats.js';
+import { fullFormats, newAjv } from '../spec/ajv.ts';
 import { isObject as isJsonObject } from '../core/json.ts';
 
 export type JsonSchema = boolean | SchemaObject;
@@ -70,14 +68,10 @@ const DEFAULT_CAPS = { items: 8, length: 32, keys: 4 };
 
 // The converter's own Ajv (oneOf exclusivity, `not`); the spec validators live in spec/.
 type AjvLike = { compile(schema: object): ValidateFunction };
-const Ajv2020 = ((Ajv2020Module as unknown as { default?: unknown }).default ?? Ajv2020Module) as new (
-  options: object,
-) => AjvLike;
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (ajv: AjvLike) => void;
 
 type Formats = Record<string, RegExp | ((s: string) => boolean) | { validate: unknown }>;
 function formatCheck(name: string): ((s: string) => boolean) | undefined {
-  const f = (fullFormats as unknown as Formats)[name];
+  const f = (fullFormats() as Formats)[name];
   if (f === undefined) return undefined;
   if (f instanceof RegExp) return (s) => f.test(s);
   if (typeof f === 'function') return f;
@@ -229,19 +223,24 @@ interface Ctx {
   narrowing: Set<string>;
 }
 
-/** A validator for the sub-schema at `schemaPath` of the root (for exclusivity and `not`). */
+/**
+ * A validator for the sub-schema at `schemaPath` of the root (for exclusivity and `not`), compiled
+ * at its first use: building an arbitrary stays cheap (`plan` loads suites that build some).
+ */
 function validatorAt(ctx: Ctx, schema: JsonSchema, schemaPath: string): (v: unknown) => boolean {
-  const key = schemaPath;
-  let fn = ctx.validators.get(key);
-  if (!fn) {
-    // The sub-schema with the root's reference containers beside it, so its local $refs resolve.
-    const host: SchemaObject = isSchemaObject(ctx.root) ? pick(ctx.root, ['components', '$defs', 'definitions']) : {};
-    const compiled = isSchemaObject(schema) ? { ...stripContainers(schema), ...host } : schema;
-    fn = ctx.ajv.compile(compiled as object);
-    ctx.validators.set(key, fn);
-  }
-  const f = fn;
-  return (v) => f(v) as boolean;
+  const compile = (): ValidateFunction => {
+    let fn = ctx.validators.get(schemaPath);
+    if (!fn) {
+      // The sub-schema with the root's reference containers beside it, so its local $refs resolve.
+      const host: SchemaObject = isSchemaObject(ctx.root) ? pick(ctx.root, ['components', '$defs', 'definitions']) : {};
+      const compiled = isSchemaObject(schema) ? { ...stripContainers(schema), ...host } : schema;
+      fn = ctx.ajv.compile(compiled as object);
+      ctx.validators.set(schemaPath, fn);
+    }
+    return fn;
+  };
+  let fn: ValidateFunction | undefined;
+  return (v) => (fn ??= compile())(v) as boolean;
 }
 
 function stripContainers(s: SchemaObject): SchemaObject {
@@ -276,8 +275,7 @@ function inferTypes(s: SchemaObject): string[] {
 let ajvInstance: AjvLike | undefined;
 function sharedAjv(): AjvLike {
   if (!ajvInstance) {
-    ajvInstance = new Ajv2020({ strict: false, allErrors: false, validateFormats: true });
-    addFormats(ajvInstance);
+    ajvInstance = newAjv({ strict: false, allErrors: false, validateFormats: true });
   }
   return ajvInstance;
 }

@@ -1,7 +1,6 @@
 // Parameters of the operations (headers, query) as schema-derived data: their schemas, and
 // how a raw text value fares against them, so header and query cases are checked like bodies.
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormatsModule from 'ajv-formats';
+import { newAjv, type Ajv2020 } from '../spec/ajv.ts';
 import type { ErrorObject, ValidateFunction } from 'ajv';
 import type { OperationId, SchemaName } from '../spec/contract.ts';
 import { jsonSchemaFor, operation } from '../spec/validators.ts';
@@ -28,7 +27,6 @@ export function parameterRequired(operationId: OperationId, name: string, locati
   );
 }
 
-const addFormats = ((addFormatsModule as unknown as { default?: unknown }).default ?? addFormatsModule) as (a: Ajv2020) => void;
 let ajv: Ajv2020 | undefined;
 const cache = new Map<string, ValidateFunction>();
 
@@ -37,8 +35,7 @@ function compiled(schema: SchemaObject): ValidateFunction {
   let fn = cache.get(key);
   if (!fn) {
     if (!ajv) {
-      ajv = new Ajv2020({ strict: false, allErrors: true, allowUnionTypes: true });
-      addFormats(ajv);
+      ajv = newAjv({ strict: false, allErrors: true, allowUnionTypes: true });
     }
     const { $schema: _s, ...rest } = schema;
     void _s;

@@ -1,7 +1,8 @@
 // The transport under the API client: keep-alive undici connections (through the environment's
 // proxy when one is named), a bound on requests in flight, the response size cap, and the host's
 // pace (harness/pacing.ts). Knows nothing of tokens, rails or evidence.
-import { Agent, EnvHttpProxyAgent, request as undiciRequest } from 'undici';
+// undici is loaded at the first request, not at import: `plan` loads the suites (and so this
+// module) to read their declarations, and undici is a third of that import's time.
 import type { Dispatcher } from 'undici';
 import { HarnessError } from './errors.ts';
 import { PACING_BOUND_MS, pacerFor } from './pacing.ts';
@@ -69,11 +70,13 @@ export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
  * environment names one, as CI runners behind a corporate proxy do. A custom CA comes through
  * NODE_EXTRA_CA_CERTS, which Node reads itself.
  */
-function dispatcherFor(timeoutMs: number, mayProxy: boolean): Dispatcher {
+async function dispatcherFor(timeoutMs: number, mayProxy: boolean): Promise<{ agent: Dispatcher; request: typeof import('undici').request }> {
+  const { Agent, EnvHttpProxyAgent, request } = await import('undici');
   const options = { keepAliveTimeout: 10_000, connect: { timeout: timeoutMs }, headersTimeout: timeoutMs, bodyTimeout: timeoutMs };
   // http targets go through the proxy as plain forwarded requests (many proxies allow CONNECT to
   // port 443 only); https targets through a CONNECT tunnel.
-  return mayProxy && proxyConfigured() ? new EnvHttpProxyAgent({ ...options, proxyTunnel: false }) : new Agent(options);
+  const agent = mayProxy && proxyConfigured() ? new EnvHttpProxyAgent({ ...options, proxyTunnel: false }) : new Agent(options);
+  return { agent, request };
 }
 
 /** Credentials in a proxy URL (http://user:password@proxy:3128) are secrets like any other. */
@@ -112,7 +115,7 @@ export interface Transport {
 }
 
 export function createTransport(settings: TransportSettings): Transport {
-  const agent = dispatcherFor(settings.timeoutMs, settings.mayProxy);
+  let dispatcher: ReturnType<typeof dispatcherFor> | undefined;
   const semaphore = new Semaphore(Math.max(1, settings.concurrency));
 
   async function perform(out: Outgoing): Promise<RawResult> {
@@ -126,7 +129,9 @@ export function createTransport(settings: TransportSettings): Transport {
       settings.timeoutMs,
     );
     try {
-      const response = await undiciRequest(out.url, {
+      dispatcher ??= dispatcherFor(settings.timeoutMs, settings.mayProxy);
+      const { agent, request } = await dispatcher;
+      const response = await request(out.url, {
         dispatcher: agent,
         method: out.method as never,
         headers: out.headers,
@@ -193,5 +198,5 @@ export function createTransport(settings: TransportSettings): Transport {
     }
   }
 
-  return { send, close: () => agent.close() };
+  return { send, close: async () => (dispatcher ? (await dispatcher).agent.close() : undefined) };
 }

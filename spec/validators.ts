@@ -1,8 +1,8 @@
 // Validators compiled from spec/openapi.yaml: the one place shapes are checked. The whole document
 // is registered with ajv under one id, so every `#/components/...` reference resolves as written
 // and every schemaPath in a failure is a JSON Pointer into the document itself.
-import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
-import formatsPlugin from 'ajv-formats';
+import type { ErrorObject, ValidateFunction } from 'ajv/dist/2020.js';
+import { newAjv, type Ajv2020 } from './ajv.ts';
 import {
   isRef,
   openapi,
@@ -87,7 +87,7 @@ function indexSchemas(node: unknown, pointer: string): void {
  * `x-` keywords) and no schema registered: for compiling jsonSchemaFor() output elsewhere.
  */
 export function createContractAjv(): Ajv2020 {
-  const instance = new Ajv2020({
+  return newAjv({
     strict: true,
     // A oneOf branch `{ required: [message] }` names members defined by its parent schema.
     strictRequired: false,
@@ -101,10 +101,6 @@ export function createContractAjv(): Ajv2020 {
     // annotations to ajv: it compiles the document root once, never traversing them.
     keywords: [...extensionKeywords(openapi), ...Object.keys(openapi).filter((k) => !k.startsWith('x-'))],
   });
-  // ajv-formats is CommonJS: under NodeNext its default import is the module object.
-  const addFormats = ((formatsPlugin as unknown as { default?: unknown }).default ?? formatsPlugin) as (ajv: Ajv2020) => void;
-  addFormats(instance);
-  return instance;
 }
 
 function ajv(): Ajv2020 {

@@ -2,9 +2,9 @@
 // authentication every operation answers 401 authentication_required before anything else; with
 // it, a business without grant is refused before its resources are looked at; permission and
 // sender refusals are 403. Where the document leaves the order open, the answer is recorded.
-import { describe } from 'vitest';
 import type { ApiRequest, ApiResponse, Caller } from '../harness/client.ts';
 import type { RequirementId } from '../spec/requirement-ids.ts';
+import { describe } from './support/declare.ts';
 import { checksFor, type CheckContext } from './support/check.ts';
 import { hasControl, mintToken } from './support/control.ts';
 import { paths } from './support/paths.ts';

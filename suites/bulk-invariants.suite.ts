@@ -1,9 +1,9 @@
 // bulk-invariants: what a bulk SMS says about itself, at acceptance and on every later read
 // (2.2 settled / intake / submission / delivery_summary, 3.1 statuses, 4.1 acceptance, 4.2).
 import * as fc from 'fast-check';
-import { describe } from 'vitest';
 import type { ApiResponse } from '../harness/client.ts';
 import type { CheckContext } from './support/check.ts';
+import { describe } from './support/declare.ts';
 import { checksFor } from './support/check.ts';
 import {
   bulkIdOf,

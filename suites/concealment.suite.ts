@@ -1,8 +1,8 @@
 // concealment: existence across businesses (4.4, 5.8). Another business's message, asked for
 // under one's own business, must look exactly like a message that exists nowhere: same status,
 // code, problem members and headers, no trace of the other business. Timing is only advisory.
-import { describe } from 'vitest';
 import type { ApiResponse } from '../harness/client.ts';
+import { describe } from './support/declare.ts';
 import { checksFor, type CheckContext } from './support/check.ts';
 import { paths } from './support/paths.ts';
 import { codeOf, describeResponse, expectProblem } from './support/problem.ts';

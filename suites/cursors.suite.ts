@@ -1,12 +1,12 @@
 // cursors: paging through the recipient rows of a bulk SMS (4.3, 2.6, 8).
 import * as fc from 'fast-check';
-import { describe } from 'vitest';
 import type { ApiResponse } from '../harness/client.ts';
 import { listingBoundaryCaseArbs } from '../generators/boundaries.ts';
 import { invalidListingCaseArbs, type InvalidCase } from '../generators/invalid.ts';
 import { jsonSchemaFor } from '../spec/validators.ts';
 import type { RequirementId } from '../spec/requirement-ids.ts';
 import type { CheckContext } from './support/check.ts';
+import { describe } from './support/declare.ts';
 import { checksFor } from './support/check.ts';
 import { bodiesWithCount, bulkIdOf, businessIdOf, requireSubmissions, sendsRealMessages, submitAccepted } from './support/bulk.ts';
 import { advanceClock } from './support/control.ts';

@@ -1,10 +1,10 @@
 // idempotency: the Idempotency-Key of bulk submission (4.0, 4.1 rules 2-6, 8).
 import * as fc from 'fast-check';
-import { describe } from 'vitest';
 import type { ApiResponse, Caller } from '../harness/client.ts';
 import { headerBoundaryCaseArbs } from '../generators/boundaries.ts';
 import { differentVariantsArb, equalVariantsArb } from '../generators/equivalence.ts';
 import type { CheckContext } from './support/check.ts';
+import { describe } from './support/declare.ts';
 import { checksFor } from './support/check.ts';
 import {
   bodyOptions,

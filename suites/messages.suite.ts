@@ -1,9 +1,9 @@
 // messages: retrieval of one individual SMS (2.4, 3.2, 4.4).
-import { describe } from 'vitest';
 import type { ApiResponse } from '../harness/client.ts';
 import { enumOf } from '../spec/contract.ts';
 import { sameId } from './support/ids.ts';
 import { isValid, validate } from '../spec/validators.ts';
+import { describe } from './support/declare.ts';
 import { checksFor, type CheckContext } from './support/check.ts';
 import { paths } from './support/paths.ts';
 import { describeResponse, expectProblem, problemViolations, viewOfApiResponse } from './support/problem.ts';

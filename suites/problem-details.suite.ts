@@ -2,10 +2,10 @@
 // topic last, so the exchange log holds what every other topic met; a small sweep of its own adds
 // the statuses the log lacks, so the topic also stands alone. On the embedded reference, faults
 // force the 429, 500 and 503 that a real host only shows when they happen.
-import { describe } from 'vitest';
 import type { ApiRequest, ApiResponse } from '../harness/client.ts';
 import type { Exchange } from '../core/model.ts';
 import type { RequirementId } from '../spec/requirement-ids.ts';
+import { describe } from './support/declare.ts';
 import { checksFor, type CheckContext } from './support/check.ts';
 import { hasControl, withFaults } from './support/control.ts';
 import { apiExchanges, isDocumentedOperation } from './support/exchanges.ts';

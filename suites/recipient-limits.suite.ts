@@ -1,12 +1,12 @@
 // recipient-limits: how many recipient entries a bulk submission may carry (4.1 rule 1, 8).
 import * as fc from 'fast-check';
-import { describe } from 'vitest';
 import type { ApiResponse } from '../harness/client.ts';
 import { bulkBoundaryCaseArbs, type BoundaryCase } from '../generators/boundaries.ts';
 import { recipientCountBounds, type BulkRequestBody } from '../generators/bulk-request.ts';
 import { e164Arb } from '../generators/domain.ts';
 import { notE164 } from '../generators/invalid.ts';
 import type { CheckContext } from './support/check.ts';
+import { describe } from './support/declare.ts';
 import { checksFor } from './support/check.ts';
 import { bodiesWithCount, bodyOptions, bulkIdOf, businessIdOf, createdDuring, isSandbox, sendsRealMessages, submitBulk } from './support/bulk.ts';
 import { describeResponse, expectProblem } from './support/problem.ts';

@@ -2,11 +2,11 @@
 // invalid or missing ones are replaced by a generated value, every response carries one, and a
 // problem's request_id is the header's value.
 import * as fc from 'fast-check';
-import { describe } from 'vitest';
 import type { ApiRequest, ApiResponse } from '../harness/client.ts';
 import type { Exchange } from '../core/model.ts';
 import { stringOfLength } from '../generators/boundaries.ts';
 import { jsonSchemaFor, validate } from '../spec/validators.ts';
+import { describe } from './support/declare.ts';
 import { checksFor, type CheckContext } from './support/check.ts';
 import { apiExchanges, headerOf, isDocumentedOperation } from './support/exchanges.ts';
 import { paths } from './support/paths.ts';

@@ -1,13 +1,13 @@
 // schemas: every response of the run against the document's shapes (2, 4, 9). It reads the
 // exchange log of the whole run (harness/runner.ts runs this topic last) and adds a small sweep
 // of its own so it also works alone.
-import { describe } from 'vitest';
 import type { Exchange, RecordedResponse } from '../core/model.ts';
 import { operationIds, type OperationId } from '../spec/contract.ts';
 import { operation, validateResponse, type SchemaFailure } from '../spec/validators.ts';
 import type { RequirementId } from '../spec/requirement-ids.ts';
 import { COMPONENT_RULES } from '../spec/schema-rules.ts';
 import type { CheckContext } from './support/check.ts';
+import { describe } from './support/declare.ts';
 import { checksFor } from './support/check.ts';
 import { businessIdOf, submitBulk, validBodies } from './support/bulk.ts';
 import { apiExchanges, jsonBodyOf, type ApiExchange } from './support/exchanges.ts';

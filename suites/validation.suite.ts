@@ -1,10 +1,10 @@
 // validation: refusal of bad submissions, one violation at a time (2.1, 4.0, 4.1, 7).
 import * as fc from 'fast-check';
-import { describe } from 'vitest';
 import type { ApiResponse } from '../harness/client.ts';
 import { invalidBulkCaseArb, invalidBulkCaseArbs, type InvalidCase } from '../generators/invalid.ts';
 import type { BulkRequestBody } from '../generators/bulk-request.ts';
 import type { CheckContext } from './support/check.ts';
+import { describe } from './support/declare.ts';
 import { checksFor } from './support/check.ts';
 import { bodyOptions, bulkIdOf, businessIdOf, createdDuring, submitBulk, validBodies } from './support/bulk.ts';
 import { paths } from './support/paths.ts';

@@ -1,9 +1,9 @@
 // wallet: the wallet balance (2.1, 2.5, 4.5). Read many times, since a defect may show on some
 // reads only; refused without the grant or the permission; a problem, never invented zeros, when
 // the wallet source is down.
-import { describe } from 'vitest';
 import type { ApiResponse } from '../harness/client.ts';
 import { validate } from '../spec/validators.ts';
+import { describe } from './support/declare.ts';
 import { checksFor, type CheckContext } from './support/check.ts';
 import { hasControl, withFaults } from './support/control.ts';
 import { sameId } from './support/ids.ts';

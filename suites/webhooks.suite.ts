@@ -2,8 +2,8 @@
 // every check here declares it (`writes`) and is skipped in the safe profile. The refusals run
 // first, while the configured endpoint is still active; then the endpoint is deactivated once and
 // deactivated again.
-import { describe } from 'vitest';
 import type { ApiResponse } from '../harness/client.ts';
+import { describe } from './support/declare.ts';
 import { checksFor, type CheckContext } from './support/check.ts';
 import { hasControl, webhookEndpointState } from './support/control.ts';
 import { paths } from './support/paths.ts';

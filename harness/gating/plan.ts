@@ -1,20 +1,20 @@
 // The request plan: before anything is sent, which checks will run and the most requests each
-// sends, in total and per topic, and the least wall time that takes at a given rate. The checks
-// are collected with vitest's collect mode (suite files are loaded, no check body runs); each
-// check's meta carries what the check wrapper (suites/support/check.ts) decided from its
+// sends, in total and per topic, and the least wall time that takes at a given rate. The checks'
+// declarations are read without vitest (./declarations.ts: suite files are loaded, no check body
+// runs); each check's meta carries what the check wrapper (suites/support/check.ts) decided from its
 // declarations for this run: its budget, or 0 and why when it is skipped before sending anything
 // (profile safe and a check that writes, a target without the control origin), and its topic's
 // shared allowance. The run holds every check to exactly that.
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { Writable } from 'node:stream';
+import { join, resolve } from 'node:path';
 import type { RunConfig } from '../config.ts';
 import { HarnessError } from '../errors.ts';
 import type { Fixtures, SkipKind, SuiteConfig, Topic } from '../../core/model.ts';
 import { VARIABLES } from '../../core/variables.ts';
 import { TOPICS } from '../../core/model.ts';
 import { topicOfFile } from '../output.ts';
-import { SUITES_DIR, orderTopics, suiteFileName } from '../package.ts';
+import { PACKAGE_ROOT, SUITES_DIR, orderTopics, suiteFileName } from '../package.ts';
+import { collectDeclarations } from './declarations.ts';
 
 export interface PlannedCheck {
   id: string;
@@ -56,17 +56,11 @@ export interface RequestPlan {
 
 export interface PlanOptions {
   suitesDir?: string;
-  /** Only checks whose full name matches (as `conformance replay` runs them). */
-  testNamePattern?: string;
 }
 
 /** The run configuration with per-check budgets switched on (every gated run uses it). */
 export function withCheckBudgets(config: RunConfig): RunConfig {
   return { ...config, settings: { ...config.settings, checkBudgets: true } };
-}
-
-function silentSink(): Writable {
-  return new Writable({ write: (_chunk, _encoding, callback) => callback() });
 }
 
 const PLACEHOLDER_APP = { clientId: 'embedded', clientSecret: 'embedded' };
@@ -78,6 +72,39 @@ function embeddedFixturePlaceholders(): Fixtures {
     if (variable.sets && 'fixture' in variable.sets) fixtures[variable.sets.fixture] = variable.kind === 'list' ? ['embedded'] : 'embedded';
   }
   return fixtures as Fixtures;
+}
+
+/**
+ * The configuration the suites see while the plan reads their declarations: the run's own, whose
+ * hosts are placeholders when the run starts the embedded reference (module code must not send).
+ */
+export function planSuiteConfig(config: RunConfig): SuiteConfig {
+  const placeholder = 'http://127.0.0.1:9';
+  // The embedded reference always has its control origin; a configured host has none.
+  return {
+    target: config.target ?? { baseUrl: placeholder, tokenUrl: `${placeholder}/oauth2/token`, audience: 'service-external-api', embedded: true, controlUrl: placeholder },
+    // The embedded reference, started by the run, seeds every fixture and both applications: the
+    // plan must not count their checks as skipped for a missing one (certify caps the run at it).
+    apps: config.target ? config.apps : { primary: PLACEHOLDER_APP, limited: PLACEHOLDER_APP },
+    fixtures: config.target ? config.fixtures : embeddedFixturePlaceholders(),
+    params: config.params,
+    settings: { ...config.settings, exchangeLogPath: '' },
+    secrets: [],
+  };
+}
+
+/**
+ * The topic files of one shard (`--shard i/n`), chosen as the run chooses them: by vitest's own
+ * sequencer, loaded only then.
+ */
+async function shardOf(files: string[], shard: string | undefined): Promise<string[]> {
+  const m = shard === undefined ? null : /^(\d+)\/(\d+)$/.exec(shard);
+  if (!m) return files;
+  const { BaseSequencer } = await import('vitest/node');
+  // vitest's root carries no trailing separator, and each file's hash is of its path under it.
+  const sequencer = new BaseSequencer({ config: { root: resolve(PACKAGE_ROOT), shard: { index: Number(m[1]), count: Number(m[2]) } } } as never);
+  const specs = await sequencer.shard(files.map((moduleId) => ({ moduleId })) as never);
+  return (specs as unknown as Array<{ moduleId: string }>).map((s) => s.moduleId);
 }
 
 /**
@@ -94,69 +121,27 @@ export async function collectPlan(config: RunConfig, options: PlanOptions = {}):
     if (existsSync(file)) files.push(file);
     else problems.push(`no suite for topic ${topic} (${suiteFileName(topic)})`);
   }
-  const placeholder = 'http://127.0.0.1:9';
-  // The embedded reference always has its control origin; a configured host has none.
-  const suiteConfig: SuiteConfig = {
-    target: config.target ?? { baseUrl: placeholder, tokenUrl: `${placeholder}/oauth2/token`, audience: 'service-external-api', embedded: true, controlUrl: placeholder },
-    // The embedded reference, started by the run, seeds every fixture and both applications: the
-    // plan must not count their checks as skipped for a missing one (certify caps the run at it).
-    apps: config.target ? config.apps : { primary: PLACEHOLDER_APP, limited: PLACEHOLDER_APP },
-    fixtures: config.target ? config.fixtures : embeddedFixturePlaceholders(),
-    params: config.params,
-    settings: { ...config.settings, exchangeLogPath: '' },
-    secrets: [],
-  };
+  const suiteConfig = planSuiteConfig(config);
   const checks: PlannedCheck[] = [];
   const shared = new Map<Topic, number>();
-  if (files.length > 0) {
-    // Loaded here, not at the top: `plan`'s neighbours in the command table need no vitest.
-    const { createVitest } = await import('vitest/node');
-    const { suiteRunOptions } = await import('../vitest-options.ts');
-    const vitest = await createVitest(
-      'test',
-      suiteRunOptions({
-        suitesDir,
-        files,
-        suiteConfig,
-        reporters: [],
-        ...(options.testNamePattern !== undefined ? { testNamePattern: options.testNamePattern } : {}),
-        ...(config.shard ? { shard: config.shard } : {}),
-      }) as never,
-      {},
-      { stdout: silentSink(), stderr: silentSink() },
-    );
-    try {
-      const collected = await vitest.collect();
-      process.exitCode = undefined; // vitest sets it; the CLI decides the exit code
-      const modules = orderTopics([...collected.testModules], (m) => topicOfFile(m.moduleId));
-      for (const module of modules) {
-        for (const error of module.errors()) problems.push(`${module.relativeModuleId}: ${(error.message ?? '').split('\n')[0]}`);
-        for (const test of module.children.allTests()) {
-          const meta = test.meta().conformance;
-          if (!meta) continue;
-          // Declared skip/todo, or filtered out by the name pattern: nothing will be sent.
-          if (test.options.mode !== 'run' && test.options.mode !== 'only') continue;
-          if (meta.maxRequests === undefined) {
-            problems.push(`${meta.checkId} declares no request budget (maxRequests)`);
-            continue;
-          }
-          checks.push({
-            id: meta.checkId,
-            title: test.name,
-            topic: meta.topic,
-            maxRequests: meta.maxRequests,
-            requirements: meta.requirements,
-            ...(meta.plannedSkip !== undefined ? { skip: meta.plannedSkip, skipKind: meta.plannedSkipKind ?? 'precondition' } : {}),
-            ...(meta.writes !== undefined ? { writes: meta.writes } : {}),
-          });
-          // The allowance is drawn on only by checks that run: none of a topic skipped whole.
-          if (meta.plannedSkip === undefined) shared.set(meta.topic, Math.max(shared.get(meta.topic) ?? 0, meta.sharedRequests ?? 0));
-        }
+  for (const suite of await collectDeclarations(orderTopics(await shardOf(files, config.shard), topicOfFile), suiteConfig, PACKAGE_ROOT)) {
+    if (suite.error !== undefined) problems.push(suite.error);
+    for (const { name, meta } of suite.declared) {
+      if (meta.maxRequests === undefined) {
+        problems.push(`${meta.checkId} declares no request budget (maxRequests)`);
+        continue;
       }
-    } catch (error) {
-      throw new HarnessError('CONF_INVALID_VALUE', `the suites could not be collected for the plan: ${(error as Error).message.split('\n')[0]}`);
-    } finally {
-      await vitest.close();
+      checks.push({
+        id: meta.checkId,
+        title: name,
+        topic: meta.topic,
+        maxRequests: meta.maxRequests,
+        requirements: meta.requirements,
+        ...(meta.plannedSkip !== undefined ? { skip: meta.plannedSkip, skipKind: meta.plannedSkipKind ?? 'precondition' } : {}),
+        ...(meta.writes !== undefined ? { writes: meta.writes } : {}),
+      });
+      // The allowance is drawn on only by checks that run: none of a topic skipped whole.
+      if (meta.plannedSkip === undefined) shared.set(meta.topic, Math.max(shared.get(meta.topic) ?? 0, meta.sharedRequests ?? 0));
     }
   }
   const topics: TopicPlan[] = [];

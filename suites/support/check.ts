@@ -1,5 +1,4 @@
 // Declares one check of a topic: a vitest test whose meta the reporter reads as data.
-import { inject, it } from 'vitest';
 import type { RequirementId } from '../../spec/requirement-ids.ts';
 import { requirementById } from '../../spec/requirements.ts';
 import type { ApiClient, ApiResponse } from '../../harness/client.ts';
@@ -9,6 +8,7 @@ import { checkSelected, requestLimit } from '../../core/model.ts';
 import { needsReason, type Need } from '../../core/variables.ts';
 import { CheckSkipped, ConformanceFailure } from './failure.ts';
 import { suiteContext } from './context.ts';
+import { declareTest, providedConfig } from './declare.ts';
 import { declareRunnable, laneOutcome, type Outcome } from './lanes.ts';
 import { currentSite, isWeakened } from './sites.ts';
 
@@ -241,7 +241,7 @@ export function checksFor(topic: Topic, options: { shared?: number; readsRun?: b
     const spec: CheckSpec = { ...own, needs: merge('needs'), needsOnHost: merge('needsOnHost'), uses: merge('uses') };
     const declared = new Set<Need>([...spec.needs!, ...spec.needsOnHost!, ...spec.uses!]);
     // The run's configuration is provided before the suites load (also when `plan` only collects).
-    const runConfig = inject('conformance');
+    const runConfig = providedConfig();
     // --check / --exclude-check: a check left out is not declared at all (not run, not reported).
     if (!checkSelected(runConfig.settings.selection, `${topic}/${spec.id}`, spec.requirements)) return;
     const planned = planOf(spec, runConfig);
@@ -370,7 +370,7 @@ export function checksFor(topic: Topic, options: { shared?: number; readsRun?: b
     }, meta);
     // Overlapped, the test only waits for its check and the lanes hold the check to its timeout.
     const timeout = runConfig.overlap ? 0 : spec.timeout;
-    it(`${spec.title} [${spec.requirements.join(', ')}]`, { meta: { conformance: meta }, timeout }, async (ctx) => {
+    declareTest(`${spec.title} [${spec.requirements.join(', ')}]`, { meta: { conformance: meta }, timeout }, async (ctx) => {
       const live = ctx.task.meta.conformance ?? meta;
       // When the checks overlap the lanes run it and its test only waits; otherwise it runs here.
       const outcome = await (laneOutcome(meta.checkId) ?? execute(live, { sent: 0 }));
