@@ -152,7 +152,7 @@ function startupSection(figures: StartupFigure[]): string[] {
   return [
     '### Start-up',
     '',
-    `The bin as users start it, from a folder with no .env; wall seconds spawn to exit, CPU the child's user + system seconds. Goal (issue 20): ${STARTUP_GOAL_S} s wall on this 2-core machine. \`plan\` collects the suites with vitest, so it pays vitest's start and the suites' imports.`,
+    `The bin as users start it, from a folder with no .env; wall seconds spawn to exit, CPU the child's user + system seconds. Goal (issue 20): ${STARTUP_GOAL_S} s wall on this 2-core machine. \`plan\` imports every suite to read its declarations (fast-check, the generators, the suites themselves), without vitest.`,
     '',
     ...markdownTable(STARTUP_HEADER, startupRows(figures)),
   ];

@@ -1,6 +1,6 @@
 // Start-up figures (issue 20, "Start fast"): wall and CPU seconds of commands that run no check
-// (`--help`, `baseline`, `verify-certificate`) and of `plan` (which collects the suites with
-// vitest), through the bin as users start it, for the compiled dist/ and for the TypeScript
+// (`--help`, `baseline`, `verify-certificate`) and of `plan` (which imports the suites to read
+// their declarations), through the bin as users start it, for the compiled dist/ and for the TypeScript
 // sources through tsx (CONFORMANCE_CODE chooses), each beside the goal of 0.3 s wall.
 //
 // CPU is user + system time of the child and everything it waited for, read from this process's
@@ -81,7 +81,7 @@ export function measureStartup(options: { repeats: number; work: string; env: No
     { label: '--help', args: ['--help'] },
     { label: 'baseline (a report of one topic)', args: ['baseline', '--report', fixture.report, '--out', join(options.work, 'baseline.json')] },
     { label: 'verify-certificate', args: ['verify-certificate', fixture.certificate] },
-    { label: 'plan (all topics; collects the suites with vitest)', args: ['plan'] },
+    { label: 'plan (all topics; imports the suites, no vitest)', args: ['plan'] },
   ];
   const figures: StartupFigure[] = [];
   for (const code of ['dist', 'source'] as const) {

@@ -194,6 +194,12 @@ async function acceptOne(t: CheckContext, label: string, content?: 'message'): P
   return { body, response, json: response.json as Json };
 }
 
+/**
+ * Recipient counts of the bulks every-observation-consistent submits and reads at once: bulks of
+ * one recipient (no retries) beside larger ones (retries outstanding), twice over.
+ */
+const BATCH_COUNTS = [1, 2].flatMap(() => [{ min: 1, max: 1 }, { min: 2, max: 5 }, { min: 2, max: 5 }, { min: 1, max: 5 }]);
+
 describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
   check(
     {
@@ -437,19 +443,14 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
         'BULK-DELIVERY-NO-INVENTED-ZEROS',
         'BULK-RETRIEVE',
       ],
-      // Per case four bulks, each submitted and read until settled.
-      maxRequests: (run) => ({ perCase: 4 * (1 + maxPollReads(run)), maxCases: 2 }),
+      // One case: a batch of bulks, each submitted and read until settled.
+      maxRequests: (run) => ({ perCase: BATCH_COUNTS.length * (1 + maxPollReads(run)), maxCases: 1 }),
       writes: CREATES,
     },
     async (t) => {
-      // Each case is a batch read in parallel, so the whole property costs one settle time per case.
-      // The batch mixes single-recipient bulks (no retries) with larger ones (retries outstanding).
-      const batch = fc.tuple(
-        validBodies(t, { count: { min: 1, max: 1 } }),
-        validBodies(t, { count: { min: 2, max: 5 } }),
-        validBodies(t, { count: { min: 2, max: 5 } }),
-        validBodies(t, { count: { min: 1, max: 5 } }),
-      );
+      // The whole batch is read in parallel, so the property costs one settle time, not one per
+      // bulk: waiting on the host's timeline is most of this check's time.
+      const batch = fc.tuple(...BATCH_COUNTS.map((count) => validBodies(t, { count })));
       let reads = 0;
       let completedCount = 0;
       await forAll(
@@ -479,7 +480,7 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
             }),
           );
         },
-        { maxRuns: 2 },
+        { maxRuns: 1 },
       );
       t.note(`${reads} reads checked; ${completedCount} bulk(s) reached completed within ${t.config.settings.settleTimeoutMs} ms`);
     },
