@@ -6,7 +6,7 @@ import type { Reporter, TestSpecification } from 'vitest/node';
 import type { SuiteConfig } from '../core/model.ts';
 import { topicOfFile } from './output.ts';
 import { PACING_BOUND_MS } from './pacing.ts';
-import { CODE_EXTENSION, CODE_ROOT, PACKAGE_ROOT, orderTopics } from './package.ts';
+import { CODE_EXTENSION, CODE_ROOT, COMPILED, PACKAGE_ROOT, orderTopics } from './package.ts';
 
 export { PACKAGE_ROOT, READS_WHOLE_RUN, loadOrder, orderTopics } from './package.ts';
 
@@ -30,6 +30,13 @@ export interface SuiteRunSpec {
 export function checkTimeoutMs(settings: SuiteConfig['settings']): number {
   return settings.settleTimeoutMs * 2 + settings.timeoutMs * 4 + 30_000 + PACING_BOUND_MS;
 }
+
+/**
+ * The compiled modules the suites import (dist/, all but the suite and entry files vitest runs
+ * itself): loaded by Node as they are, not transformed again by vite, which spares the worker
+ * the transform's time and the module graph's memory.
+ */
+const COMPILED_MODULES = new RegExp(`^${CODE_ROOT.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?!suites/[^/]+\\.suite\\.js$|suites/support/overlap\\.entry\\.js$|harness/vitest-setup\\.js$)`);
 
 /** The one vitest file of an overlapped run (suites/support/lanes.ts). */
 const OVERLAP_DIR = join(CODE_ROOT, 'suites', 'support');
@@ -62,6 +69,7 @@ export function suiteRunOptions(spec: SuiteRunSpec): Record<string, unknown> {
     testTimeout: overlapped ? 0 : checkTimeoutMs(settings),
     hookTimeout: settle + settings.timeoutMs * 4 + 30_000 + PACING_BOUND_MS,
     passWithNoTests: true,
+    ...(COMPILED ? { server: { deps: { external: [COMPILED_MODULES] } } } : {}),
     silent: true,
     ...(spec.testNamePattern !== undefined ? { testNamePattern: spec.testNamePattern } : {}),
     ...(spec.shard ? { shard: spec.shard } : {}),
