@@ -72,7 +72,14 @@ export function cleanEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-export async function measureWholeRun(options: { profile: 'full' | 'safe'; seed: number; runs?: number; keepExchangeLog?: string }): Promise<WholeRunFigures> {
+export async function measureWholeRun(options: {
+  profile: 'full' | 'safe';
+  seed: number;
+  runs?: number;
+  keepExchangeLog?: string;
+  /** Start the bin with plain `node`, so its shebang's V8 flags do not apply (issue 20's memory goal). */
+  withoutFlags?: boolean;
+}): Promise<WholeRunFigures> {
   const work = mkdtempSync(join(tmpdir(), 'conformance-bench-'));
   const reportDir = join(work, 'reports');
   try {
@@ -81,7 +88,8 @@ export async function measureWholeRun(options: { profile: 'full' | 'safe'; seed:
     if (options.runs !== undefined) args.push('--runs', String(options.runs));
     // The working directory is an empty folder, so no .env of the project is picked up.
     // The compiled dist/ (bench/index.ts builds it first), as the installed package runs.
-    const tree = await measureTree(BIN, args, { cwd: work, env: { ...cleanEnv(), CONFORMANCE_CODE: 'dist' } });
+    const env = { ...cleanEnv(), CONFORMANCE_CODE: 'dist' };
+    const tree = options.withoutFlags ? await measureTree(process.execPath, [BIN, ...args], { cwd: work, env }) : await measureTree(BIN, args, { cwd: work, env });
     const { report, totalRequests } = readRunFiles(reportDir, tree, options.profile);
     // The traffic figure judges a real run's log (bench/traffic-check.ts).
     if (options.keepExchangeLog) copyFileSync(join(reportDir, 'exchanges.jsonl'), options.keepExchangeLog);
