@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { RunResult } from '../harness/result.ts';
+import { runSettleLags, type SettleLags } from './bulk-lag.ts';
 import { measureTree, type TreeMeasurement } from './process-tree.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -21,21 +22,21 @@ export const BIN = join(ROOT, 'bin', 'conformance.mjs');
 /** The compiled code exists (npm run bench builds it first). */
 export const DIST_BUILT = (): boolean => existsSync(join(ROOT, 'dist', 'harness', 'cli.js'));
 
-/** What a run left in its report folder: its report and how many requests its log holds. */
-function readRunFiles(reportDir: string, tree: TreeMeasurement, what: string): { report: RunResult; totalRequests: number } {
+/** What a run left in its report folder: its report and its log's lines (one request each). */
+function readRunFiles(reportDir: string, tree: TreeMeasurement, what: string): { report: RunResult; totalRequests: number; lines: string[] } {
   let report: RunResult;
   try {
     report = JSON.parse(readFileSync(join(reportDir, 'report.json'), 'utf8')) as RunResult;
   } catch {
     throw new Error(`the ${what} run wrote no report.json (exit ${tree.exitCode}): ${tree.stderr.trim().split('\n')[0] ?? ''}`);
   }
-  let totalRequests = 0;
+  let lines: string[] = [];
   try {
-    totalRequests = readFileSync(join(reportDir, 'exchanges.jsonl'), 'utf8').split('\n').filter((l) => l.trim()).length;
+    lines = readFileSync(join(reportDir, 'exchanges.jsonl'), 'utf8').split('\n').filter((l) => l.trim());
   } catch {
     // No request at all leaves no log.
   }
-  return { report, totalRequests };
+  return { report, totalRequests: lines.length, lines };
 }
 
 export interface TopicFigures {
@@ -128,6 +129,8 @@ export interface HostRunFigures {
   /** CPU time of the run's process tree (the host's own process is not counted). */
   cpuMs: number;
   totalRequests: number;
+  /** How soon after the host settled them the run read the bulks of LAG_CHECK settled (bench/bulk-lag.ts). */
+  settleLags?: SettleLags;
 }
 
 /**
@@ -152,7 +155,8 @@ export async function measureHostRun(options: { seed: number; latencyMs: number;
     if (options.concurrency !== undefined) env.CONFORMANCE_CONCURRENCY = String(options.concurrency);
     const args = ['run', '--env-file', envFile, '--seed', String(options.seed), '--report-dir', reportDir];
     const tree = await measureTree(BIN, args, { cwd: work, env });
-    const { report, totalRequests } = readRunFiles(reportDir, tree, 'host');
+    const { report, totalRequests, lines } = readRunFiles(reportDir, tree, 'host');
+    const settleLags = runSettleLags(report, lines);
     return {
       seed: options.seed,
       latencyMs: options.latencyMs,
@@ -162,6 +166,7 @@ export async function measureHostRun(options: { seed: number; latencyMs: number;
       wallMs: tree.wallMs,
       cpuMs: tree.cpuMs,
       totalRequests,
+      ...(settleLags ? { settleLags } : {}),
     };
   } finally {
     host.kill('SIGTERM');

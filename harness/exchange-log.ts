@@ -39,11 +39,19 @@ function closeOpenLog(): void {
  * One check's share of the run's exchanges: the requests it sent (the client counts them here, so a
  * check's budget holds even while other checks send at the same time) and, when `held` is set, its
  * log lines kept back so that whoever runs the checks writes them in check order
- * (`writeExchangeLines`): the log stays in the same order however the checks overlapped.
+ * (`writeExchangeLines`): the log stays in the same order however the checks overlapped. An entry
+ * of `held` is one request's lines (`reserveExchangeSlot`), so it may hold several or none.
  */
 export interface ExchangeScope {
   sent: number;
   held?: string[];
+}
+
+/** A request's place among its check's held lines, taken when the request is sent. */
+export interface ExchangeSlot {
+  held: string[];
+  index: number;
+  scope: ExchangeScope;
 }
 
 const scopes = new AsyncLocalStorage<ExchangeScope>();
@@ -84,12 +92,27 @@ export function resetExchangeLog(path: string): void {
   writeFileSync(path, '');
 }
 
-export function appendExchange(path: string, exchange: Exchange): void {
+/**
+ * Takes the next place among the running check's held lines for a request about to be sent, so a
+ * check that sends several requests at once holds their lines in the order it sent them, not in the
+ * order they were answered (the log stays the same for a seed). Undefined when no lines are held.
+ */
+export function reserveExchangeSlot(): ExchangeSlot | undefined {
+  const scope = scopes.getStore();
+  if (!scope?.held) return undefined;
+  scope.held.push('');
+  return { held: scope.held, index: scope.held.length - 1, scope };
+}
+
+/** Appends an exchange: to the place `slot` took, else to the running check's held lines, else to the log. */
+export function appendExchange(path: string, exchange: Exchange, slot?: ExchangeSlot): void {
   if (!path) return;
   const line = `${JSON.stringify(exchange)}\n`;
-  const held = scopes.getStore()?.held;
+  // The slot of a check that outlived its timeout went with its held lines: straight to the log.
+  const held = slot ? (slot.scope.held === slot.held ? slot.held : undefined) : scopes.getStore()?.held;
   if (held) {
-    held.push(line);
+    if (slot) held[slot.index] += line;
+    else held.push(line);
     return;
   }
   queue(path, [line]);

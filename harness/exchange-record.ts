@@ -1,6 +1,6 @@
 // The evidence of every exchange: redacted once (secrets, tokens, Basic credentials), with a curl
 // line that replays it, and appended to the run's exchange log.
-import { appendExchange } from './exchange-log.ts';
+import { appendExchange, type ExchangeSlot } from './exchange-log.ts';
 import type { Exchange } from '../core/model.ts';
 import { REDACTED, redactBody, redactHeaders, redactText, type SecretSet } from './redact.ts';
 import type { Outgoing, RawResult } from './transport.ts';
@@ -11,8 +11,8 @@ const CURL_BODY_LIMIT = 16 * 1024;
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
 export interface ExchangeRecorder {
-  /** Redacts, appends to the exchange log and returns the exchange. */
-  record(out: Outgoing, raw: RawResult): Exchange;
+  /** Redacts, appends to the exchange log (at the place `slot` took, if any) and returns the exchange. */
+  record(out: Outgoing, raw: RawResult, slot?: ExchangeSlot): Exchange;
 }
 
 export function createRecorder(secrets: SecretSet, exchangeLogPath: string): ExchangeRecorder {
@@ -34,7 +34,7 @@ export function createRecorder(secrets: SecretSet, exchangeLogPath: string): Exc
     return parts.join(' ');
   }
 
-  function record(out: Outgoing, raw: RawResult): Exchange {
+  function record(out: Outgoing, raw: RawResult, slot?: ExchangeSlot): Exchange {
     const exchange: Exchange = {
       request: {
         method: out.method,
@@ -47,7 +47,7 @@ export function createRecorder(secrets: SecretSet, exchangeLogPath: string): Exc
     };
     if (raw.transportError !== undefined) exchange.transportError = redact(raw.transportError);
     else exchange.response = { status: raw.status, headers: redactHeaders(raw.headers, secrets), body: redactBody(raw.text, secrets) };
-    appendExchange(exchangeLogPath, exchange);
+    appendExchange(exchangeLogPath, exchange, slot);
     return exchange;
   }
 

@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import type { ApiClient, ApiRequest, ApiResponse, AppName, Caller, TokenRequest } from './client.ts';
 import { HarnessError } from './errors.ts';
-import { countExchanges, currentExchangeScope } from './exchange-log.ts';
+import { countExchanges, currentExchangeScope, reserveExchangeSlot, type ExchangeSlot } from './exchange-log.ts';
 import { createRecorder } from './exchange-record.ts';
 import { recordObtainedToken } from './token-log.ts';
 import type { AppCredentials, Exchange, SuiteConfig } from '../core/model.ts';
@@ -70,7 +70,8 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
 
   const redact = (text: string) => redactText(text, secrets);
 
-  function takeBudget(): void {
+  /** Counts a request about to be sent and takes its place among its check's held lines (if held). */
+  function takeBudget(): ExchangeSlot | undefined {
     if (budgetBase + sent >= settings.maxRequests) {
       throw new HarnessError(
         'REQUEST_BUDGET_EXHAUSTED',
@@ -81,6 +82,7 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
     // The check that sends it (checks may overlap: the client-wide count is the run's, not a check's).
     const scope = currentExchangeScope();
     if (scope) scope.sent++;
+    return reserveExchangeSlot();
   }
 
   /** Remembers every token a token endpoint hands out, so it is redacted wherever it shows up. */
@@ -106,16 +108,16 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
       headers.authorization = authorization;
     }
     const out: Outgoing = { method: 'POST', url: target.tokenUrl, headers, body: new URLSearchParams(form).toString() };
-    takeBudget();
-    const raw = await paced(out, false);
+    const slot = takeBudget();
+    const raw = await paced(out, false, slot);
     const json = parseJson(raw.text);
     learnTokens(json);
-    return { raw, json, exchange: record(out, raw) };
+    return { raw, json, exchange: record(out, raw, slot) };
   }
 
   /** Each pacing answer recorded as evidence, then sent again (harness/transport.ts). */
-  const paced = (out: Outgoing, seePacing: boolean) =>
-    transport.send(out, { seePacing, onPaced: (raw) => void record(out, raw), describe: (o) => `${o.method} ${redact(new URL(o.url).pathname)}` });
+  const paced = (out: Outgoing, seePacing: boolean, slot: ExchangeSlot | undefined) =>
+    transport.send(out, { seePacing, onPaced: (raw) => void record(out, raw, slot), describe: (o) => `${o.method} ${redact(new URL(o.url).pathname)}` });
 
   async function fetchToken(app: AppName): Promise<ObtainedToken> {
     const credentials = config.apps[app];
@@ -199,9 +201,9 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
     }
     const out: Outgoing = { method: request.method, url, headers, ...(body !== undefined ? { body } : {}) };
 
-    takeBudget();
-    const raw = await paced(out, request.seePacing === true);
-    const exchange = record(out, raw);
+    const slot = takeBudget();
+    const raw = await paced(out, request.seePacing === true, slot);
+    const exchange = record(out, raw, slot);
     return { status: raw.status, headers: raw.headers, text: raw.text, json: parseJson(raw.text), exchange };
   }
 

@@ -6,7 +6,7 @@ import type { BulkRequestBody } from '../generators/bulk-request.ts';
 import type { CheckContext } from './support/check.ts';
 import { describe } from './support/declare.ts';
 import { checksFor } from './support/check.ts';
-import { bodyOptions, bulkIdOf, businessIdOf, createdDuring, submitBulk, validBodies } from './support/bulk.ts';
+import { bodyOptions, bulkIdOf, businessIdOf, countsCreated, createdDuring, submitBulk, validBodies } from './support/bulk.ts';
 import { paths } from './support/paths.ts';
 import { codeOf, describeResponse, expectNoServerFault, expectProblem, isProblem, normalizePointer } from './support/problem.ts';
 import type { ProblemCode } from '../spec/problem-codes.ts';
@@ -69,6 +69,11 @@ async function sendCase(t: CheckContext, c: InvalidCase): Promise<ApiResponse> {
  */
 async function judgeCase(t: CheckContext, c: InvalidCase, taken: Set<string>): Promise<void> {
   const { result: res, created } = await createdDuring(t, () => sendCase(t, c));
+  await judgeAnswer(t, c, res, created, taken);
+}
+
+/** judgeCase on an answer already received; `created` as createdDuring counted it, if it could. */
+async function judgeAnswer(t: CheckContext, c: InvalidCase, res: ApiResponse, created: number | undefined, taken: Set<string>): Promise<void> {
   const success = c.outcomes.find((o) => o.code === null && o.status === res.status);
   if (success) {
     taken.add(`${c.name}: ${res.status} (allowed reading)`);
@@ -102,6 +107,33 @@ async function judgeCase(t: CheckContext, c: InvalidCase, taken: Set<string>): P
   if (created !== undefined) {
     t.expect(created === 0, 'VAL-NOTHING-ACCEPTED-ON-REJECTION', `nothing created for ${c.name}`, `${created} bulk(s) created`, res);
   }
+}
+
+/** What sending one case came to: its answer, or what the client threw (the budget, a pace it cannot wait out). */
+type Sent = { answer: ApiResponse } | { error: unknown };
+
+/**
+ * Sends the cases at once, at most `limit` in flight, and returns what each came to, in their order.
+ * After the first throw no further case is sent (a sequential run stops there); a case not sent
+ * comes to that error (it follows a case that threw, so judging stops before it).
+ */
+async function sendAtOnce(t: CheckContext, cases: readonly InvalidCase[], limit: number): Promise<Sent[]> {
+  const sent: Sent[] = [];
+  let next = 0;
+  let stopped: { error: unknown } | undefined;
+  const lane = async () => {
+    while (!stopped && next < cases.length) {
+      const i = next++;
+      try {
+        sent[i] = { answer: await sendCase(t, cases[i]!) };
+      } catch (error) {
+        sent[i] = { error };
+        stopped ??= { error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, cases.length)) }, lane));
+  return cases.map((_, i) => sent[i] ?? stopped!);
 }
 
 /**
@@ -166,16 +198,28 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
       const kinds = invalidBulkCaseArbs(bodyOptions(t));
       const taken = new Set<string>();
       const skipped: string[] = [];
+      const cases: InvalidCase[] = [];
       for (const [kind, arb] of Object.entries(kinds)) {
         const samples = kind.includes('not E.164') ? MALFORMED_SAMPLES : 1;
         for (let i = 0; i < samples; i++) {
           const c = generate(t, arb, `${kind} ${i}`);
           const why = cannotRun(t, c);
-          if (why) {
-            skipped.push(`${kind}: ${why}`);
-            continue;
-          }
-          await judgeCase(t, c, taken);
+          if (why) skipped.push(`${kind}: ${why}`);
+          else cases.push(c);
+        }
+      }
+      if (countsCreated(t)) {
+        // Bulks are counted before and after each submission: one case at a time.
+        for (const c of cases) await judgeCase(t, c, taken);
+      } else {
+        // Nothing to count around a submission, and the cases are independent: sent at once (a run
+        // against a distant host is a chain of round trips), then judged in their order, so the
+        // first failure, the notes and the readings are those of a run that sends one at a time.
+        const sent = await sendAtOnce(t, cases, t.config.settings.concurrency);
+        for (const [i, c] of cases.entries()) {
+          const outcome = sent[i]!;
+          if ('error' in outcome) throw outcome.error;
+          await judgeAnswer(t, c, outcome.answer, undefined, taken);
         }
       }
       if (taken.size) t.note(`readings taken: ${[...taken].join('; ')}`);

@@ -2,7 +2,8 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HarnessError } from '../../harness/errors.ts';
-import { readAllExchanges } from '../../harness/exchange-log.ts';
+import type { Exchange } from '../../core/model.ts';
+import { inExchangeScope, readAllExchanges, type ExchangeScope } from '../../harness/exchange-log.ts';
 import { RESPONSE_SIZE_CAP, createApiClient } from '../../harness/http-client.ts';
 import { Pacer, exhaustedFor, parseRetryAfter } from '../../harness/pacing.ts';
 import { BUSINESS_ID, CANARY_TOKEN, startFakeTarget } from './fixtures/fake-target.ts';
@@ -261,6 +262,24 @@ describe('requests', () => {
     ]);
     expect(log[1]!.curl).toContain('"Authorization: Bearer $TOKEN"');
     expect(log[1]!.curl).toContain(`--data-raw '{"recipients":[{"to":"+4915112345678"}]}'`);
+  });
+
+  it("holds a check's lines in the order its requests were sent, not answered, a waited-out 429 with its request", async () => {
+    const api = createApiClient(suiteConfigFor(fake));
+    await api.token('primary');
+    const scope: ExchangeScope = { sent: 0, held: [] };
+    // The next answer is a 429: the fast request's, since the first one is answered 150 ms late.
+    fake.throttle(1, '0');
+    await inExchangeScope(scope, () =>
+      Promise.all([
+        api.send({ method: 'GET', path: wallet, query: { n: 'first', delay: '150' } }),
+        api.send({ method: 'GET', path: wallet, query: { n: 'second' } }),
+      ]),
+    );
+    await api.close();
+    const held = scope.held!.join('').split('\n').filter(Boolean).map((line) => JSON.parse(line) as Exchange);
+    expect(held.map((x) => `${new URL(x.request.url).searchParams.get('n')} ${x.response?.status}`)).toEqual(['first 200', 'second 429', 'second 200']);
+    expect(scope.sent).toBe(2);
   });
 
   it('idempotency keys carry the run id and never repeat', () => {
