@@ -1,0 +1,79 @@
+// What stands in the way of each figure that misses its goal, as profiling found it (issue 20:
+// the bench prints every figure at its goal, or names what stands in the way). Each entry matches
+// the rows of one figure; a MISS no entry explains is printed as such, never left silent. The
+// texts carry the date of the profile they come from: when a figure moves, profile again.
+
+interface Obstacle {
+  /** Matches the text of the figure's row (its cells joined with " | "). */
+  row: RegExp;
+  text: string;
+}
+
+const OBSTACLES: Obstacle[] = [
+  {
+    row: /issue 20's goal: wall time/,
+    text:
+      'embedded run, 4 s (profiled 2026-11-25, `--cpu-prof`, seed 7, dist/): about 1.0 s passes before the suites\' worker starts ' +
+      '(Node and the CLI 0.1 s; vite, vitest and rolldown compiling their own modules and `createVitest`), the worker takes 0.25 s to ' +
+      'start and 0.5 s to import the suites; the checks then take about 3 s, of which 1.3 s is waiting on the reference\'s real-time ' +
+      'bulk lifecycle (every-observation-consistent, one batch of eight bulks, 0.85 s; counts-unavailable, with a fault forced, 0.5 s). ' +
+      'The bin\'s V8 flags add about 0.7 s (plain node: 4.8 to 5.3 s). Under 4 s needs embedded checks to overlap like host runs, which ' +
+      'needs every check that moves the control origin\'s clock or faults, or counts bulks around an action, to declare that it runs alone ' +
+      '(not declared today), and a start that does not go through vite.',
+  },
+  {
+    row: /no V8 flags\) against issue 20's goal: peak RSS/,
+    text:
+      'embedded run, 200 MiB without V8 flags (measured 2026-11-25): most of it is fixed. vite and vitest hold about 90 MiB RSS in the main ' +
+      'thread once `createVitest` returns, before any check, and the suites run in a second V8 isolate (vitest\'s worker thread): a run ' +
+      'of the one small topic webhooks peaks at 185 MiB. Of a full run\'s 290 MiB, the main heap is about 62 MiB and the worker\'s 76 MiB, ' +
+      'including a young generation of 32 MiB each (what the bin\'s `--max-semi-space-size=1` takes away: 220 MiB with its flags); about ' +
+      '100 MiB is native (Node, the rolldown binding, compiled code). Loading the compiled modules natively rather than through vite ' +
+      'saved 32 MiB. 200 MiB would take running the suites without a second isolate, or without vitest.',
+  },
+  {
+    row: /^plan .*dist\//,
+    text:
+      '`plan` from dist/, 0.3 s (profiled 2026-11-25): it no longer starts vitest (2.5 s before); it imports every suite to read its ' +
+      'declarations, about 0.4 s of CPU: fast-check 35 ms, garbage collection 35 ms, and loading some 150 compiled modules most of the ' +
+      'rest (Node\'s own start is 0.1 s). ajv and undici load at first use, so not here. 0.3 s needs declarations that load no suite ' +
+      'code (budgets written as data rather than functions of the run) or the suites bundled into one file.',
+  },
+  {
+    row: /sources \(tsx\)/,
+    text: 'from the sources, 0.3 s: a checkout runs the TypeScript through tsx, whose loader compiles each module as it starts (about 0.25 s); the published package runs dist/, the rows the goal is about.',
+  },
+  {
+    row: /checker client \/ autocannon throughput/,
+    text:
+      'client throughput, 0.8 of autocannon (issue 9): a bare `undici.request` loop that records nothing reaches only 0.6 to 0.7 of ' +
+      'autocannon on this machine, and the client then redacts, keeps evidence and logs every exchange, which is what it is for; a whole ' +
+      'run spends about 0.05 s of client time.',
+  },
+  {
+    row: /against a host .* ms away .*checks overlapped: wall time/,
+    text:
+      'host run, 10 s (measured 2026-11-25): the run is bound by its longest lane, cursors (about 90 page reads, one after another, 5.2 ' +
+      'to 5.6 s at 50 ms), plus about 2.4 s of start-up; CONFORMANCE_CONCURRENCY=8 gives the same wall time as the default 4 (9.5 s ' +
+      'each at load 2), so more requests in flight do not help.',
+  },
+  {
+    row: /bulk lifecycle/,
+    text: 'bulk lifecycle lag, 0.5 s: polls start 100 ms after acceptance and back off by 1.5 up to 500 ms, so a read comes at most one interval after the host settles a bulk; a larger lag means the host answered slowly.',
+  },
+];
+
+/**
+ * One line per missed figure of these table rows (verdict in the last cell; the first
+ * `labelCells` cells name the figure): what stands in the way, or that nothing recorded says.
+ */
+export function obstacleLines(rows: string[][], labelCells = 1): string[] {
+  const lines: string[] = [];
+  for (const row of rows) {
+    if (row[row.length - 1] !== 'MISS') continue;
+    const found = OBSTACLES.find((o) => o.row.test(row.join(' | ')));
+    const text = found?.text ?? 'no obstacle recorded in bench/obstacles.ts: profile it and say what stands in the way.';
+    lines.push(`- ${row.slice(0, labelCells).join(', ')}: ${text}`);
+  }
+  return lines;
+}
