@@ -17,7 +17,7 @@ const OBSTACLES: Obstacle[] = [
       '(Node and the CLI 0.1 s; vite, vitest and rolldown compiling their own modules and `createVitest`), the worker takes 0.25 s to ' +
       'start and 0.5 s to import the suites; the checks then take about 3 s, of which 1.3 s is waiting on the reference\'s real-time ' +
       'bulk lifecycle (every-observation-consistent, one batch of eight bulks, 0.85 s; counts-unavailable, with a fault forced, 0.5 s). ' +
-      'The bin\'s V8 flags add about 0.7 s (plain node: 4.8 to 5.3 s). Under 4 s needs embedded checks to overlap like host runs, which ' +
+      'The bin\'s V8 flags add about 0.7 s (the plain `node` row beside). Under 4 s needs embedded checks to overlap like host runs, which ' +
       'needs every check that moves the control origin\'s clock or faults, or counts bulks around an action, to declare that it runs alone ' +
       '(not declared today), and a start that does not go through vite.',
   },
@@ -64,16 +64,17 @@ const OBSTACLES: Obstacle[] = [
 ];
 
 /**
- * One line per missed figure of these table rows (verdict in the last cell; the first
- * `labelCells` cells name the figure): what stands in the way, or that nothing recorded says.
+ * One line per obstacle met by the missed figures of these table rows (verdict in the last cell;
+ * the first `labelCells` cells name the figure): the figures it stands in the way of, then what it
+ * is, or that nothing recorded says.
  */
 export function obstacleLines(rows: string[][], labelCells = 1): string[] {
-  const lines: string[] = [];
+  const unexplained = 'no obstacle recorded in bench/obstacles.ts: profile it and say what stands in the way.';
+  const figuresOf = new Map<string, string[]>();
   for (const row of rows) {
     if (row[row.length - 1] !== 'MISS') continue;
-    const found = OBSTACLES.find((o) => o.row.test(row.join(' | ')));
-    const text = found?.text ?? 'no obstacle recorded in bench/obstacles.ts: profile it and say what stands in the way.';
-    lines.push(`- ${row.slice(0, labelCells).join(', ')}: ${text}`);
+    const text = OBSTACLES.find((o) => o.row.test(row.join(' | ')))?.text ?? unexplained;
+    figuresOf.set(text, [...(figuresOf.get(text) ?? []), row.slice(0, labelCells).join(', ')]);
   }
-  return lines;
+  return [...figuresOf].map(([text, figures]) => `- ${figures.join('; ')}: ${text}`);
 }

@@ -15,18 +15,19 @@ describe('obstacles of missed goals', () => {
     expect(lines[1]).toMatch(/: host run, 10 s .*longest lane, cursors/);
   });
 
-  it('labels start-up rows by command and code, and tells the compiled plan from the sources', () => {
+  it('labels start-up rows by command and code, tells the compiled plan from the sources, and names one obstacle once', () => {
     const lines = obstacleLines(
       [
         ['plan (all topics; imports the suites, no vitest)', 'dist/ (compiled)', '0.45', '0.50', '0.45 / 0.50', '<= 0.3', 'MISS'],
         ['--help', 'sources (tsx)', '0.42', '0.49', '0.42 / 0.49', '<= 0.3', 'MISS'],
         ['--help', 'dist/ (compiled)', '0.16', '0.15', '0.16 / 0.15', '<= 0.3', 'PASS'],
+        ['baseline (a report of one topic)', 'sources (tsx)', '0.46', '0.52', '0.46 / 0.52', '<= 0.3', 'MISS'],
       ],
       2,
     );
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^- plan \(all topics; imports the suites, no vitest\), dist\/ \(compiled\): `plan` from dist\//);
-    expect(lines[1]).toMatch(/^- --help, sources \(tsx\): from the sources, 0\.3 s/);
+    expect(lines[1]).toMatch(/^- --help, sources \(tsx\); baseline \(a report of one topic\), sources \(tsx\): from the sources, 0\.3 s/);
   });
 
   it('says so when a missed figure has no recorded obstacle, never leaving it silent', () => {
