@@ -236,13 +236,14 @@ async function main(): Promise<number> {
   if (ONLY === 'host') {
     const host = await hostRuns(undefined, REPEATS);
     const failed = host.filter((r) => r.exitCode !== 0);
+    const rows = hostRows(host);
     print([
       ...heading(startedAt, loadAtStart, loads()),
       '',
       '### Against a distant host',
       '',
-      ...markdownTable(['figure', 'median', 'runs', 'target', 'verdict'], hostRows(host)),
-      ...missesSection(obstacleLines(hostRows(host))),
+      ...markdownTable(['figure', 'median', 'runs', 'target', 'verdict'], rows),
+      ...missesSection(obstacleLines(rows)),
       '',
       ...markdownTable(
         ['figure', 'median', 'runs'],

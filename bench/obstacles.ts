@@ -59,7 +59,7 @@ const OBSTACLES: Obstacle[] = [
   },
   {
     row: /bulk lifecycle/,
-    text: 'bulk lifecycle lag, 0.5 s: polls start 100 ms after acceptance and back off by 1.5 up to 500 ms, so a read comes at most one interval after the host settles a bulk; a larger lag means the host answered slowly.',
+    text: 'bulk lifecycle lag, 0.5 s: polls start 100 ms after acceptance and back off by 1.5 up to 500 ms, so a read comes at most one interval after the host settles a bulk; a larger lag means the host answered slowly, and bulks shown as never settled were not settled within the settle timeout.',
   },
 ];
 
@@ -73,7 +73,8 @@ export function obstacleLines(rows: string[][], labelCells = 1): string[] {
   const figuresOf = new Map<string, string[]>();
   for (const row of rows) {
     if (row[row.length - 1] !== 'MISS') continue;
-    const text = OBSTACLES.find((o) => o.row.test(row.join(' | ')))?.text ?? unexplained;
+    // A figure that could not be taken misses for that reason, not for its recorded obstacle.
+    const text = row.includes('n/a') ? 'not measured (n/a): the runs behind it did not yield the figure; see the warnings above.' : (OBSTACLES.find((o) => o.row.test(row.join(' | ')))?.text ?? unexplained);
     figuresOf.set(text, [...(figuresOf.get(text) ?? []), row.slice(0, labelCells).join(', ')]);
   }
   return [...figuresOf].map(([text, figures]) => `- ${figures.join('; ')}: ${text}`);

@@ -213,7 +213,7 @@ export interface CheckMeta {
  * Where suites declare their checks when `plan` reads the declarations without vitest: set on
  * `globalThis` under this key while the suite files are imported (suites/support/declare.ts).
  */
-export const DECLARATION_COLLECTOR = Symbol.for('conformance.declarations');
+const DECLARATION_COLLECTOR = Symbol.for('conformance.declarations');
 
 /** What a declaration collector hands the suites, and what it gathers: each check's test name and meta. */
 export interface DeclarationCollector {
@@ -221,6 +221,21 @@ export interface DeclarationCollector {
   declared: Array<{ name: string; meta: CheckMeta }>;
   /** Names of the `describe` blocks seen (a file with none declared nothing the collector can read). */
   described: string[];
+  /** Bodies of `describe` blocks, run once the file has loaded, as vitest runs them. */
+  pending: Array<() => void>;
+}
+
+type CollectorHolder = { [DECLARATION_COLLECTOR]?: DeclarationCollector };
+
+/** The collector reading declarations now, if any. */
+export function declarationCollector(): DeclarationCollector | undefined {
+  return (globalThis as CollectorHolder)[DECLARATION_COLLECTOR];
+}
+
+/** Sets the collector while suite files load (harness/gating/declarations.ts), or clears it. */
+export function setDeclarationCollector(collector: DeclarationCollector | undefined): void {
+  if (collector) (globalThis as CollectorHolder)[DECLARATION_COLLECTOR] = collector;
+  else delete (globalThis as CollectorHolder)[DECLARATION_COLLECTOR];
 }
 
 /** `*` and `?` globs, anchored, case-sensitive as ids are. */

@@ -217,7 +217,8 @@ interface Ctx {
   root: JsonSchema;
   options: ConvertOptions;
   caps: typeof DEFAULT_CAPS;
-  ajv: AjvLike;
+  /** The converter's ajv, created at its first use (building an arbitrary needs none). */
+  ajv: () => AjvLike;
   validators: Map<string, ValidateFunction>;
   refStack: string[];
   narrowing: Set<string>;
@@ -234,7 +235,7 @@ function validatorAt(ctx: Ctx, schema: JsonSchema, schemaPath: string): (v: unkn
       // The sub-schema with the root's reference containers beside it, so its local $refs resolve.
       const host: SchemaObject = isSchemaObject(ctx.root) ? pick(ctx.root, ['components', '$defs', 'definitions']) : {};
       const compiled = isSchemaObject(schema) ? { ...stripContainers(schema), ...host } : schema;
-      fn = ctx.ajv.compile(compiled as object);
+      fn = ctx.ajv().compile(compiled as object);
       ctx.validators.set(schemaPath, fn);
     }
     return fn;
@@ -300,7 +301,7 @@ export function arbitraryFromSchema(root: JsonSchema, options: ConvertOptions = 
     root,
     options,
     caps: { ...DEFAULT_CAPS, ...options.caps },
-    ajv: sharedAjv(),
+    ajv: sharedAjv,
     validators: validatorsFor(root),
     refStack: [],
     narrowing: new Set(),

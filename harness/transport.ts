@@ -88,7 +88,7 @@ export function proxyCredentials(env: NodeJS.ProcessEnv = process.env): string[]
       if (url.password) found.push(decodeURIComponent(url.password), url.password);
       if (url.username && url.password) found.push(`${url.username}:${url.password}`);
     } catch {
-      // Not a URL: undici refuses it when the client is created.
+      // Not a URL: undici refuses it when the first request sets up the connections.
     }
   }
   return found;
@@ -116,9 +116,19 @@ export interface Transport {
 
 export function createTransport(settings: TransportSettings): Transport {
   let dispatcher: ReturnType<typeof dispatcherFor> | undefined;
+  /** The connections, set up at the first request; a setup that fails (a proxy URL undici refuses) is the configuration's error, not the target's. */
+  async function connections(): Promise<Awaited<ReturnType<typeof dispatcherFor>>> {
+    dispatcher ??= dispatcherFor(settings.timeoutMs, settings.mayProxy);
+    try {
+      return await dispatcher;
+    } catch (error) {
+      throw new HarnessError('CONF_INVALID_VALUE', `the HTTP client could not be set up (HTTPS_PROXY / HTTP_PROXY?): ${(error as Error).message}`);
+    }
+  }
   const semaphore = new Semaphore(Math.max(1, settings.concurrency));
 
   async function perform(out: Outgoing): Promise<RawResult> {
+    const { agent, request } = await connections();
     const started = performance.now();
     const elapsed = () => Math.round(performance.now() - started);
     // A plain timer rather than AbortSignal.timeout, which cost about 25 times more per request
@@ -129,8 +139,6 @@ export function createTransport(settings: TransportSettings): Transport {
       settings.timeoutMs,
     );
     try {
-      dispatcher ??= dispatcherFor(settings.timeoutMs, settings.mayProxy);
-      const { agent, request } = await dispatcher;
       const response = await request(out.url, {
         dispatcher: agent,
         method: out.method as never,
@@ -198,5 +206,6 @@ export function createTransport(settings: TransportSettings): Transport {
     }
   }
 
-  return { send, close: async () => (dispatcher ? (await dispatcher).agent.close() : undefined) };
+  // A setup that failed has nothing to close (its error was the requests' to report).
+  return { send, close: async () => (dispatcher ? dispatcher.then(({ agent }) => agent.close(), () => undefined) : undefined) };
 }

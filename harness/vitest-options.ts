@@ -34,9 +34,9 @@ export function checkTimeoutMs(settings: SuiteConfig['settings']): number {
 /**
  * The compiled modules the suites import (dist/, all but the suite and entry files vitest runs
  * itself): loaded by Node as they are, not transformed again by vite, which spares the worker
- * the transform's time and the module graph's memory.
+ * the transform's time and the module graph's memory. vite names modules with forward slashes.
  */
-const COMPILED_MODULES = new RegExp(`^${CODE_ROOT.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?!suites/[^/]+\\.suite\\.js$|suites/support/overlap\\.entry\\.js$|harness/vitest-setup\\.js$)`);
+const COMPILED_MODULES = new RegExp(`^${CODE_ROOT.replace(/\\/g, '/').replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?!suites/[^/]+\\.suite\\.js$|suites/support/overlap\\.entry\\.js$|harness/vitest-setup\\.js$)`);
 
 /** The one vitest file of an overlapped run (suites/support/lanes.ts). */
 const OVERLAP_DIR = join(CODE_ROOT, 'suites', 'support');

@@ -457,7 +457,9 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
         t,
         batch,
         async (bodies) => {
-          await Promise.all(
+          // Every bulk is read to its end, then the first failure in batch order is the one
+          // reported: the same for a seed however the answers interleave, and no read outlives the check.
+          const outcomes = await Promise.allSettled(
             bodies.map(async (body) => {
               const { response } = await submitAccepted(t, body);
               const bulkId = bulkIdOf(response);
@@ -479,6 +481,8 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
               adviseMonotonic(t, bulkId!, result.observations);
             }),
           );
+          const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');
+          if (failed) throw failed.reason;
         },
         { maxRuns: 1 },
       );

@@ -4,7 +4,7 @@
 // collect mode; this takes the suites' import time.
 import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { DECLARATION_COLLECTOR, type DeclarationCollector, type SuiteConfig } from '../../core/model.ts';
+import { setDeclarationCollector, type DeclarationCollector, type SuiteConfig } from '../../core/model.ts';
 
 export interface SuiteDeclarations {
   /** The file, as given. */
@@ -19,18 +19,24 @@ let collections = 0;
 /** One collection at a time: the collector is process-wide while the files load. */
 let queue: Promise<unknown> = Promise.resolve();
 
-type Holder = { [DECLARATION_COLLECTOR]?: DeclarationCollector };
+/** Runs the queued describe bodies once their file has loaded, as vitest does: depth first, in order. */
+function runDescribeBodies(collector: DeclarationCollector): void {
+  for (const body of collector.pending.splice(0)) {
+    body();
+    runDescribeBodies(collector);
+  }
+}
 
 async function collectEach(files: string[], suiteConfig: SuiteConfig, root: string): Promise<SuiteDeclarations[]> {
   const generation = ++collections;
   const found: SuiteDeclarations[] = [];
-  const holder = globalThis as Holder;
   try {
     for (const file of files) {
-      const collector: DeclarationCollector = { suiteConfig, declared: [], described: [] };
-      holder[DECLARATION_COLLECTOR] = collector;
+      const collector: DeclarationCollector = { suiteConfig, declared: [], described: [], pending: [] };
+      setDeclarationCollector(collector);
       try {
         await import(`${pathToFileURL(file).href}?declarations=${generation}`);
+        runDescribeBodies(collector);
         // A file that declared through vitest itself would otherwise plan nothing, silently.
         const unread = collector.described.length === 0 && collector.declared.length === 0;
         found.push({
@@ -44,7 +50,7 @@ async function collectEach(files: string[], suiteConfig: SuiteConfig, root: stri
       }
     }
   } finally {
-    delete holder[DECLARATION_COLLECTOR];
+    setDeclarationCollector(undefined);
   }
   return found;
 }

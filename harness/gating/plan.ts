@@ -100,7 +100,12 @@ export function planSuiteConfig(config: RunConfig): SuiteConfig {
 async function shardOf(files: string[], shard: string | undefined): Promise<string[]> {
   const m = shard === undefined ? null : /^(\d+)\/(\d+)$/.exec(shard);
   if (!m) return files;
-  const { BaseSequencer } = await import('vitest/node');
+  let BaseSequencer: typeof import('vitest/node').BaseSequencer;
+  try {
+    ({ BaseSequencer } = await import('vitest/node'));
+  } catch (error) {
+    throw new HarnessError('CONF_INVALID_VALUE', `--shard needs vitest to choose the files of a shard, and it did not load: ${(error as Error).message.split('\n')[0]}`);
+  }
   // vitest's root carries no trailing separator, and each file's hash is of its path under it.
   const sequencer = new BaseSequencer({ config: { root: resolve(PACKAGE_ROOT), shard: { index: Number(m[1]), count: Number(m[2]) } } } as never);
   const specs = await sequencer.shard(files.map((moduleId) => ({ moduleId })) as never);

@@ -262,10 +262,6 @@ export async function createdBulkCount(t: CheckContext): Promise<number | undefi
   }
 }
 
-/** Whether `createdDuring` can count created bulks here: only through the embedded reference's control origin. */
-export function countsCreated(t: CheckContext): boolean {
-  return t.config.target.controlUrl !== undefined;
-}
 
 /**
  * Runs `action` and reports whether the number of bulks changed: `undefined` when nothing can

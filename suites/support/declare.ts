@@ -3,19 +3,12 @@
 // vitest and vite to read declarations took seconds; a collector takes the suites' import time.
 // Suites and their support modules reach vitest through this module only.
 import type { TestContext } from 'vitest';
-import { DECLARATION_COLLECTOR, type CheckMeta, type DeclarationCollector, type SuiteConfig } from '../../core/model.ts';
+import { declarationCollector as collector, type CheckMeta, type SuiteConfig } from '../../core/model.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
     conformance: SuiteConfig;
   }
-}
-
-type Holder = { [DECLARATION_COLLECTOR]?: DeclarationCollector };
-
-/** The collector reading declarations now, if any (harness/gating/declarations.ts sets it). */
-function collector(): DeclarationCollector | undefined {
-  return (globalThis as Holder)[DECLARATION_COLLECTOR];
 }
 
 // Top-level await: a process that only collects never loads vitest.
@@ -30,7 +23,7 @@ export function describe(name: string, body: () => void): void {
   const active = collector();
   if (active) {
     active.described.push(name);
-    body();
+    active.pending.push(body);
   } else runner().describe(name, body);
 }
 

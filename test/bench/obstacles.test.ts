@@ -30,6 +30,10 @@ describe('obstacles of missed goals', () => {
     expect(lines[1]).toMatch(/^- --help, sources \(tsx\); baseline \(a report of one topic\), sources \(tsx\): from the sources, 0\.3 s/);
   });
 
+  it('says a figure that could not be taken was not measured, rather than blaming its obstacle', () => {
+    expect(obstacleLines([['bulk lifecycle waits on a host: ...', 'n/a', 'n/a', '<= 0.5', 'MISS']])[0]).toMatch(/: not measured \(n\/a\)/);
+  });
+
   it('says so when a missed figure has no recorded obstacle, never leaving it silent', () => {
     expect(obstacleLines([['a figure nobody profiled', '9', '9', '<= 1', 'MISS']])).toEqual([
       '- a figure nobody profiled: no obstacle recorded in bench/obstacles.ts: profile it and say what stands in the way.',
