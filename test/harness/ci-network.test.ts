@@ -22,6 +22,27 @@ const tempDir = (label: string) => mkdtempSync(join(tmpdir(), `conformance-${lab
 const readReport = (dir: string) => JSON.parse(readFileSync(join(dir, 'report.json'), 'utf8')) as RunResult;
 
 describe('HTTP_PROXY', { timeout: 180_000 }, () => {
+  it('a proxy URL the HTTP client refuses is a configuration error (exit 2) naming the variables, the secret nowhere', async () => {
+    const dir = tempDir('bad-proxy');
+    const secret = 'canary-secret-bad-proxy-7d41';
+    writeFileSync(
+      join(dir, 'host.env'),
+      [
+        'CONFORMANCE_BASE_URL=http://127.0.0.1:9/',
+        'CONFORMANCE_TOKEN_URL=http://127.0.0.1:9/oauth2/token',
+        'CONFORMANCE_CLIENT_ID=client',
+        `CONFORMANCE_CLIENT_SECRET=${secret}`,
+        'CONFORMANCE_BUSINESS_ID=0190a5a5-0000-7000-8000-000000000001',
+        '',
+      ].join('\n'),
+    );
+    const result = await cli(['run', '--env-file', join(dir, 'host.env'), '--topic', 'wallet', '--report-dir', join(dir, 'r')], { HTTP_PROXY: 'http://[not-a-url', HTTPS_PROXY: 'http://[not-a-url' });
+    expect(result.code, result.stdout + result.stderr).toBe(2);
+    expect(result.stderr).toMatch(/the HTTP client could not be set up \(HTTPS_PROXY \/ HTTP_PROXY\?\).*\[CONF_INVALID_VALUE\]/);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(result.stdout + result.stderr).not.toContain(secret);
+  });
+
   it('a run against a host reaches it through the proxy, every request seen by the proxy', async () => {
     const reference = await startReference();
     const proxy = await startForwardProxy();
