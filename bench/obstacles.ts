@@ -36,7 +36,7 @@ const OBSTACLES: Obstacle[] = [
     text:
       '`plan` from dist/, 0.3 s (profiled 2026-11-25): it no longer starts vitest (2.5 s before); it imports every suite to read its ' +
       'declarations, about 0.4 s of CPU: fast-check 35 ms, garbage collection 35 ms, and loading some 150 compiled modules most of the ' +
-      'rest (Node\'s own start is 0.1 s). ajv and undici load at first use, so not here. 0.3 s needs declarations that load no suite ' +
+      'rest (Node\'s own start is 0.1 s). undici loads at first use, so not here; ajv still loads once (about 80 ms), because the validation suite counts its kinds of violation at load and building those arbitraries checks their inputs against the schemas. 0.3 s needs declarations that load no suite ' +
       'code (budgets written as data rather than functions of the run) or the suites bundled into one file.',
   },
   {
