@@ -45,6 +45,8 @@ function closeOpenLog(): void {
 export interface ExchangeScope {
   sent: number;
   held?: string[];
+  /** Set when the check's time is up: the run went on without it, so it may send nothing more. */
+  ended?: string;
 }
 
 /** A request's place among its check's held lines, taken when the request is sent. */

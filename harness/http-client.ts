@@ -78,9 +78,10 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
         `the run reached its request budget of ${settings.maxRequests} (CONFORMANCE_MAX_REQUESTS)`,
       );
     }
-    sent++;
     // The check that sends it (checks may overlap: the client-wide count is the run's, not a check's).
     const scope = currentExchangeScope();
+    if (scope?.ended) throw new Error(`${scope.ended}; it sends nothing more`);
+    sent++;
     if (scope) scope.sent++;
     return reserveExchangeSlot();
   }

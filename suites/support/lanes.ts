@@ -71,7 +71,11 @@ async function runOne(plan: Planned, checkTimeoutMs: number, hold: boolean): Pro
   const ms = plan.runnable.timeoutMs ?? checkTimeoutMs;
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<Outcome>((resolve) => {
-    timer = setTimeout(() => resolve({ error: timedOut(ms) }), ms);
+    timer = setTimeout(() => {
+      // The run goes on without it: whatever it still tries to send is refused (harness/http-client.ts).
+      scope.ended = `the check ended at its timeout of ${ms} ms`;
+      resolve({ error: timedOut(ms) });
+    }, ms);
   });
   let outcome: Outcome;
   try {
@@ -81,7 +85,6 @@ async function runOne(plan: Planned, checkTimeoutMs: number, hold: boolean): Pro
   }
   plan.live.durationMs = Math.round(performance.now() - started);
   const lines = scope.held ?? [];
-  // A check that outlived its timeout writes what it still sends straight to the log.
   delete scope.held;
   return { outcome, lines };
 }

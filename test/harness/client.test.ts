@@ -282,6 +282,17 @@ describe('requests', () => {
     expect(scope.sent).toBe(2);
   });
 
+  it('a check that ended at its timeout sends nothing more: the request is refused before it is counted or sent', async () => {
+    const api = createApiClient(suiteConfigFor(fake));
+    const scope: ExchangeScope = { sent: 0, held: [], ended: 'the check ended at its timeout of 50 ms' };
+    const before = fake.calls.length;
+    await expect(inExchangeScope(scope, () => api.send({ method: 'GET', path: wallet }))).rejects.toThrow(/ended at its timeout of 50 ms; it sends nothing more/);
+    await api.close();
+    expect(fake.calls.length).toBe(before);
+    expect(scope.sent).toBe(0);
+    expect(scope.held).toEqual([]);
+  });
+
   it('idempotency keys carry the run id and never repeat', () => {
     const a = createApiClient(suiteConfigFor(fake));
     const b = createApiClient(suiteConfigFor(fake));

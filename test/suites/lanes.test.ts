@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CheckMeta, Topic } from '../../core/model.ts';
-import { appendExchange, inExchangeScope, readAllExchanges, resetExchangeLog } from '../../harness/exchange-log.ts';
+import { appendExchange, inExchangeScope, readAllExchanges, resetExchangeLog, type ExchangeScope } from '../../harness/exchange-log.ts';
 import { declareRunnable, laneOutcome, openLanes, sealLanes } from '../../suites/support/lanes.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -139,11 +139,14 @@ describe('lanes', () => {
     const next = `cursors/next-${Date.now()}`;
     const meta = (checkId: string): CheckMeta => ({ topic: 'cursors', checkId, requirements: [], notes: [], advisories: [], evidence: [] });
     openLanes({ lanes: 2, checkTimeoutMs: 10_000, logPath: log });
-    declareRunnable(slow, { readsRun: false, timeoutMs: 50, execute: () => new Promise(() => undefined) }, meta(slow));
+    let slowScope: ExchangeScope | undefined;
+    declareRunnable(slow, { readsRun: false, timeoutMs: 50, execute: (_live, scope) => ((slowScope = scope), new Promise(() => undefined)) }, meta(slow));
     declareRunnable(next, { readsRun: false, execute: async () => ({}) }, meta(next));
     sealLanes();
     const [a, b] = await Promise.all([laneOutcome(slow)!, laneOutcome(next)!]);
     expect(String((a.error as Error).message)).toMatch(/did not end within 50 ms/);
     expect(b).toEqual({});
+    // Whatever the abandoned check still tries to send is refused (harness/http-client.ts).
+    expect(slowScope?.ended).toMatch(/ended at its timeout of 50 ms/);
   });
 });
