@@ -1,6 +1,7 @@
 // Bulk submission and observation helpers shared by the stateful topics: submit with the run's
 // sender and recipients under a fresh idempotency key, poll until `completed` within the settle
 // bound, and (on the embedded reference) count what was created.
+import { parseRetryAfter } from '../../harness/pacing.ts';
 import type * as fc from 'fast-check';
 import type { ApiResponse, Caller } from '../../harness/client.ts';
 import type { SuiteConfig } from '../../core/model.ts';
@@ -167,15 +168,6 @@ export interface PollOptions {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** Retry-After of a read (RFC 9110 10.2.3): delay-seconds or an HTTP-date; undefined when neither. */
-export function retryAfterMs(value: string | undefined, now = Date.now()): number | undefined {
-  const trimmed = value?.trim();
-  if (!trimmed) return undefined;
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const date = Date.parse(trimmed);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
 /**
  * Delays between reads of a bulk: short steps against the embedded reference; against a host short
  * first reads growing by half to a cap, so a change is seen within the cap of the host's own
@@ -237,7 +229,7 @@ export async function pollUntilCompleted(
       return { observations, final: observation, completed: true };
     }
     // A host may say when to look again (seconds or an HTTP-date); never past the settle deadline.
-    const hinted = retryAfterMs(response.headers['retry-after']);
+    const hinted = parseRetryAfter(response.headers['retry-after']);
     const wait = hinted !== undefined ? Math.max(delay, hinted) : delay;
     if (observations.length >= maxReads || Date.now() + wait > deadline) return { observations, final: observation, completed };
     await sleep(wait);

@@ -85,8 +85,9 @@ export interface CheckSpec {
   uses?: Need[];
   /**
    * Why the check must run with no other check running (it reads a wallet balance before and after
-   * a submission): when the checks overlap (suites/support/lanes.ts), it runs by itself before the
-   * others start. It must not depend on what its topic's earlier checks did.
+   * a submission): when the checks overlap (suites/support/lanes.ts), it runs by itself once the
+   * lanes have run every other topic's checks, before the log readers. It must not depend on what
+   * its topic's earlier checks did.
    */
   alone?: string;
   /**
@@ -219,8 +220,9 @@ function guarded(api: ApiClient, guard: Guard): ApiClient {
     token: async (app) => api.token(app),
     tokenEndpoint: async (request) => (overBudget(), api.tokenEndpoint(request)),
     idempotencyKey: (label) => api.idempotencyKey(label),
+    // This check's own requests: the client's count is the run's, other checks' included when they overlap.
     get requestCount() {
-      return api.requestCount;
+      return guard.used();
     },
     ...(api.redact ? { redact: api.redact.bind(api) } : {}),
   };

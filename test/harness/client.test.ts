@@ -219,6 +219,8 @@ describe('requests', () => {
     expect(parseRetryAfter('2')).toBe(2000);
     expect(parseRetryAfter(new Date(10_000).toUTCString(), 5_000)).toBe(5_000);
     expect(parseRetryAfter('soon')).toBeUndefined();
+    expect(parseRetryAfter(new Date(1_000).toUTCString(), 5_000)).toBe(0);
+    expect(parseRetryAfter(undefined)).toBeUndefined();
   });
 
   it('stops at the request budget with REQUEST_BUDGET_EXHAUSTED', async () => {

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ApiRequest, ApiResponse } from '../../harness/client.ts';
 import type { CheckContext } from '../../suites/support/check.ts';
-import { maxPollReads, pollUntilCompleted, retryAfterMs } from '../../suites/support/bulk.ts';
+import { maxPollReads, pollUntilCompleted } from '../../suites/support/bulk.ts';
 
 /** A host whose bulk completes `completesAfterMs` after the first read; `retryAfter` on every read before. */
 function hostCheck(completesAfterMs: number, retryAfter?: string): { t: CheckContext; reads: number[] } {
@@ -45,14 +45,5 @@ describe('bulk lifecycle polling against a host', () => {
     await pollUntilCompleted(t, 'b');
     expect(reads).toHaveLength(2);
     expect(reads[1]!).toBeGreaterThanOrEqual(990);
-  });
-
-  it('reads Retry-After as seconds or an HTTP-date', () => {
-    const now = Date.parse('Wed, 21 Oct 2015 07:28:00 GMT');
-    expect(retryAfterMs('2', now)).toBe(2_000);
-    expect(retryAfterMs('Wed, 21 Oct 2015 07:28:03 GMT', now)).toBe(3_000);
-    expect(retryAfterMs('Wed, 21 Oct 2015 07:27:00 GMT', now)).toBe(0);
-    expect(retryAfterMs('soon', now)).toBeUndefined();
-    expect(retryAfterMs(undefined, now)).toBeUndefined();
   });
 });
