@@ -92,10 +92,8 @@ const ALSO_RUN: Partial<Record<DefectId, Topic[]>> = {
 
 /** The topics a defect's run selects, in the run's own order. */
 export function topicsFor(defect: Defect): Topic[] {
-  const also = ALSO_RUN[defect.id as DefectId];
-  if (also) return TOPICS.filter((t) => t === defect.topic || also.includes(t));
-  if (!WHOLE_RUN_TOPICS.includes(defect.topic)) return [defect.topic];
-  const companions = EXPOSED_BY[defect.id as DefectId];
+  const id = defect.id as DefectId;
+  const companions = ALSO_RUN[id] ?? (WHOLE_RUN_TOPICS.includes(defect.topic) ? EXPOSED_BY[id] : []);
   if (companions === undefined) return [...TOPICS];
   return TOPICS.filter((t) => t === defect.topic || companions.includes(t));
 }
@@ -147,10 +145,10 @@ export interface TrafficDigest {
 async function judgeRunTraffic(reportDir: string, envFile?: string): Promise<TrafficDigest | undefined> {
   const log = join(reportDir, 'exchanges.jsonl');
   if (!existsSync(log)) return undefined;
-  const { readTraffic } = await import('../traffic/read.ts');
-  const { readTrafficEnv } = await import('../traffic/env.ts');
-  const { judgeTraffic } = await import('../traffic/judge.ts');
   try {
+    const { readTraffic } = await import('../traffic/read.ts');
+    const { readTrafficEnv } = await import('../traffic/env.ts');
+    const { judgeTraffic } = await import('../traffic/judge.ts');
     const input = await readTraffic([log]);
     const { result, findings } = judgeTraffic(input.exchanges, { env: readTrafficEnv(envFile) });
     const judged = result.topics.flatMap((t) => t.checks).filter((c) => c.status !== 'skip').flatMap((c) => c.requirements);
@@ -453,7 +451,7 @@ async function runInProcess(job: Job, reportDir: string, cwd: string): Promise<R
     writeFileSync(envFile, `${hostEnvLines(reference.envLines(), job.host).join('\n')}\n`, { mode: 0o600 });
     const config = loadConfig({ envFile, topic: job.topics.join(','), seed: String(job.seed), reportDir }, {}, cwd);
     const outcome = await runConformance(config, { print: silent, printError: silent, tty: false });
-    const traffic = job.kind === 'defect' && !job.weaken ? await judgeRunTraffic(reportDir) : undefined;
+    const traffic = job.kind === 'defect' && !job.weaken ? await judgeRunTraffic(reportDir, envFile) : undefined;
     return { ...digestOf(outcome.result, outcome.exitCode, Date.now() - started), ...(traffic ? { traffic } : {}) };
   } finally {
     rmSync(envFile, { force: true });
@@ -777,7 +775,13 @@ function judgeJob(job: Job, digest: RunDigest, catchers: Catchers): { ok: boolea
 /** Runs jobs on `concurrency` worker lanes; every digest by job key. Reports go to a temp folder, removed after. */
 export async function runJobs(
   jobs: Job[],
-  options: { concurrency: number; keepRuns?: boolean; progress?: (line: string) => void },
+  options: {
+    concurrency: number;
+    /** The checks that must catch each defect (scripts/catchers.json), read once by the caller; `{}` while they are rewritten. */
+    catchers: Catchers;
+    keepRuns?: boolean;
+    progress?: (line: string) => void;
+  },
 ): Promise<Map<string, RunDigest>> {
   const progress = options.progress ?? (() => undefined);
   const root = mkdtempSync(join(tmpdir(), 'conformance-matrix-'));
@@ -785,7 +789,7 @@ export async function runJobs(
   const keptDir = join(ROOT, 'reports', 'matrix-runs');
   rmSync(keptDir, { recursive: true, force: true });
   const digests = new Map<string, RunDigest>();
-  const catchers = readCatchers();
+  const { catchers } = options;
   const queue = [...jobs];
   let finished = 0;
 
@@ -825,12 +829,13 @@ export async function runMatrix(options: MatrixOptions = {}): Promise<MatrixResu
   const concurrency = Math.max(1, options.concurrency ?? 2);
   const defects = options.defects ?? DEFECTS;
   const jobs = matrixJobs(options);
-  const digests = await runJobs(jobs, { concurrency, ...(options.keepRuns ? { keepRuns: true } : {}), ...(options.progress ? { progress: options.progress } : {}) });
+  // Judged without scripts/catchers.json when it is about to be rewritten from this run.
+  const expected: Catchers = options.updateCatchers ? {} : readCatchers();
+  const digests = await runJobs(jobs, { concurrency, catchers: expected, ...(options.keepRuns ? { keepRuns: true } : {}), ...(options.progress ? { progress: options.progress } : {}) });
 
-  const expected = readCatchers();
   const defectOutcomes = defects.map((d) => {
     const job = jobs.find((j) => j.defect === d.id && !j.host)!;
-    return judgeDefect(d, job.topics, digests.get(job.key)!, job.via, undefined, undefined, options.updateCatchers ? undefined : expected[d.id]);
+    return judgeDefect(d, job.topics, digests.get(job.key)!, job.via, undefined, undefined, expected[d.id]);
   });
   const catchers = new Map(defectOutcomes.map((d) => [d.defect, d.citingChecks]));
   const host = options.host ? hostResult(options.host, jobs, digests, catchers) : undefined;

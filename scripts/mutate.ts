@@ -79,7 +79,7 @@ export async function runMutation(options: {
 }): Promise<MutationScore> {
   const sites = options.only ?? sampleSites(assertionSites(join(ROOT, 'suites')), options.sample, options.seed);
   const catchers = readCatchers();
-  const run = (jobs: Job[]) => runJobs(jobs, { concurrency: options.concurrency, ...(options.progress ? { progress: options.progress } : {}) });
+  const run = (jobs: Job[]) => runJobs(jobs, { concurrency: options.concurrency, catchers, ...(options.progress ? { progress: options.progress } : {}) });
   const judge = (d: Defect, job: Job, digest: RunDigest) => judgeDefect(d, job.topics, digest, job.via, undefined, undefined, catchers[d.id]);
 
   // 1. Each defect that reaches a sampled topic, once as it is: the sites its catches failed at.
