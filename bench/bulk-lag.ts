@@ -96,7 +96,9 @@ export function runSettleLags(report: RunResult, lines: readonly string[]): Sett
   const own = checkLines(report, lines, LAG_CHECK);
   if (!own || own.length === 0) return undefined;
   const exchanges = own.map((line) => JSON.parse(line) as Exchange);
-  // Every line of the check submits or reads a bulk: anything else means the slice is off.
+  // Every line of the check submits or reads a bulk, its first a submission and its last a read
+  // (the check submits its batch, then reads each bulk to its end): anything else means the slice is off.
   if (!exchanges.every((x) => /\/bulk-messages(\/[^/]+)?$/.test(pathOf(x.request.url)))) return undefined;
+  if (exchanges[0]!.request.method !== 'POST' || exchanges[exchanges.length - 1]!.request.method !== 'GET') return undefined;
   return settleLags(exchanges);
 }

@@ -74,7 +74,7 @@ export function obstacleLines(rows: string[][], labelCells = 1): string[] {
   for (const row of rows) {
     if (row[row.length - 1] !== 'MISS') continue;
     // A figure that could not be taken misses for that reason, not for its recorded obstacle.
-    const text = row.includes('n/a') ? 'not measured (n/a): the runs behind it did not yield the figure; see the warnings above.' : (OBSTACLES.find((o) => o.row.test(row.join(' | ')))?.text ?? unexplained);
+    const text = row.some((cell) => cell.includes('n/a')) ? 'not measured (n/a): the runs behind it did not yield the figure; see the warnings above.' : (OBSTACLES.find((o) => o.row.test(row.join(' | ')))?.text ?? unexplained);
     figuresOf.set(text, [...(figuresOf.get(text) ?? []), row.slice(0, labelCells).join(', ')]);
   }
   return [...figuresOf].map(([text, figures]) => `- ${figures.join('; ')}: ${text}`);

@@ -14,7 +14,7 @@ export interface TreeMeasurement {
   peakProcessRss: number;
   /** Distinct processes seen in the tree. */
   processes: number;
-  /** CPU time (user + system) of the tree's processes, summed, as last sampled (ms; Linux clock ticks of 10 ms). */
+  /** CPU time (user + system) of the child and everything it reaped (ms; Linux clock ticks of 10 ms). */
   cpuMs: number;
   stdout: string;
   stderr: string;
@@ -64,21 +64,22 @@ function memoryOf(pid: number): { rss: number; hwm: number } | undefined {
   }
 }
 
-/** User + system CPU time of one process so far (ms), from /proc/PID/stat fields 14 and 15 (clock ticks, 100 a second). */
-function cpuOf(pid: number): number | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    // Fields after the command name start at field 3 (state): utime is field 14, stime 15.
-    return (Number(fields[11]) + Number(fields[12])) * 10;
-  } catch {
-    return undefined;
-  }
+/**
+ * Seconds of CPU this process's reaped children (and what they reaped) used so far: fields 16 and
+ * 17 of /proc/self/stat, in clock ticks of 10 ms. Taken around one child, it is that child's whole
+ * CPU time, threads and short-lived processes included, which sampling would miss.
+ */
+export function childrenCpuSeconds(): number {
+  const stat = readFileSync('/proc/self/stat', 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  // After the command name, field 3 (state) is index 0: cutime is field 16, cstime field 17.
+  return (Number(fields[13]) + Number(fields[14])) / 100;
 }
 
 export function measureTree(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv } = {}): Promise<TreeMeasurement> {
   return new Promise((resolve, reject) => {
     const started = performance.now();
+    const cpuBefore = childrenCpuSeconds();
     const child = spawn(command, args, { cwd: options.cwd, env: options.env, stdio: ['ignore', 'pipe', 'pipe'] });
     const stdout: Buffer[] = [];
     const stderr: Buffer[] = [];
@@ -86,7 +87,6 @@ export function measureTree(command: string, args: string[], options: { cwd?: st
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
     let peakTreeRss = 0;
     const peakByPid = new Map<number, number>();
-    const cpuByPid = new Map<number, number>();
     const sample = () => {
       if (child.pid === undefined) return;
       let sum = 0;
@@ -95,8 +95,6 @@ export function measureTree(command: string, args: string[], options: { cwd?: st
         if (!memory) continue;
         sum += memory.rss;
         peakByPid.set(pid, Math.max(peakByPid.get(pid) ?? 0, memory.hwm));
-        const cpu = cpuOf(pid);
-        if (cpu !== undefined) cpuByPid.set(pid, Math.max(cpuByPid.get(pid) ?? 0, cpu));
       }
       peakTreeRss = Math.max(peakTreeRss, sum);
     };
@@ -113,7 +111,8 @@ export function measureTree(command: string, args: string[], options: { cwd?: st
         peakTreeRss,
         peakProcessRss: Math.max(0, ...peakByPid.values()),
         processes: peakByPid.size,
-        cpuMs: [...cpuByPid.values()].reduce((sum, ms) => sum + ms, 0),
+        // 'close' comes after the child is reaped, so its CPU time is counted by now.
+        cpuMs: Math.round((childrenCpuSeconds() - cpuBefore) * 1000),
         stdout: Buffer.concat(stdout).toString('utf8'),
         stderr: Buffer.concat(stderr).toString('utf8'),
       });

@@ -7,11 +7,12 @@
 // one worker for all topic files, one client serves every topic, so the exchange log itself no
 // longer tells topics apart; the total is the exchange log's line count, and any requests outside
 // a check (hooks) show as the difference.
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { VARIABLES } from '../core/variables.ts';
 import type { RunResult } from '../harness/result.ts';
 import { runSettleLags, type SettleLags } from './bulk-lag.ts';
 import { measureTree, type TreeMeasurement } from './process-tree.ts';
@@ -133,6 +134,12 @@ export interface HostRunFigures {
   settleLags?: SettleLags;
 }
 
+/** A child that has exited or was killed by a signal (its exit code then stays null). */
+const ended = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
+
+/** A variable of the CONFORMANCE_* table (core/variables.ts), for its default. */
+const variable = (name: string) => VARIABLES.find((v) => v.name === name)!;
+
 /**
  * A whole run against a distant host: the reference served alone (`conformance serve --latency-ms
  * N`, every answer delayed) in its own process, and the run given only the env file it writes, as a
@@ -148,7 +155,7 @@ export async function measureHostRun(options: { seed: number; latencyMs: number;
   try {
     const deadline = Date.now() + 60_000;
     while (!existsSync(envFile) || readFileSync(envFile, 'utf8').trim() === '') {
-      if (host.exitCode !== null || Date.now() > deadline) throw new Error(`conformance serve did not write ${envFile} (exit ${host.exitCode})`);
+      if (ended(host) || Date.now() > deadline) throw new Error(`conformance serve did not write ${envFile} (exit ${host.exitCode ?? host.signalCode})`);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const env = { ...code };
@@ -160,7 +167,7 @@ export async function measureHostRun(options: { seed: number; latencyMs: number;
     return {
       seed: options.seed,
       latencyMs: options.latencyMs,
-      concurrency: options.concurrency ?? 4,
+      concurrency: options.concurrency ?? Number(variable('CONFORMANCE_CONCURRENCY').default),
       exitCode: tree.exitCode,
       verdict: report.verdict,
       wallMs: tree.wallMs,
@@ -170,7 +177,7 @@ export async function measureHostRun(options: { seed: number; latencyMs: number;
     };
   } finally {
     host.kill('SIGTERM');
-    await new Promise((resolve) => (host.exitCode !== null ? resolve(undefined) : host.once('exit', resolve)));
+    await new Promise((resolve) => (ended(host) ? resolve(undefined) : host.once('exit', resolve)));
     rmSync(work, { recursive: true, force: true });
   }
 }

@@ -72,5 +72,8 @@ describe('checkLines', () => {
     // A request made outside checks after them (not at the start) shifts the slice onto it.
     const off = [...lines, JSON.stringify(exchange('GET', 'http://127.0.0.1:8080/v1/businesses/b1/wallet/balance', 200, {}))];
     expect(runSettleLags(report([[LAG_CHECK, 2]]), off)).toBeUndefined();
+    // A slice shifted by one onto the previous check's read of a bulk: it starts with no submission.
+    const shifted = [JSON.stringify(read('zero', 'completed', true, T0)), lines[0]!];
+    expect(runSettleLags(report([[LAG_CHECK, 2]]), shifted)).toBeUndefined();
   });
 });
