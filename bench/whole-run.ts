@@ -7,7 +7,6 @@
 // one worker for all topic files, one client serves every topic, so the exchange log itself no
 // longer tells topics apart; the total is the exchange log's line count, and any requests outside
 // a check (hooks) show as the difference.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { VARIABLES } from '../core/variables.ts';
 import type { RunResult } from '../harness/result.ts';
 import { runSettleLags, type SettleLags } from './bulk-lag.ts';
+import { startServedHost } from '../scripts/served-host.ts';
 import { measureTree, type TreeMeasurement } from './process-tree.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -134,9 +134,6 @@ export interface HostRunFigures {
   settleLags?: SettleLags;
 }
 
-/** A child that has exited or was killed by a signal (its exit code then stays null). */
-const ended = (child: ChildProcess) => child.exitCode !== null || child.signalCode !== null;
-
 /** A variable of the CONFORMANCE_* table (core/variables.ts), for its default. */
 const variable = (name: string) => VARIABLES.find((v) => v.name === name)!;
 
@@ -151,13 +148,8 @@ export async function measureHostRun(options: { seed: number; latencyMs: number;
   const reportDir = join(work, 'reports');
   // The compiled code, as the installed package runs it (npm run bench builds dist/ first).
   const code: NodeJS.ProcessEnv = { ...cleanEnv(), CONFORMANCE_CODE: 'dist' };
-  const host = spawn(BIN, ['serve', '--latency-ms', String(options.latencyMs), '--env-out', envFile], { cwd: work, env: code, stdio: 'ignore' });
+  const host = await startServedHost(BIN, ['--latency-ms', String(options.latencyMs)], { envOut: envFile, cwd: work, env: code, timeoutMs: 60_000 });
   try {
-    const deadline = Date.now() + 60_000;
-    while (!existsSync(envFile) || readFileSync(envFile, 'utf8').trim() === '') {
-      if (ended(host) || Date.now() > deadline) throw new Error(`conformance serve did not write ${envFile} (exit ${host.exitCode ?? host.signalCode})`);
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
     const env = { ...code };
     if (options.concurrency !== undefined) env.CONFORMANCE_CONCURRENCY = String(options.concurrency);
     const args = ['run', '--env-file', envFile, '--seed', String(options.seed), '--report-dir', reportDir];
@@ -176,8 +168,7 @@ export async function measureHostRun(options: { seed: number; latencyMs: number;
       ...(settleLags ? { settleLags } : {}),
     };
   } finally {
-    host.kill('SIGTERM');
-    await new Promise((resolve) => (ended(host) ? resolve(undefined) : host.once('exit', resolve)));
+    await host.stop();
     rmSync(work, { recursive: true, force: true });
   }
 }

@@ -15,7 +15,6 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import type { Topic } from '../core/model.ts';
 import { TOPICS } from '../core/model.ts';
@@ -24,6 +23,8 @@ import { requirementById } from '../spec/requirements.ts';
 import type { Defect, DefectId } from '../reference/defects.ts';
 import { DEFECTS } from '../reference/defects.ts';
 import { readCatchers, writeCatchers, type Catchers } from './catchers.ts';
+import { SEED_RANGE, UsageError, scriptMain, wholeNumbers } from './script-args.ts';
+import { startServedHost, type ServedHost } from './served-host.ts';
 import { assertionSites } from './sites.ts';
 
 export const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -463,19 +464,23 @@ async function runInProcess(job: Job, reportDir: string, cwd: string): Promise<R
 async function runHostThroughCli(job: Job, reportDir: string, cwd: string): Promise<RunDigest> {
   const served = `${reportDir}.served.env`;
   const envFile = `${reportDir}.env`;
-  const serve = spawn(
-    process.execPath,
-    [join(ROOT, 'bin', 'conformance.mjs'), 'serve', '--env-out', served, ...(job.defect ? ['--defects', job.defect] : []), ...(job.host?.rateLimit ? ['--rate-limit', String(job.host.rateLimit)] : [])],
-    { cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }, stdio: 'ignore' },
-  );
+  let host: ServedHost;
   try {
-    for (let i = 0; i < 150 && !existsSync(served); i++) await new Promise((resolve) => setTimeout(resolve, 100));
-    if (!existsSync(served)) return { exitCode: -1, verdict: 'none', topics: [], harnessErrors: [], durationMs: 0, error: 'serve wrote no env file within 15 s' };
-    const lines = readFileSync(served, 'utf8').split('\n').filter(Boolean);
-    writeFileSync(envFile, `${hostEnvLines(lines, job.host!).join('\n')}\n`, { mode: 0o600 });
+    host = await startServedHost(
+      join(ROOT, 'bin', 'conformance.mjs'),
+      [...(job.defect ? ['--defects', job.defect] : []), ...(job.host?.rateLimit ? ['--rate-limit', String(job.host.rateLimit)] : [])],
+      // Only PATH and HOME: no CONFORMANCE_* of the caller's shell leaks in.
+      { envOut: served, cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }, timeoutMs: 15_000 },
+    );
+  } catch (error) {
+    rmSync(served, { force: true });
+    return { exitCode: -1, verdict: 'none', topics: [], harnessErrors: [], durationMs: 0, error: oneLine((error as Error).message, 200) };
+  }
+  try {
+    writeFileSync(envFile, `${hostEnvLines(host.lines, job.host!).join('\n')}\n`, { mode: 0o600 });
     return await runThroughCli({ ...job, host: undefined }, reportDir, cwd, envFile);
   } finally {
-    serve.kill('SIGTERM');
+    await host.stop();
     rmSync(served, { force: true });
     rmSync(envFile, { force: true });
   }
@@ -975,67 +980,83 @@ export function writeMatrixReport(result: MatrixResult, file = join(ROOT, 'repor
 
 // ---------------------------------------------------------------------------------------------
 
+const MATRIX_OPTIONS = {
+  seeds: { type: 'string' },
+  concurrency: { type: 'string' },
+  defects: { type: 'string' },
+  json: { type: 'string' },
+  'keep-runs': { type: 'boolean' },
+  'write-catchers': { type: 'boolean' },
+  // The matrix's own pool of workers (see Worker).
+  worker: { type: 'boolean' },
+  'no-host': { type: 'boolean' },
+  'host-seeds': { type: 'string' },
+  'rate-limits': { type: 'string' },
+} as const;
+
+const MATRIX_USAGE = [
+  'usage: npm run matrix [-- options]',
+  '',
+  'Runs every named defect of the embedded reference and checks each is caught, against the embedded',
+  'reference and in host mode (the reference served as a host, the run given only an env file).',
+  '',
+  '  --seeds a,b           faithful embedded runs with these seeds (default: a fixed pair)',
+  '  --defects id,id       only these defects',
+  '  --concurrency N       runs at once (default 2)',
+  '  --no-host             leave host mode out',
+  '  --host-seeds a,b      faithful host runs with these seeds (default: 5 fresh random seeds, printed)',
+  "  --rate-limits r,s     host runs behind these rate limits per second ('' for none; default 5)",
+  '  --keep-runs           keep every run\'s report directory',
+  '  --write-catchers      rewrite scripts/catchers.json (every defect run, all caught)',
+  '  --json FILE           the whole result as JSON',
+];
+
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: {
-      seeds: { type: 'string' },
-      concurrency: { type: 'string' },
-      defects: { type: 'string' },
-      json: { type: 'string' },
-      'keep-runs': { type: 'boolean' },
-      // Rewrite scripts/catchers.json from this run (every defect, embedded, all caught).
-      'write-catchers': { type: 'boolean' },
-      worker: { type: 'boolean' },
-      // Host mode: on by default; --no-host leaves it out, --host-seeds and --rate-limits set it.
-      'no-host': { type: 'boolean' },
-      'host-seeds': { type: 'string' },
-      'rate-limits': { type: 'string' },
-    },
-  });
-  if (values.worker) {
-    await workerMain();
-    return -1; // stays alive on IPC
-  }
-  const numbers = (text: string | undefined) => text?.split(',').map((s) => Number(s.trim())).filter((n) => Number.isInteger(n));
-  const only = values.defects?.split(',').map((s) => s.trim());
-  const unknown = only?.filter((id) => !DEFECTS.some((d) => d.id === id)) ?? [];
-  if (unknown.length > 0) {
-    process.stderr.write(`matrix: unknown defect(s) ${unknown.join(', ')}\n`);
-    return 2;
-  }
-  const seeds = numbers(values.seeds);
-  const hostSeeds = numbers(values['host-seeds']) ?? freshSeeds(DEFAULT_HOST_SEEDS);
-  const host: HostMatrixOptions | undefined = values['no-host']
-    ? undefined
-    : {
-        faithfulSeeds: hostSeeds.length > 0 ? hostSeeds : freshSeeds(DEFAULT_HOST_SEEDS),
-        rateLimits: numbers(values['rate-limits']) ?? DEFAULT_RATE_LIMITS,
-        defectSeed: freshSeeds(1)[0]!,
-        ...(only ? { defects: DEFECTS.filter((d) => only.includes(d.id)) } : {}),
-      };
-  if (host) process.stdout.write(`host mode: faithful seeds ${host.faithfulSeeds.join(', ')}; defect seed ${host.defectSeed}; rate limits ${host.rateLimits.join(', ')}/s\n`);
-  const result = await runMatrix({
-    ...(host ? { host } : {}),
-    ...(seeds && seeds.length > 0 ? { faithfulSeeds: seeds } : {}),
-    ...(only ? { defects: DEFECTS.filter((d) => only.includes(d.id)) } : {}),
-    concurrency: Number(values.concurrency ?? 2) || 2,
-    keepRuns: Boolean(values['keep-runs']),
-    updateCatchers: Boolean(values['write-catchers']),
-    progress: (line) => process.stdout.write(`${line}\n`),
-  });
-  process.stdout.write(`\n${matrixTable(result).join('\n')}\n`);
-  if (values['write-catchers']) {
-    if (only || !result.defects.every((d) => d.caught)) {
-      process.stderr.write('matrix: --write-catchers needs every defect run and caught; scripts/catchers.json left as it was\n');
-      return 1;
+  return scriptMain('matrix', MATRIX_USAGE, MATRIX_OPTIONS, async (values) => {
+    if (values.worker) {
+      await workerMain();
+      return -1; // stays alive on IPC
     }
-    writeCatchers(result.defects);
-    process.stdout.write('written: scripts/catchers.json\n');
-  }
-  const file = writeMatrixReport(result);
-  process.stdout.write(`written: ${file}\n`);
-  if (values.json) writeFileSync(values.json, JSON.stringify(result));
-  return result.ok ? 0 : 1;
+    const only = values.defects?.split(',').map((s) => s.trim());
+    const unknown = only?.filter((id) => !DEFECTS.some((d) => d.id === id)) ?? [];
+    if (unknown.length > 0) throw new UsageError(`--defects: unknown defect(s) ${unknown.join(', ')}`);
+    // A malformed list is refused whole, never read in part (an empty --rate-limits once read as a limit of 0).
+    const seeds = wholeNumbers('seeds', values.seeds, SEED_RANGE);
+    const hostSeeds = wholeNumbers('host-seeds', values['host-seeds'], SEED_RANGE);
+    const rateLimits = wholeNumbers('rate-limits', values['rate-limits'], [1, 10_000]);
+    const concurrency = wholeNumbers('concurrency', values.concurrency, [1, 64])?.[0] ?? 2;
+    const host: HostMatrixOptions | undefined = values['no-host']
+      ? undefined
+      : {
+          faithfulSeeds: hostSeeds && hostSeeds.length > 0 ? hostSeeds : freshSeeds(DEFAULT_HOST_SEEDS),
+          rateLimits: rateLimits ?? DEFAULT_RATE_LIMITS,
+          defectSeed: freshSeeds(1)[0]!,
+          ...(only ? { defects: DEFECTS.filter((d) => only.includes(d.id)) } : {}),
+        };
+    if (host) process.stdout.write(`host mode: faithful seeds ${host.faithfulSeeds.join(', ')}; defect seed ${host.defectSeed}; rate limits ${host.rateLimits.length > 0 ? `${host.rateLimits.join(', ')}/s` : 'none'}\n`);
+    const result = await runMatrix({
+      ...(host ? { host } : {}),
+      ...(seeds && seeds.length > 0 ? { faithfulSeeds: seeds } : {}),
+      ...(only ? { defects: DEFECTS.filter((d) => only.includes(d.id)) } : {}),
+      concurrency,
+      keepRuns: Boolean(values['keep-runs']),
+      updateCatchers: Boolean(values['write-catchers']),
+      progress: (line) => process.stdout.write(`${line}\n`),
+    });
+    process.stdout.write(`\n${matrixTable(result).join('\n')}\n`);
+    if (values['write-catchers']) {
+      if (only || !result.defects.every((d) => d.caught)) {
+        process.stderr.write('matrix: --write-catchers needs every defect run and caught; scripts/catchers.json left as it was\n');
+        return 1;
+      }
+      writeCatchers(result.defects);
+      process.stdout.write('written: scripts/catchers.json\n');
+    }
+    const file = writeMatrixReport(result);
+    process.stdout.write(`written: ${file}\n`);
+    if (values.json) writeFileSync(values.json, JSON.stringify(result));
+    return result.ok ? 0 : 1;
+  });
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === SELF) {

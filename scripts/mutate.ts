@@ -10,11 +10,11 @@
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parseArgs } from 'node:util';
 import fc from 'fast-check';
 import { DEFECTS, type Defect } from '../reference/defects.ts';
 import { DEFECT_SEED, ROOT, judgeDefect, runJobs, topicsFor, type DefectOutcome, type Job, type RunDigest } from './matrix.ts';
 import { readCatchers } from './catchers.ts';
+import { SEED_RANGE, scriptMain, wholeNumbers } from './script-args.ts';
 import { assertionSites, type Site } from './sites.ts';
 
 export interface MutantOutcome {
@@ -118,19 +118,29 @@ export function mutationLines(score: MutationScore): string[] {
   ];
 }
 
+const MUTATE_USAGE = [
+  'usage: npm run mutate [-- options]',
+  '',
+  'Weakens assertion sites one at a time (made unable to fail) and runs the defects that fail there;',
+  'a weakened site is killed when the matrix turns red. Prints killed / tried and the survivors.',
+  '',
+  '  --sample N        a random sample of N sites (default: every site)',
+  '  --seed S          the sample\'s seed (default: fresh, printed)',
+  '  --concurrency N   runs at once (default 2)',
+  '  --json FILE       the score as JSON',
+];
+
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { sample: { type: 'string' }, seed: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'string' } } });
-  const seed = values.seed !== undefined ? Number(values.seed) : Math.floor(Math.random() * 2 ** 31);
-  const sample = values.sample !== undefined ? Number(values.sample) : undefined;
-  if (!Number.isInteger(seed) || (sample !== undefined && !(Number.isInteger(sample) && sample > 0))) {
-    process.stderr.write('mutate: --sample takes a positive whole number and --seed a whole number\n');
-    return 2;
-  }
-  process.stdout.write(`mutate: ${sample ?? 'every'} site(s), sample seed ${seed}\n`);
-  const score = await runMutation({ seed, concurrency: Number(values.concurrency ?? 2) || 2, ...(sample ? { sample } : {}), progress: (line) => process.stdout.write(`${line}\n`) });
-  process.stdout.write(`\n${mutationLines(score).join('\n')}\n`);
-  if (values.json) writeFileSync(values.json, JSON.stringify(score));
-  return 0;
+  return scriptMain('mutate', MUTATE_USAGE, { sample: { type: 'string' }, seed: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'string' } }, async (values) => {
+    const sample = wholeNumbers('sample', values.sample, [1, 10_000])?.[0];
+    const seed = wholeNumbers('seed', values.seed, SEED_RANGE)?.[0] ?? Math.floor(Math.random() * 2 ** 31);
+    const concurrency = wholeNumbers('concurrency', values.concurrency, [1, 64])?.[0] ?? 2;
+    process.stdout.write(`mutate: ${sample ?? 'every'} site(s), sample seed ${seed}\n`);
+    const score = await runMutation({ seed, concurrency, ...(sample ? { sample } : {}), progress: (line) => process.stdout.write(`${line}\n`) });
+    process.stdout.write(`\n${mutationLines(score).join('\n')}\n`);
+    if (values.json) writeFileSync(values.json, JSON.stringify(score));
+    return 0;
+  });
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
