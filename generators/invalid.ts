@@ -130,8 +130,42 @@ function withIndex(bodies: fc.Arbitrary<BulkRequestBody>): fc.Arbitrary<[BulkReq
   return bodies.chain((b) => fc.tuple(fc.constant(b), fc.integer({ min: 0, max: b.recipients.length - 1 })));
 }
 
+/**
+ * The kinds of single-violation submission, in the order each-kind-of-violation sends them: a list
+ * rather than the keys of invalidBulkCaseArbs so a budget can count them without building the
+ * arbitraries (that checks the run's inputs against the schemas, which loads ajv: `plan` does not).
+ */
+export const INVALID_BULK_KINDS = [
+  'body: unknown member',
+  'recipient: unknown member',
+  'recipient: to missing',
+  'body: required member missing',
+  'content: both message and template_id',
+  'content: neither message nor template_id',
+  'message: one past the maximum length',
+  'message: one below the minimum length',
+  'message: not a string',
+  'from: one past the maximum length',
+  'from: one below the minimum length',
+  'classification: outside the enum',
+  'recipients: empty',
+  'recipients: not an array',
+  'recipient: to not E.164',
+  'template variable: one past the maximum length',
+  'template variable: not a string',
+  'template_id: not a UUIDv7',
+  'body: not an object',
+  'body: malformed JSON',
+  'body: none',
+  'recipients: one past the maximum count',
+  'Idempotency-Key: one past the maximum length',
+  'Idempotency-Key: one below the minimum length',
+  'Idempotency-Key: missing',
+] as const;
+export type InvalidBulkKind = (typeof INVALID_BULK_KINDS)[number];
+
 /** One arbitrary per kind of single-violation submission (body and headers). */
-export function invalidBulkCaseArbs(options: BulkRequestOptions): Record<string, fc.Arbitrary<InvalidCase>> {
+export function invalidBulkCaseArbs(options: BulkRequestOptions): Record<InvalidBulkKind, fc.Arbitrary<InvalidCase>> {
   const messageOpts: BulkRequestOptions = { ...options, content: 'message' };
   const messageBodies = bulkRequestArb({ ...messageOpts, count: options.count ?? { min: 1, max: 3 } });
   const anyBodies = bulkRequestArb({ ...options, count: options.count ?? { min: 1, max: 3 } });
@@ -145,7 +179,10 @@ export function invalidBulkCaseArbs(options: BulkRequestOptions): Record<string,
   const classifications = (componentSchema('MessageClassification').enum as string[]) ?? [];
   const { max: recipientMax } = recipientCountBounds();
 
-  const cases: Record<string, fc.Arbitrary<InvalidCase>> = {
+  const keySchema = parameterSchema('createSmsBulkMessage', 'Idempotency-Key', 'header');
+  const keyMax = lengthOf(keySchema, 'maxLength');
+  const keyMin = lengthOf(keySchema, 'minLength');
+  return {
     'body: unknown member': fc.tuple(anyBodies, extraName(Object.keys(top)), extraValue).map(([b, name, value]) =>
       make({
         name: `body with an unknown member "${name}"`,
@@ -356,37 +393,32 @@ export function invalidBulkCaseArbs(options: BulkRequestOptions): Record<string,
         outcomes: [recipientLimitOutcome()], requirement: 'RLIM-MAX-1000',
       }),
     ),
+    // Headers: a valid body with one header wrong.
+    'Idempotency-Key: one past the maximum length': fc.tuple(anyBodies, letters(keyMax + 1)).map(([body, key]) =>
+      make({
+        name: `Idempotency-Key of ${key.length} characters`,
+        kind: 'schema', in: 'header', request: { body, headers: { 'Idempotency-Key': key } },
+        pointer: 'Idempotency-Key', keyword: 'maxLength',
+        outcomes: [VALIDATION_FAILED], requirement: 'IDEM-KEY-LENGTH',
+      }),
+    ),
+    'Idempotency-Key: one below the minimum length': fc.tuple(anyBodies, letters(keyMin - 1)).map(([body, key]) =>
+      make({
+        name: `Idempotency-Key of ${key.length} characters`,
+        kind: 'schema', in: 'header', request: { body, headers: { 'Idempotency-Key': key } },
+        pointer: 'Idempotency-Key', keyword: 'minLength',
+        outcomes: [VALIDATION_FAILED], requirement: 'IDEM-KEY-LENGTH',
+      }),
+    ),
+    'Idempotency-Key: missing': anyBodies.map((body) =>
+      make({
+        name: 'no Idempotency-Key',
+        kind: 'schema', in: 'header', request: { body, headers: { 'Idempotency-Key': null } },
+        pointer: 'Idempotency-Key', keyword: 'required',
+        outcomes: [VALIDATION_FAILED], requirement: 'IDEM-KEY-REQUIRED',
+      }),
+    ),
   };
-
-  // Headers: a valid body with one header wrong.
-  const keySchema = parameterSchema('createSmsBulkMessage', 'Idempotency-Key', 'header');
-  const keyMax = lengthOf(keySchema, 'maxLength');
-  const keyMin = lengthOf(keySchema, 'minLength');
-  cases['Idempotency-Key: one past the maximum length'] = fc.tuple(anyBodies, letters(keyMax + 1)).map(([body, key]) =>
-    make({
-      name: `Idempotency-Key of ${key.length} characters`,
-      kind: 'schema', in: 'header', request: { body, headers: { 'Idempotency-Key': key } },
-      pointer: 'Idempotency-Key', keyword: 'maxLength',
-      outcomes: [VALIDATION_FAILED], requirement: 'IDEM-KEY-LENGTH',
-    }),
-  );
-  cases['Idempotency-Key: one below the minimum length'] = fc.tuple(anyBodies, letters(keyMin - 1)).map(([body, key]) =>
-    make({
-      name: `Idempotency-Key of ${key.length} characters`,
-      kind: 'schema', in: 'header', request: { body, headers: { 'Idempotency-Key': key } },
-      pointer: 'Idempotency-Key', keyword: 'minLength',
-      outcomes: [VALIDATION_FAILED], requirement: 'IDEM-KEY-LENGTH',
-    }),
-  );
-  cases['Idempotency-Key: missing'] = anyBodies.map((body) =>
-    make({
-      name: 'no Idempotency-Key',
-      kind: 'schema', in: 'header', request: { body, headers: { 'Idempotency-Key': null } },
-      pointer: 'Idempotency-Key', keyword: 'required',
-      outcomes: [VALIDATION_FAILED], requirement: 'IDEM-KEY-REQUIRED',
-    }),
-  );
-  return cases;
 }
 
 function recipientLimitOutcome(): Outcome {

@@ -1,7 +1,7 @@
 // validation: refusal of bad submissions, one violation at a time (2.1, 4.0, 4.1, 7).
 import * as fc from 'fast-check';
 import type { ApiResponse } from '../harness/client.ts';
-import { invalidBulkCaseArb, invalidBulkCaseArbs, type InvalidCase } from '../generators/invalid.ts';
+import { INVALID_BULK_KINDS, invalidBulkCaseArb, invalidBulkCaseArbs, type InvalidCase } from '../generators/invalid.ts';
 import type { BulkRequestBody } from '../generators/bulk-request.ts';
 import type { CheckContext } from './support/check.ts';
 import { describe } from './support/declare.ts';
@@ -24,8 +24,7 @@ const CREATES = 'creates a bulk SMS';
 const MALFORMED_SAMPLES = 24;
 
 /** Cases each-kind-of-violation sends: one of each kind, MALFORMED_SAMPLES of the malformed number. */
-const EACH_KIND_CASES = Object.keys(invalidBulkCaseArbs({ senderId: 'Conformance' })).length - 1 + MALFORMED_SAMPLES;
-
+const EACH_KIND_CASES = INVALID_BULK_KINDS.length - 1 + MALFORMED_SAMPLES;
 
 /** Every `to` a case's body addresses (the allowlist rail refuses other numbers against real hosts). */
 function addressed(c: InvalidCase): string[] {

@@ -3,6 +3,7 @@
 // executes vitest's view): the same checks, titles, budgets, planned skips and writes, for every
 // kind of run, and for each shard the same files. A file it cannot read is a problem, never an
 // empty plan.
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -107,5 +108,23 @@ describe('declarations read without vitest', { timeout: 120_000 }, () => {
     const skippedBySafe = safe.checks.filter((c) => c.skip !== undefined && runInFull.has(c.id));
     expect(skippedBySafe.length).toBeGreaterThan(0);
     for (const check of skippedBySafe) expect(check.maxRequests, check.id).toBe(0);
+  });
+
+  it('load no ajv: budgets are counted, not built (its ~80 ms would be most of what `plan` spends beyond its goal)', () => {
+    // A process of its own, so nothing another test loaded counts.
+    const script = [
+      "import { createRequire } from 'node:module';",
+      "import { loadConfig } from './harness/config.ts';",
+      "import { collectPlan } from './harness/gating/plan.ts';",
+      "const plan = await collectPlan(loadConfig({ seed: '5' }, {}, process.cwd()));",
+      "const loaded = Object.keys(createRequire(import.meta.url).cache).filter((file) => /[\\\\/]node_modules[\\\\/]ajv/.test(file));",
+      'console.log(JSON.stringify({ checks: plan.checks.length, problems: plan.problems, loaded }));',
+    ].join('\n');
+    const root = new URL('../..', import.meta.url);
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
+    const { checks, problems, loaded } = JSON.parse(out.trim().split('\n').pop()!) as { checks: number; problems: string[]; loaded: string[] };
+    expect(problems).toEqual([]);
+    expect(checks).toBeGreaterThan(100);
+    expect(loaded).toEqual([]);
   });
 });

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validate, validateRequestBody } from '../../spec/validators.ts';
 import { requirementById } from '../../spec/requirements.ts';
-import { invalidBulkCaseArbs, invalidListingCaseArbs, requestIdReplacementArb, type InvalidCase } from '../../generators/invalid.ts';
+import { INVALID_BULK_KINDS, invalidBulkCaseArbs, invalidListingCaseArbs, requestIdReplacementArb, type InvalidCase } from '../../generators/invalid.ts';
 import { parameterFailures } from '../../generators/parameters.ts';
 import { expectDeterministic, pointersOf, SEED } from './helpers.ts';
 
@@ -49,6 +49,10 @@ describe('invalid bulk submissions: one violation each', () => {
       fc.assert(fc.property(arb, (c) => checkCase(c, 'createSmsBulkMessage')), { seed: SEED, numRuns: name.startsWith('recipients: one past') ? 3 : 100 });
     });
   }
+
+  it('come in the kinds the list names, in its order (a budget counts the list; each-kind sends in this order)', () => {
+    expect(Object.keys(invalidBulkCaseArbs(OPTIONS))).toEqual([...INVALID_BULK_KINDS]);
+  });
 
   it('carries every outcome the catalogue reads for an invalid number', () => {
     const [c] = fc.sample(invalidBulkCaseArbs(OPTIONS)['recipient: to not E.164']!, { seed: SEED, numRuns: 1 });
