@@ -2,7 +2,10 @@
 // reads must be what vitest collects from the same files under the same configuration (the run
 // executes vitest's view): the same checks, titles, budgets, planned skips and writes, for every
 // kind of run, and for each shard the same files. A file it cannot read is a problem, never an
-// empty plan.
+// empty plan. vitest collects as for a run of one check at a time: an overlapped host run loads the
+// same suite files through suites/support/overlap.entry.ts, whose lanes start each check as it is
+// declared, so collecting that entry would send requests; the declarations are the same check()
+// calls either way.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
