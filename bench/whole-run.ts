@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { VARIABLES } from '../core/variables.ts';
 import type { RunResult } from '../harness/result.ts';
 import { runSettleLags, type SettleLags } from './bulk-lag.ts';
-import { startServedHost } from '../scripts/served-host.ts';
+import { startServedHost, type ServedHost } from '../scripts/served-host.ts';
 import { measureTree, type TreeMeasurement } from './process-tree.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -148,8 +148,9 @@ export async function measureHostRun(options: { seed: number; latencyMs: number;
   const reportDir = join(work, 'reports');
   // The compiled code, as the installed package runs it (npm run bench builds dist/ first).
   const code: NodeJS.ProcessEnv = { ...cleanEnv(), CONFORMANCE_CODE: 'dist' };
-  const host = await startServedHost(BIN, ['--latency-ms', String(options.latencyMs)], { envOut: envFile, cwd: work, env: code, timeoutMs: 60_000 });
+  let host: ServedHost | undefined;
   try {
+    host = await startServedHost([BIN], ['--latency-ms', String(options.latencyMs)], { envOut: envFile, cwd: work, env: code, timeoutMs: 60_000 });
     const env = { ...code };
     if (options.concurrency !== undefined) env.CONFORMANCE_CONCURRENCY = String(options.concurrency);
     const args = ['run', '--env-file', envFile, '--seed', String(options.seed), '--report-dir', reportDir];
@@ -168,7 +169,7 @@ export async function measureHostRun(options: { seed: number; latencyMs: number;
       ...(settleLags ? { settleLags } : {}),
     };
   } finally {
-    await host.stop();
+    await host?.stop();
     rmSync(work, { recursive: true, force: true });
   }
 }

@@ -467,7 +467,8 @@ async function runHostThroughCli(job: Job, reportDir: string, cwd: string): Prom
   let host: ServedHost;
   try {
     host = await startServedHost(
-      join(ROOT, 'bin', 'conformance.mjs'),
+      // Node itself and the bin, as runThroughCli starts the run beside it.
+      [process.execPath, join(ROOT, 'bin', 'conformance.mjs')],
       [...(job.defect ? ['--defects', job.defect] : []), ...(job.host?.rateLimit ? ['--rate-limit', String(job.host.rateLimit)] : [])],
       // Only PATH and HOME: no CONFORMANCE_* of the caller's shell leaks in.
       { envOut: served, cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }, timeoutMs: 15_000 },
