@@ -23,7 +23,7 @@ import { requirementById } from '../spec/requirements.ts';
 import type { Defect, DefectId } from '../reference/defects.ts';
 import { DEFECTS } from '../reference/defects.ts';
 import { readCatchers, writeCatchers, type Catchers } from './catchers.ts';
-import { SEED_RANGE, UsageError, scriptMain, wholeNumbers } from './script-args.ts';
+import { SEED_RANGE, UsageError, scriptMain, wholeNumber, wholeNumbers } from './script-args.ts';
 import { startServedHost, type ServedHost } from './served-host.ts';
 import { assertionSites } from './sites.ts';
 
@@ -1025,7 +1025,7 @@ async function main(): Promise<number> {
     const seeds = wholeNumbers('seeds', values.seeds, SEED_RANGE);
     const hostSeeds = wholeNumbers('host-seeds', values['host-seeds'], SEED_RANGE);
     const rateLimits = wholeNumbers('rate-limits', values['rate-limits'], [1, 10_000]);
-    const concurrency = wholeNumbers('concurrency', values.concurrency, [1, 64])?.[0] ?? 2;
+    const concurrency = wholeNumber('concurrency', values.concurrency, [1, 64]) ?? 2;
     const host: HostMatrixOptions | undefined = values['no-host']
       ? undefined
       : {

@@ -14,7 +14,7 @@ import fc from 'fast-check';
 import { DEFECTS, type Defect } from '../reference/defects.ts';
 import { DEFECT_SEED, ROOT, judgeDefect, runJobs, topicsFor, type DefectOutcome, type Job, type RunDigest } from './matrix.ts';
 import { readCatchers } from './catchers.ts';
-import { SEED_RANGE, scriptMain, wholeNumbers } from './script-args.ts';
+import { SEED_RANGE, scriptMain, wholeNumber } from './script-args.ts';
 import { assertionSites, type Site } from './sites.ts';
 
 export interface MutantOutcome {
@@ -132,9 +132,9 @@ const MUTATE_USAGE = [
 
 async function main(): Promise<number> {
   return scriptMain('mutate', MUTATE_USAGE, { sample: { type: 'string' }, seed: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'string' } }, async (values) => {
-    const sample = wholeNumbers('sample', values.sample, [1, 10_000])?.[0];
-    const seed = wholeNumbers('seed', values.seed, SEED_RANGE)?.[0] ?? Math.floor(Math.random() * 2 ** 31);
-    const concurrency = wholeNumbers('concurrency', values.concurrency, [1, 64])?.[0] ?? 2;
+    const sample = wholeNumber('sample', values.sample, [1, 10_000]);
+    const seed = wholeNumber('seed', values.seed, SEED_RANGE) ?? Math.floor(Math.random() * 2 ** 31);
+    const concurrency = wholeNumber('concurrency', values.concurrency, [1, 64]) ?? 2;
     process.stdout.write(`mutate: ${sample ?? 'every'} site(s), sample seed ${seed}\n`);
     const score = await runMutation({ seed, concurrency, ...(sample ? { sample } : {}), progress: (line) => process.stdout.write(`${line}\n`) });
     process.stdout.write(`\n${mutationLines(score).join('\n')}\n`);

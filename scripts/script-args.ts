@@ -38,3 +38,11 @@ export function wholeNumbers(option: string, text: string | undefined, [min, max
   if (bad.length > 0) throw new UsageError(`--${option}: ${bad.join(', ')}: not whole numbers from ${min} to ${max}`);
   return parts.map(Number);
 }
+
+/** The one whole number of --option within range; undefined when it is absent (a list or an empty value is refused). */
+export function wholeNumber(option: string, text: string | undefined, range: [number, number]): number | undefined {
+  if (text === undefined) return undefined;
+  const list = wholeNumbers(option, text, range)!;
+  if (list.length !== 1) throw new UsageError(`--${option}: ${JSON.stringify(text)}: one whole number from ${range[0]} to ${range[1]}`);
+  return list[0];
+}

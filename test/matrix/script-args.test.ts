@@ -1,6 +1,6 @@
 // The matrix's and mutate's arguments: help, refusals with exit 2 and one line, lists read whole.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { SEED_RANGE, UsageError, scriptMain, wholeNumbers } from '../../scripts/script-args.ts';
+import { SEED_RANGE, UsageError, scriptMain, wholeNumber, wholeNumbers } from '../../scripts/script-args.ts';
 
 const OPTIONS = { seeds: { type: 'string' }, keep: { type: 'boolean' } } as const;
 
@@ -29,6 +29,19 @@ describe('wholeNumbers', () => {
     expect(() => wholeNumbers('seeds', '2147483648', SEED_RANGE)).toThrow(/--seeds: 2147483648/);
     expect(() => wholeNumbers('rate-limits', '0', [1, 100])).toThrow(/--rate-limits: 0/);
     expect(() => wholeNumbers('rate-limits', '1.5', [1, 100])).toThrow(/1\.5/);
+  });
+});
+
+describe('wholeNumber', () => {
+  it('reads one number, and nothing from an absent option', () => {
+    expect(wholeNumber('concurrency', '4', [1, 64])).toBe(4);
+    expect(wholeNumber('concurrency', undefined, [1, 64])).toBeUndefined();
+  });
+
+  it('refuses a list, an empty value and a number out of range', () => {
+    expect(() => wholeNumber('concurrency', '4,8', [1, 64])).toThrow(new UsageError('--concurrency: "4,8": one whole number from 1 to 64'));
+    expect(() => wholeNumber('seed', '', SEED_RANGE)).toThrow(/--seed: "": one whole number/);
+    expect(() => wholeNumber('concurrency', '65', [1, 64])).toThrow(/--concurrency: 65: not whole numbers from 1 to 64/);
   });
 });
 
