@@ -34,8 +34,8 @@ const OBSTACLES: Obstacle[] = [
   {
     row: /^plan .*dist\//,
     text:
-      '`plan` from dist/, 0.3 s (profiled 2026-11-26, `--cpu-prof`): medians of 0.28 to 0.34 s, at the goal or over it by the ' +
-      'load of the machine. It no longer starts vitest (2.5 s before 2026-11-25) nor loads ajv (80 ms before 2026-11-26); it imports ' +
+      '`plan` from dist/, 0.3 s (profiled 2026-11-26, `--cpu-prof`): medians of 0.31 to 0.34 s in the bench, 0.27 to 0.30 s by ' +
+      'hand on a quiet machine: just over the goal. It no longer starts vitest (2.5 s before 2026-11-25) nor loads ajv (80 ms before 2026-11-26); it imports ' +
       'every suite to read its declarations: of about 160 ms of profiled CPU, compiling and reading some 150 compiled modules takes ' +
       '60 ms, fast-check 14 ms, running the describe bodies 10 ms; Node starts in 0.1 s before that. Clearly under 0.3 s needs ' +
       'declarations that load no suite code (budgets written as data rather than functions of the run) or the suites bundled into one file.',
