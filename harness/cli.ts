@@ -10,13 +10,10 @@ import { GATING_COMMANDS, RUN_GATING_OPTIONS, RUN_GATING_USAGE, prepareGatedRun,
 import { PACKAGE_ROOT } from './package.ts';
 import { didYouMean } from './closest.ts';
 import { maskSecretLines } from './config.ts';
-import { RUN_FLAGS, flagsOf, str, type Command, type CommandContext, type CliIo } from './command.ts';
+import { RUN_FLAGS, flagsOf, listOf, str, wholeNumber, type Command, type CommandContext, type CliIo } from './command.ts';
 
 export type { Command, CommandContext, CliIo } from './command.ts';
 
-
-const listOf = (value: unknown): string[] | undefined =>
-  typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
 
 const strings = (value: unknown): string[] | undefined => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined);
 
@@ -72,16 +69,6 @@ const runCommand: Command = {
     return outcome.exitCode;
   },
 };
-
-/** A whole-number flag within bounds, or undefined when it is not given. */
-function wholeNumber(value: unknown, flag: string, min: number, max: number): number | undefined {
-  const text = str(value);
-  if (text === undefined) return undefined;
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
-    throw new HarnessError('CONF_INVALID_VALUE', `${flag} must be a whole number from ${min} to ${max} (got ${JSON.stringify(text)})`);
-  }
-  return Number(text);
-}
 
 /** The runner (vitest, the reference) is loaded by the commands that run or serve, not by help or version. */
 const loadRunner = () => import('./runner.ts');

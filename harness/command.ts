@@ -2,6 +2,7 @@
 // harness/gating/commands.ts adds its own), kept apart so that neither imports the other back.
 import type { ParseArgsConfig } from 'node:util';
 import type { RunFlags } from './config.ts';
+import { HarnessError } from './errors.ts';
 import type { RunOptions } from './runner.ts';
 
 export interface CliIo {
@@ -29,6 +30,20 @@ export interface Command {
 export type Values = Record<string, string | boolean | string[] | undefined>;
 
 export const str = (value: unknown): string | undefined => (typeof value === 'string' ? value : undefined);
+
+/** A comma-separated flag as its trimmed, non-empty items, or undefined when it is not given. */
+export const listOf = (value: unknown): string[] | undefined =>
+  typeof value === 'string' ? value.split(',').map((s) => s.trim()).filter(Boolean) : undefined;
+
+/** A whole-number flag within bounds, or undefined when it is not given. */
+export function wholeNumber(value: unknown, flag: string, min: number, max: number): number | undefined {
+  const text = str(value);
+  if (text === undefined) return undefined;
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max) {
+    throw new HarnessError('CONF_INVALID_VALUE', `${flag} must be a whole number from ${min} to ${max} (got ${JSON.stringify(text)})`);
+  }
+  return Number(text);
+}
 
 /** The flags every command that runs checks shares with `run`. */
 export const RUN_FLAGS = {

@@ -23,7 +23,7 @@ import { requirementById } from '../spec/requirements.ts';
 import type { Defect, DefectId } from '../reference/defects.ts';
 import { DEFECTS } from '../reference/defects.ts';
 import { readCatchers, writeCatchers, type Catchers } from './catchers.ts';
-import { SEED_RANGE, UsageError, scriptMain, wholeNumber, wholeNumbers } from './script-args.ts';
+import { SEED_RANGE, scriptMain, usageError, wholeNumber, wholeNumbers } from './script-args.ts';
 import { startServedHost, type ServedHost } from './served-host.ts';
 import { assertionSites } from './sites.ts';
 
@@ -1020,12 +1020,12 @@ async function main(): Promise<number> {
     }
     const only = values.defects?.split(',').map((s) => s.trim());
     const unknown = only?.filter((id) => !DEFECTS.some((d) => d.id === id)) ?? [];
-    if (unknown.length > 0) throw new UsageError(`--defects: unknown defect(s) ${unknown.join(', ')}`);
+    if (unknown.length > 0) throw usageError(`--defects: unknown defect(s) ${unknown.join(', ')}`);
     // A malformed list is refused whole, never read in part (an empty --rate-limits once read as a limit of 0).
-    const seeds = wholeNumbers('seeds', values.seeds, SEED_RANGE);
-    const hostSeeds = wholeNumbers('host-seeds', values['host-seeds'], SEED_RANGE);
-    const rateLimits = wholeNumbers('rate-limits', values['rate-limits'], [1, 10_000]);
-    const concurrency = wholeNumber('concurrency', values.concurrency, [1, 64]) ?? 2;
+    const seeds = wholeNumbers(values.seeds, '--seeds', ...SEED_RANGE);
+    const hostSeeds = wholeNumbers(values['host-seeds'], '--host-seeds', ...SEED_RANGE);
+    const rateLimits = wholeNumbers(values['rate-limits'], '--rate-limits', 1, 100_000);
+    const concurrency = wholeNumber(values.concurrency, '--concurrency', 1, 64) ?? 2;
     const host: HostMatrixOptions | undefined = values['no-host']
       ? undefined
       : {

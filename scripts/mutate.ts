@@ -132,9 +132,9 @@ const MUTATE_USAGE = [
 
 async function main(): Promise<number> {
   return scriptMain('mutate', MUTATE_USAGE, { sample: { type: 'string' }, seed: { type: 'string' }, concurrency: { type: 'string' }, json: { type: 'string' } }, async (values) => {
-    const sample = wholeNumber('sample', values.sample, [1, 10_000]);
-    const seed = wholeNumber('seed', values.seed, SEED_RANGE) ?? Math.floor(Math.random() * 2 ** 31);
-    const concurrency = wholeNumber('concurrency', values.concurrency, [1, 64]) ?? 2;
+    const sample = wholeNumber(values.sample, '--sample', 1, 10_000);
+    const seed = wholeNumber(values.seed, '--seed', ...SEED_RANGE) ?? Math.floor(Math.random() * 2 ** 31);
+    const concurrency = wholeNumber(values.concurrency, '--concurrency', 1, 64) ?? 2;
     process.stdout.write(`mutate: ${sample ?? 'every'} site(s), sample seed ${seed}\n`);
     const score = await runMutation({ seed, concurrency, ...(sample ? { sample } : {}), progress: (line) => process.stdout.write(`${line}\n`) });
     process.stdout.write(`\n${mutationLines(score).join('\n')}\n`);
