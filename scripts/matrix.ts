@@ -474,7 +474,7 @@ async function runHostThroughCli(job: Job, reportDir: string, cwd: string): Prom
       { envOut: served, cwd, env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' }, timeoutMs: 15_000 },
     );
   } catch (error) {
-    rmSync(served, { force: true });
+    // startServedHost stopped the host and wrote nothing: there is nothing to remove.
     return { exitCode: -1, verdict: 'none', topics: [], harnessErrors: [], durationMs: 0, error: oneLine((error as Error).message, 200) };
   }
   try {
