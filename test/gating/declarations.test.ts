@@ -119,12 +119,14 @@ describe('declarations read without vitest', { timeout: 120_000 }, () => {
       "import { createRequire } from 'node:module';",
       "import { loadConfig } from './harness/config.ts';",
       "import { collectPlan } from './harness/gating/plan.ts';",
-      "const plan = await collectPlan(loadConfig({ seed: '5' }, {}, process.cwd()));",
+      // An empty folder: a .env of the checkout must not point this plan at a host.
+      "const plan = await collectPlan(loadConfig({ seed: '5' }, {}, process.argv[1]));",
       "const loaded = Object.keys(createRequire(import.meta.url).cache).filter((file) => /[\\\\/]node_modules[\\\\/]ajv/.test(file));",
       'console.log(JSON.stringify({ checks: plan.checks.length, problems: plan.problems, loaded }));',
     ].join('\n');
     const root = new URL('../..', import.meta.url);
-    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' });
+    const empty = mkdtempSync(join(tmpdir(), 'declarations-ajv-'));
+    const out = execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', script, empty], { cwd: root, encoding: 'utf8' });
     const { checks, problems, loaded } = JSON.parse(out.trim().split('\n').pop()!) as { checks: number; problems: string[]; loaded: string[] };
     expect(problems).toEqual([]);
     expect(checks).toBeGreaterThan(100);
