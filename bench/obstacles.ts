@@ -47,8 +47,8 @@ const OBSTACLES: Obstacle[] = [
   {
     row: /checker client \/ autocannon throughput/,
     text:
-      'client throughput, 0.8 of autocannon (issue 9): a bare `undici.request` loop that records nothing reaches only 0.6 to 0.7 of ' +
-      'autocannon on this machine, and the client then redacts, keeps evidence and logs every exchange, which is what it is for; a whole ' +
+      'client throughput, 0.8 of autocannon (issue 9): a bare `undici.request` loop that records nothing reaches only 0.4 to 0.8 of ' +
+      'autocannon on this machine (0.46 median on 2026-11-26), and the client then redacts, keeps evidence and logs every exchange, which is what it is for; a whole ' +
       'run spends about 0.05 s of client time.',
   },
   {
