@@ -21,7 +21,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 /** The bin itself, so its shebang's Node flags apply as they do for users. */
 export const BIN = join(ROOT, 'bin', 'conformance.mjs');
 /** The compiled code exists (npm run bench builds it first). */
-export const DIST_BUILT = (): boolean => existsSync(join(ROOT, 'dist', 'harness', 'cli.js'));
+export const DIST_BUILT = (): boolean => existsSync(join(ROOT, 'dist', 'cli', 'main.js'));
 
 /** What a run left in its report folder: its report and its log's lines (one request each). */
 function readRunFiles(reportDir: string, tree: TreeMeasurement, what: string): { report: RunResult; totalRequests: number; lines: string[] } {

@@ -10,8 +10,8 @@
 import { existsSync } from 'node:fs';
 
 const root = new URL('..', import.meta.url);
-const compiled = new URL('dist/harness/cli.js', root);
-const source = new URL('harness/cli.ts', root);
+const compiled = new URL('dist/cli/main.js', root);
+const source = new URL('cli/main.ts', root);
 
 /**
  * The installed package has only dist/. A checkout runs its sources, so an edit needs no rebuild
@@ -28,7 +28,7 @@ function chooseCode() {
 }
 
 const code = chooseCode();
-if (process.env.CONFORMANCE_DEBUG === '1') process.stderr.write(`conformance: running ${code === 'dist' ? 'dist/harness/cli.js (compiled)' : 'harness/cli.ts (tsx)'}\n`);
+if (process.env.CONFORMANCE_DEBUG === '1') process.stderr.write(`conformance: running ${code === 'dist' ? 'dist/cli/main.js (compiled)' : 'cli/main.ts (tsx)'}\n`);
 let entry = compiled;
 if (code === 'source') {
   // tsx for the project's files only (see ts-hooks.mjs); `data` is what tsx's hooks initialise from.

@@ -1,5 +1,5 @@
-// What a command of the `conformance` command line is (harness/cli.ts keeps the table of them;
-// harness/gating/commands.ts adds its own), kept apart so that neither imports the other back.
+// What a command of the `conformance` command line is (cli/main.ts keeps the table of them;
+// cli/gating.ts adds its own), kept apart so that neither imports the other back.
 import type { ParseArgsConfig } from 'node:util';
 import type { RunFlags } from './config.ts';
 import { HarnessError } from './errors.ts';

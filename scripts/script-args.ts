@@ -1,6 +1,6 @@
 // The arguments of the project's own scripts (npm run matrix, npm run mutate): --help prints the
 // usage, and an unknown or malformed option is one line on stderr and exit 2, never a stack trace,
-// as the conformance command itself does (harness/cli.ts, whose flag readers these use).
+// as the conformance command itself does (cli/main.ts, whose flag readers these use).
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { listOf, wholeNumber } from '../harness/command.ts';
 import { HarnessError } from '../harness/errors.ts';

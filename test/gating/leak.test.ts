@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main, registerCommand } from '../../harness/cli.ts';
+import { main, registerCommand } from '../../cli/main.ts';
 import type { RunConfig } from '../../harness/config.ts';
 import { loadConfig } from '../../harness/config.ts';
 import { HarnessError } from '../../harness/errors.ts';

@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS, OPTION_MEANINGS, main } from '../../harness/cli.ts';
+import { COMMANDS, OPTION_MEANINGS, main } from '../../cli/main.ts';
 import { closest } from '../../harness/closest.ts';
 import { loadConfig } from '../../harness/config.ts';
 import { HarnessError } from '../../harness/errors.ts';

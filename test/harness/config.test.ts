@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { envLinesFor, loadConfig, maskSecretLines } from '../../harness/config.ts';
 import { VARIABLES } from '../../core/variables.ts';
 import type { RunFlags } from '../../harness/config.ts';
-import { main } from '../../harness/cli.ts';
+import { main } from '../../cli/main.ts';
 import { HarnessError } from '../../harness/errors.ts';
 import { TOPICS } from '../../core/model.ts';
 

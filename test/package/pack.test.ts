@@ -55,12 +55,12 @@ describe('npm pack', () => {
     for (const needed of [
       'package.json',
       'bin/conformance.mjs',
-      'dist/harness/cli.js',
+      'dist/cli/main.js',
       'dist/harness/runner.js',
       'dist/harness/reports/html.js',
       'dist/harness/vitest-setup.js',
       'dist/traffic/judge.js',
-      'dist/traffic/commands.js',
+      'dist/cli/traffic.js',
       'dist/suites/wallet.suite.js',
       'dist/suites/request-id.suite.js',
       'dist/suites/support/check.js',
@@ -112,11 +112,11 @@ describe('installed into an empty project', { timeout: 240_000 }, () => {
     }
   });
 
-  it('runs the compiled dist/harness/cli.js, registering no TypeScript hook', async () => {
+  it('runs the compiled dist/cli/main.js, registering no TypeScript hook', async () => {
     // `--` keeps npx from answering `--version` itself.
     const version = await runCommand('npx', ['--no', '--', 'conformance', '--version'], app, 120_000, { CONFORMANCE_DEBUG: '1' });
     expect(version.code, version.stderr).toBe(0);
-    expect(version.stderr).toContain('conformance: running dist/harness/cli.js (compiled)');
+    expect(version.stderr).toContain('conformance: running dist/cli/main.js (compiled)');
     expect(version.stdout).toMatch(new RegExp(`^${NAME} \\d+\\.\\d+\\.\\d+`));
     // Asking for the sources where there are none is refused rather than half-run.
     const sources = await runCommand('npx', ['--no', '--', 'conformance', '--version'], app, 120_000, { CONFORMANCE_CODE: 'source' });

@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMANDS } from '../../harness/cli.ts';
+import { COMMANDS } from '../../cli/main.ts';
 import { VARIABLES } from '../../core/variables.ts';
 import { TOPICS } from '../../core/model.ts';
 import { ROOT } from './commands.ts';
@@ -39,7 +39,7 @@ describe('docs/usage.md', () => {
   });
 
   it('documents every CONFORMANCE_* variable the harness reads, beyond the VARIABLES list too', () => {
-    const sources = ['harness/config.ts', 'harness/cli.ts', 'harness/runner.ts'].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n');
+    const sources = ['harness/config.ts', 'cli/main.ts', 'harness/runner.ts'].map((f) => readFileSync(join(ROOT, f), 'utf8')).join('\n');
     const read = new Set([...sources.matchAll(/(?:get\(|process\.env\.)'?(CONFORMANCE_[A-Z_]+)/g)].map((m) => m[1]!));
     expect(read.size).toBeGreaterThan(10);
     for (const name of read) expect(rowOf(`\`${name}\``), `${name} is read but not documented`).toBeDefined();

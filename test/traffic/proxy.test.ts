@@ -11,7 +11,7 @@ import { readTrafficEnv } from '../../traffic/env.ts';
 import { startProxy } from '../../traffic/proxy.ts';
 import { clientSession } from './client.ts';
 import { tempDir } from './support.ts';
-import { main } from '../../harness/cli.ts';
+import { main } from '../../cli/main.ts';
 
 const closers: Array<() => Promise<unknown>> = [];
 afterEach(async () => {

@@ -3,7 +3,7 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { main } from '../../harness/cli.ts';
+import { main } from '../../cli/main.ts';
 import type { Exchange } from '../../core/model.ts';
 import { emptyHar, type Har } from './client.ts';
 

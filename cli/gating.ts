@@ -1,26 +1,26 @@
 // The gating commands of the CLI (plan, baseline, replay, certify, verify-certificate) and the
-// gating part of `run` (--strict, --baseline, --dry-run, --rate). harness/cli.ts lists them in
+// gating part of `run` (--strict, --baseline, --dry-run, --rate). cli/main.ts lists them in
 // its command table; this module only imports its types. The gating modules themselves are loaded
 // by the handlers that use them: the catalogue they read (spec/requirements.yaml) takes longer to
 // parse than `--help` may take as a whole.
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { RUN_FLAGS, flagsOf, str, type Command, type CommandContext, type CliIo, type Values } from '../command.ts';
-import type { RunConfig } from '../config.ts';
-import { loadConfig, reportDirSetting } from '../config.ts';
-import { HarnessError } from '../errors.ts';
-import type { RunOptions } from '../runner.ts';
-import type { RunResult } from '../result.ts';
-import { TOPICS } from '../../core/model.ts';
-import type { LoadedBaseline } from './baseline.ts';
+import { RUN_FLAGS, flagsOf, str, type Command, type CommandContext, type CliIo, type Values } from '../harness/command.ts';
+import type { RunConfig } from '../harness/config.ts';
+import { loadConfig, reportDirSetting } from '../harness/config.ts';
+import { HarnessError } from '../harness/errors.ts';
+import type { RunOptions } from '../harness/runner.ts';
+import type { RunResult } from '../harness/result.ts';
+import { TOPICS } from '../core/model.ts';
+import type { LoadedBaseline } from '../harness/gating/baseline.ts';
 
-const loadBaselines = () => import('./baseline.ts');
-const loadCertificates = () => import('./certificate.ts');
-const loadPlans = () => import('./plan.ts');
-const loadReplay = () => import('./replay.ts');
-const loadTiers = () => import('./tiers.ts');
+const loadBaselines = () => import('../harness/gating/baseline.ts');
+const loadCertificates = () => import('../harness/gating/certificate.ts');
+const loadPlans = () => import('../harness/gating/plan.ts');
+const loadReplay = () => import('../harness/gating/replay.ts');
+const loadTiers = () => import('../harness/gating/tiers.ts');
 
-/** Options `run` gains from gating (added to its option table in harness/cli.ts). */
+/** Options `run` gains from gating (added to its option table in cli/main.ts). */
 export const RUN_GATING_OPTIONS = {
   strict: { type: 'boolean' },
   baseline: { type: 'string' },
@@ -132,7 +132,7 @@ const replayCommand: Command = {
     const before = plan.check;
     io.out(`replaying ${checkId} (was ${before.status}${before.failure ? `: ${before.failure.requirement}` : ''}) with seed ${plan.config.settings.seed}, ${plan.config.settings.runs} cases per property`);
     if (plan.wholeRun) io.out(`note: ${plan.wholeRun}`);
-    const { runConformance } = await import('../runner.ts');
+    const { runConformance } = await import('../harness/runner.ts');
     const outcome = await runConformance(withCheckBudgets(plan.config), {
       ...runOptions,
       print: () => undefined,
@@ -170,7 +170,7 @@ const certifyCommand: Command = {
       throw new HarnessError('CONF_INVALID_VALUE', 'certify runs the full profile only (omit --profile)');
     }
     const [{ collectPlan, missingPreconditions, withCheckBudgets }, { certificationOf, gradeRun, tierOfRequirements }, { CERTIFICATE_FILE, buildCertificate, renderCertificate }, { exclusionsSentence }] =
-      await Promise.all([loadPlans(), loadTiers(), loadCertificates(), import('../reports/gating.ts')]);
+      await Promise.all([loadPlans(), loadTiers(), loadCertificates(), import('../harness/reports/gating.ts')]);
     const headers = Array.isArray(values.header) ? values.header : undefined;
     const loaded = loadConfig({ ...flagsOf(values), profile: 'full', ...(headers ? { headers } : {}) });
     const config = withCheckBudgets(loaded);
@@ -187,7 +187,7 @@ const certifyCommand: Command = {
       io.out(`certify: PARTIAL RUN (topics ${config.topics.join(', ')} only): certification covers every topic, so this run will be NOT CERTIFIED`);
     }
     const certificatePath = join(config.reportDir, CERTIFICATE_FILE);
-    const { runConformance } = await import('../runner.ts');
+    const { runConformance } = await import('../harness/runner.ts');
     const outcome = await runConformance(config, {
       ...runOptions,
       print: io.out,
@@ -246,6 +246,6 @@ const verifyCertificateCommand: Command = {
   },
 };
 
-/** Listed in harness/cli.ts's command table. */
+/** Listed in cli/main.ts's command table. */
 export const GATING_COMMANDS: Command[] = [planCommand, baselineCommand, replayCommand, certifyCommand, verifyCertificateCommand];
 

@@ -1,13 +1,13 @@
-// `conformance check` and `conformance proxy`: loaded by harness/cli.ts only when one of them runs,
+// `conformance check` and `conformance proxy`: loaded by cli/main.ts only when one of them runs,
 // so `--help` and the other commands never load the judge.
 import { reportDirSetting } from '../harness/config.ts';
 import { HarnessError } from '../harness/errors.ts';
 import { summaryLines } from '../harness/output.ts';
 import { redactText } from '../harness/redact.ts';
 import { writeReports } from '../harness/reports/index.ts';
-import { readTrafficEnv } from './env.ts';
-import { judgeTraffic, type Judgement } from './judge.ts';
-import { readTraffic } from './read.ts';
+import { readTrafficEnv } from '../traffic/env.ts';
+import { judgeTraffic, type Judgement } from '../traffic/judge.ts';
+import { readTraffic } from '../traffic/read.ts';
 
 export interface TrafficIo {
   out: (line: string) => void;
@@ -55,7 +55,7 @@ export interface ProxyCommandOptions {
 export async function proxyCommand(options: ProxyCommandOptions, io: TrafficIo): Promise<number> {
   const env = readTrafficEnv(options.envFile);
   const reportDir = reportDirSetting(options.reportDir);
-  const { startProxy } = await import('./proxy.ts');
+  const { startProxy } = await import('../traffic/proxy.ts');
   const proxy = await startProxy({ upstream: options.upstream, ...(options.port !== undefined ? { port: options.port } : {}), env, onFinding: io.out });
   io.out(`conformance proxy: listening on ${proxy.url}, forwarding to ${new URL(options.upstream).origin}; point the client's API base URL here`);
   io.out(options.untilIdleSeconds !== undefined ? `stops after ${options.untilIdleSeconds} s without traffic, or on Ctrl-C` : 'stop it with Ctrl-C (SIGINT) or SIGTERM to write the reports');

@@ -4,15 +4,15 @@
 import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { loadConfig } from './config.ts';
-import { HarnessError } from './errors.ts';
-import { GATING_COMMANDS, RUN_GATING_OPTIONS, RUN_GATING_USAGE, prepareGatedRun, printPlan } from './gating/commands.ts';
-import { PACKAGE_ROOT } from './package.ts';
-import { didYouMean } from './closest.ts';
-import { maskSecretLines } from './config.ts';
-import { RUN_FLAGS, flagsOf, listOf, str, wholeNumber, type Command, type CommandContext, type CliIo } from './command.ts';
+import { loadConfig } from '../harness/config.ts';
+import { HarnessError } from '../harness/errors.ts';
+import { GATING_COMMANDS, RUN_GATING_OPTIONS, RUN_GATING_USAGE, prepareGatedRun, printPlan } from './gating.ts';
+import { PACKAGE_ROOT } from '../harness/package.ts';
+import { didYouMean } from '../harness/closest.ts';
+import { maskSecretLines } from '../harness/config.ts';
+import { RUN_FLAGS, flagsOf, listOf, str, wholeNumber, type Command, type CommandContext, type CliIo } from '../harness/command.ts';
 
-export type { Command, CommandContext, CliIo } from './command.ts';
+export type { Command, CommandContext, CliIo } from '../harness/command.ts';
 
 
 const strings = (value: unknown): string[] | undefined => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : undefined);
@@ -71,9 +71,9 @@ const runCommand: Command = {
 };
 
 /** The runner (vitest, the reference) is loaded by the commands that run or serve, not by help or version. */
-const loadRunner = () => import('./runner.ts');
+const loadRunner = () => import('../harness/runner.ts');
 /** The console lines of a run; they read the requirements catalogue, which help and version need not parse. */
-const loadOutput = () => import('./output.ts');
+const loadOutput = () => import('../harness/output.ts');
 
 const serveCommand: Command = {
   name: 'serve',
@@ -130,7 +130,7 @@ const serveCommand: Command = {
 };
 
 /** Recorded and live traffic (traffic/), loaded only when `check` or `proxy` runs. */
-const loadTraffic = () => import('../traffic/commands.ts');
+const loadTraffic = () => import('./traffic.ts');
 
 const checkCommand: Command = {
   name: 'check',
