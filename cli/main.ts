@@ -10,6 +10,7 @@ import { GATING_COMMANDS, RUN_GATING_OPTIONS, RUN_GATING_USAGE, prepareGatedRun,
 import { PACKAGE_ROOT } from '../harness/package.ts';
 import { didYouMean } from '../harness/closest.ts';
 import { maskSecretLines } from '../harness/config.ts';
+import { untilStopped, writePidFile } from '../harness/lifetime.ts';
 import { RUN_FLAGS, flagsOf, listOf, str, wholeNumber, type Command, type CommandContext, type CliIo } from '../harness/command.ts';
 
 export type { Command, CommandContext, CliIo } from '../harness/command.ts';
@@ -78,10 +79,11 @@ const loadOutput = () => import('../harness/output.ts');
 const serveCommand: Command = {
   name: 'serve',
   summary: 'start the embedded reference alone and print the CONFORMANCE_* lines that point a run at it',
-  usage: 'conformance serve [--port P] [--env-out F] [--defects a,b] [--rate-limit N] [--latency-ms N] [--show-secrets]',
+  usage: 'conformance serve [--port P] [--env-out F] [--pid-file F] [--defects a,b] [--rate-limit N] [--latency-ms N] [--show-secrets]',
   options: {
     port: { type: 'string' },
     'env-out': { type: 'string' },
+    'pid-file': { type: 'string' },
     defects: { type: 'string' },
     'rate-limit': { type: 'string' },
     'latency-ms': { type: 'string' },
@@ -91,6 +93,7 @@ const serveCommand: Command = {
     const port = wholeNumber(values.port, '--port', 0, 65535);
     const rateLimit = wholeNumber(values['rate-limit'], '--rate-limit', 1, 100_000);
     const latencyMs = wholeNumber(values['latency-ms'], '--latency-ms', 0, 60_000);
+    const pidFile = str(values['pid-file']);
     const { startEmbeddedReference } = await loadRunner();
     const reference = await startEmbeddedReference({
       defects: listOf(values.defects) ?? [],
@@ -115,16 +118,14 @@ const serveCommand: Command = {
         throw new HarnessError('REPORT_WRITE_FAILED', `--env-out ${envOut}: ${(error as Error).message}`);
       }
     }
-    await new Promise<void>((resolve) => {
-      const stop = () => {
-        process.off('SIGINT', stop);
-        process.off('SIGTERM', stop);
-        resolve();
-      };
-      process.on('SIGINT', stop);
-      process.on('SIGTERM', stop);
-    });
-    await reference.close();
+    let removePidFile: () => void = () => undefined;
+    try {
+      if (pidFile !== undefined) removePidFile = writePidFile(pidFile);
+      await untilStopped({ command: 'serve', say: io.err });
+    } finally {
+      await reference.close();
+      removePidFile();
+    }
     return 0;
   },
 };
@@ -150,10 +151,11 @@ const checkCommand: Command = {
 const proxyCommand: Command = {
   name: 'proxy',
   summary: 'a loopback forwarding proxy that judges the traffic passing through it live and writes the reports when stopped',
-  usage: 'conformance proxy --upstream URL [--port P] [--report-dir D] [--env-file F] [--until-idle S]',
+  usage: 'conformance proxy --upstream URL [--port P] [--report-dir D] [--env-file F] [--until-idle S] [--pid-file F]',
   options: {
     upstream: { type: 'string' },
     port: { type: 'string' },
+    'pid-file': { type: 'string' },
     'report-dir': { type: 'string' },
     'env-file': { type: 'string' },
     'until-idle': { type: 'string' },
@@ -164,7 +166,7 @@ const proxyCommand: Command = {
     const port = wholeNumber(values.port, '--port', 0, 65535);
     const untilIdle = wholeNumber(values['until-idle'], '--until-idle', 1, 86_400);
     const { proxyCommand: proxy } = await loadTraffic();
-    return proxy({ upstream, port, untilIdleSeconds: untilIdle, envFile: str(values['env-file']), reportDir: str(values['report-dir']) }, io);
+    return proxy({ upstream, port, untilIdleSeconds: untilIdle, pidFile: str(values['pid-file']), envFile: str(values['env-file']), reportDir: str(values['report-dir']) }, io);
   },
 };
 
@@ -198,6 +200,7 @@ export const OPTION_MEANINGS: Record<string, string> = {
   out: 'where to write (default conformance-baseline.json)',
   upstream: 'proxy: the API host the traffic is forwarded to',
   'until-idle': 'proxy: write the reports and stop after S seconds without traffic',
+  'pid-file': 'write the pid of the process that listens to F once it listens (removed on exit): kill "$(cat F)" stops it whatever started it',
 };
 
 /** `conformance COMMAND --help`: its usage, what it does, and each option. */

@@ -2,12 +2,14 @@
 // so `--help` and the other commands never load the judge.
 import { reportDirSetting } from '../harness/config.ts';
 import { HarnessError } from '../harness/errors.ts';
+import { untilStopped, writePidFile } from '../harness/lifetime.ts';
 import { summaryLines } from '../harness/output.ts';
 import { redactText } from '../harness/redact.ts';
 import { writeReports } from '../harness/reports/index.ts';
 import { readTrafficEnv } from '../traffic/env.ts';
 import { judgeTraffic, type Judgement } from '../traffic/judge.ts';
 import { readTraffic } from '../traffic/read.ts';
+import type { RunningProxy } from '../traffic/proxy.ts';
 
 export interface TrafficIo {
   out: (line: string) => void;
@@ -49,9 +51,14 @@ export interface ProxyCommandOptions {
   untilIdleSeconds?: number;
   envFile?: string;
   reportDir?: string;
+  /** Written once the proxy listens, removed when it ends. */
+  pidFile?: string;
 }
 
-/** Runs the proxy until SIGINT/SIGTERM or --until-idle seconds without traffic, then writes the reports. */
+/**
+ * Runs the proxy until SIGINT/SIGTERM, the process that started it going away, or --until-idle
+ * seconds without traffic, then writes the reports.
+ */
 export async function proxyCommand(options: ProxyCommandOptions, io: TrafficIo): Promise<number> {
   const env = readTrafficEnv(options.envFile);
   const reportDir = reportDirSetting(options.reportDir);
@@ -59,21 +66,28 @@ export async function proxyCommand(options: ProxyCommandOptions, io: TrafficIo):
   const proxy = await startProxy({ upstream: options.upstream, ...(options.port !== undefined ? { port: options.port } : {}), env, onFinding: io.out });
   io.out(`conformance proxy: listening on ${proxy.url}, forwarding to ${new URL(options.upstream).origin}; point the client's API base URL here`);
   io.out(options.untilIdleSeconds !== undefined ? `stops after ${options.untilIdleSeconds} s without traffic, or on Ctrl-C` : 'stop it with Ctrl-C (SIGINT) or SIGTERM to write the reports');
-  await new Promise<void>((resolve) => {
-    let idleTimer: NodeJS.Timeout | undefined;
-    const stop = () => {
-      process.off('SIGINT', stop);
-      process.off('SIGTERM', stop);
-      if (idleTimer) clearInterval(idleTimer);
-      resolve();
-    };
-    process.on('SIGINT', stop);
-    process.on('SIGTERM', stop);
-    if (options.untilIdleSeconds !== undefined) {
-      const limit = options.untilIdleSeconds * 1000;
-      idleTimer = setInterval(() => proxy.idleMs() >= limit && stop(), Math.min(1000, limit / 4));
-    }
-  });
+  let removePidFile: () => void = () => undefined;
+  try {
+    if (options.pidFile !== undefined) removePidFile = writePidFile(options.pidFile);
+    await untilStopped({ command: 'proxy', say: io.err, alsoWhen: idleStop(proxy, options.untilIdleSeconds) });
+    return await writeProxyReports(proxy, reportDir, io);
+  } finally {
+    removePidFile();
+  }
+}
+
+/** --until-idle: stop after that many seconds without traffic. */
+function idleStop(proxy: RunningProxy, untilIdleSeconds: number | undefined): ((stop: () => void) => () => void) | undefined {
+  if (untilIdleSeconds === undefined) return undefined;
+  const limit = untilIdleSeconds * 1000;
+  return (stop) => {
+    const timer = setInterval(() => proxy.idleMs() >= limit && stop(), Math.min(1000, limit / 4));
+    return () => clearInterval(timer);
+  };
+}
+
+/** Stops the proxy and writes what it judged. */
+async function writeProxyReports(proxy: RunningProxy, reportDir: string, io: TrafficIo): Promise<number> {
   const judgement = await proxy.stop();
   if (!judgement || !judgement.sawApi) {
     throw new HarnessError('TRAFFIC_NO_API_EXCHANGE', 'no call of a documented operation passed through the proxy; no report was written');

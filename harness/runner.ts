@@ -28,6 +28,7 @@ import { CheckCollector } from './reporter.ts';
 import { buildRunResult, mergeRunResults } from './result.ts';
 import { findLeaks, writeReports } from './reports/index.ts';
 import { readObtainedTokens } from './token-log.ts';
+import { guardAgainstOrphaning, orphanedLine } from './orphan-guard.ts';
 import type { HarnessErrorEntry, RunInfo, RunResult } from './result.ts';
 
 /** What reference/index.ts offers (loaded only when the run targets it). */
@@ -274,6 +275,7 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
   const startedAt = new Date().toISOString();
 
   let reference: ReferenceHandle | undefined;
+  let endGuard: () => void = () => undefined;
   const secrets = new SecretSet([...configSecrets(config.apps, config.fixtures, config.settings), ...proxyCredentials()]);
   const say: Print = (line) => print(redactText(line, secrets));
   const sayError: Print = (line) => printError(redactText(line, secrets));
@@ -282,6 +284,11 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
   try {
     const resolved = await resolveTarget(config);
     reference = resolved.reference;
+    // An embedded reference holds ports: an orphaned run must not keep them (harness/orphan-guard.ts).
+    if (reference) endGuard = guardAgainstOrphaning((gone) => {
+      printError(orphanedLine('run', gone));
+      process.kill(process.pid, 'SIGTERM');
+    });
     const { suiteConfig } = resolved;
     for (const secret of suiteConfig.secrets) secrets.add(secret);
     for (const line of openingLines(config, suiteConfig.target)) chatter(line);
@@ -334,6 +341,7 @@ export async function runConformance(config: RunConfig, options: RunOptions = {}
     printEnd(result, written, mode, say, sayError, paint, options.gatingLines?.(result));
     return { exitCode: exitCodeOf(result), result, reportFiles: written };
   } finally {
+    endGuard();
     if (reference) await reference.close().catch(() => undefined);
     rmSync(dirname(config.settings.exchangeLogPath), { recursive: true, force: true });
   }
