@@ -58,7 +58,10 @@ export interface Fixtures {
   foreignBulkId?: string;
   /** A webhook endpoint of `otherBusinessId` (never deactivated through the caller's business). */
   foreignWebhookEndpointId?: string;
+  /** The endpoint this run deactivates: against a host, the first of `webhookEndpointIds` not yet spent (harness/ledger.ts). */
   webhookEndpointId?: string;
+  /** The active endpoints configured (CONFORMANCE_WEBHOOK_ENDPOINT_ID), one spent per full run. */
+  webhookEndpointIds?: string[];
   expiredCursor?: string;
   expiredCursorBulkId?: string;
   /** An access token of the primary application that has expired (a secret: redacted everywhere). */
@@ -92,6 +95,11 @@ export interface RunSettings {
   /** JSON-lines file the client appends every exchange to (redacted), read by cross-topic checks. */
   exchangeLogPath: string;
   /**
+   * Against a host: CONFORMANCE_STATE_DIR, where the ledger of fixtures spent on hosts is kept
+   * (harness/ledger.ts). Unset for the embedded reference, which is fresh every run.
+   */
+  stateDir?: string;
+  /**
    * When true, every check is held to its declared budget (`maxRequests`) and its topic's shared
    * allowance: sending past them is an ERROR of that check (harness/gating/plan.ts).
    */
@@ -119,6 +127,11 @@ export interface SuiteConfig {
   settings: RunSettings;
   /** Secrets to redact wherever they appear (client secrets); tokens are added as obtained. */
   secrets: string[];
+  /**
+   * Fixtures configured but every one spent by earlier runs (harness/ledger.ts), with the reason a
+   * check that needs one skips for (a precondition: which run spent each, what to set).
+   */
+  usedUp?: Partial<Record<keyof Fixtures, string>>;
   /**
    * Set when the run overlaps its checks (against a host, harness/runner.ts): the topic files in the
    * order one entry file loads them (suites/support/overlap.entry.ts), the topics in the order of a

@@ -4,7 +4,8 @@
 import type { AppCredentials, Fixtures, Topic } from './model.ts';
 
 /** How a variable's value is read and checked; `secret` values are redacted from every output. */
-export type VariableKind = 'url' | 'uuid' | 'list' | 'secret' | 'integer' | 'boolean' | 'text' | 'choice' | 'rate';
+/** `uuids`: a comma-separated list of UUIDs, fixtures a run spends one of (harness/ledger.ts). */
+export type VariableKind = 'url' | 'uuid' | 'uuids' | 'list' | 'secret' | 'integer' | 'boolean' | 'text' | 'choice' | 'rate';
 
 /** Where a value goes in the configuration a run is given. */
 export type VariableTarget =
@@ -25,6 +26,8 @@ export interface Variable {
   range?: [number, number];
   /** What the value sets; also what `serve` prints for the embedded reference. */
   sets?: VariableTarget;
+  /** Needs of checks this variable answers besides the fixture it sets (a list the run takes one of). */
+  supplies?: Need[];
 }
 
 const BULK_SENDING: Topic[] = ['idempotency', 'recipient-limits', 'cursors', 'bulk-invariants', 'validation'];
@@ -54,7 +57,7 @@ export const VARIABLES: Variable[] = [
   { name: 'CONFORMANCE_FOREIGN_MESSAGE_ID', kind: 'uuid', meaning: 'an individual SMS of CONFORMANCE_OTHER_BUSINESS_ID (its existence must stay concealed)', topics: ['concealment', 'messages'], sets: fixture('foreignMessageId') },
   { name: 'CONFORMANCE_FOREIGN_BULK_ID', kind: 'uuid', meaning: 'a bulk SMS of CONFORMANCE_OTHER_BUSINESS_ID (its existence must stay concealed)', topics: ['concealment'], sets: fixture('foreignBulkId') },
   { name: 'CONFORMANCE_FOREIGN_WEBHOOK_ENDPOINT_ID', kind: 'uuid', meaning: 'a webhook endpoint of CONFORMANCE_OTHER_BUSINESS_ID (its existence must stay concealed)', topics: ['webhooks'], sets: fixture('foreignWebhookEndpointId') },
-  { name: 'CONFORMANCE_WEBHOOK_ENDPOINT_ID', kind: 'uuid', meaning: 'an active webhook endpoint of the business that the run may deactivate (the only DELETE target)', topics: ['webhooks'], sets: fixture('webhookEndpointId') },
+  { name: 'CONFORMANCE_WEBHOOK_ENDPOINT_ID', kind: 'uuids', meaning: 'active webhook endpoints of the business that a run may deactivate, comma-separated: each run takes the first one the ledger (CONFORMANCE_STATE_DIR) has not seen deactivated, the only DELETE target', topics: ['webhooks'], sets: fixture('webhookEndpointIds'), supplies: ['webhookEndpointId'] },
   { name: 'CONFORMANCE_EXPIRED_CURSOR', kind: 'text', meaning: 'a recipient-listing cursor issued more than 24 hours ago', topics: ['cursors'], sets: fixture('expiredCursor') },
   { name: 'CONFORMANCE_EXPIRED_TOKEN', kind: 'secret', meaning: 'an access token of the primary application that has expired (kept past its expires_in); redacted like every secret', topics: ['auth-ordering'], sets: fixture('expiredToken') },
   { name: 'CONFORMANCE_EXPIRED_CURSOR_BULK_ID', kind: 'uuid', meaning: 'the bulk SMS that CONFORMANCE_EXPIRED_CURSOR pages', topics: ['cursors'], sets: fixture('expiredCursorBulkId') },
@@ -72,6 +75,7 @@ export const VARIABLES: Variable[] = [
   { name: 'CONFORMANCE_TIMEOUT_MS', kind: 'integer', meaning: 'timeout of one request, in milliseconds', default: '10000', range: [100, 600_000], topics: 'all' },
   { name: 'CONFORMANCE_SETTLE_TIMEOUT_MS', kind: 'integer', meaning: 'longest wait for an asynchronous effect (bulk processing), in milliseconds', default: '15000', range: [0, 3_600_000], topics: 'all' },
   { name: 'CONFORMANCE_REPORT_DIR', kind: 'text', meaning: 'where the reports are written', default: 'reports', topics: 'all' },
+  { name: 'CONFORMANCE_STATE_DIR', kind: 'text', meaning: 'where a run against a host keeps its ledger of the fixtures it spent there (base URL, business, id, time, seed; never a secret), so the next run takes a fresh one; safe to keep between CI jobs', default: '.conformance', topics: 'all' },
   { name: 'CONFORMANCE_SANDBOX', kind: 'boolean', meaning: 'true declares that the target delivers no real SMS and that the business is used by this run alone: billing is judged, full-size and malformed-number submissions and a DELETE of a random endpoint id run (still only to allowlisted numbers)', default: 'false', topics: ['recipient-limits', 'webhooks'] },
   { name: 'CONFORMANCE_RATE', kind: 'rate', meaning: 'a known request rate limit of the target, requests per second (N or N/s); the client paces itself to it', topics: 'all' },
   { name: 'CONFORMANCE_REFERENCE_DEFECTS', kind: 'list', meaning: 'embedded reference only: named defects to switch on, comma-separated (to see the checker fail)', topics: 'all' },
@@ -90,7 +94,7 @@ export function variablesFor(need: Need): Variable[] {
   return VARIABLES.filter((v) => {
     const sets = v.sets;
     if (!sets) return false;
-    if ('fixture' in sets) return sets.fixture === need;
+    if ('fixture' in sets) return sets.fixture === need || (v.supplies ?? []).includes(need);
     if ('app' in sets) return `${sets.app}App` === need;
     return false;
   });

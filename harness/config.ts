@@ -10,7 +10,8 @@ import { didYouMean } from './closest.ts';
 import { HarnessError } from './errors.ts';
 import { REDACTED, redactText } from './redact.ts';
 import { TOPICS } from '../core/model.ts';
-import type { AppCredentials, Fixtures, ListingParamNames, Profile, RunSettings, Target, Topic } from '../core/model.ts';
+import type { AppCredentials, Fixtures, ListingParamNames, Profile, RunSettings, SuiteConfig, Target, Topic } from '../core/model.ts';
+import { chooseFixture, ledgerShown, readSpent } from './ledger.ts';
 import { VARIABLES, type Variable } from '../core/variables.ts';
 
 const VARIABLE_NAMES = new Set(VARIABLES.map((v) => v.name));
@@ -34,6 +35,10 @@ export interface RunConfig {
   shard?: string;
   /** The .env file read, if any. */
   envFile?: string;
+  /** Fixtures configured but every one spent on this host (harness/ledger.ts), with the skip reason. */
+  usedUp?: SuiteConfig['usedUp'];
+  /** What the run says about the fixtures it takes from a list (printed with its opening lines). */
+  fixtureLines?: string[];
 }
 
 /** Flags of `conformance run`; each beats its variable. */
@@ -274,9 +279,12 @@ function readHost(read: ValueReader, config: RunConfig, baseUrl: string, tokenUr
   // Identifier fixtures are UUIDs (4.0): a typo here would only show as puzzling failures later.
   for (const variable of VARIABLES) {
     if (!variable.sets || !('fixture' in variable.sets)) continue;
-    const value = variable.kind === 'list' ? read.list(variable.name) : read.get(variable.name);
+    const value = variable.kind === 'list' || variable.kind === 'uuids' ? read.list(variable.name) : read.get(variable.name);
     if (value === undefined) continue;
     if (variable.kind === 'uuid' && !UUID.test(value as string)) read.invalid(variable.name, `must be a UUID (got ${JSON.stringify(value)})`);
+    for (const item of variable.kind === 'uuids' ? (value as string[]) : []) {
+      if (!UUID.test(item)) read.invalid(variable.name, `must list UUIDs, comma-separated (got ${JSON.stringify(item)})`);
+    }
     (config.fixtures as Record<string, unknown>)[variable.sets.fixture] = value;
   }
 }
@@ -325,6 +333,8 @@ function readConfig(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: string): RunCo
   };
   if (baseUrl !== undefined) {
     readHost(read, config, baseUrl, tokenUrl);
+    config.settings.stateDir = resolve(cwd, read.get('CONFORMANCE_STATE_DIR') ?? '.conformance');
+    takeSpendableFixtures(config, cwd);
     return config;
   }
   // Only an unset base URL selects the embedded reference: an empty one (a CI secret that did
@@ -340,6 +350,23 @@ function readConfig(flags: RunFlags, env: NodeJS.ProcessEnv, cwd: string): RunCo
     );
   }
   return config; // embedded: the runner takes the reference's fixtures
+}
+
+/**
+ * Against a host: the webhook endpoint this run spends, the first of CONFORMANCE_WEBHOOK_ENDPOINT_ID
+ * the ledger has not seen spent (harness/ledger.ts), and the line that says which; when every one
+ * is spent, none, and the precondition the checks that need one skip for.
+ */
+function takeSpendableFixtures(config: RunConfig, cwd: string): void {
+  const ids = config.fixtures.webhookEndpointIds;
+  const { stateDir } = config.settings;
+  if (!ids || ids.length === 0 || !stateDir || !config.target || !config.fixtures.businessId) return;
+  const scope = { stateDir, baseUrl: config.target.baseUrl, businessId: config.fixtures.businessId };
+  const choice = chooseFixture('CONFORMANCE_WEBHOOK_ENDPOINT_ID', ids, readSpent(scope, 'webhookEndpointId'), ledgerShown(stateDir, cwd));
+  if (choice.taken !== undefined) config.fixtures.webhookEndpointId = choice.taken;
+  if (choice.usedUp !== undefined) config.usedUp = { webhookEndpointId: choice.usedUp };
+  // Only a full run spends one (profile safe sends no DELETE).
+  if (config.settings.profile === 'full') config.fixtureLines = [`webhook endpoint: ${choice.line}`];
 }
 
 /** Reads --env-file (must exist) or ./.env (optional). Values never reach process.env. */

@@ -159,6 +159,8 @@ function suiteConfigFrom(config: RunConfig, target: Target, apps: RunConfig['app
     params: config.params,
     settings: config.settings,
     secrets: configSecrets(apps, fixtures, config.settings),
+    // The ledger is of hosts: the embedded reference is fresh every run.
+    ...(config.usedUp && !target.embedded ? { usedUp: config.usedUp } : {}),
   };
 }
 
@@ -184,6 +186,7 @@ function openingLines(config: RunConfig, target: Target): string[] {
     `target: ${target.baseUrl}${target.embedded ? ` (embedded reference${defects})` : ''}`,
     `profile: ${config.settings.profile}; topics: ${config.topics.join(', ')}${config.shard ? `; shard ${config.shard}` : ''}`,
     `seed: ${config.settings.seed} (replay with --seed ${config.settings.seed}); runs per property: ${config.settings.runs}`,
+    ...(target.embedded ? [] : (config.fixtureLines ?? [])),
   ];
 }
 

@@ -18,6 +18,8 @@ export const OTHER_CLIENT_ID = 'other-business-app';
 export const SANDBOX_RECIPIENTS = ['+447700900123', '+447700900456', '+12025550143', '+12025550188'];
 
 export const WEBHOOK_ENDPOINTS_PER_BUSINESS = 1000;
+/** The active endpoints `serve` names in CONFORMANCE_WEBHOOK_ENDPOINT_ID (a run spends one). */
+export const SERVED_WEBHOOK_ENDPOINTS = 3;
 export const FIXTURE_BULK_ROWS = 250;
 
 export interface World {
@@ -210,6 +212,8 @@ export function buildWorld(now: number, cursors: CursorCodec): World {
       foreignBulkId: otherBulk.id,
       foreignWebhookEndpointId: otherEndpoint.id,
       webhookEndpointId: webhookEndpoints[0]!.id,
+      // Three for `serve`'s env lines: three full runs against one served reference, each spending one.
+      webhookEndpointIds: webhookEndpoints.slice(0, SERVED_WEBHOOK_ENDPOINTS).map((e) => e.id),
       expiredCursor,
       expiredCursorBulkId: fixtureBulk.id,
       recipients: [...SANDBOX_RECIPIENTS],

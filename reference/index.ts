@@ -144,7 +144,7 @@ export async function startReference(options: ReferenceOptions = {}): Promise<Ru
       controlUrl,
       audience: AUDIENCE,
       apps,
-      fixtures: { ...f, templatePlaceholders: [...f.templatePlaceholders], recipients: [...f.recipients], expiredToken },
+      fixtures: { ...f, templatePlaceholders: [...f.templatePlaceholders], recipients: [...f.recipients], webhookEndpointIds: [...f.webhookEndpointIds], expiredToken },
       defects: [...defects],
       extras: {
         otherBusinessBulkId: world.otherBusinessBulkId,

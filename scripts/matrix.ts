@@ -130,6 +130,8 @@ export interface RunDigest {
   error?: string;
   /** `conformance check` on the run's own exchanges.jsonl (defect runs only). */
   traffic?: TrafficDigest;
+  /** The later run against the same host (HostSetting.again). */
+  later?: RunDigest;
 }
 
 /** What the traffic judge made of a run's recorded exchanges, by requirement. */
@@ -196,6 +198,12 @@ export interface HostSetting {
   rateLimit?: number;
   /** CONFORMANCE_SANDBOX=true in the env file. */
   sandbox: boolean;
+  /**
+   * Run a second time against the same served host with the same env file, as a user runs a
+   * persistent sandbox again: the later run takes the next webhook endpoint the ledger has not seen
+   * spent (harness/ledger.ts), and must judge exactly as the first.
+   */
+  again?: boolean;
 }
 
 export interface Job {
@@ -240,6 +248,8 @@ export interface DefectOutcome {
   traffic?: 'caught' | 'shown' | 'not shown' | 'judge error';
   via: Via;
   durationMs: number;
+  /** Host mode, run again against the same host (HostSetting.again): what the later run made of it. */
+  laterRun?: 'caught' | 'not shown' | 'missed';
 }
 
 export interface FaithfulOutcome {
@@ -450,10 +460,18 @@ async function runInProcess(job: Job, reportDir: string, cwd: string): Promise<R
   const envFile = `${reportDir}.env`;
   try {
     writeFileSync(envFile, `${hostEnvLines(reference.envLines(), job.host).join('\n')}\n`, { mode: 0o600 });
-    const config = loadConfig({ envFile, topic: job.topics.join(','), seed: String(job.seed), reportDir }, {}, cwd);
-    const outcome = await runConformance(config, { print: silent, printError: silent, tty: false });
-    const traffic = job.kind === 'defect' && !job.weaken ? await judgeRunTraffic(reportDir, envFile) : undefined;
-    return { ...digestOf(outcome.result, outcome.exitCode, Date.now() - started), ...(traffic ? { traffic } : {}) };
+    const runOnce = async (seed: number, dir: string): Promise<RunDigest> => {
+      const began = Date.now();
+      const config = loadConfig({ envFile, topic: job.topics.join(','), seed: String(seed), reportDir: dir }, {}, cwd);
+      const outcome = await runConformance(config, { print: silent, printError: silent, tty: false });
+      const traffic = job.kind === 'defect' && !job.weaken ? await judgeRunTraffic(dir, envFile) : undefined;
+      return { ...digestOf(outcome.result, outcome.exitCode, Date.now() - began), ...(traffic ? { traffic } : {}) };
+    };
+    const first = await runOnce(job.seed, reportDir);
+    if (!job.host.again) return first;
+    const later = await runOnce(laterSeed(job.seed), `${reportDir}-later`);
+    rmSync(`${reportDir}-later`, { recursive: true, force: true });
+    return { ...first, durationMs: Date.now() - started, later };
   } finally {
     rmSync(envFile, { force: true });
     await reference.close();
@@ -479,7 +497,11 @@ async function runHostThroughCli(job: Job, reportDir: string, cwd: string): Prom
   }
   try {
     writeFileSync(envFile, `${hostEnvLines(host.lines, job.host!).join('\n')}\n`, { mode: 0o600 });
-    return await runThroughCli({ ...job, host: undefined }, reportDir, cwd, envFile);
+    const first = await runThroughCli({ ...job, host: undefined }, reportDir, cwd, envFile);
+    if (!job.host?.again) return first;
+    const later = await runThroughCli({ ...job, host: undefined, seed: laterSeed(job.seed) }, `${reportDir}-later`, cwd, envFile);
+    rmSync(`${reportDir}-later`, { recursive: true, force: true });
+    return { ...first, later };
   } finally {
     await host.stop();
     rmSync(served, { force: true });
@@ -654,7 +676,7 @@ export function siteScore(outcomes: DefectOutcome[], sites = assertionSites(join
 export interface HostMatrixResult {
   defectSeed: number;
   defects: DefectOutcome[];
-  faithful: Array<FaithfulOutcome & { sandbox: boolean; rateLimit?: number }>;
+  faithful: Array<FaithfulOutcome & { sandbox: boolean; rateLimit?: number; runs?: number }>;
   /** Caught, and not shown by a host (listed with the reason), of all defects run. */
   score: { caught: number; notShown: number; total: number };
   /** Every defect caught or not shown by a host, and every faithful host run passed. */
@@ -669,7 +691,8 @@ export function hostJobs(host: HostMatrixOptions): Job[] {
     topics: [...TOPICS],
     seed,
     via: 'in-process',
-    host: { sandbox: i % 2 === 0 },
+    // The first runs twice against its host: a later full run is as green as the first.
+    host: { sandbox: i % 2 === 0, ...(i === 0 ? { again: true } : {}) },
   }));
   const paced: Job[] = host.rateLimits.map((rateLimit) => ({
     key: `host-faithful-${rateLimit}rps-${host.faithfulSeeds[0] ?? host.defectSeed}`,
@@ -688,9 +711,24 @@ export function hostJobs(host: HostMatrixOptions): Job[] {
     seed: host.defectSeed,
     // One through the command line: serve --env-out, then run --env-file.
     via: i === 0 ? 'cli' : 'in-process',
-    host: { sandbox: true },
+    // A defect the webhook deactivation shows must be caught on a later run as on the first.
+    host: { sandbox: true, ...(spendsFixtures(d) ? { again: true } : {}) },
   }));
   return [...faithful, ...paced, ...perDefect];
+}
+
+/** The seed of the later run against the same host: another one, as a user's next run has. */
+const laterSeed = (seed: number) => (seed + 1) % 2 ** 31;
+
+/** Defects whose runs deactivate a webhook endpoint (the fixture a run spends on a host). */
+export const spendsFixtures = (defect: Defect): boolean => topicsFor(defect).includes('webhooks');
+
+/** A host job run twice: judged on both runs, the later one's reasons marked as such. */
+function judgeBoth<T extends { why: string[] }>(digest: RunDigest, judge: (d: RunDigest) => T, ok: (o: T) => boolean): { first: T; later?: T; ok: boolean; why: string[] } {
+  const first = judge(digest);
+  if (!digest.later) return { first, ok: ok(first), why: first.why };
+  const later = judge(digest.later);
+  return { first, later, ok: ok(first) && ok(later), why: [...first.why, ...later.why.map((w) => `later run: ${w}`)] };
 }
 
 export function matrixJobs(options: Pick<MatrixOptions, 'faithfulSeeds' | 'defects' | 'cliDefect' | 'host'> = {}): Job[] {
@@ -767,15 +805,15 @@ class Worker {
 /** Judges one finished job for the progress line: a caught defect or a passing faithful run is ok. */
 function judgeJob(job: Job, digest: RunDigest, catchers: Catchers): { ok: boolean; why: string } {
   if (job.kind === 'faithful') {
-    const f = judgeFaithful(job.seed, digest, job.via);
-    return { ok: f.passed, why: f.why.slice(0, 3).join('; ') };
+    const f = judgeBoth(digest, (d) => judgeFaithful(job.seed, d, job.via), (o) => o.passed);
+    return { ok: f.ok, why: f.why.slice(0, 3).join('; ') };
   }
   const defect = DEFECTS.find((x) => x.id === job.defect)!;
   const d = job.host
-    ? judgeDefect(defect, job.topics, digest, job.via, undefined, {})
-    : judgeDefect(defect, job.topics, digest, job.via, undefined, undefined, catchers[defect.id]);
+    ? judgeBoth(digest, (x) => judgeDefect(defect, job.topics, x, job.via, undefined, {}), (o) => o.caught || o.notShown !== undefined)
+    : judgeBoth(digest, (x) => judgeDefect(defect, job.topics, x, job.via, undefined, undefined, catchers[defect.id]), (o) => o.caught);
   // A host miss is judged again at the end, against the checks that caught it on the embedded reference.
-  return { ok: d.caught || d.notShown !== undefined, why: `${job.host ? '(host mode; judged again at the end) ' : ''}${d.why.join('; ')}` };
+  return { ok: d.ok, why: `${job.host ? '(host mode; judged again at the end) ' : ''}${d.why.join('; ')}` };
 }
 
 /** Runs jobs on `concurrency` worker lanes; every digest by job key. Reports go to a temp folder, removed after. */
@@ -870,10 +908,26 @@ function hostResult(options: HostMatrixOptions, jobs: Job[], digests: Map<string
   const hostJobsRun = jobs.filter((j) => j.host);
   const defects = hostJobsRun
     .filter((j) => j.kind === 'defect')
-    .map((j) => judgeDefect(DEFECTS.find((d) => d.id === j.defect)!, j.topics, digests.get(j.key)!, j.via, undefined, { embeddedCatchers: catchers.get(j.defect!) ?? [] }));
+    .map((j) => {
+      const defect = DEFECTS.find((d) => d.id === j.defect)!;
+      const judged = judgeBoth(digests.get(j.key)!, (x) => judgeDefect(defect, j.topics, x, j.via, undefined, { embeddedCatchers: catchers.get(j.defect!) ?? [] }), (o) => o.caught || o.notShown !== undefined);
+      return laterToo(judged.first, judged.later);
+    });
   const faithful = hostJobsRun
     .filter((j) => j.kind === 'faithful')
-    .map((j) => ({ ...judgeFaithful(j.seed, digests.get(j.key)!, j.via), sandbox: j.host!.sandbox, ...(j.host!.rateLimit ? { rateLimit: j.host!.rateLimit } : {}) }));
+    .map((j) => {
+      const judged = judgeBoth(digests.get(j.key)!, (x) => judgeFaithful(j.seed, x, j.via), (o) => o.passed);
+      // As green as the first: every check ends the same (deactivate-204 passes again, on the next endpoint).
+      const drift = judged.later ? unstableChecks([judged.first, judged.later]).map((u) => `later run differs: ${u}`) : [];
+      return {
+        ...judged.first,
+        passed: judged.ok && drift.length === 0,
+        why: [...judged.why, ...drift],
+        ...(judged.later ? { runs: 2 } : {}),
+        sandbox: j.host!.sandbox,
+        ...(j.host!.rateLimit ? { rateLimit: j.host!.rateLimit } : {}),
+      };
+    });
   const caught = defects.filter((d) => d.caught).length;
   const notShown = defects.filter((d) => d.notShown).length;
   return {
@@ -882,6 +936,24 @@ function hostResult(options: HostMatrixOptions, jobs: Job[], digests: Map<string
     faithful,
     score: { caught, notShown, total: defects.length },
     ok: caught + notShown === defects.length && faithful.every((f) => f.passed),
+  };
+}
+
+/**
+ * A host defect judged on two runs against one host: caught only when caught on both; not shown
+ * only when neither run could show it; the later run's reasons marked.
+ */
+export function laterToo(first: DefectOutcome, later: DefectOutcome | undefined): DefectOutcome {
+  if (!later) return first;
+  const caught = first.caught && later.caught;
+  const notShown = !caught && (first.caught || first.notShown) && (later.caught || later.notShown) ? (first.notShown ?? later.notShown) : undefined;
+  const { notShown: _dropped, ...rest } = first;
+  return {
+    ...rest,
+    caught,
+    ...(notShown ? { notShown } : {}),
+    why: [...first.why, ...later.why.map((w) => `later run: ${w}`)],
+    laterRun: later.caught ? 'caught' : later.notShown ? 'not shown' : 'missed',
   };
 }
 
@@ -919,8 +991,13 @@ export function hostLines(host: HostMatrixResult): string[] {
   for (const d of host.defects.filter((x) => x.notShown)) lines.push(`  not shown by a host: ${d.defect} (${d.requirement}): ${d.notShown!.map((r) => oneLine(r, 160)).join('; ')}`);
   for (const d of host.defects.filter((x) => !x.caught && !x.notShown)) lines.push(`  MISSED in host mode: ${d.defect} (${d.requirement}): ${d.why.join('; ')}`);
   for (const f of host.faithful) {
-    const how = `${f.sandbox ? 'sandbox' : 'no sandbox'}${f.rateLimit ? `, rate limit ${f.rateLimit}/s` : ''}`;
+    const how = `${f.sandbox ? 'sandbox' : 'no sandbox'}${f.rateLimit ? `, rate limit ${f.rateLimit}/s` : ''}${f.runs ? `, ${f.runs} runs against one host` : ''}`;
     lines.push(`  faithful host run, seed ${f.seed} (${how}): ${f.passed ? 'pass' : `NOT PASS (${f.why.slice(0, 5).join('; ')})`} in ${(f.durationMs / 1000).toFixed(1)} s`);
+  }
+  const again = host.defects.filter((d) => d.laterRun !== undefined);
+  if (again.length > 0) {
+    const held = again.filter((d) => d.laterRun !== 'missed').length;
+    lines.push(`  run again against the same host (the ledger takes the next webhook endpoint): ${held}/${again.length} defects judged alike on the later run${held < again.length ? `; missed later: ${again.filter((d) => d.laterRun === 'missed').map((d) => d.defect).join(', ')}` : ''}`);
   }
   const traffic = trafficLine(host.defects);
   if (traffic) lines.push(`  ${traffic}`);

@@ -69,7 +69,9 @@ const PLACEHOLDER_APP = { clientId: 'embedded', clientSecret: 'embedded' };
 function embeddedFixturePlaceholders(): Fixtures {
   const fixtures: Record<string, unknown> = {};
   for (const variable of VARIABLES) {
-    if (variable.sets && 'fixture' in variable.sets) fixtures[variable.sets.fixture] = variable.kind === 'list' ? ['embedded'] : 'embedded';
+    if (!variable.sets || !('fixture' in variable.sets)) continue;
+    fixtures[variable.sets.fixture] = variable.kind === 'list' || variable.kind === 'uuids' ? ['embedded'] : 'embedded';
+    for (const need of variable.supplies ?? []) fixtures[need] = 'embedded';
   }
   return fixtures as Fixtures;
 }
@@ -90,6 +92,7 @@ export function planSuiteConfig(config: RunConfig): SuiteConfig {
     params: config.params,
     settings: { ...config.settings, exchangeLogPath: '' },
     secrets: [],
+    ...(config.target && config.usedUp ? { usedUp: config.usedUp } : {}),
   };
 }
 

@@ -13,6 +13,8 @@ import { declareRunnable, laneOutcome, type Outcome } from './lanes.ts';
 import { currentSite, isWeakened } from './sites.ts';
 
 export interface CheckContext {
+  /** `<topic>/<id>` of the check. */
+  checkId: string;
   config: SuiteConfig;
   api: ApiClient;
   /** What the check declared its requests other than GET do (`writes` of its spec), if anything. */
@@ -141,9 +143,15 @@ function planOf(spec: CheckSpec, config: SuiteConfig): Planned {
     return { limit: 0, skip: { reason, kind: 'not-observable' } };
   }
   const missing = [...(spec.needs ?? []), ...(target.controlUrl === undefined ? (spec.needsOnHost ?? []) : [])].filter((need) => !supplied(config, need));
-  if (missing.length > 0) return { limit: 0, skip: { reason: needsReason(missing), kind: 'precondition' } };
+  if (missing.length > 0) return { limit: 0, skip: { reason: missingReason(config, missing), kind: 'precondition' } };
   const budget = typeof spec.maxRequests === 'function' ? spec.maxRequests({ runs: settings.runs, settleTimeoutMs: settings.settleTimeoutMs, embedded: target.embedded }) : spec.maxRequests;
   return { limit: requestLimit(budget, settings.runs), ...(spec.writes && settings.profile !== 'safe' ? { writes: spec.writes } : {}) };
+}
+
+/** Why the missing needs are missing: spent by earlier runs on this host (harness/ledger.ts), or not set. */
+function missingReason(config: SuiteConfig, missing: Need[]): string {
+  const usedUp = missing.map((need) => (need === 'primaryApp' || need === 'limitedApp' ? undefined : config.usedUp?.[need])).find((r) => r !== undefined);
+  return usedUp ?? needsReason(missing);
 }
 
 function supplied(config: SuiteConfig, need: Need): boolean {
@@ -274,6 +282,7 @@ export function checksFor(topic: Topic, options: { shared?: number; readsRun?: b
         if (live.evidence.length < EVIDENCE_LIMIT) live.evidence.push(exchangeOf(x));
       };
       const t: CheckContext = {
+        checkId: meta.checkId,
         config,
         api,
         writes: spec.writes,
@@ -294,7 +303,7 @@ export function checksFor(topic: Topic, options: { shared?: number; readsRun?: b
         },
         fixture(key) {
           if (!declared.has(key)) throw new UndeclaredNeed(`${meta.checkId} reads the fixture ${key} without declaring it in needs`);
-          if (!supplied(config, key)) t.skip(needsReason([key]));
+          if (!supplied(config, key)) t.skip(missingReason(config, [key]));
           return config.fixtures[key]!;
         },
         app(which) {
