@@ -27,5 +27,5 @@ export function spentRecord(t: CheckContext, fixture: SpendableFixture, id: stri
 
 /** The precondition a check skips for when its fixture was spent: by whom, and what to set. */
 export function spentReason(record: SpentFixture, variable: string): string {
-  return `${record.id} was already spent by this tool on this host, ${spentBy(record)}; set ${variable} to active ones not yet spent (comma-separated, one per run)`;
+  return `${record.id} was already spent on this host by this tool, by ${spentBy(record)}; set ${variable} to active ones not yet spent (comma-separated, one per run)`;
 }
