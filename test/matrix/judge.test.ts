@@ -6,7 +6,7 @@ import { TOPICS } from '../../core/model.ts';
 import type { Defect } from '../../reference/defects.ts';
 import { DEFECTS } from '../../reference/defects.ts';
 import type { RunDigest } from '../../scripts/matrix.ts';
-import { judgeDefect, judgeFaithful, matrixJobs, topicsFor, trafficLine, unstableChecks } from '../../scripts/matrix.ts';
+import { hostJobs, judgeDefect, judgeFaithful, laterToo, matrixJobs, spendsFixtures, topicsFor, trafficLine, unstableChecks } from '../../scripts/matrix.ts';
 
 const defect = { id: 'request-id-ignored', requirement: 'RID-ECHO', topic: 'request-id', description: 'x' } as Defect;
 
@@ -125,6 +125,30 @@ describe('judgeDefect', () => {
     expect(judgeDefect(defect, ['request-id'], precondition, 'in-process', undefined, { embeddedCatchers: ['request-id/echo'] }).notShown).toBeUndefined();
     // Embedded mode never lists a defect as not shown.
     expect(judgeDefect(defect, ['request-id'], skipped, 'in-process').notShown).toBeUndefined();
+  });
+
+  it('in host mode run twice against one host, counts a defect only when the later run judges it alike', () => {
+    const host = { embeddedCatchers: ['request-id/echo'] };
+    const caught = judgeDefect(defect, ['request-id'], digest(), 'in-process', undefined, host);
+    // The later run met its fixture spent and skipped for the precondition: the defect escaped there.
+    const spent = digest({ verdict: 'pass', exitCode: 0, topics: [{ id: 'request-id', verdict: 'pass', checks: [{ id: 'request-id/echo', status: 'skip', skipKind: 'precondition', requirements: ['RID-ECHO'] }] }] });
+    const escaped = laterToo(caught, judgeDefect(defect, ['request-id'], spent, 'in-process', undefined, host));
+    expect(escaped).toMatchObject({ caught: false, laterRun: 'missed' });
+    expect(escaped.notShown).toBeUndefined();
+    expect(escaped.why.some((w) => w.startsWith('later run: '))).toBe(true);
+    expect(laterToo(caught, caught)).toMatchObject({ caught: true, laterRun: 'caught' });
+    const notShown = digest({ verdict: 'pass', exitCode: 0, topics: [{ id: 'request-id', verdict: 'pass', checks: [{ id: 'request-id/echo', status: 'skip', skipKind: 'not-observable', reason: 'r', requirements: ['RID-ECHO'] }] }] });
+    const both = judgeDefect(defect, ['request-id'], notShown, 'in-process', undefined, host);
+    expect(laterToo(both, both)).toMatchObject({ caught: false, notShown: ['request-id/echo: r'], laterRun: 'not shown' });
+  });
+
+  it('runs every defect a webhook deactivation shows, and the first faithful host run, twice against one host', () => {
+    const jobs = hostJobs({ faithfulSeeds: [1, 2], rateLimits: [], defectSeed: 3 });
+    const again = jobs.filter((j) => j.host?.again).map((j) => j.key);
+    expect(again).toContain('host-faithful-1');
+    expect(again).not.toContain('host-faithful-2');
+    for (const d of DEFECTS.filter((x) => x.topic === 'webhooks')) expect(again, d.id).toContain(`host-defect-${d.id}`);
+    expect(DEFECTS.filter(spendsFixtures).length).toBeLessThan(DEFECTS.length / 4);
   });
 
   it('misses when another topic failed but not the defect\'s', () => {
