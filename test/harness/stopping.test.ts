@@ -85,7 +85,7 @@ const tempDir = () => mkdtempSync(join(tmpdir(), 'conformance-stop-'));
 async function expectStopped(s: Started, port: number, pidFile?: string): Promise<void> {
   const pgid = s.npm.pid!;
   await waitFor(() => liveMembers(pgid).length === 0, 5000, `processes of the group left: ${liveMembers(pgid).join(', ')}`, s);
-  expect(await portIsFree(port)).toBe(true);
+  await waitFor(() => portIsFree(port), 5000, `port ${port} still taken`, s);
   if (pidFile !== undefined) expect(existsSync(pidFile)).toBe(false);
 }
 
