@@ -787,6 +787,8 @@ export async function runJobs(
     catchers: Catchers;
     keepRuns?: boolean;
     progress?: (line: string) => void;
+    /** How a finished job reads on its progress line (default: the registry's defects and catchers). */
+    judge?: (job: Job, digest: RunDigest) => { ok: boolean; why: string };
   },
 ): Promise<Map<string, RunDigest>> {
   const progress = options.progress ?? (() => undefined);
@@ -811,7 +813,7 @@ export async function runJobs(
         const digest = await worker.run(job, reportDir, cwd);
         digests.set(job.key, digest);
         finished++;
-        const outcome = judgeJob(job, digest, catchers);
+        const outcome = options.judge ? options.judge(job, digest) : judgeJob(job, digest, catchers);
         const keep = options.keepRuns || (!outcome.ok && job.weaken === undefined);
         if (keep && existsSync(reportDir)) cpSync(reportDir, join(keptDir, job.key), { recursive: true });
         progress(`[${String(finished).padStart(3)}/${jobs.length}] ${outcome.ok ? 'ok  ' : 'FAIL'} ${job.key} (${(digest.durationMs / 1000).toFixed(1)} s)${outcome.ok ? '' : `: ${outcome.why}`}`);
