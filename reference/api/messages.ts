@@ -44,6 +44,10 @@ export function getMessage(call: Call, businessId: string, messageId: string): v
     if (d.has('foreign-message-404-extra-property')) {
       return call.problem('resource_not_found', NOT_FOUND_DETAIL, { extra: { business_id: message.business_id } });
     }
+    // The blind defect builds the 404's instance from the message's own path, under its owner.
+    if (d.has('blind-foreign-message-404-owner-instance')) {
+      return call.problem('resource_not_found', NOT_FOUND_DETAIL, { extra: { instance: `/v1/businesses/${message.business_id}/sms/messages/${message.id}` } });
+    }
     if (d.has('foreign-message-404-own-detail')) return call.problem('resource_not_found', 'This SMS message is not accessible to this business.');
     // The defect names the owning business in the detail: the other one here, the caller's below.
     if (d.has('not-found-detail-names-owner')) return call.problem('resource_not_found', ownerDetail(message.business_id));
