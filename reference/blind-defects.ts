@@ -53,6 +53,7 @@ const registry = [
   { id: 'blind-replay-stale-request-id', requirement: 'RID-ECHO', topic: 'request-id', round: 1, description: "A replayed submission carries the original request's X-Request-Id instead of the valid one of the repeat." },
   { id: 'blind-request-id-dots-replaced', requirement: 'RID-ECHO', topic: 'request-id', round: 1, description: 'A valid X-Request-Id containing a dot or underscore is replaced by a generated one (the pattern taken as letters, digits and hyphens).' },
   { id: 'blind-request-id-lowercased', requirement: 'RID-ECHO', topic: 'request-id', round: 1, description: 'A valid X-Request-Id is echoed lower-cased.' },
+  { id: 'blind-request-id-min-2', requirement: 'RID-LENGTH-BOUNDARY', topic: 'request-id', round: 1, description: 'A valid one-character X-Request-Id is replaced by a generated one (the minimum taken as 2).' },
   { id: 'blind-unknown-path-no-request-id', requirement: 'RID-EVERY-RESPONSE', topic: 'request-id', round: 1, description: 'The 404 for an authenticated call to a path that is no operation comes from a fallback handler without an X-Request-Id header.' },
   // problem-details
   { id: 'blind-problem-status-as-string', requirement: 'PROB-STATUS-MATCH', topic: 'problem-details', round: 1, description: 'The status member of problems is a string ("400") instead of an integer.' },
@@ -64,6 +65,8 @@ const registry = [
   { id: 'blind-message-length-in-bytes', requirement: 'VAL-MESSAGE-LENGTH', topic: 'validation', round: 1, description: 'message length is counted in UTF-8 bytes, so 4096 characters of non-ASCII text are refused.' },
   { id: 'blind-recipient-extra-member-accepted', requirement: 'VAL-RECIPIENT-ITEM-FIELDS', topic: 'validation', round: 1, description: 'Recipient entries with members beyond to and template_variables are accepted (the extra members ignored).' },
   { id: 'blind-e164-leading-zero-accepted', requirement: 'VAL-INVALID-RECIPIENT', topic: 'validation', round: 1, description: 'Recipient numbers whose first digit is 0 (+0…) are accepted as valid.' },
+  { id: 'blind-message-max-4095', requirement: 'VAL-MESSAGE-LENGTH', topic: 'validation', round: 1, description: 'A message of exactly 4096 characters is refused with 400 validation_failed (the maximum taken as exclusive).' },
+  { id: 'blind-template-variable-max-511', requirement: 'VAL-TEMPLATE-VARIABLE-LENGTH', topic: 'validation', round: 1, description: 'A template variable value of exactly 512 characters is refused with 400 validation_failed (the maximum taken as exclusive).' },
   { id: 'blind-template-variable-non-string-accepted', requirement: 'VAL-TEMPLATE-VARIABLE-LENGTH', topic: 'validation', round: 1, description: 'Template variable values that are JSON numbers are accepted (coerced to text) instead of refused.' },
   // schemas
   { id: 'blind-row-times-without-offset', requirement: 'SCH-UTC-TIMESTAMPS', topic: 'schemas', round: 1, description: 'Recipient rows write their timestamps without an offset (2026-01-01T10:00:00.000), unlike every other resource.' },
@@ -76,6 +79,7 @@ const registry = [
   { id: 'blind-webhook-skips-grant', requirement: 'HOOK-FORBIDDEN', topic: 'webhooks', round: 1, description: 'Deactivation checks only that the endpoint belongs to the path business: an endpoint of a business without grant is deactivated under that business (204).' },
   // messages
   { id: 'blind-message-times-epoch', requirement: 'MSG-SCHEMA', topic: 'messages', round: 1, description: 'A retrieved message writes accepted_at, submitted_at, delivered_at and failed_at as epoch milliseconds (JSON numbers).' },
+  { id: 'blind-message-lookup-finds-bulk', requirement: 'MSG-NOT-FOUND', topic: 'messages', round: 1, description: "The individual message lookup falls through to the business's bulk SMS: a bulk id retrieved as a message answers 200 with the bulk shown as a message." },
   { id: 'blind-message-template-as-id', requirement: 'MSG-TEMPLATE-PIN', topic: 'messages', round: 1, description: 'A template-based message shows template as the bare template id string instead of the pin object.' },
 ] as const satisfies readonly BlindDefect[];
 

@@ -62,7 +62,8 @@ export function validateBulkBody(body: unknown, defects: ActiveDefects): FieldEr
   }
   if (hasMessage) {
     const m = body.message;
-    const max = defects.has('message-4097-accepted') ? 4097 : 4096;
+    // 8: up to 4096 (the blind defect takes the limit as exclusive).
+    const max = defects.has('message-4097-accepted') ? 4097 : defects.has('blind-message-max-4095') ? 4095 : 4096;
     // 8: characters (the blind defect counts UTF-8 bytes).
     const length = (s: string) => (defects.has('blind-message-length-in-bytes') ? Buffer.byteLength(s) : chars(s));
     if (typeof m !== 'string' || length(m) < 1 || length(m) > max) bad('/message');
@@ -89,7 +90,8 @@ export function validateBulkBody(body: unknown, defects: ActiveDefects): FieldEr
     if ('template_variables' in item) {
       const vars = item.template_variables;
       if (!isObject(vars)) return void bad(`${at}/template_variables`);
-      const max = defects.has('template-variable-513-accepted') ? 513 : 512;
+      // 8: at most 512 (the blind defect takes the limit as exclusive).
+      const max = defects.has('template-variable-513-accepted') ? 513 : defects.has('blind-template-variable-max-511') ? 511 : 512;
       for (const [key, value] of Object.entries(vars)) {
         // 2.1: values are strings (the blind defect takes a number as its text).
         if (typeof value === 'number' && defects.has('blind-template-variable-non-string-accepted')) continue;

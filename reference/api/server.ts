@@ -75,7 +75,8 @@ function requestIdFor(req: IncomingMessage, deps: Deps): string {
     // 8: 1 to 128 characters (the defect takes the maximum as 127).
     const tooLong = d.has('request-id-max-127') && given.length > 127;
     // 4.0: dots and underscores are allowed (the blind defect takes the pattern as letters, digits and hyphens).
-    const narrow = d.has('blind-request-id-dots-replaced') && /[._]/.test(given);
+    // 4.0: 1 character is enough (the blind defect wants at least 2).
+    const narrow = (d.has('blind-request-id-dots-replaced') && /[._]/.test(given)) || (d.has('blind-request-id-min-2') && given.length < 2);
     if (REQUEST_ID.test(given) && !tooLong && !narrow) {
       // 4.0: echoed unchanged (the blind defect lower-cases it).
       if (d.has('blind-request-id-lowercased')) return given.toLowerCase();

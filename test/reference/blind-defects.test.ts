@@ -135,6 +135,7 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   },
   'blind-request-id-dots-replaced': async (h) => (await wallet(h, 'primary', { 'x-request-id': 'probe.id_1' })).headers.get('x-request-id') !== 'probe.id_1',
   'blind-request-id-lowercased': async (h) => (await wallet(h, 'primary', { 'x-request-id': 'Probe-ABC' })).headers.get('x-request-id') !== 'Probe-ABC',
+  'blind-request-id-min-2': async (h) => (await wallet(h, 'primary', { 'x-request-id': 'Z' })).headers.get('x-request-id') !== 'Z',
   'blind-unknown-path-no-request-id': async (h) => (await h.call('GET', `/v1/businesses/${h.b}/sms/unknown-collection`)).headers.get('x-request-id') === null,
   // problem-details
   'blind-problem-status-as-string': async (h) => typeof (await badNumber(h)).json.status !== 'number',
@@ -149,6 +150,11 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   'blind-message-length-in-bytes': async (h) => (await h.submit(messageBody(h, { message: 'é'.repeat(4096) }))).status !== 202,
   'blind-recipient-extra-member-accepted': async (h) => (await h.submit(messageBody(h, { recipients: [{ to: h.f.recipients[0], name: 'Ada' }] }))).status < 300,
   'blind-e164-leading-zero-accepted': async (h) => (await h.submit(messageBody(h, { recipients: [{ to: '+0447700900123' }] }))).status < 300,
+  'blind-message-max-4095': async (h) => (await h.submit(messageBody(h, { message: 'm'.repeat(4096) }))).status !== 202,
+  'blind-template-variable-max-511': async (h) => {
+    const body = templateBody(h, { recipients: [{ to: h.f.recipients[0], template_variables: vars(h, () => 'v'.repeat(512)) }] });
+    return (await h.submit(body)).status !== 202;
+  },
   'blind-template-variable-non-string-accepted': async (h) => {
     const body = templateBody(h, { recipients: [{ to: h.f.recipients[0], template_variables: vars(h, () => 42) }] });
     return (await h.submit(body)).status < 300;
@@ -167,6 +173,8 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   'blind-webhook-skips-grant': async (h) => (await h.call('DELETE', h.paths.webhook(h.f.otherBusinessId, h.f.foreignWebhookEndpointId))).status < 300,
   // messages
   'blind-message-times-epoch': async (h) => typeof (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.accepted_at !== 'string',
+  // The fixture bulk's id is no individual message's: the retrieval must refuse it.
+  'blind-message-lookup-finds-bulk': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.expiredCursorBulkId))).status === 200,
   'blind-message-template-as-id': async (h) => {
     const template = (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.template;
     return typeof template !== 'object' || template === null;
