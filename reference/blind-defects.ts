@@ -3,9 +3,19 @@
 // checker misses outside its authors' own defects. Same shape and mechanism as reference/defects.ts
 // (`if (defects.has('blind-…'))` at the one spot the rule lives); each is visible to a run against
 // a host (no control origin needed). Kept apart from DEFECTS so the two can be scored separately.
-import type { Defect } from './defects.ts';
+import type { Topic } from '../core/model.ts';
+import type { RequirementId } from '../spec/requirement-ids.ts';
 
-export interface BlindDefect extends Defect {
+/**
+ * The shape of `Defect` in reference/defects.ts plus the authoring round (declared here, not
+ * imported, because defects.ts imports this registry and modules do not import in a loop).
+ */
+export interface BlindDefect {
+  /** kebab-case, stable, prefixed blind- */
+  id: string;
+  requirement: RequirementId;
+  topic: Topic;
+  description: string;
   /** The authoring round that wrote it. */
   round: 1;
 }

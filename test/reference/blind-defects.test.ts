@@ -4,7 +4,7 @@
 // defect alone switched on.
 import { describe, expect, it } from 'vitest';
 import { BLIND_DEFECTS, type BlindDefectId } from '../../reference/blind-defects.ts';
-import { DEFECTS, activeDefects, isDefectId } from '../../reference/defects.ts';
+import { DEFECTS, activeDefects, isDefectId, type Defect } from '../../reference/defects.ts';
 import { startReference } from '../../reference/index.ts';
 import { TOPICS } from '../../core/model.ts';
 import { requirementById } from '../../spec/requirements.ts';
@@ -181,7 +181,14 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   },
 };
 
+/** Compile-time: a blind defect has the main registry's shape (a scorer may list both alike). */
+const asDefects: readonly Defect[] = BLIND_DEFECTS;
+
 describe('blind defect registry', () => {
+  it('has the shape of the main registry', () => {
+    expect(asDefects.length).toBe(BLIND_DEFECTS.length);
+  });
+
   it('holds at least 40 defects with unique kebab-case ids prefixed blind-, apart from the main registry', () => {
     expect(BLIND_DEFECTS.length).toBeGreaterThanOrEqual(40);
     const ids = BLIND_DEFECTS.map((d) => d.id);
