@@ -3,7 +3,7 @@
 // sha256 of each report file written beside it, so that `conformance verify-certificate` can tell
 // whether any report was changed afterwards, and whether the certificate still says what the
 // hashed report.json says. It is a checksum bundle, not a signature: whoever can rewrite the files
-// can rewrite it too.
+// can rewrite it too (`certify --sign-key` signs it, harness/gating/attestation.ts).
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
