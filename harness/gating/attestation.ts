@@ -6,6 +6,7 @@
 // predicate or the signature breaks it, and recomputing hashes no longer helps.
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { isObject } from '../../core/json.ts';
 import { HarnessError } from '../errors.ts';
 import type { RunResult } from '../result.ts';
 import type { GatingReport } from '../gating-model.ts';
@@ -78,7 +79,6 @@ export function renderAttestation(statement: Statement, signer: LoadedKey): { st
 
 export type AttestationOutcome = { ok: true; lines: string[] } | { ok: false; reason: string };
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const unusable = (file: string, why: string) => new HarnessError('CONF_INVALID_VALUE', `${file}: ${why}`);
 
 /** The one envelope of an attestation file; unusable input (exit 2) when there is none. */
@@ -101,8 +101,8 @@ function readEnvelope(file: string) {
 function subjectMismatch(subjects: unknown, dir: string): string | undefined {
   if (!Array.isArray(subjects) || subjects.length === 0) return 'subject: the statement names no file';
   for (const [index, subject] of subjects.entries()) {
-    const name: unknown = isRecord(subject) ? subject.name : undefined;
-    const digest: unknown = isRecord(subject) && isRecord(subject.digest) ? subject.digest.sha256 : undefined;
+    const name: unknown = isObject(subject) ? subject.name : undefined;
+    const digest: unknown = isObject(subject) && isObject(subject.digest) ? subject.digest.sha256 : undefined;
     if (typeof name !== 'string' || typeof digest !== 'string') return `subject ${index}: no name and sha256 digest`;
     // Names only, never paths: a statement cannot point the check at other files.
     if (basename(name) !== name || name === '.' || name === '..') return `subject ${JSON.stringify(name)}: a path, not a file beside the attestation`;
@@ -111,7 +111,7 @@ function subjectMismatch(subjects: unknown, dir: string): string | undefined {
     const actual = sha256Hex(readFileSync(path));
     if (actual !== digest.toLowerCase()) return `${name} changed since certification (sha256 certified ${digest}, found ${actual})`;
   }
-  if (!subjects.some((s) => isRecord(s) && s.name === REPORT_JSON)) return `subject: the statement does not certify ${REPORT_JSON}`;
+  if (!subjects.some((s) => isObject(s) && s.name === REPORT_JSON)) return `subject: the statement does not certify ${REPORT_JSON}`;
   return undefined;
 }
 
@@ -143,14 +143,14 @@ export function verifyAttestation(file: string, verifier: LoadedKey): Attestatio
   } catch {
     return { ok: false, reason: 'statement: the signed payload is not JSON' };
   }
-  if (!isRecord(statement) || statement._type !== STATEMENT_TYPE) return { ok: false, reason: `_type: not an in-toto ${STATEMENT_TYPE}` };
+  if (!isObject(statement) || statement._type !== STATEMENT_TYPE) return { ok: false, reason: `_type: not an in-toto ${STATEMENT_TYPE}` };
   if (statement.predicateType !== PREDICATE_TYPE) return { ok: false, reason: `predicateType: ${JSON.stringify(statement.predicateType)}, not ${PREDICATE_TYPE}` };
   const dir = dirname(file);
   const mismatch = subjectMismatch(statement.subject, dir);
   if (mismatch) return { ok: false, reason: mismatch };
   const predicate = statement.predicate;
-  if (!isRecord(predicate) || predicate.verdict !== CERTIFIED) {
-    return { ok: false, reason: `predicate.verdict: ${JSON.stringify(isRecord(predicate) ? predicate.verdict : undefined)}, not ${CERTIFIED}` };
+  if (!isObject(predicate) || predicate.verdict !== CERTIFIED) {
+    return { ok: false, reason: `predicate.verdict: ${JSON.stringify(isObject(predicate) ? predicate.verdict : undefined)}, not ${CERTIFIED}` };
   }
   let report: RunResult;
   try {

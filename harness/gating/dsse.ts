@@ -6,6 +6,7 @@
 // No keyid is written: it is an optional hint, and a verifier that derives its own key id (the
 // Go DSSE library behind cosign does) skips a signature whose hint differs from it.
 import { sign, verify, type KeyObject } from 'node:crypto';
+import { isObject } from '../../core/json.ts';
 import type { LoadedKey } from './signing-keys.ts';
 
 export interface DsseSignature {
@@ -66,15 +67,13 @@ export function openEnvelope(envelope: DsseEnvelope, verifier: LoadedKey): Envel
   return { ok: false, reason: 'signature: not made by this key over this payload' };
 }
 
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
-
 /** The envelope of a parsed JSON value, or what it lacks. */
 export function asEnvelope(value: unknown): DsseEnvelope | string {
-  if (!isRecord(value)) return 'not a JSON object';
+  if (!isObject(value)) return 'not a JSON object';
   if (typeof value.payloadType !== 'string') return 'no payloadType';
   if (typeof value.payload !== 'string') return 'no payload';
   const signatures = value.signatures;
   if (!Array.isArray(signatures) || signatures.length === 0) return 'no signatures';
-  if (!signatures.every((s) => isRecord(s) && typeof s.sig === 'string')) return 'a signature without its sig';
+  if (!signatures.every((s) => isObject(s) && typeof s.sig === 'string')) return 'a signature without its sig';
   return { payloadType: value.payloadType, payload: value.payload, signatures: signatures as DsseSignature[] };
 }
