@@ -31,9 +31,11 @@ export interface CertificatePredicate extends CertificateContents {
   verdict: typeof CERTIFIED;
   issuedAt: string;
   tiers: GatingReport['tiers'];
-  /** The readings the target took and the other facts the checks recorded (report.json's notes). */
-  readings: RunResult['notes'];
-  /** The authorization matrix (cells and what the target answered), when the run result has one. */
+  /** The facts the checks recorded beside their verdicts (report.json's notes). */
+  notes: RunResult['notes'];
+  /** The readings the target took where the document reads two ways, when the run result has them. */
+  readings?: unknown;
+  /** The authorization matrix (its cells and what the target answered), when the run result has one. */
   authorizationMatrix?: unknown;
 }
 
@@ -53,8 +55,8 @@ export function subjectsOf(reportDir: string): Subject[] {
 export function buildStatement(result: RunResult, reportDir: string, now = new Date()): Statement {
   const tiers = result.gating?.tiers;
   if (result.gating?.certification?.certified !== true || !tiers) throw new Error('only a certified run is attested');
-  // Added to the run result by the authorization matrix where it runs; copied as it stands.
-  const matrix = (result as unknown as Record<string, unknown>).authorizationMatrix;
+  // Parts of report.json that only some runs (or versions) have, copied as they stand.
+  const { readings, authorizationMatrix } = result as unknown as Record<string, unknown>;
   return {
     _type: STATEMENT_TYPE,
     subject: subjectsOf(reportDir),
@@ -64,8 +66,9 @@ export function buildStatement(result: RunResult, reportDir: string, now = new D
       issuedAt: now.toISOString(),
       ...contentsOf(result),
       tiers,
-      readings: result.notes.map((n) => ({ check: n.check, text: n.text })),
-      ...(matrix !== undefined ? { authorizationMatrix: matrix } : {}),
+      notes: result.notes.map((n) => ({ check: n.check, text: n.text })),
+      ...(readings !== undefined ? { readings } : {}),
+      ...(authorizationMatrix !== undefined ? { authorizationMatrix } : {}),
     },
   };
 }

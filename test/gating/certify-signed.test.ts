@@ -10,7 +10,8 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ATTESTATION_FILE, PREDICATE_TYPE, renderAttestation, verifyAttestation, type Statement } from '../../harness/gating/attestation.ts';
+import { ATTESTATION_FILE, PREDICATE_TYPE, buildStatement, renderAttestation, verifyAttestation, type Statement } from '../../harness/gating/attestation.ts';
+import type { RunResult } from '../../harness/result.ts';
 import { readPublicKey, readSigningKey } from '../../harness/gating/signing-keys.ts';
 import { ROOT, cli, hasStackTrace, type Finished } from '../harness/fixtures/spawn.ts';
 import { leakedForms, specVerify, testKeyPair, type TestKeyPair } from './dsse-spec.ts';
@@ -96,6 +97,23 @@ describe(`a signed certificate of a host served by conformance serve (seed ${SEE
     expect(s.predicate.contract).toEqual(certificate.contract);
     expect(s.predicate.tiers.must.failed).toBe(0);
     expect(Date.parse(s.predicate.issuedAt)).not.toBeNaN();
+    // The parts only some run results have are the report's own, or absent with it.
+    const report = JSON.parse(readFileSync(join(certDir, 'report.json'), 'utf8')) as Record<string, unknown>;
+    expect(s.predicate.notes).toEqual(report.notes);
+    expect(s.predicate.readings).toEqual(report.readings);
+    expect(s.predicate.authorizationMatrix).toEqual(report.authorizationMatrix);
+  });
+
+  it('the predicate copies the authorization matrix and the readings of a run result that has them, and names neither otherwise', () => {
+    const { authorizationMatrix: _m, readings: _r, ...report } = JSON.parse(readFileSync(join(certDir, 'report.json'), 'utf8')) as RunResult & Record<string, unknown>;
+    const without = buildStatement(report as unknown as RunResult, certDir).predicate;
+    expect(without).not.toHaveProperty('authorizationMatrix');
+    expect(without).not.toHaveProperty('readings');
+    const matrix = { cells: [{ operation: 'GET /v1/wallet', caller: 'other-tenant', status: 404, verdict: 'pass' }] };
+    const readings = [{ point: 'page-size-clamped', answer: 'clamped', grade: 'reading' }];
+    const withThem = buildStatement({ ...report, authorizationMatrix: matrix, readings } as unknown as RunResult, certDir).predicate;
+    expect(withThem.authorizationMatrix).toEqual(matrix);
+    expect(withThem.readings).toEqual(readings);
   });
 
   it('verify-certificate --public-key verifies a copy of the folder from another working directory, in a few lines', async () => {
