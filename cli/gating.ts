@@ -163,7 +163,7 @@ const replayCommand: Command = {
 
 const certifyCommand: Command = {
   name: 'certify',
-  summary: 'run the full profile over every topic and write certificate.json (listing must checks not observable on the target as exclusions), or refuse if a must check failed, erred or was skipped for a precondition',
+  summary: 'run the full profile over every topic and write certificate.json (listing must checks not observable on the target as exclusions), with --sign-key also its signed form certificate.intoto.jsonl; or refuse if a must check failed, erred or was skipped for a precondition',
   usage: "conformance certify [--sign-key KEY.pem] [--topic a,b] [--env-file F] [--report-dir D] [--seed N] [--runs N] [--defects a,b] [--header 'Name: value']...",
   // A gateway in front of the API needs its headers on a certification run too.
   options: { ...RUN_FLAGS, header: { type: 'string', multiple: true }, 'sign-key': { type: 'string' } },
