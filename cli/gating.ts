@@ -3,7 +3,7 @@
 // its command table; this module only imports its types. The gating modules themselves are loaded
 // by the handlers that use them: the catalogue they read (spec/requirements.yaml) takes longer to
 // parse than `--help` may take as a whole.
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { RUN_FLAGS, flagsOf, str, type Command, type CommandContext, type CliIo, type Values } from '../harness/command.ts';
 import type { RunConfig } from '../harness/config.ts';
@@ -16,6 +16,8 @@ import type { LoadedBaseline } from '../harness/gating/baseline.ts';
 
 const loadBaselines = () => import('../harness/gating/baseline.ts');
 const loadCertificates = () => import('../harness/gating/certificate.ts');
+const loadAttestations = () => import('../harness/gating/attestation.ts');
+const loadSigningKeys = () => import('../harness/gating/signing-keys.ts');
 const loadPlans = () => import('../harness/gating/plan.ts');
 const loadReplay = () => import('../harness/gating/replay.ts');
 const loadTiers = () => import('../harness/gating/tiers.ts');
@@ -161,16 +163,19 @@ const replayCommand: Command = {
 
 const certifyCommand: Command = {
   name: 'certify',
-  summary: 'run the full profile over every topic and write certificate.json (listing must checks not observable on the target as exclusions), or refuse if a must check failed, erred or was skipped for a precondition',
-  usage: "conformance certify [--topic a,b] [--env-file F] [--report-dir D] [--seed N] [--runs N] [--defects a,b] [--header 'Name: value']...",
+  summary: 'run the full profile over every topic and write certificate.json (listing must checks not observable on the target as exclusions), with --sign-key also its signed form certificate.intoto.jsonl; or refuse if a must check failed, erred or was skipped for a precondition',
+  usage: "conformance certify [--sign-key KEY.pem] [--topic a,b] [--env-file F] [--report-dir D] [--seed N] [--runs N] [--defects a,b] [--header 'Name: value']...",
   // A gateway in front of the API needs its headers on a certification run too.
-  options: { ...RUN_FLAGS, header: { type: 'string', multiple: true } },
+  options: { ...RUN_FLAGS, header: { type: 'string', multiple: true }, 'sign-key': { type: 'string' } },
   async run({ values }, { io, runOptions }) {
     if (values.profile !== undefined && values.profile !== 'full') {
       throw new HarnessError('CONF_INVALID_VALUE', 'certify runs the full profile only (omit --profile)');
     }
-    const [{ collectPlan, missingPreconditions, withCheckBudgets }, { certificationOf, gradeRun, tierOfRequirements }, { CERTIFICATE_FILE, buildCertificate, renderCertificate }, { exclusionsSentence }] =
-      await Promise.all([loadPlans(), loadTiers(), loadCertificates(), import('../harness/reports/gating.ts')]);
+    // Read once, before anything is sent: a key that cannot sign refuses the run, not its end.
+    const signKeyFile = str(values['sign-key']);
+    const signer = signKeyFile !== undefined ? (await loadSigningKeys()).readSigningKey(resolve(signKeyFile)) : undefined;
+    const [{ collectPlan, missingPreconditions, withCheckBudgets }, { certificationOf, gradeRun, tierOfRequirements }, { CERTIFICATE_FILE, buildCertificate, renderCertificate }, attestations, { exclusionsSentence }] =
+      await Promise.all([loadPlans(), loadTiers(), loadCertificates(), loadAttestations(), import('../harness/reports/gating.ts')]);
     const headers = Array.isArray(values.header) ? values.header : undefined;
     const loaded = loadConfig({ ...flagsOf(values), profile: 'full', ...(headers ? { headers } : {}) });
     const config = withCheckBudgets(loaded);
@@ -187,6 +192,7 @@ const certifyCommand: Command = {
       io.out(`certify: PARTIAL RUN (topics ${config.topics.join(', ')} only): certification covers every topic, so this run will be NOT CERTIFIED`);
     }
     const certificatePath = join(config.reportDir, CERTIFICATE_FILE);
+    const attestationPath = join(config.reportDir, attestations.ATTESTATION_FILE);
     const { runConformance } = await import('../harness/runner.ts');
     const outcome = await runConformance(config, {
       ...runOptions,
@@ -199,10 +205,16 @@ const certifyCommand: Command = {
       afterReports: async (result, leakScan) => {
         // A certificate from an earlier run must never sit beside reports it does not describe.
         rmSync(certificatePath, { force: true });
+        rmSync(attestationPath, { force: true });
         if (!result.gating?.certification?.certified) return;
         const text = renderCertificate(buildCertificate(result, config.reportDir));
         leakScan({ [CERTIFICATE_FILE]: text });
         writeFileSync(certificatePath, text);
+        if (!signer) return;
+        const signed = attestations.renderAttestation(attestations.buildStatement(result, config.reportDir), signer);
+        // The envelope carries the statement in base64, where a scan of the line would not see a secret.
+        leakScan({ [attestations.ATTESTATION_FILE]: `${signed.statement}\n${signed.line}` });
+        writeFileSync(attestationPath, signed.line);
       },
     });
     const certification = outcome.result.gating?.certification;
@@ -217,20 +229,36 @@ const certifyCommand: Command = {
     }
     io.out(`${exclusionsSentence(exclusions.length).replace(/^Certified/, 'CERTIFIED')}: ${certificatePath}`);
     for (const e of exclusions) io.out(`  - excluded ${e.check} (${e.requirements.join(', ')}): ${e.reason}`);
+    if (signer) io.out(`signed (${signer.algorithm} key sha256:${signer.fingerprint.slice(0, 16)}): ${attestationPath}`);
     return 0;
   },
 };
 
+/** The file a verify-certificate argument names: the argument itself, or `name` in the folder it names. */
+function inFolder(arg: string | undefined, name: string): string {
+  const path = resolve(arg ?? reportDirSetting(undefined));
+  let folder = arg === undefined;
+  try {
+    folder = statSync(path).isDirectory();
+  } catch {
+    // Not there: read as the file itself, which the reader then reports as missing.
+  }
+  return folder ? join(path, name) : path;
+}
+
 const verifyCertificateCommand: Command = {
   name: 'verify-certificate',
-  summary: 'recompute the sha256 of the report files a certificate names and check its contents against report.json (exit 1 if anything differs)',
-  usage: 'conformance verify-certificate [FILE (default reports/certificate.json)]',
-  options: {},
+  summary:
+    'check a certificate: with --public-key, the signature of certificate.intoto.jsonl, every file it certifies and its verdict; without, the sha256 of the reports certificate.json names and its contents against report.json (exit 1 if anything differs)',
+  usage: 'conformance verify-certificate [--public-key KEY.pub] [DIR (default reports) | FILE]',
+  options: { 'public-key': { type: 'string' } },
   allowPositionals: true,
-  async run({ positionals }, { io }) {
-    if (positionals.length > 1) throw new HarnessError('CONF_INVALID_VALUE', 'verify-certificate takes one certificate file');
+  async run({ values, positionals }, { io }) {
+    if (positionals.length > 1) throw new HarnessError('CONF_INVALID_VALUE', 'verify-certificate takes one folder or certificate file');
+    const publicKeyFile = str(values['public-key']);
+    if (publicKeyFile !== undefined) return verifySigned(resolve(publicKeyFile), positionals[0], io);
     const { CERTIFICATE_FILE, verifyCertificate } = await loadCertificates();
-    const file = resolve(positionals[0] ?? join(reportDirSetting(undefined), CERTIFICATE_FILE));
+    const file = inFolder(positionals[0], CERTIFICATE_FILE);
     const outcome = verifyCertificate(file);
     for (const line of outcome.lines) io.out(line);
     if (outcome.mismatched.length > 0) {
@@ -245,6 +273,21 @@ const verifyCertificateCommand: Command = {
     return 0;
   },
 };
+
+/** `verify-certificate --public-key`: a few lines of what was certified, or the first mismatch in one line. */
+async function verifySigned(publicKeyFile: string, arg: string | undefined, io: CliIo): Promise<number> {
+  const [{ ATTESTATION_FILE, verifyAttestation }, { readPublicKey }] = await Promise.all([loadAttestations(), loadSigningKeys()]);
+  const verifier = readPublicKey(publicKeyFile);
+  const file = inFolder(arg, ATTESTATION_FILE);
+  const outcome = verifyAttestation(file, verifier);
+  if (!outcome.ok) {
+    io.err(`conformance: ${file} does not verify: ${outcome.reason}`);
+    return 1;
+  }
+  io.out(`verified ${file}`);
+  for (const line of outcome.lines) io.out(`  ${line}`);
+  return 0;
+}
 
 /** Listed in cli/main.ts's command table. */
 export const GATING_COMMANDS: Command[] = [planCommand, baselineCommand, replayCommand, certifyCommand, verifyCertificateCommand];

@@ -201,6 +201,8 @@ export const OPTION_MEANINGS: Record<string, string> = {
   upstream: 'proxy: the API host the traffic is forwarded to',
   'until-idle': 'proxy: write the reports and stop after S seconds without traffic',
   'pid-file': 'write the pid of the process that listens to F once it listens (removed on exit): kill "$(cat F)" stops it whatever started it',
+  'sign-key': 'certify: also sign the certificate with this PEM private key (Ed25519 or ECDSA P-256), as certificate.intoto.jsonl',
+  'public-key': 'verify-certificate: check the signed certificate.intoto.jsonl with this PEM public key',
 };
 
 /** `conformance COMMAND --help`: its usage, what it does, and each option. */

@@ -55,8 +55,9 @@ export interface ReferenceOptions {
 
 export async function startEmbeddedReference(options: ReferenceOptions): Promise<ReferenceHandle> {
   // Loaded lazily: a run against a host never loads the reference.
-  const { startReference, DEFECTS } = await import('../reference/index.ts');
-  const known = DEFECTS.map((d) => d.id);
+  const { startReference, DEFECTS, BLIND_DEFECTS } = await import('../reference/index.ts');
+  // The blind registry is accepted too; it is kept apart only for scoring.
+  const known = [...DEFECTS, ...BLIND_DEFECTS].map((d) => d.id);
   const unknown = (options.defects ?? []).filter((id) => !known.includes(id));
   if (unknown.length > 0) {
     throw new HarnessError(

@@ -3,6 +3,7 @@
 // Contract in reference/README.md.
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { DEFECTS } from './defects.ts';
+import { BLIND_DEFECTS } from './blind-defects.ts';
 import { uuidv7 } from './ids.ts';
 import type { Deps } from './api/call.ts';
 import type { TokenKind } from './tokens.ts';
@@ -95,7 +96,7 @@ export function createControlServer(deps: ControlDeps): Server {
       });
       return send(res, 200, { cursor });
     }
-    if (method === 'GET' && path === '/defects') return send(res, 200, { active: [...deps.defects], available: DEFECTS });
+    if (method === 'GET' && path === '/defects') return send(res, 200, { active: [...deps.defects], available: DEFECTS, blind: BLIND_DEFECTS });
     if (method === 'GET' && path === '/state/counts') return send(res, 200, deps.store.counts());
     let m = /^\/state\/bulk-messages\/([^/]+)$/.exec(path);
     if (method === 'GET' && m) {

@@ -2,6 +2,7 @@
 // (`if (defects.has('…'))` in the handler), so the checker can prove it notices. Selected at start.
 import type { Topic } from '../core/model.ts';
 import type { RequirementId } from '../spec/requirement-ids.ts';
+import { isBlindDefectId, type BlindDefectId } from './blind-defects.ts';
 
 export interface Defect {
   /** kebab-case, stable */
@@ -241,14 +242,17 @@ const registry = [
   { id: 'message-id-parse-500', requirement: 'VAL-PATH-UUIDV7', topic: 'messages', description: "A message id that is not a UUIDv7 reaches the store, which reads the id's time field to pick a partition and throws: 500 internal_error." },
 ] as const satisfies readonly Defect[];
 
-export type DefectId = (typeof registry)[number]['id'];
+/** Ids of the main registry (DEFECTS). */
+export type MainDefectId = (typeof registry)[number]['id'];
+/** Every id a reference accepts: the main registry's and the blind registry's (reference/blind-defects.ts). */
+export type DefectId = MainDefectId | BlindDefectId;
 
 export const DEFECTS: readonly Defect[] = registry;
 
 export type ActiveDefects = ReadonlySet<DefectId>;
 
 export function isDefectId(id: string): id is DefectId {
-  return registry.some((d) => d.id === id);
+  return registry.some((d) => d.id === id) || isBlindDefectId(id);
 }
 
 /** The active set for a start; unknown ids are refused so a typo cannot pass as "no defect". */

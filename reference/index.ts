@@ -15,9 +15,10 @@ import { MemoryStore, type Store } from './store.ts';
 import { AUDIENCE, createTokenService } from './tokens.ts';
 
 export { DEFECTS, type Defect } from './defects.ts';
+export { BLIND_DEFECTS, type BlindDefect } from './blind-defects.ts';
 
 export interface ReferenceOptions {
-  /** Ids from reference/defects.ts; unknown ids are refused. */
+  /** Ids from reference/defects.ts or reference/blind-defects.ts; unknown ids are refused. */
   defects?: string[];
   /** Default 127.0.0.1. */
   host?: string;

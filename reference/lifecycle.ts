@@ -143,12 +143,15 @@ export function projectBulk(bulk: BulkRecord, now: number, defects: ActiveDefect
   const delivery = reporting
     ? {
         asOf: now,
-        complete: unresolved === 0 && retryable === 0 && status === 'completed',
+        // The blind defect vouches for completeness as soon as processing completed.
+        complete: defects.has('blind-delivery-complete-when-completed') ? status === 'completed' : unresolved === 0 && retryable === 0 && status === 'completed',
         outcomesResolved: defects.has('outcomes-exceed-recipients') ? bulk.rows.length + bulk.intake.bad + 1 : resolved,
       }
     : null;
   // 2.2: settled is true exactly when completed with no outstanding retryable failures.
   let settled = status === 'completed' && retryable === 0;
+  // The blind defect also wants no failed submission (settled read as "all went well").
+  if (defects.has('blind-settled-requires-no-failures') && failed > 0) settled = false;
   // Defect: retries ignored for most bulks, not all (ids ending in f keep the rule), so a check
   // that judges one bulk may miss it while the matrix, over a run's bulks, practically never does.
   if (defects.has('settled-true-with-retries-some-bulks') && status === 'completed' && !bulk.id.endsWith('f')) {

@@ -102,6 +102,8 @@ export interface BulkRecord {
 
 /** The original response of an accepted submission, replayed for an equivalent repeat (4.1). */
 export interface StoredResponse {
+  /** The request id the original response carried (read only by the `blind-replay-stale-request-id` defect). */
+  requestId?: string;
   status: number;
   location: string;
   body: string;

@@ -4,7 +4,7 @@
 // breaks. Against the faithful reference it requires verdict pass on the whole run, under several
 // seeds, and the same status for every check under every seed (no flaky verdicts).
 //
-//   npm run matrix [-- --seeds 11,22,33 --concurrency 2 --json out.json --keep-runs]
+//   npm run matrix (scripts/matrix-command.ts) [-- --seeds 11,22,33 --concurrency 2 --json out.json --keep-runs]
 //
 // Runs go through the same path users take: `loadConfig(flags)` then `runConformance(config)`,
 // in-process in two long-lived worker processes (fast: no process start per run), and one defect
@@ -22,8 +22,7 @@ import type { RunResult } from '../harness/result.ts';
 import { requirementById } from '../spec/requirements.ts';
 import type { Defect, DefectId } from '../reference/defects.ts';
 import { DEFECTS } from '../reference/defects.ts';
-import { readCatchers, writeCatchers, type Catchers } from './catchers.ts';
-import { SEED_RANGE, scriptMain, usageError, wholeNumber, wholeNumbers } from './script-args.ts';
+import { readCatchers, type Catchers } from './catchers.ts';
 import { startServedHost, type ServedHost } from './served-host.ts';
 import { assertionSites } from './sites.ts';
 
@@ -825,6 +824,8 @@ export async function runJobs(
     catchers: Catchers;
     keepRuns?: boolean;
     progress?: (line: string) => void;
+    /** How a finished job reads on its progress line (default: the registry's defects and catchers). */
+    judge?: (job: Job, digest: RunDigest) => { ok: boolean; why: string };
   },
 ): Promise<Map<string, RunDigest>> {
   const progress = options.progress ?? (() => undefined);
@@ -849,7 +850,7 @@ export async function runJobs(
         const digest = await worker.run(job, reportDir, cwd);
         digests.set(job.key, digest);
         finished++;
-        const outcome = judgeJob(job, digest, catchers);
+        const outcome = options.judge ? options.judge(job, digest) : judgeJob(job, digest, catchers);
         const keep = options.keepRuns || (!outcome.ok && job.weaken === undefined);
         if (keep && existsSync(reportDir)) cpSync(reportDir, join(keptDir, job.key), { recursive: true });
         progress(`[${String(finished).padStart(3)}/${jobs.length}] ${outcome.ok ? 'ok  ' : 'FAIL'} ${job.key} (${(digest.durationMs / 1000).toFixed(1)} s)${outcome.ok ? '' : `: ${outcome.why}`}`);
@@ -1056,89 +1057,6 @@ export function writeMatrixReport(result: MatrixResult, file = join(ROOT, 'repor
   return file;
 }
 
-// ---------------------------------------------------------------------------------------------
-
-const MATRIX_OPTIONS = {
-  seeds: { type: 'string' },
-  concurrency: { type: 'string' },
-  defects: { type: 'string' },
-  json: { type: 'string' },
-  'keep-runs': { type: 'boolean' },
-  'write-catchers': { type: 'boolean' },
-  // The matrix's own pool of workers (see Worker).
-  worker: { type: 'boolean' },
-  'no-host': { type: 'boolean' },
-  'host-seeds': { type: 'string' },
-  'rate-limits': { type: 'string' },
-} as const;
-
-const MATRIX_USAGE = [
-  'usage: npm run matrix [-- options]',
-  '',
-  'Runs every named defect of the embedded reference and checks each is caught, against the embedded',
-  'reference and in host mode (the reference served as a host, the run given only an env file).',
-  '',
-  '  --seeds a,b           faithful embedded runs with these seeds (default: a fixed pair)',
-  '  --defects id,id       only these defects',
-  '  --concurrency N       runs at once (default 2)',
-  '  --no-host             leave host mode out',
-  '  --host-seeds a,b      faithful host runs with these seeds (default: 5 fresh random seeds, printed)',
-  "  --rate-limits r,s     host runs behind these rate limits per second ('' for none; default 5)",
-  '  --keep-runs           keep every run\'s report directory',
-  '  --write-catchers      rewrite scripts/catchers.json (every defect run, all caught)',
-  '  --json FILE           the whole result as JSON',
-];
-
-async function main(): Promise<number> {
-  return scriptMain('matrix', MATRIX_USAGE, MATRIX_OPTIONS, async (values) => {
-    if (values.worker) {
-      await workerMain();
-      return -1; // stays alive on IPC
-    }
-    const only = values.defects?.split(',').map((s) => s.trim());
-    const unknown = only?.filter((id) => !DEFECTS.some((d) => d.id === id)) ?? [];
-    if (unknown.length > 0) throw usageError(`--defects: unknown defect(s) ${unknown.join(', ')}`);
-    // A malformed list is refused whole, never read in part (an empty --rate-limits once read as a limit of 0).
-    const seeds = wholeNumbers(values.seeds, '--seeds', ...SEED_RANGE);
-    const hostSeeds = wholeNumbers(values['host-seeds'], '--host-seeds', ...SEED_RANGE);
-    const rateLimits = wholeNumbers(values['rate-limits'], '--rate-limits', 1, 100_000);
-    const concurrency = wholeNumber(values.concurrency, '--concurrency', 1, 64) ?? 2;
-    const host: HostMatrixOptions | undefined = values['no-host']
-      ? undefined
-      : {
-          faithfulSeeds: hostSeeds && hostSeeds.length > 0 ? hostSeeds : freshSeeds(DEFAULT_HOST_SEEDS),
-          rateLimits: rateLimits ?? DEFAULT_RATE_LIMITS,
-          defectSeed: freshSeeds(1)[0]!,
-          ...(only ? { defects: DEFECTS.filter((d) => only.includes(d.id)) } : {}),
-        };
-    if (host) process.stdout.write(`host mode: faithful seeds ${host.faithfulSeeds.join(', ')}; defect seed ${host.defectSeed}; rate limits ${host.rateLimits.length > 0 ? `${host.rateLimits.join(', ')}/s` : 'none'}\n`);
-    const result = await runMatrix({
-      ...(host ? { host } : {}),
-      ...(seeds && seeds.length > 0 ? { faithfulSeeds: seeds } : {}),
-      ...(only ? { defects: DEFECTS.filter((d) => only.includes(d.id)) } : {}),
-      concurrency,
-      keepRuns: Boolean(values['keep-runs']),
-      updateCatchers: Boolean(values['write-catchers']),
-      progress: (line) => process.stdout.write(`${line}\n`),
-    });
-    process.stdout.write(`\n${matrixTable(result).join('\n')}\n`);
-    if (values['write-catchers']) {
-      if (only || !result.defects.every((d) => d.caught)) {
-        process.stderr.write('matrix: --write-catchers needs every defect run and caught; scripts/catchers.json left as it was\n');
-        return 1;
-      }
-      writeCatchers(result.defects);
-      process.stdout.write('written: scripts/catchers.json\n');
-    }
-    const file = writeMatrixReport(result);
-    process.stdout.write(`written: ${file}\n`);
-    if (values.json) writeFileSync(values.json, JSON.stringify(result));
-    return result.ok ? 0 : 1;
-  });
-}
-
-if (process.argv[1] && resolve(process.argv[1]) === SELF) {
-  void main().then((code) => {
-    if (code >= 0) process.exit(code);
-  });
-}
+// The matrix's own pool of workers (see Worker) runs this file with --worker; `npm run matrix`
+// itself is scripts/matrix-command.ts, which sits above this module and the blind round's.
+if (process.argv[1] && resolve(process.argv[1]) === SELF && process.argv.includes('--worker')) void workerMain();

@@ -3,7 +3,7 @@
 // sha256 of each report file written beside it, so that `conformance verify-certificate` can tell
 // whether any report was changed afterwards, and whether the certificate still says what the
 // hashed report.json says. It is a checksum bundle, not a signature: whoever can rewrite the files
-// can rewrite it too.
+// can rewrite it too (`certify --sign-key` signs it, harness/gating/attestation.ts).
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
@@ -16,7 +16,7 @@ import type { CertificationExclusion } from '../gating-model.ts';
 export const CERTIFICATE_FILE = 'certificate.json';
 /** 2: exclusions, and the contents checked against report.json on verification. */
 export const CERTIFICATE_VERSION = 2;
-const REPORT_JSON = 'report.json';
+export const REPORT_JSON = 'report.json';
 const EXCHANGE_LOG_FILE = 'exchanges.jsonl';
 
 export interface Certificate {
@@ -47,8 +47,13 @@ export function sha256Hex(bytes: Buffer | string): string {
   return createHash('sha256').update(bytes).digest('hex');
 }
 
-/** What certificate.json must say, field by field, for a given report.json (all but issuedAt and hashes). */
-function contentsOf(result: RunResult): Omit<Certificate, 'certificateVersion' | 'certified' | 'issuedAt' | 'reports'> {
+export type CertificateContents = Omit<Certificate, 'certificateVersion' | 'certified' | 'issuedAt' | 'reports'>;
+
+/**
+ * What certificate.json must say, field by field, for a given report.json (all but issuedAt and
+ * hashes); the signed statement's predicate says it too (harness/gating/attestation.ts).
+ */
+export function contentsOf(result: RunResult): CertificateContents {
   return {
     tool: result.tool,
     contract: result.contract,
@@ -64,11 +69,14 @@ function contentsOf(result: RunResult): Omit<Certificate, 'certificateVersion' |
   };
 }
 
+/** The report files of a run, and its exchange log, which is evidence too when the run left one beside them. */
+export function evidenceFiles(reportDir: string): string[] {
+  return [...REPORT_FILES, ...(existsSync(join(reportDir, EXCHANGE_LOG_FILE)) ? [EXCHANGE_LOG_FILE] : [])];
+}
+
 export function buildCertificate(result: RunResult, reportDir: string, now = new Date()): Certificate {
   const reports: Record<string, string> = {};
-  // The exchange log is evidence too, when the run left one beside the reports.
-  const names = [...REPORT_FILES, ...(existsSync(join(reportDir, EXCHANGE_LOG_FILE)) ? [EXCHANGE_LOG_FILE] : [])];
-  for (const name of names) reports[name] = sha256Hex(readFileSync(join(reportDir, name)));
+  for (const name of evidenceFiles(reportDir)) reports[name] = sha256Hex(readFileSync(join(reportDir, name)));
   return {
     certificateVersion: CERTIFICATE_VERSION,
     certified: true,

@@ -12,7 +12,11 @@ export function authorize(call: Call, businessId: string, permission: Permission
     return false;
   }
   if (!grant.permissions.has(permission)) {
-    // 5.6 step 3.
+    // 5.6 step 3 / 5.8: 403 (the blind defect answers as for failed authentication).
+    if (call.defects.has('blind-missing-permission-401')) {
+      call.problem('authentication_required', `The application lacks the permission ${permission}.`);
+      return false;
+    }
     call.problem('permission_denied', `The application lacks the permission ${permission}.`);
     return false;
   }

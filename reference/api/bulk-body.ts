@@ -48,6 +48,10 @@ export function validateBulkBody(body: unknown, defects: ActiveDefects): FieldEr
   }
   const from = body.from;
   if (typeof from !== 'string' || chars(from) < 1 || chars(from) > 20) bad('/from');
+  // 2.1: the two words exactly (the blind defect matches them in any case and stores them lower-cased).
+  if (defects.has('blind-classification-case-insensitive') && typeof body.classification === 'string' && CLASSIFICATIONS.has(body.classification.toLowerCase())) {
+    body.classification = body.classification.toLowerCase();
+  }
   if (typeof body.classification !== 'string' || !CLASSIFICATIONS.has(body.classification)) bad('/classification');
   const hasMessage = 'message' in body;
   const hasTemplate = 'template_id' in body;
@@ -58,8 +62,11 @@ export function validateBulkBody(body: unknown, defects: ActiveDefects): FieldEr
   }
   if (hasMessage) {
     const m = body.message;
-    const max = defects.has('message-4097-accepted') ? 4097 : 4096;
-    if (typeof m !== 'string' || chars(m) < 1 || chars(m) > max) bad('/message');
+    // 8: up to 4096 (the blind defect takes the limit as exclusive).
+    const max = defects.has('message-4097-accepted') ? 4097 : defects.has('blind-message-max-4095') ? 4095 : 4096;
+    // 8: characters (the blind defect counts UTF-8 bytes).
+    const length = (s: string) => (defects.has('blind-message-length-in-bytes') ? Buffer.byteLength(s) : chars(s));
+    if (typeof m !== 'string' || length(m) < 1 || length(m) > max) bad('/message');
   }
   if (hasTemplate && (typeof body.template_id !== 'string' || !UUID_V7.test(body.template_id))) bad('/template_id');
   const recipients = body.recipients;
@@ -72,16 +79,22 @@ export function validateBulkBody(body: unknown, defects: ActiveDefects): FieldEr
   recipients.forEach((item, i) => {
     const at = `/recipients/${i}`;
     if (!isObject(item)) return void bad(at);
-    for (const key of Object.keys(item)) if (!RECIPIENT_FIELDS.has(key)) bad(`${at}/${token(key)}`);
+    // 4.1: no extra properties in an entry (the blind defect ignores them).
+    if (!defects.has('blind-recipient-extra-member-accepted')) for (const key of Object.keys(item)) if (!RECIPIENT_FIELDS.has(key)) bad(`${at}/${token(key)}`);
     const to = item.to;
     const lenient =
-      (defects.has('invalid-e164-accepted') || defects.has('malformed-numbers-get-rows')) && typeof to === 'string' && /^[1-9]\d{7,14}$/.test(to);
+      ((defects.has('invalid-e164-accepted') || defects.has('malformed-numbers-get-rows')) && typeof to === 'string' && /^[1-9]\d{7,14}$/.test(to)) ||
+      // 2.1: the first digit is 1-9 (the blind defect's pattern takes any digit).
+      (defects.has('blind-e164-leading-zero-accepted') && typeof to === 'string' && /^\+\d{8,15}$/.test(to));
     if (!isE164(to) && !lenient) bad(`${at}/to`);
     if ('template_variables' in item) {
       const vars = item.template_variables;
       if (!isObject(vars)) return void bad(`${at}/template_variables`);
-      const max = defects.has('template-variable-513-accepted') ? 513 : 512;
+      // 8: at most 512 (the blind defect takes the limit as exclusive).
+      const max = defects.has('template-variable-513-accepted') ? 513 : defects.has('blind-template-variable-max-511') ? 511 : 512;
       for (const [key, value] of Object.entries(vars)) {
+        // 2.1: values are strings (the blind defect takes a number as its text).
+        if (typeof value === 'number' && defects.has('blind-template-variable-non-string-accepted')) continue;
         if (typeof value !== 'string' || chars(value) > max) bad(`${at}/template_variables/${token(key)}`);
       }
     }

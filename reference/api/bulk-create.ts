@@ -46,7 +46,9 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
 
   // 4.1: the body is application/json; any other media type is refused (one defect hands a
   // text/plain body to a parser that is not there and throws, another refuses it with 415).
-  const mediaType = (call.req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
+  const contentType = call.req.headers['content-type'] ?? '';
+  // Media type parameters such as charset are allowed (the blind defect compares the whole header).
+  const mediaType = d.has('blind-json-charset-refused') ? contentType.trim().toLowerCase() : contentType.split(';')[0]!.trim().toLowerCase();
   if (mediaType === 'text/plain' && d.has('text-plain-body-500')) throw new Error('no body parser registered for text/plain');
   if (mediaType !== 'application/json' && !d.has('content-type-not-checked')) {
     const errors = [{ pointer: 'Content-Type', code: 'field_invalid' }];
@@ -70,7 +72,9 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
       const errors = validateBulkBody(body, d);
       if (errors.length > 0) return call.validationFailed('The request body is invalid.', errors);
     }
-    if (count > max) {
+    // 4.1 rule 1: no partial acceptance (the blind defect keeps the first 1000 entries and goes on).
+    if (count > max && d.has('blind-over-limit-truncated')) (body as Record<string, unknown>).recipients = recipients.slice(0, max);
+    else if (count > max) {
       if (d.has('recipient-limit-creates-bulk')) store.saveBulk(orphanBulk(call, businessId));
       // 4.1 rule 1: refused before billing (the defect debits the wallet all the same).
       if (d.has('recipient-limit-billed')) debit(store.business(businessId)!, 0.04 * recipients.length);
@@ -80,7 +84,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
       // 4.1 rule 1: nothing of the refused submission is named in the answer (the defects give the
       // id allocated before the count was checked, as a Location header or as a member).
       const allocated = bulkLocation(businessId, uuidv7(call.deps.clock.now()));
-      return call.problem('recipient_limit_exceeded', `The submission has ${recipients.length} recipient entries; at most ${MAX_RECIPIENTS} are accepted.`, {
+      // 7: the code is recipient_limit_exceeded (the blind defect reports invalid_recipient).
+      return call.problem(d.has('blind-over-limit-invalid-recipient-code') ? 'invalid_recipient' : 'recipient_limit_exceeded', `The submission has ${recipients.length} recipient entries; at most ${MAX_RECIPIENTS} are accepted.`, {
         ...(d.has('recipient-limit-location') ? { headers: { Location: allocated } } : {}),
         ...(d.has('recipient-limit-id-in-problem') ? { extra: { id: allocated.split('/').pop() } } : {}),
       });
@@ -114,8 +119,13 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
 
   // 4.1 rule 2: scope is (application, business, operation, key).
   const appPart = d.has('idempotency-scope-ignores-application') ? '*' : call.app!.clientId;
-  const scope = keyMissing ? undefined : [appPart, businessId, OPERATION, key].join('\u0000');
-  const fingerprint = canonicalJson(valid);
+  // 4.1 rule 2: the key as sent (the blind defect lower-cases it).
+  const scopedKey = d.has('blind-key-case-insensitive') ? key?.toLowerCase() : key;
+  const scope = keyMissing ? undefined : [appPart, businessId, OPERATION, scopedKey].join('\u0000');
+  // 4.1 rules 3-4: the whole payload is compared (the blind defect leaves template_variables out).
+  const fingerprint = d.has('blind-fingerprint-ignores-variables')
+    ? canonicalJson({ ...valid, recipients: valid.recipients.map((r) => ({ to: r.to })) })
+    : canonicalJson(valid);
   const previous = scope ? store.idempotency(scope) : undefined;
   // 4.1 rule 2: another application's use of a key is another scope (the defect also keeps a
   // business-wide mark of used keys and refuses a key another application took).
@@ -153,7 +163,13 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
       // defects run the acceptance again underneath: for a byte-identical repeat, or one rewritten).
       if ((d.has('replay-creates-bulk') && !rewritten) || (d.has('equivalent-repeat-creates-bulk') && rewritten)) saveOrphan();
       const r = previous.response;
-      return call.raw(r.status, r.body, r.location && !d.has('replay-without-location') ? { Location: r.location } : {});
+      const replayHeaders: Record<string, string> = r.location && !d.has('replay-without-location') ? { Location: r.location } : {};
+      // 4.0: the repeat's own request id (the blind defect replays the original one with the rest).
+      if (d.has('blind-replay-stale-request-id') && r.requestId) replayHeaders['X-Request-Id'] = r.requestId;
+      // 4.1 rule 3: the original response (blind defects: status 200, or the bulk as it is now).
+      const current = d.has('blind-replay-current-state') ? store.bulk(r.location.split('/').pop() ?? '') : undefined;
+      if (current) return call.raw(r.status, JSON.stringify(renderBulk(call, current)), replayHeaders);
+      return call.raw(d.has('blind-replay-status-200') ? 200 : r.status, r.body, replayHeaders);
     }
   }
 
@@ -203,7 +219,7 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
         rawBody: JSON.stringify(valid),
         requestText: rawBody,
         createdAt: now,
-        response: { status, location, body: text },
+        response: { status, location, body: text, requestId: call.requestId },
       };
       store.saveIdempotency(scope, record);
       if (d.has('idempotency-key-taken-by-other-application')) store.saveIdempotency(businessWide, record);
@@ -235,6 +251,7 @@ function acceptedLocation(call: Call, businessId: string, bulkId: string): strin
   if (d.has('location-status-monitor')) return `https://status.example.invalid/requests/${encodeURIComponent(call.requestId)}`;
   if (d.has('location-collection-path')) return `/v1/businesses/${businessId}/sms/bulk-messages`;
   if (d.has('location-points-to-rows')) return `${bulkLocation(businessId, bulkId)}/messages`;
+  if (d.has('blind-location-without-version-prefix')) return bulkLocation(businessId, bulkId).replace(/^\/v1/, '');
   return bulkLocation(businessId, bulkId);
 }
 
@@ -271,11 +288,13 @@ function acceptBulk(call: Call, businessId: string, body: BulkBody, pin: BulkRec
     clientId: call.app!.clientId,
     from: body.from,
     classification: body.classification,
-    message: pin ? null : (body.message ?? null),
+    // 4.1: the message as submitted (the blind defect trims it).
+    message: pin ? null : call.defects.has('blind-message-trimmed') && body.message !== undefined ? body.message.trim() : (body.message ?? null),
     template: pin,
     acceptedAt: now,
     intake: { good: unique.length - malformed, bad: body.recipients.length - unique.length + malformed, empty: 0 },
-    rows: unique.map((to, position) => ({ id: uuidv7(now), position, to, fate: fates[position]! })),
+    // 2.3: row ids are UUIDv7 (the blind defect draws version 4 ids).
+    rows: unique.map((to, position) => ({ id: call.defects.has('blind-row-ids-uuidv4') ? uuidv4() : uuidv7(now), position, to, fate: fates[position]! })),
     finished: false,
   };
 }

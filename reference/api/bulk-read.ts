@@ -10,6 +10,8 @@ import { renderBulk, renderRow } from './render.ts';
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
 const STATUS_FILTERS = new Set(['queued', 'sent', 'delivered', 'failed']);
+/** Cursors already presented, per reference (the `blind-cursor-single-use` defect). */
+const spentCursors = new WeakMap<object, Set<string>>();
 /** Literal query parameter names (the document does not name them; reference choice). */
 export const PARAMS = { limit: 'limit', cursor: 'cursor', status: 'status', to: 'to' } as const;
 
@@ -22,6 +24,10 @@ function ownedBulk(call: Call, businessId: string, bulkId: string): BulkRecord |
 }
 
 export function getBulk(call: Call, businessId: string, bulkId: string): void {
+  // 5.6: the grant before the resource (the blind defect looks the bulk up first).
+  if (call.defects.has('blind-bulk-lookup-before-grant') && !call.deps.store.bulk(bulkId)) {
+    return call.problem('resource_not_found', 'No bulk SMS message with this id exists for this business.');
+  }
   if (!authorize(call, businessId, 'sms.bulk.read')) return;
   const bulk = ownedBulk(call, businessId, bulkId);
   if (bulk) call.json(200, renderBulk(call, bulk));
@@ -36,8 +42,10 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
     call.problem('permission_denied', `The application has no active grant for this business (bulk of ${owner === businessId ? 'this' : 'another'} business).`);
     return;
   }
-  if (!authorize(call, businessId, 'sms.bulk.read')) return;
-  const bulk = ownedBulk(call, businessId, bulkId);
+  // 5.6 / 4.3: grant, then ownership (blind defects: the listing skips the grant, or the owner).
+  if (!d.has('blind-rows-listing-skips-grant') && !authorize(call, businessId, 'sms.bulk.read')) return;
+  const foreign = d.has('blind-foreign-bulk-rows-listed') ? call.deps.store.bulk(bulkId) : undefined;
+  const bulk = foreign ?? ownedBulk(call, businessId, bulkId);
   if (!bulk) return;
   const now = call.deps.clock.now();
   const q = call.query;
@@ -66,6 +74,8 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
     if (zero && d.has('page-size-zero-served')) limit = 0;
     else if (zero && d.has('page-size-zero-unlimited')) [reportedLimit, limit] = [limit, MAX_PAGE_SIZE];
     else if (zero && d.has('page-size-zero-default')) limit = DEFAULT_PAGE_SIZE;
+    // 4.3: above 1000 is refused (the blind defect clamps it to the maximum and serves the page).
+    else if (d.has('blind-limit-above-max-clamped') && /^\d{1,7}$/.test(limitText) && Number(limitText) > max) limit = max;
     else if (!/^\d{1,7}$/.test(limitText) || Number(limitText) < 1 || Number(limitText) > max) {
       // 7: a query parameter's error names the parameter (the defect writes a body JSON Pointer).
       const pointer = d.has('page-size-error-body-pointer') ? `/${PARAMS.limit}` : PARAMS.limit;
@@ -118,7 +128,9 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
     // are given must equal the cursor's.
     const statusBound = !d.has('cursor-not-bound-to-status-filter');
     if (statusText !== null && statusText !== c.filters.status && statusBound) return bad();
-    if (toText !== null && toText !== c.filters.to) return bad();
+    // The blind defect binds the number filter only when the cursor was issued with one.
+    const toBound = !(d.has('blind-cursor-number-filter-not-bound') && c.filters.to === null);
+    if (toText !== null && toText !== c.filters.to && toBound) return bad();
     // 4.3: a later page may leave the filters out; the defect looks the page up under none and finds nothing.
     const filtered = c.filters.status !== null || c.filters.to !== null;
     if (filtered && statusText === null && toText === null && d.has('omitted-filters-not-found')) {
@@ -126,8 +138,15 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
     }
     filters = d.has('omitted-filters-dropped')
       ? { status: statusText, to: toText }
-      : { status: statusText !== null && !statusBound ? statusText : c.filters.status, to: c.filters.to };
+      : { status: statusText !== null && !statusBound ? statusText : c.filters.status, to: toText !== null && !toBound ? toText : c.filters.to };
     if (!Number.isInteger(c.next) || c.next < 0) return bad();
+    // 4.3: usable for its whole lifetime (the blind defect spends a cursor on its first use).
+    if (d.has('blind-cursor-single-use')) {
+      const spent = spentCursors.get(call.deps.store) ?? new Set<string>();
+      spentCursors.set(call.deps.store, spent);
+      if (spent.has(cursorText!)) return bad();
+      spent.add(cursorText!);
+    }
     start = c.next;
   }
 
@@ -162,11 +181,18 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   }
   // 4.3: the next page starts right after this one. Defects: the cursor of a page read with a
   // cursor repeats that page's start; the next page starts one row too far.
-  const next = reading?.ok && d.has('cursor-not-advanced') ? start : d.has('cursor-skips-row') ? lastPosition + 2 : lastPosition + 1;
+  let next = reading?.ok && d.has('cursor-not-advanced') ? start : d.has('cursor-skips-row') ? lastPosition + 2 : lastPosition + 1;
+  // Blind defects: the next page starts at this page's last row, or (filtered) a page size of
+  // positions after this page's start, however many rows the filter passed over.
+  if (d.has('blind-cursor-overlaps-one-row')) next = lastPosition;
+  if (d.has('blind-filtered-walk-repeats') && (filters.status !== null || filters.to !== null)) next = start + limit;
+  // 2.6: has_more says whether another page follows (the blind defect: whether this page is full).
+  if (d.has('blind-has-more-by-full-page')) hasMore = page.length === limit;
   const nextCursor = hasMore ? call.deps.cursors.encode({ business: businessId, bulk: bulk.id, filters, next, issuedAt: now }) : null;
   // 2.6: has_more tells whether another page follows; the defect asks whether the whole listing exceeds one page.
   if (d.has('has-more-counts-whole-listing')) hasMore = bulk.rows.filter(matches).length > limit;
-  const applied = reportedLimit ?? limit;
+  // 2.6: limit is an integer (the blind defect echoes the query parameter's text).
+  const applied = d.has('blind-pagination-limit-string') && limitText !== null ? (limitText as unknown as number) : (reportedLimit ?? limit);
   // 2.6: has_more is always given (the defect leaves it and next_cursor out on the last page).
   const pagination = !hasMore && d.has('has-more-omitted-on-last-page') ? { limit: applied } : { limit: applied, has_more: hasMore, next_cursor: nextCursor };
   call.json(200, { data: page, pagination });

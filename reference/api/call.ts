@@ -107,7 +107,11 @@ export class Call {
     const given = code === 'validation_failed' && d.has('validation-errors-missing') ? undefined : options.errors;
     // 7: errors[] names each field by JSON Pointer or parameter name (the defect builds it from the
     // body validator's dotted paths, so query parameters and headers are left out).
-    const errors = given && d.has('validation-pointer-dotted') ? given.filter((e) => e.pointer === '' || e.pointer.startsWith('/')).map((e) => ({ ...e, pointer: dotted(e.pointer) })) : given;
+    let errors = given && d.has('validation-pointer-dotted') ? given.filter((e) => e.pointer === '' || e.pointer.startsWith('/')).map((e) => ({ ...e, pointer: dotted(e.pointer) })) : given;
+    // 7: items have pointer and code only, pointing at the entry at fault (blind defects: a message
+    // member beside them; recipient entries numbered from 1).
+    if (errors && d.has('blind-error-item-message')) errors = errors.map((e) => ({ ...e, message: 'This value is invalid.' }));
+    if (errors && d.has('blind-pointer-one-based')) errors = errors.map((e) => ({ ...e, pointer: e.pointer.replace(/^\/recipients\/(\d+)/, (_, n: string) => `/recipients/${Number(n) + 1}`) }));
     const body: Record<string, unknown> = { ...buildProblem(code, detail, this.requestId, errors), ...options.extra };
     if (d.has('problem-type-wrong-base-one-code') && code === 'idempotency_conflict') body.type = `https://errors.example.invalid/${code}`;
     if (d.has('problem-request-id-mismatch')) body.request_id = `${this.requestId}-x`;
@@ -125,6 +129,9 @@ export class Call {
     if (d.has('problem-instance-missing')) delete body.instance;
     if (options.status !== undefined) body.status = options.status;
     if (d.has('problem-status-mismatch') && body.status === 422) body.status = 400;
+    // 7: status is an integer and type ends in the code (blind defects: a string; the code hyphenated).
+    if (d.has('blind-problem-status-as-string')) body.status = String(body.status);
+    if (d.has('blind-problem-type-hyphenated')) body.type = String(body.type).replace(/[^/]+$/, (c) => c.replace(/_/g, '-'));
     const status = options.status ?? buildProblem(code, '', this.requestId).status;
     const mediaType = d.has('problem-media-type-json') ? 'application/json' : PROBLEM_MEDIA_TYPE;
     writeJson(this.res, status, body, mediaType, this.baseHeaders(options.headers, status));

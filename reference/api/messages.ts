@@ -4,6 +4,26 @@ import { authorize } from './authorize.ts';
 import type { Call } from './call.ts';
 import type { Store } from '../store.ts';
 import { renderMessage } from './render.ts';
+import type { BulkRecord } from '../store.ts';
+
+/** What the `blind-message-lookup-finds-bulk` defect answers: a bulk SMS read as one message. */
+function renderBulkAsMessage(call: Call, bulk: BulkRecord): Record<string, unknown> {
+  return renderMessage(call, {
+    id: bulk.id,
+    business_id: bulk.businessId,
+    from: bulk.from,
+    to: bulk.rows[0]?.to ?? '',
+    classification: bulk.classification,
+    message: bulk.message ?? '',
+    status: 'sent',
+    status_reason: null,
+    template: bulk.template,
+    accepted_at: bulk.acceptedAt,
+    submitted_at: null,
+    delivered_at: null,
+    failed_at: null,
+  });
+}
 
 const NOT_FOUND_DETAIL = 'No SMS message with this id exists for this business.';
 const DAY_MS = 24 * 3600 * 1000;
@@ -44,6 +64,10 @@ export function getMessage(call: Call, businessId: string, messageId: string): v
     if (d.has('foreign-message-404-extra-property')) {
       return call.problem('resource_not_found', NOT_FOUND_DETAIL, { extra: { business_id: message.business_id } });
     }
+    // The blind defect builds the 404's instance from the message's own path, under its owner.
+    if (d.has('blind-foreign-message-404-owner-instance')) {
+      return call.problem('resource_not_found', NOT_FOUND_DETAIL, { extra: { instance: `/v1/businesses/${message.business_id}/sms/messages/${message.id}` } });
+    }
     if (d.has('foreign-message-404-own-detail')) return call.problem('resource_not_found', 'This SMS message is not accessible to this business.');
     // The defect names the owning business in the detail: the other one here, the caller's below.
     if (d.has('not-found-detail-names-owner')) return call.problem('resource_not_found', ownerDetail(message.business_id));
@@ -57,6 +81,11 @@ export function getMessage(call: Call, businessId: string, messageId: string): v
     }
   } else if (d.has('message-not-found-200')) {
     return call.json(200, {});
+  } else if (d.has('blind-message-lookup-finds-bulk')) {
+    // 4.4: only individual messages are retrieved here (the blind defect's lookup falls through to
+    // the bulk SMS of the business, as with one table for every SMS).
+    const bulk = call.deps.store.bulk(messageId);
+    if (bulk && bulk.businessId === businessId) return call.json(200, renderBulkAsMessage(call, bulk));
   }
   if (d.has('not-found-detail-names-owner')) return call.problem('resource_not_found', ownerDetail(businessId));
   // 7: the status member equals the HTTP status; the defect builds the body of a malformed id as

@@ -42,7 +42,11 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
     status = d.has('acceptance-status-processing') ? 'processing' : 'queued';
     submission = d.has('acceptance-submission-zeros') ? { processed: 0, success: 0, failed: 0, retryable_failed_count: 0, exhausted: 0 } : null;
     settled = d.has('acceptance-settled-null') ? null : false;
+    // 4.1: the acceptance response shows the intake counts (the blind defect leaves them null).
+    if (d.has('blind-acceptance-intake-null')) intake = null;
   }
+  // 2.2: intake holds good, bad and empty only (the blind defect adds their total).
+  if (intake && d.has('blind-intake-total-member')) intake = { ...intake, total: intake.good! + intake.bad! + intake.empty! };
   const warnings: Array<{ code: string; detail: string }> = [];
   const unavailable = { code: 'delivery_summary_unavailable', detail: 'Delivery reporting for this bulk message is not available yet.' };
   let deliverySummary: Record<string, unknown> | null = null;
@@ -120,22 +124,31 @@ function templatePin(call: Call, bulk: BulkRecord, acceptance: boolean): Record<
 /** 2.3 recipient row at the current time. */
 export function renderRow(call: Call, bulk: BulkRecord, row: RecipientRow, now: number): Record<string, unknown> {
   const s = rowStateAt(row, bulk, now);
+  // 2.1: UTC with Z (the blind defect's row serialiser drops the offset).
+  const time = (ms: number | null) => {
+    const t = call.time(ms);
+    return t !== null && call.defects.has('blind-row-times-without-offset') ? t.replace(/Z$/, '') : t;
+  };
   return {
     id: row.id,
     to: row.to,
     submission_status: s.submission_status,
     delivery_status: s.delivery_status,
     status_reason: s.status_reason,
-    accepted_at: call.time(bulk.acceptedAt),
-    submitted_at: call.time(s.submitted_at),
-    delivered_at: call.time(s.delivered_at),
-    failed_at: call.time(s.failed_at),
+    accepted_at: time(bulk.acceptedAt),
+    submitted_at: time(s.submitted_at),
+    delivered_at: time(s.delivered_at),
+    failed_at: time(s.failed_at),
   };
 }
 
 /** 2.4 individual message. */
 export function renderMessage(call: Call, m: IndividualMessage): Record<string, unknown> {
   const d = call.defects;
+  // 2.4: timestamps (the blind defect writes epoch milliseconds).
+  const time = (ms: number | null) => (d.has('blind-message-times-epoch') ? ms : call.time(ms));
+  // 2.4: a template pin object (the blind defect shows the bare template id).
+  const pin = m.template && d.has('blind-message-template-as-id') ? m.template.template_id : m.template;
   return {
     // 4.4: the message requested (the defect writes a new id made for the read).
     id: d.has('message-id-is-read-id') ? uuidv7(call.deps.clock.now()) : m.id,
@@ -149,10 +162,10 @@ export function renderMessage(call: Call, m: IndividualMessage): Record<string, 
     message: (d.has('message-unrendered') && m.template && call.deps.store.template(m.template.template_id)?.text) || m.message,
     status: d.has('message-status-provider-code') && m.status === 'delivered' ? 'DELIVRD' : m.status,
     status_reason: m.status_reason,
-    template: d.has('message-template-pin-dropped') ? null : m.template,
-    accepted_at: call.time(m.accepted_at),
-    submitted_at: call.time(m.submitted_at),
-    delivered_at: call.time(m.delivered_at),
-    failed_at: call.time(m.failed_at),
+    template: d.has('message-template-pin-dropped') ? null : pin,
+    accepted_at: time(m.accepted_at),
+    submitted_at: time(m.submitted_at),
+    delivered_at: time(m.delivered_at),
+    failed_at: time(m.failed_at),
   };
 }

@@ -3,6 +3,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { decodeJwt } from 'jose';
 import { REQUEST_ID, UUID_V7, generateRequestId } from '../ids.ts';
+import { PROBLEM_MEDIA_TYPE, buildProblem, writeJson } from '../problems.ts';
 import { Call, type Deps } from './call.ts';
 import { validateBulkBody } from './bulk-body.ts';
 import { createBulk } from './bulk-create.ts';
@@ -73,7 +74,14 @@ function requestIdFor(req: IncomingMessage, deps: Deps): string {
   if (typeof given === 'string' && !d.has('request-id-ignored')) {
     // 8: 1 to 128 characters (the defect takes the maximum as 127).
     const tooLong = d.has('request-id-max-127') && given.length > 127;
-    if (REQUEST_ID.test(given) && !tooLong) return d.has('request-id-truncated-64') ? given.slice(0, 64) : given;
+    // 4.0: dots and underscores are allowed (the blind defect takes the pattern as letters, digits and hyphens).
+    // 4.0: 1 character is enough (the blind defect wants at least 2).
+    const narrow = (d.has('blind-request-id-dots-replaced') && /[._]/.test(given)) || (d.has('blind-request-id-min-2') && given.length < 2);
+    if (REQUEST_ID.test(given) && !tooLong && !narrow) {
+      // 4.0: echoed unchanged (the blind defect lower-cases it).
+      if (d.has('blind-request-id-lowercased')) return given.toLowerCase();
+      return d.has('request-id-truncated-64') ? given.slice(0, 64) : given;
+    }
     if (d.has('request-id-invalid-echoed') && given.length > 0 && /^[\x21-\x7e]+$/.test(given)) return given;
     // 4.0: an empty id is invalid and replaced (the defect echoes it, empty).
     if (d.has('request-id-empty-echoed') && given === '') return given;
@@ -103,6 +111,22 @@ function bearerOf(authorization: string, d: Deps['defects']): string | undefined
 }
 const BEARER = /^Bearer[ ]+([^\s]+)\s*$/i;
 const ANY_SCHEME = /^\S+[ ]+([^\s]+)\s*$/;
+
+/** The `blind-basic-credentials-accepted` defect: a client's Basic id and secret taken as authentication. */
+function basicClaims(deps: Deps, authorization: string): { clientId: string; exp: number } | undefined {
+  const m = /^Basic[ ]+([A-Za-z0-9+/=]+)\s*$/i.exec(authorization);
+  if (!m) return undefined;
+  const decoded = Buffer.from(m[1]!, 'base64').toString('utf8');
+  const colon = decoded.indexOf(':');
+  if (colon < 0) return undefined;
+  try {
+    const app = deps.store.application(decodeURIComponent(decoded.slice(0, colon)));
+    const secret = decodeURIComponent(decoded.slice(colon + 1));
+    return app && app.clientSecret === secret ? { clientId: app.clientId, exp: Math.floor(Date.now() / 1000) + 60 } : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 /** The client id a JWT names, read without verifying it (the `grant-before-signature` defect). */
 function unverifiedClientId(token: string): string | undefined {
@@ -162,6 +186,10 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
     if (!authorization && d.has('not-found-before-auth') && operation && !deps.store.business(operation.business)) {
       return call.problem('resource_not_found', 'No such business.');
     }
+    // 5.4: every operation needs a bearer token (the blind defect mounts deactivation ahead of authentication).
+    if (!authorization && d.has('blind-delete-skips-authentication') && operation?.op === 'deactivateWebhook') {
+      return deactivateWebhookEndpoint(call, operation.business, operation.id);
+    }
     if (!authorization && d.has('validation-before-auth') && operation?.op === 'createBulk') {
       let parsed: unknown;
       try {
@@ -174,8 +202,13 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
     }
 
     // 5.6 step 1 / 5.8: authentication before anything else, unknown paths included.
-    const bearer = typeof authorization === 'string' ? bearerOf(authorization, d) : undefined;
+    // 5.4: the token travels in the Authorization header only (the blind defect also reads an
+    // RFC 6750 access_token query parameter).
+    const queryToken = d.has('blind-token-in-query-accepted') && !authorization ? (query.get('access_token') ?? undefined) : undefined;
+    const bearer = typeof authorization === 'string' ? bearerOf(authorization, d) : queryToken;
     let claims = bearer ? await deps.tokens.verify(bearer) : undefined;
+    // 5.4: only Bearer authenticates (the blind defect also takes the client's Basic credentials).
+    if (!claims && typeof authorization === 'string' && d.has('blind-basic-credentials-accepted')) claims = basicClaims(deps, authorization);
     // 5.6: the token is validated before the grant (the defect checks the grant of the token's
     // unverified client first, so an invalid token on a business without grant gets 403).
     if (!claims && bearer && operation && d.has('grant-before-signature')) {
@@ -215,7 +248,15 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
     if (deps.faults.internalError) throw new Error('simulated internal failure');
 
     if (!operation) {
+      // 4: every response has X-Request-Id (the blind defect's fallback handler sends none).
+      if (d.has('blind-unknown-path-no-request-id')) {
+        return writeJson(res, 404, buildProblem('resource_not_found', 'No operation exists at this path.', call.requestId), PROBLEM_MEDIA_TYPE);
+      }
       return call.problem('resource_not_found', 'No operation exists at this path.');
+    }
+    // 8: the body holds up to 1000 recipients (the blind defect keeps a body parser's 100 KB default).
+    if (d.has('blind-body-limit-100kb') && Buffer.byteLength(body.text) > 100 * 1024) {
+      return call.validationFailed('The request body is too large.', [{ pointer: '', code: 'field_invalid' }]);
     }
     if (body.tooLarge) return call.validationFailed('The request body is too large.', [{ pointer: '', code: 'field_invalid' }]);
     // 4.0: path ids are UUIDv7; one of another shape is simply not found (4xx). The defect reads it

@@ -6,9 +6,23 @@ import type { Call } from './call.ts';
 /** Seconds a client should wait when the wallet source is unavailable. */
 export const WALLET_RETRY_AFTER_S = 5;
 
+/** The `blind-wallet-cache-skips-permission` defect's cache: the last balance body per business. */
+const walletCache = new WeakMap<object, Map<string, Record<string, unknown>>>();
+/** ISO 4217 numeric codes of the fixture currencies (the `blind-wallet-currency-numeric` defect). */
+const NUMERIC_CURRENCY: Record<string, string> = { GBP: '826', EUR: '978', USD: '840' };
+
 export function getWallet(call: Call, businessId: string): void {
   const d = call.defects;
   const { store, clock, faults, counters } = call.deps;
+  // 4.5: the permission is checked on every read (the blind defect serves a per-business cache to
+  // any granted application before the permission is asked for).
+  const grant = call.app?.grants.find((g) => g.businessId === businessId && g.active);
+  const cached = d.has('blind-wallet-cache-skips-permission') ? walletCache.get(store)?.get(businessId) : undefined;
+  if (cached && grant) return call.json(200, cached);
+  // 4.5 / 5.8: 403 (the blind defect conceals the balance from an application lacking the permission).
+  if (d.has('blind-wallet-permission-404') && grant && !grant.permissions.has('wallet.balance.read')) {
+    return call.problem('resource_not_found', 'No wallet balance exists for this business.');
+  }
   if (d.has('grant-not-checked') && store.business(businessId)) {
     // Defect: skips 5.6 step 2 (and so step 3) for this one operation.
   } else if (d.has('wallet-grant-any-business') && store.business(businessId)) {
@@ -44,21 +58,28 @@ export function getWallet(call: Call, businessId: string): void {
   if (unchanged && d.has('wallet-unchanged-204')) return call.empty(204);
   const body = walletBody(call, business.id, business.name, business.currency, business.currentBalance, now);
   if (d.has('reserved-nonzero-every-tenth-read') && counters.walletReads % 10 === 0) body.reserved_balance = '0.01';
+  if (d.has('blind-wallet-cache-skips-permission')) {
+    const perStore = walletCache.get(store) ?? new Map<string, Record<string, unknown>>();
+    walletCache.set(store, perStore.set(business.id, body));
+  }
   call.json(200, body);
 }
 
 function walletBody(call: Call, id: string, name: string, currency: string, current: string, now: number): Record<string, unknown> {
   const d = call.defects;
+  // 2.1: a plain decimal string (the blind defect formats it with thousands separators).
+  const grouped = (amount: string) =>
+    d.has('blind-wallet-balance-grouped') ? Number(amount).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }) : amount;
   const body: Record<string, unknown> = {
     // 2.5: the business of the path (the defect writes the snapshot's own new id).
     business_id: d.has('wallet-business-id-is-snapshot-id') ? uuidv7(now) : id,
     // 2.5: 1 to 256 characters (the defect shows an unset trading name: empty).
     business_name: d.has('wallet-business-name-empty') ? '' : name,
     // 2.5: ISO 4217 alphabetic, upper case.
-    currency: d.has('wallet-currency-lower-case') ? currency.toLowerCase() : currency,
-    current_balance: d.has('wallet-balance-as-number') ? Number(current) : current,
+    currency: d.has('wallet-currency-lower-case') ? currency.toLowerCase() : d.has('blind-wallet-currency-numeric') ? (NUMERIC_CURRENCY[currency] ?? '999') : currency,
+    current_balance: d.has('wallet-balance-as-number') ? Number(current) : grouped(current),
     // 2.5: available equals current in v1; reserved is always 0.00.
-    available_balance: d.has('available-differs-from-current') ? (Number(current) - 1).toFixed(2) : current,
+    available_balance: d.has('available-differs-from-current') ? (Number(current) - 1).toFixed(2) : grouped(current),
     reserved_balance: '0.00',
     // 2.5: the UTC time of the snapshot (the defect writes it at +01:00).
     as_of: d.has('wallet-as-of-not-utc') ? `${new Date(now + 3_600_000).toISOString().slice(0, -1)}+01:00` : call.time(now),

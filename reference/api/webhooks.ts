@@ -8,10 +8,17 @@ export function deactivateWebhookEndpoint(call: Call, businessId: string, endpoi
   const endpoint = store.webhookEndpoint(endpointId);
   // 3.4 / 5.6: the grant is the one on the path's business (the defect takes the endpoint's own business).
   const business = endpoint && d.has('webhook-grant-of-endpoint-business') ? endpoint.businessId : businessId;
-  if (!authorize(call, business, 'webhook.endpoints.manage')) {
+  // 5.4 / 5.6: authenticated and granted callers only (blind defects: the route reached without a
+  // token, or a handler that checks only that the endpoint belongs to the path business).
+  const unchecked = (d.has('blind-delete-skips-authentication') && !call.app) || d.has('blind-webhook-skips-grant');
+  if (!unchecked && !authorize(call, business, 'webhook.endpoints.manage')) {
     // 3.4: a refused call changes nothing (the defect has already written the deactivation).
     if (endpoint?.active && d.has('webhook-refused-still-deactivates')) store.saveWebhookEndpoint({ ...endpoint, active: false, deactivatedAt: clock.now() });
     return;
+  }
+  // 4.6: the DELETE has no body (the blind defect's middleware demands a Content-Type all the same).
+  if (d.has('blind-delete-requires-content-type') && !call.req.headers['content-type']) {
+    return call.validationFailed('The Content-Type header is required.', [{ pointer: 'Content-Type', code: 'field_invalid' }]);
   }
   const owned = endpoint && (endpoint.businessId === business || d.has('webhook-delete-foreign-endpoint'));
   if (!endpoint || !owned) {
@@ -32,5 +39,6 @@ export function deactivateWebhookEndpoint(call: Call, businessId: string, endpoi
     store.saveWebhookEndpoint({ ...endpoint, active: false, deactivatedAt: clock.now() });
   }
   if (d.has('webhook-delete-200-with-body')) return call.json(200, { id: endpoint.id, active: false });
-  call.empty(204);
+  // 3.4: 204 (the blind defect answers 202, as for work still to do).
+  call.empty(d.has('blind-webhook-delete-202') ? 202 : 204);
 }

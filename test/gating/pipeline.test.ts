@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { RunResult } from '../../harness/result.ts';
 import { cli, hasStackTrace } from '../harness/fixtures/spawn.ts';
+import { specVerify, testKeyPair } from './dsse-spec.ts';
 
 const DEFECT = 'available-differs-from-current';
 const CHECK = 'wallet/available-equals-current';
@@ -97,8 +98,17 @@ describe('gating a pipeline against the embedded reference', { timeout: 180_000 
 
   it('certify of every topic on the faithful embedded reference: no exclusions; verify-certificate catches a tampered report', async () => {
     const certDir = join(dir, 'certified');
-    const certified = await cli(['certify', '--seed', '11', '--runs', '2', '--report-dir', certDir]);
+    // Signed with a P-256 key (certify-signed.test.ts signs a host's with Ed25519).
+    const key = testKeyPair(dir, 'p256');
+    const certified = await cli(['certify', '--seed', '11', '--runs', '2', '--report-dir', certDir, '--sign-key', key.privateFile]);
     expect(certified.code).toBe(0);
+    expect(specVerify(readFileSync(join(certDir, 'certificate.intoto.jsonl'), 'utf8'), key.publicKey)).toMatchObject({
+      verified: true,
+      statement: { predicate: { verdict: 'CERTIFIED', seed: 11, target: { embedded: true } } },
+    });
+    const signed = await cli(['verify-certificate', '--public-key', key.publicFile, certDir]);
+    expect(signed.code).toBe(0);
+    expect(signed.stdout).toContain('signature: ecdsa-p256 key');
     expect(certified.stdout).toContain('CERTIFIED with no exclusions');
     const certificate = readJson<{ certified: boolean; seed: number; contract: { sha256: string }; reports: Record<string, string>; requirements: Array<{ id: string; status: string }>; exclusions: unknown[] }>(
       join(certDir, 'certificate.json'),
@@ -121,6 +131,9 @@ describe('gating a pipeline against the embedded reference', { timeout: 180_000 
     expect(tampered.code).toBe(1);
     expect(tampered.stdout).toMatch(/CHANGED {2}report\.json/);
     expect(tampered.stderr).toContain('report.json changed or missing');
+    const signedTampered = await cli(['verify-certificate', '--public-key', key.publicFile, copy]);
+    expect(signedTampered.code).toBe(1);
+    expect(signedTampered.stderr).toMatch(/does not verify: report\.json changed since certification/);
   });
 
   it('certify refuses with exit 1 when a must check fails, and leaves no certificate behind', async () => {
@@ -128,11 +141,13 @@ describe('gating a pipeline against the embedded reference', { timeout: 180_000 
     mkdirSync(certDir, { recursive: true });
     // A certificate of an earlier run must not survive beside reports it does not describe.
     copyFileSync(join(dir, 'certified', 'certificate.json'), join(certDir, 'certificate.json'));
+    copyFileSync(join(dir, 'certified', 'certificate.intoto.jsonl'), join(certDir, 'certificate.intoto.jsonl'));
     const refused = await cli(['certify', ...RUN, '--defects', DEFECT, '--report-dir', certDir]);
     expect(refused.code).toBe(1);
     expect(refused.stdout).toContain(`NOT CERTIFIED`);
     expect(refused.stdout).toContain(`${CHECK} failed (${REQUIREMENT})`);
     expect(existsSync(join(certDir, 'certificate.json'))).toBe(false);
+    expect(existsSync(join(certDir, 'certificate.intoto.jsonl'))).toBe(false);
     expect(readFileSync(join(certDir, 'report.md'), 'utf8')).toContain('## Certification: REFUSED');
   });
 });

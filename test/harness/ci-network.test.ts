@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
 import { ROOT } from './fixtures/spawn.ts';
+import { VARIABLES } from '../../core/variables.ts';
 import { annotationOf } from '../../harness/ci.ts';
 import { envLinesFor } from '../../harness/config.ts';
 import type { CheckResult, RunResult } from '../../harness/result.ts';
@@ -155,7 +156,7 @@ describe('GitHub Actions', { timeout: 180_000 }, () => {
 describe('examples/github-actions.yml', () => {
   const workflow = parseYaml(readFileSync(join(ROOT, 'examples', 'github-actions.yml'), 'utf8')) as {
     on: Record<string, unknown>;
-    jobs: { conformance: { env: Record<string, string>; steps: Array<{ name?: string; id?: string; if?: string; run?: string; uses?: string; with?: Record<string, unknown> }> } };
+    jobs: Record<'conformance' | 'certify', { if?: string; needs?: string; env: Record<string, string>; steps: Array<{ name?: string; id?: string; if?: string; run?: string; uses?: string; env?: Record<string, string>; with?: Record<string, unknown> }> }>;
   };
   const job = workflow.jobs.conformance;
 
@@ -179,6 +180,28 @@ describe('examples/github-actions.yml', () => {
     expect(verdict.run).toMatch(/2\) echo "::error title=conformance run could not be made::/);
     // The run writes the job summary itself: no second copy of report.md.
     expect(JSON.stringify(job.steps)).not.toContain('cat reports/report.md');
+  });
+
+  it('the certify job signs with the key of a repository secret, kept in a private file and removed, verifies, and uploads the attestation', () => {
+    const certify = workflow.jobs.certify;
+    expect(certify.needs).toBe('conformance');
+    expect(certify.if).toContain("github.event_name == 'workflow_dispatch'");
+    // Only variables the checker knows: an unknown CONFORMANCE_* name would refuse the run.
+    const known = new Set(VARIABLES.map((v) => v.name));
+    for (const name of Object.keys(certify.env)) expect(known.has(name), name).toBe(true);
+    const steps = certify.steps;
+    const keyStep = steps.findIndex((s) => s.env?.CERTIFY_SIGNING_KEY === '${{ secrets.CERTIFY_SIGNING_KEY }}');
+    expect(steps[keyStep]!.run).toMatch(/umask 077\n.*> "\$RUNNER_TEMP\/certify\.pem"/);
+    const sign = steps.findIndex((s) => s.run?.includes('conformance certify --sign-key "$RUNNER_TEMP/certify.pem"'));
+    const remove = steps.findIndex((s) => s.run === 'rm -f "$RUNNER_TEMP/certify.pem"');
+    const verify = steps.findIndex((s) => /conformance verify-certificate --public-key \S+\.pub certificate$/.test(s.run ?? ''));
+    const upload = steps.findIndex((s) => s.uses?.startsWith('actions/upload-artifact'));
+    expect([keyStep, sign, remove, verify, upload].every((i, n, all) => i >= 0 && (n === 0 || i > all[n - 1]!))).toBe(true);
+    expect(steps[remove]!.if).toBe('always()');
+    expect(steps[upload]!.with?.path).toBe('certificate/');
+    expect(certify.env.CONFORMANCE_REPORT_DIR).toBe('certificate');
+    // The key is never in the environment of a step that runs the checker.
+    expect(JSON.stringify(certify.env)).not.toContain('CERTIFY_SIGNING_KEY');
   });
 });
 

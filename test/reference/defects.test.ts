@@ -2,7 +2,7 @@
 // each one observable: its probe finds the rule intact on the faithful reference and broken with
 // the defect switched on (and nothing else).
 import { describe, expect, it } from 'vitest';
-import { DEFECTS, type DefectId } from '../../reference/defects.ts';
+import { DEFECTS, type MainDefectId as DefectId } from '../../reference/defects.ts';
 import { startReference } from '../../reference/index.ts';
 import { TOPICS } from '../../core/model.ts';
 import { requirementById } from '../../spec/requirements.ts';

@@ -1,0 +1,245 @@
+// The blind defect registry (reference/blind-defects.ts): at least 40 defects over all 13 topics,
+// apart from the main registry, each accepted by the reference's defect machinery and each one
+// observable: its probe finds the rule intact on the faithful reference and broken with that
+// defect alone switched on.
+import { describe, expect, it } from 'vitest';
+import { BLIND_DEFECTS, type BlindDefectId } from '../../reference/blind-defects.ts';
+import { DEFECTS, activeDefects, isDefectId, type Defect } from '../../reference/defects.ts';
+import { startReference } from '../../reference/index.ts';
+import { TOPICS } from '../../core/model.ts';
+import { requirementById } from '../../spec/requirements.ts';
+import { RANDOM_V7, UUID_V7, basic, freshKey, harnessFor, messageBody, templateBody, type Harness, type Reply } from './helpers.ts';
+
+const advance = (h: Harness, ms: number) => h.control('POST', '/clock/advance', { ms });
+const wallet = (h: Harness, as: 'primary' | 'limited' = 'primary', headers: Record<string, string> = {}) => h.call('GET', h.paths.wallet(h.b), { as, headers });
+const rows = (h: Harness, query: Record<string, string>, bulk = h.f.expiredCursorBulkId, business = h.b) => h.call('GET', h.paths.rows(business, bulk), { query });
+const many = (h: Harness, n: number) => Array.from({ length: n }, (_, i) => ({ to: h.f.recipients[i % h.f.recipients.length]! }));
+const vars = (h: Harness, value: (p: string) => unknown) => Object.fromEntries(h.f.templatePlaceholders.map((p) => [p, value(p)]));
+/** A body refused with 400 validation_failed for its first recipient's number. */
+const badNumber = (h: Harness) => h.submit(messageBody(h, { recipients: [{ to: 'not-a-number' }] }));
+const errorsOf = (r: Reply): Array<Record<string, unknown>> => (Array.isArray(r.json?.errors) ? r.json.errors : []);
+
+/** Each probe answers: is the rule this blind defect targets broken on this reference? */
+const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
+  // auth-ordering
+  'blind-delete-skips-authentication': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId), { as: 'none' })).status < 300,
+  'blind-basic-credentials-accepted': async (h) => {
+    const { clientId, clientSecret } = h.ref.apps.primary;
+    return (await h.call('GET', h.paths.wallet(h.b), { as: { authorization: basic(clientId, clientSecret) } })).status !== 401;
+  },
+  'blind-bulk-lookup-before-grant': async (h) =>
+    (await h.call('GET', h.paths.bulk(h.f.otherBusinessId, RANDOM_V7))).status !== (await h.call('GET', h.paths.bulk(h.f.otherBusinessId, h.f.foreignBulkId))).status,
+  'blind-missing-permission-401': async (h) => (await wallet(h, 'limited')).status !== 403,
+  'blind-token-in-query-accepted': async (h) =>
+    (await h.call('GET', h.paths.wallet(h.b), { as: 'none', query: { access_token: await h.token('primary') } })).status !== 401,
+  // idempotency
+  'blind-replay-status-200': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    return (await h.submit(messageBody(h), { key })).status !== first.status;
+  },
+  'blind-replay-current-state': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    await advance(h, 2000);
+    return (await h.submit(messageBody(h), { key })).text !== first.text;
+  },
+  'blind-key-case-insensitive': async (h) => {
+    const key = freshKey('CaseKey');
+    await h.submit(messageBody(h), { key });
+    return (await h.submit(messageBody(h, { message: 'another text' }), { key: key.toLowerCase() })).status !== 202;
+  },
+  'blind-fingerprint-ignores-variables': async (h) => {
+    const key = freshKey();
+    await h.submit(templateBody(h), { key });
+    const other = templateBody(h, { recipients: h.f.recipients.slice(0, 2).map((to) => ({ to, template_variables: vars(h, (p) => `other ${p}`) })) });
+    return (await h.submit(other, { key })).status !== 409;
+  },
+  // recipient-limits
+  'blind-body-limit-100kb': async (h) => {
+    const long = vars(h, (p) => `${p}:${'x'.repeat(200)}`);
+    const body = templateBody(h, { recipients: many(h, 1000).map((r) => ({ ...r, template_variables: long })) });
+    return (await h.submit(body)).status !== 202;
+  },
+  'blind-over-limit-invalid-recipient-code': async (h) => (await h.submit(messageBody(h, { recipients: many(h, 1001) }))).json?.code !== 'recipient_limit_exceeded',
+  'blind-over-limit-truncated': async (h) => (await h.submit(messageBody(h, { recipients: many(h, 1001) }))).status < 300,
+  // cursors
+  'blind-cursor-number-filter-not-bound': async (h) => {
+    const first = await rows(h, { limit: '10' });
+    return (await rows(h, { cursor: first.json.pagination.next_cursor, to: '+447700900150' })).status === 200;
+  },
+  'blind-has-more-by-full-page': async (h) => (await rows(h, { limit: '250' })).json.pagination.has_more !== false,
+  'blind-cursor-overlaps-one-row': async (h) => {
+    const first = await rows(h, { limit: '10' });
+    const second = await rows(h, { cursor: first.json.pagination.next_cursor });
+    const seen = new Set(first.json.data.map((r: { id: string }) => r.id));
+    return second.json.data.some((r: { id: string }) => seen.has(r.id));
+  },
+  'blind-filtered-walk-repeats': async (h) => {
+    const ids: string[] = [];
+    let query: Record<string, string> = { status: 'failed', limit: '10' };
+    for (let page = 0; page < 100; page++) {
+      const r = await rows(h, query);
+      ids.push(...r.json.data.map((row: { id: string }) => row.id));
+      if (!r.json.pagination.has_more) break;
+      query = { status: 'failed', limit: '10', cursor: r.json.pagination.next_cursor };
+    }
+    return new Set(ids).size !== ids.length;
+  },
+  'blind-cursor-single-use': async (h) => {
+    const cursor = (await rows(h, { limit: '10' })).json.pagination.next_cursor;
+    await rows(h, { cursor });
+    return (await rows(h, { cursor })).status !== 200;
+  },
+  'blind-limit-above-max-clamped': async (h) => (await rows(h, { limit: '5000' })).status !== 400,
+  // bulk-invariants
+  'blind-settled-requires-no-failures': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    await advance(h, 2000);
+    const bulk = (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json;
+    return bulk.status === 'completed' && bulk.submission.retryable_failed_count === 0 && bulk.settled !== true;
+  },
+  'blind-delivery-complete-when-completed': async (h) => {
+    const bulk = (await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId))).json;
+    const all = (await rows(h, { limit: '1000' })).json.data as Array<{ delivery_status: string; submission_status: string }>;
+    const pending = all.some((r) => r.submission_status === 'sent' && r.delivery_status === 'sent');
+    return bulk.delivery_summary?.complete === true && pending;
+  },
+  'blind-message-trimmed': async (h) => (await h.submit(messageBody(h, { message: '  Your parcel is on its way.  ' }))).json.message !== '  Your parcel is on its way.  ',
+  'blind-acceptance-intake-null': async (h) => (await h.submit(messageBody(h))).json.intake === null,
+  'blind-location-without-version-prefix': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    const location = new URL(accepted.headers.get('location')!, h.ref.baseUrl);
+    const read = await h.call('GET', location.pathname);
+    return read.status !== 200 || read.json.id !== accepted.json.id;
+  },
+  'blind-json-charset-refused': async (h) =>
+    (await h.call('POST', h.paths.bulks(h.b), { body: JSON.stringify(messageBody(h)), headers: { 'content-type': 'application/json; charset=utf-8', 'idempotency-key': freshKey() } })).status !== 202,
+  // wallet
+  'blind-wallet-balance-grouped': async (h) => !/^-?(?:0|[1-9]\d*)(?:\.\d+)?$/.test(String((await wallet(h)).json.current_balance)),
+  'blind-wallet-currency-numeric': async (h) => !/^[A-Z]{3}$/.test(String((await wallet(h)).json.currency)),
+  'blind-wallet-cache-skips-permission': async (h) => {
+    await wallet(h, 'primary');
+    return (await wallet(h, 'limited')).status !== 403;
+  },
+  'blind-wallet-permission-404': async (h) => (await wallet(h, 'limited')).status !== 403,
+  // concealment
+  'blind-foreign-bulk-rows-listed': async (h) => (await rows(h, {}, h.f.foreignBulkId)).status === 200,
+  'blind-rows-listing-skips-grant': async (h) => (await rows(h, {}, h.f.foreignBulkId, h.f.otherBusinessId)).status === 200,
+  'blind-foreign-message-404-owner-instance': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId))).text.includes(h.f.otherBusinessId),
+  // request-id
+  'blind-replay-stale-request-id': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key, headers: { 'x-request-id': 'first-attempt' } });
+    return (await h.submit(messageBody(h), { key, headers: { 'x-request-id': 'second-attempt' } })).headers.get('x-request-id') !== 'second-attempt';
+  },
+  'blind-request-id-dots-replaced': async (h) => (await wallet(h, 'primary', { 'x-request-id': 'probe.id_1' })).headers.get('x-request-id') !== 'probe.id_1',
+  'blind-request-id-lowercased': async (h) => (await wallet(h, 'primary', { 'x-request-id': 'Probe-ABC' })).headers.get('x-request-id') !== 'Probe-ABC',
+  'blind-request-id-min-2': async (h) => (await wallet(h, 'primary', { 'x-request-id': 'Z' })).headers.get('x-request-id') !== 'Z',
+  'blind-unknown-path-no-request-id': async (h) => (await h.call('GET', `/v1/businesses/${h.b}/sms/unknown-collection`)).headers.get('x-request-id') === null,
+  // problem-details
+  'blind-problem-status-as-string': async (h) => typeof (await badNumber(h)).json.status !== 'number',
+  'blind-error-item-message': async (h) => errorsOf(await badNumber(h)).some((e) => Object.keys(e).sort().join(',') !== 'code,pointer'),
+  'blind-pointer-one-based': async (h) => !errorsOf(await badNumber(h)).some((e) => e.pointer === '/recipients/0/to'),
+  'blind-problem-type-hyphenated': async (h) => {
+    const p = (await badNumber(h)).json;
+    return !String(p.type).endsWith(`/${p.code}`);
+  },
+  // validation
+  'blind-classification-case-insensitive': async (h) => (await h.submit(messageBody(h, { classification: 'Transactional' }))).status < 300,
+  'blind-message-length-in-bytes': async (h) => (await h.submit(messageBody(h, { message: 'é'.repeat(4096) }))).status !== 202,
+  'blind-recipient-extra-member-accepted': async (h) => (await h.submit(messageBody(h, { recipients: [{ to: h.f.recipients[0], name: 'Ada' }] }))).status < 300,
+  'blind-e164-leading-zero-accepted': async (h) => (await h.submit(messageBody(h, { recipients: [{ to: '+0447700900123' }] }))).status < 300,
+  'blind-message-max-4095': async (h) => (await h.submit(messageBody(h, { message: 'm'.repeat(4096) }))).status !== 202,
+  'blind-template-variable-max-511': async (h) => {
+    const body = templateBody(h, { recipients: [{ to: h.f.recipients[0], template_variables: vars(h, () => 'v'.repeat(512)) }] });
+    return (await h.submit(body)).status !== 202;
+  },
+  'blind-template-variable-non-string-accepted': async (h) => {
+    const body = templateBody(h, { recipients: [{ to: h.f.recipients[0], template_variables: vars(h, () => 42) }] });
+    return (await h.submit(body)).status < 300;
+  },
+  // schemas
+  'blind-row-times-without-offset': async (h) => (await rows(h, { limit: '5' })).json.data.some((r: { accepted_at: string }) => !r.accepted_at.endsWith('Z')),
+  'blind-pagination-limit-string': async (h) => typeof (await rows(h, { limit: '10' })).json.pagination.limit !== 'number',
+  'blind-intake-total-member': async (h) => Object.keys((await h.submit(messageBody(h))).json.intake ?? {}).some((k) => !['good', 'bad', 'empty'].includes(k)),
+  'blind-row-ids-uuidv4': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    return (await rows(h, {}, accepted.json.id)).json.data.some((r: { id: string }) => !UUID_V7.test(r.id));
+  },
+  // webhooks
+  'blind-webhook-delete-202': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId))).status !== 204,
+  'blind-delete-requires-content-type': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId))).status !== 204,
+  'blind-webhook-skips-grant': async (h) => (await h.call('DELETE', h.paths.webhook(h.f.otherBusinessId, h.f.foreignWebhookEndpointId))).status < 300,
+  // messages
+  'blind-message-times-epoch': async (h) => typeof (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.accepted_at !== 'string',
+  // The fixture bulk's id is no individual message's: the retrieval must refuse it.
+  'blind-message-lookup-finds-bulk': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.expiredCursorBulkId))).status === 200,
+  'blind-message-template-as-id': async (h) => {
+    const template = (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.template;
+    return typeof template !== 'object' || template === null;
+  },
+};
+
+/** Compile-time: a blind defect has the main registry's shape (a scorer may list both alike). */
+const asDefects: readonly Defect[] = BLIND_DEFECTS;
+
+describe('blind defect registry', () => {
+  it('has the shape of the main registry', () => {
+    expect(asDefects.length).toBe(BLIND_DEFECTS.length);
+  });
+
+  it('holds at least 40 defects with unique kebab-case ids prefixed blind-, apart from the main registry', () => {
+    expect(BLIND_DEFECTS.length).toBeGreaterThanOrEqual(40);
+    const ids = BLIND_DEFECTS.map((d) => d.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const main = new Set(DEFECTS.map((d) => d.id));
+    for (const id of ids) {
+      expect(id).toMatch(/^blind-[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(main.has(id), id).toBe(false);
+    }
+    for (const d of DEFECTS) expect(d.id.startsWith('blind-'), d.id).toBe(false);
+  });
+
+  it('covers every topic with at least two defects, all of round 1', () => {
+    for (const topic of TOPICS) expect(BLIND_DEFECTS.filter((d) => d.topic === topic).length, topic).toBeGreaterThanOrEqual(2);
+    for (const d of BLIND_DEFECTS) expect(d.round, d.id).toBe(1);
+  });
+
+  it('names a must or should requirement of its own topic for each defect', () => {
+    for (const d of BLIND_DEFECTS) {
+      const r = requirementById(d.requirement);
+      expect(r, d.id).toBeDefined();
+      expect(['must', 'should'], d.id).toContain(r!.level);
+      expect(r!.topic, d.id).toBe(d.topic);
+      expect(d.description.length, d.id).toBeGreaterThan(20);
+    }
+  });
+
+  it('has a probe for every defect', () => {
+    expect(Object.keys(probes).sort()).toEqual(BLIND_DEFECTS.map((d) => d.id).sort());
+  });
+
+  it('is accepted by the defect machinery alongside the main registry', () => {
+    for (const d of BLIND_DEFECTS) expect(isDefectId(d.id), d.id).toBe(true);
+    expect([...activeDefects([BLIND_DEFECTS[0]!.id, DEFECTS[0]!.id])].sort()).toEqual([BLIND_DEFECTS[0]!.id, DEFECTS[0]!.id].sort());
+    expect(() => activeDefects(['blind-no-such-defect'])).toThrow(/unknown defect/);
+  });
+});
+
+describe('each blind defect breaks its rule, and only with the defect on', () => {
+  const T0 = Date.now();
+  for (const defect of BLIND_DEFECTS) {
+    it(`${defect.id} [${defect.requirement}]`, async () => {
+      const probe = probes[defect.id as BlindDefectId];
+      for (const defects of [[], [defect.id]]) {
+        const ref = await startReference({ defects, now: () => T0 });
+        try {
+          expect(await probe(harnessFor(ref)), defects.length ? 'with the defect' : 'faithful').toBe(defects.length > 0);
+        } finally {
+          await ref.close();
+        }
+      }
+    });
+  }
+});
