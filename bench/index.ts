@@ -19,6 +19,11 @@
 //                          --help, baseline, verify-certificate and plan, compiled and through tsx
 //   BENCH_ONLY=host        only the runs against a distant host, checks overlapped (about a
 //                          minute): builds dist/, then BENCH_REPEATS runs, wall time and bulk lag
+//   BENCH_ONLY=embedded    only the whole embedded runs (profile full), on each Node line
+//
+// Node lines: the whole embedded runs and the start-up figures are also taken on the second
+// supported line (.ci/node-second-line) when .ci/fetch-node has installed it, and printed side by
+// side with the bench's own Node (bench/node-lines.ts), so a regression on either shows.
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -35,6 +40,7 @@ const topicSeconds = (ms: number): string => (ms / 1000).toFixed(2);
 import { cleanEnv, measureHostRun, measureWholeRun } from './whole-run.ts';
 import { obstacleLines } from './obstacles.ts';
 import { STARTUP_GOAL_S, STARTUP_HEADER, buildDist, measureStartup, startupRows } from './startup.ts';
+import { lineTable, nodeLines, type LineFigures, type NodeLine } from './node-lines.ts';
 import type { StartupFigure } from './startup.ts';
 import type { HostRunFigures, WholeRunFigures } from './whole-run.ts';
 
@@ -56,8 +62,8 @@ const SECONDS = intSetting('BENCH_SECONDS', 3, 1);
 const GENERATOR_RUNS = intSetting('BENCH_GENERATOR_RUNS', 100, 1);
 const TRAFFIC_MB = intSetting('BENCH_TRAFFIC_MB', 100, 1);
 const ONLY = process.env.BENCH_ONLY ?? '';
-if (ONLY !== '' && ONLY !== 'startup' && ONLY !== 'host') {
-  process.stderr.write(`bench: BENCH_ONLY takes startup or host (got ${JSON.stringify(ONLY)})\n`);
+if (ONLY !== '' && ONLY !== 'startup' && ONLY !== 'host' && ONLY !== 'embedded') {
+  process.stderr.write(`bench: BENCH_ONLY takes startup, host or embedded (got ${JSON.stringify(ONLY)})\n`);
   process.exit(2);
 }
 const LATENCY_MS = intSetting('BENCH_LATENCY_MS', 50, 0);
@@ -83,16 +89,18 @@ const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
 const loads = () => loadavg().map((l) => l.toFixed(2)).join(' / ');
 
-async function wholeRuns(profile: 'full' | 'safe', options: { keepExchangeLog?: string; withoutFlags?: boolean } = {}): Promise<WholeRunFigures[]> {
+async function wholeRuns(profile: 'full' | 'safe', options: { keepExchangeLog?: string; withoutFlags?: boolean; line?: NodeLine } = {}): Promise<WholeRunFigures[]> {
   const out: WholeRunFigures[] = [];
   for (let i = 0; i < REPEATS; i++) {
     const seed = SEED + i;
-    progress(`whole run ${i + 1}/${REPEATS}, profile ${profile}, seed ${seed}${options.withoutFlags ? ', plain node (no V8 flags)' : ''}`);
+    const on = options.line?.node ? `, Node ${options.line.version}` : '';
+    progress(`whole run ${i + 1}/${REPEATS}, profile ${profile}, seed ${seed}${options.withoutFlags ? ', plain node (no V8 flags)' : ''}${on}`);
     const run = await measureWholeRun({
       profile,
       seed,
       ...(i === 0 && options.keepExchangeLog ? { keepExchangeLog: options.keepExchangeLog } : {}),
       ...(options.withoutFlags ? { withoutFlags: true } : {}),
+      ...(options.line?.node ? { node: options.line.node } : {}),
     });
     progress(`  ${seconds(run.wallMs)} s, ${run.totalRequests} requests, peak tree RSS ${mebibytes(run.peakTreeRss)} MiB, verdict ${run.verdict}`);
     out.push(run);
@@ -193,10 +201,11 @@ function list(values: number[], format: (n: number) => string): string {
   return values.map(format).join(', ');
 }
 
-function startupFigures(): StartupFigure[] {
+function startupFigures(line?: NodeLine): StartupFigure[] {
   const work = mkdtempSync(join(tmpdir(), 'conformance-bench-startup-'));
   try {
-    return measureStartup({ repeats: REPEATS, work, env: cleanEnv(), progress });
+    const on = line?.node ? { node: line.node, progress: (l: string) => progress(`${l}, Node ${line.version}`) } : { progress };
+    return measureStartup({ repeats: REPEATS, work, env: cleanEnv(), ...on });
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
@@ -209,6 +218,20 @@ function startupSection(figures: StartupFigure[]): string[] {
     `The bin as users start it, from a folder with no .env; wall seconds spawn to exit, CPU the child's user + system seconds. Goal (issue 20): ${STARTUP_GOAL_S} s wall on this 2-core machine. \`plan\` imports every suite to read its declarations (fast-check, the generators, the suites themselves), without vitest.`,
     '',
     ...markdownTable(STARTUP_HEADER, startupRows(figures)),
+  ];
+}
+
+/** Each Node line's whole runs and start-up side by side (bench/node-lines.ts). */
+function linesSection(figures: LineFigures[], note: string[]): string[] {
+  const { header, rows } = lineTable(figures);
+  return [
+    '',
+    '### Node lines',
+    '',
+    'The same figures on each supported Node line measured: the bench\'s own and the second line of `.ci/node-second-line` (the bin started with that Node first on PATH).',
+    '',
+    ...markdownTable(header, rows),
+    ...(note.length ? ['', ...note] : []),
   ];
 }
 
@@ -238,10 +261,20 @@ async function main(): Promise<number> {
   const loadAtStart = loads();
   progress('building dist/ (the whole runs and the start-up figures run the compiled code, as the installed package does)');
   buildDist();
+  const { lines: nodes, note } = nodeLines();
+  const others = nodes.slice(1);
   if (ONLY === 'startup') {
     const figures = startupFigures();
-    print([...heading(startedAt, loadAtStart, loads()), '', ...startupSection(figures), ...missesSection(obstacleLines(startupRows(figures), 2))]);
+    const perLine = [{ line: nodes[0]!, runs: [], startup: figures }, ...others.map((line) => ({ line, runs: [], startup: startupFigures(line) }))];
+    print([...heading(startedAt, loadAtStart, loads()), '', ...startupSection(figures), ...missesSection(obstacleLines(startupRows(figures), 2)), ...linesSection(perLine, note)]);
     return 0;
+  }
+  if (ONLY === 'embedded') {
+    const perLine: LineFigures[] = [];
+    for (const line of nodes) perLine.push({ line, runs: await wholeRuns('full', { line }), startup: [] });
+    const failed = perLine.flatMap((f) => f.runs).filter((r) => r.exitCode !== 0);
+    print([...heading(startedAt, loadAtStart, loads()), ...linesSection(perLine, note)]);
+    return failed.length ? 1 : 0;
   }
   if (ONLY === 'host') {
     const host = await hostRuns(undefined, REPEATS);
@@ -281,6 +314,8 @@ async function main(): Promise<number> {
   progress(`generators: ${GENERATOR_RUNS} bodies per scenario`);
   const generators = measureBulkBodyGeneration(GENERATOR_RUNS);
   const startup = startupFigures();
+  const perLine: LineFigures[] = [{ line: nodes[0]!, runs: full, startup }];
+  for (const line of others) perLine.push({ line, runs: await wholeRuns('full', { line }), startup: startupFigures(line) });
   const loadAtEnd = loads();
 
   const wall = full.map((r) => r.wallMs);
@@ -311,6 +346,7 @@ async function main(): Promise<number> {
   lines.push('');
   lines.push(...startupSection(startup));
   lines.push(...missesSection([...obstacleLines(targetRows), ...obstacleLines(startupRows(startup), 2)]));
+  lines.push(...linesSection(perLine, note));
   lines.push('');
   lines.push('### Other figures');
   lines.push('');
@@ -354,7 +390,7 @@ async function main(): Promise<number> {
   lines.push('');
   lines.push(...markdownTable(['topic', 'checks', 'full: time (s)', 'full: requests', 'safe: time (s)', 'safe: requests'], topicRows(full, safe)));
 
-  const failedRuns = [...full, ...safe, ...plain].filter((r) => r.exitCode !== 0);
+  const failedRuns = [...full, ...safe, ...plain, ...perLine.slice(1).flatMap((f) => f.runs)].filter((r) => r.exitCode !== 0);
   const failedHostRuns = [...host, ...hostSequential].filter((r) => r.exitCode !== 0);
   if (failedRuns.length + failedHostRuns.length > 0) {
     lines.push('');

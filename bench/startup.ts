@@ -13,6 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { CERTIFICATE_FILE, buildCertificate, renderCertificate } from '../harness/gating/certificate.ts';
 import { certificationOf } from '../harness/gating/tiers.ts';
 import type { RunResult } from '../harness/result.ts';
+import { withNodeFirst } from '../scripts/node-lines.ts';
 import { childrenCpuSeconds } from './process-tree.ts';
 import { median } from './stats.ts';
 import { BIN } from './whole-run.ts';
@@ -66,8 +67,10 @@ function makeFixture(work: string, env: NodeJS.ProcessEnv): { report: string; ce
   return { report: reportFile, certificate: join(reportDir, CERTIFICATE_FILE) };
 }
 
-export function measureStartup(options: { repeats: number; work: string; env: NodeJS.ProcessEnv; progress: (line: string) => void }): StartupFigure[] {
+/** `node`: a Node binary to start the bin on (first on PATH, its shebang finds it); default the bench's own. */
+export function measureStartup(options: { repeats: number; work: string; env: NodeJS.ProcessEnv; progress: (line: string) => void; node?: string }): StartupFigure[] {
   mkdirSync(options.work, { recursive: true });
+  if (options.node) options = { ...options, env: withNodeFirst(options.node, options.env) };
   const fixture = makeFixture(options.work, { ...options.env, CONFORMANCE_CODE: 'dist' });
   const commands: Array<{ label: string; args: string[] }> = [
     { label: '--help', args: ['--help'] },

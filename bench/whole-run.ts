@@ -14,6 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { VARIABLES } from '../core/variables.ts';
 import type { RunResult } from '../harness/result.ts';
 import { runSettleLags, type SettleLags } from './bulk-lag.ts';
+import { withNodeFirst } from '../scripts/node-lines.ts';
 import { startServedHost, type ServedHost } from '../scripts/served-host.ts';
 import { measureTree, type TreeMeasurement } from './process-tree.ts';
 
@@ -81,6 +82,8 @@ export async function measureWholeRun(options: {
   keepExchangeLog?: string;
   /** Start the bin with plain `node`, so its shebang's V8 flags do not apply (issue 20's memory goal). */
   withoutFlags?: boolean;
+  /** A Node binary to run on (first on PATH, the bin's shebang finds it); default the bench's own. */
+  node?: string;
 }): Promise<WholeRunFigures> {
   const work = mkdtempSync(join(tmpdir(), 'conformance-bench-'));
   const reportDir = join(work, 'reports');
@@ -90,8 +93,10 @@ export async function measureWholeRun(options: {
     if (options.runs !== undefined) args.push('--runs', String(options.runs));
     // The working directory is an empty folder, so no .env of the project is picked up.
     // The compiled dist/ (bench/index.ts builds it first), as the installed package runs.
-    const env = { ...cleanEnv(), CONFORMANCE_CODE: 'dist' };
-    const tree = options.withoutFlags ? await measureTree(process.execPath, [BIN, ...args], { cwd: work, env }) : await measureTree(BIN, args, { cwd: work, env });
+    const base = { ...cleanEnv(), CONFORMANCE_CODE: 'dist' };
+    const env = options.node ? withNodeFirst(options.node, base) : base;
+    const node = options.node ?? process.execPath;
+    const tree = options.withoutFlags ? await measureTree(node, [BIN, ...args], { cwd: work, env }) : await measureTree(BIN, args, { cwd: work, env });
     const { report, totalRequests } = readRunFiles(reportDir, tree, options.profile);
     // The traffic figure judges a real run's log (bench/traffic-check.ts).
     if (options.keepExchangeLog) copyFileSync(join(reportDir, 'exchanges.jsonl'), options.keepExchangeLog);

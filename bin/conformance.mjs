@@ -7,7 +7,16 @@
 // (it would exit 9 on a missing file before this code runs); `--env-file` is the CLI's.
 // A small young generation and size-first heuristics keep a whole run's peak RSS under 300 MB
 // (docs/benchmark.md) at a cost of about 5 % in wall time.
+// This file and node-version.mjs are all an old Node loads: plain syntax (no top-level await), the
+// version checked before any other import, so an unsupported Node gets one line and exit 2.
 import { existsSync } from 'node:fs';
+import { nodeVersionProblem } from './node-version.mjs';
+
+const tooOld = nodeVersionProblem(process.versions.node);
+if (tooOld) {
+  process.stderr.write(tooOld + '\n');
+  process.exit(2);
+}
 
 const root = new URL('..', import.meta.url);
 const compiled = new URL('dist/cli/main.js', root);
@@ -27,14 +36,20 @@ function chooseCode() {
   return existsSync(source) ? 'source' : 'dist';
 }
 
-const code = chooseCode();
-if (process.env.CONFORMANCE_DEBUG === '1') process.stderr.write(`conformance: running ${code === 'dist' ? 'dist/cli/main.js (compiled)' : 'cli/main.ts (tsx)'}\n`);
-let entry = compiled;
-if (code === 'source') {
-  // tsx for the project's files only (see ts-hooks.mjs); `data` is what tsx's hooks initialise from.
-  const { register } = await import('node:module');
-  register('./ts-hooks.mjs', { parentURL: import.meta.url, data: {} });
-  entry = source;
+/** The chosen code's `main`, its exit status the process's. */
+function start() {
+  const code = chooseCode();
+  if (process.env.CONFORMANCE_DEBUG === '1') process.stderr.write(`conformance: running ${code === 'dist' ? 'dist/cli/main.js (compiled)' : 'cli/main.ts (tsx)'}\n`);
+  let entry = compiled;
+  let ready = Promise.resolve();
+  if (code === 'source') {
+    // tsx for the project's files only (see ts-hooks.mjs); `data` is what tsx's hooks initialise from.
+    ready = import('node:module').then(({ register }) => {
+      register('./ts-hooks.mjs', { parentURL: import.meta.url, data: {} });
+    });
+    entry = source;
+  }
+  return ready.then(() => import(entry.href)).then(({ main }) => main(process.argv.slice(2)));
 }
-const { main } = await import(entry.href);
-process.exit(await main(process.argv.slice(2)));
+
+start().then((status) => process.exit(status));

@@ -1,5 +1,5 @@
 // Child processes of the packed-install test: npm and npx, with a deadline, in a chosen folder.
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import type { ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -39,6 +39,15 @@ function signalGroup(child: ChildProcess, signal: NodeJS.Signals): void {
   }
 }
 
+/**
+ * The processes still in a child's group, for the message of a command that overran its deadline:
+ * whether the command itself, npx around it or a process it left behind is what did not end.
+ */
+function groupProcesses(child: ChildProcess): string {
+  const listed = spawnSync('ps', ['-o', 'pid,ppid,stat,etime,args', '-g', String(child.pid)], { encoding: 'utf8' });
+  return listed.status === 0 ? `still running in its process group:\n${listed.stdout}` : '';
+}
+
 export function runCommand(command: string, args: string[], cwd: string, timeoutMs: number, env: NodeJS.ProcessEnv = {}): Promise<Finished> {
   const child = spawn(command, args, { cwd, env: { ...packageEnv(), ...env }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let stdout = '';
@@ -47,8 +56,9 @@ export function runCommand(command: string, args: string[], cwd: string, timeout
   child.stderr.on('data', (c) => (stderr += c));
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
+      const left = groupProcesses(child);
       signalGroup(child, 'SIGKILL');
-      reject(new Error(`${command} ${args.join(' ')} did not finish within ${timeoutMs} ms\n${stdout}\n${stderr}`));
+      reject(new Error(`${command} ${args.join(' ')} did not finish within ${timeoutMs} ms\n${stdout}\n${stderr}\n${left}`));
     }, timeoutMs);
     child.on('error', (error) => {
       clearTimeout(timer);

@@ -8,6 +8,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { enginesRange } from '../../bin/node-version.mjs';
 import { ROOT, runCommand, startCommand } from './commands.ts';
 
 const NAME = 'external-integration-api-conformance';
@@ -55,6 +56,7 @@ describe('npm pack', () => {
     for (const needed of [
       'package.json',
       'bin/conformance.mjs',
+      'bin/node-version.mjs',
       'dist/cli/main.js',
       'dist/harness/runner.js',
       'dist/harness/reports/html.js',
@@ -93,10 +95,10 @@ describe('npm pack', () => {
 
 // Each command starts Node and often vitest: generous on a loaded machine.
 describe('installed into an empty project', { timeout: 240_000 }, () => {
-  it('declares its command, Node 20, the files and the exports', () => {
+  it('declares its command, the Node lines it runs on, the files and the exports', () => {
     const manifest = JSON.parse(readFileSync(join(app, 'node_modules', NAME, 'package.json'), 'utf8')) as Record<string, unknown>;
     expect(manifest.bin).toEqual({ conformance: 'bin/conformance.mjs' });
-    expect(String((manifest.engines as { node?: string }).node)).toMatch(/^>=20/);
+    expect((manifest.engines as { node?: string }).node).toBe(enginesRange());
     expect(manifest.exports).toMatchObject({ './package.json': './package.json', './report.schema.json': './spec/report.schema.json' });
     expect(existsSync(join(app, 'node_modules', NAME, 'test'))).toBe(false);
     // What tools of the user's project may import: the report's JSON Schema and the spec files.
