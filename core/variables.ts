@@ -9,7 +9,7 @@ export type VariableKind = 'url' | 'uuid' | 'list' | 'secret' | 'integer' | 'boo
 /** Where a value goes in the configuration a run is given. */
 export type VariableTarget =
   | { fixture: keyof Fixtures }
-  | { app: 'primary' | 'limited'; part: keyof AppCredentials }
+  | { app: 'primary' | 'limited' | 'other'; part: keyof AppCredentials }
   | { target: 'baseUrl' | 'tokenUrl' | 'audience' };
 
 export interface Variable {
@@ -44,6 +44,8 @@ export const VARIABLES: Variable[] = [
   { name: 'CONFORMANCE_OTHER_BUSINESS_ID', kind: 'uuid', meaning: 'a business the primary application has no grant on', topics: ['auth-ordering', 'concealment'], sets: fixture('otherBusinessId') },
   { name: 'CONFORMANCE_LIMITED_CLIENT_ID', kind: 'text', meaning: 'second application, granted on the business but without wallet.balance.read', topics: ['auth-ordering', 'wallet'], sets: { app: 'limited', part: 'clientId' } },
   { name: 'CONFORMANCE_LIMITED_CLIENT_SECRET', kind: 'secret', meaning: 'secret of the limited application (redacted everywhere)', topics: ['auth-ordering', 'wallet'], sets: { app: 'limited', part: 'clientSecret' } },
+  { name: 'CONFORMANCE_OTHER_CLIENT_ID', kind: 'text', meaning: 'optional: an application of CONFORMANCE_OTHER_BUSINESS_ID (granted there, not on CONFORMANCE_BUSINESS_ID), the authorization matrix\'s other tenant', topics: ['concealment'], sets: { app: 'other', part: 'clientId' } },
+  { name: 'CONFORMANCE_OTHER_CLIENT_SECRET', kind: 'secret', meaning: 'secret of the other business\'s application (redacted everywhere)', topics: ['concealment'], sets: { app: 'other', part: 'clientSecret' } },
   { name: 'CONFORMANCE_SENDER_ID', kind: 'text', meaning: 'a sender identity authorized for the business', topics: BULK_SENDING, sets: fixture('senderId') },
   { name: 'CONFORMANCE_UNAUTHORIZED_SENDER_ID', kind: 'text', meaning: 'a sender identity not authorized for the business', topics: ['auth-ordering', 'validation'], sets: fixture('unauthorizedSenderId') },
   { name: 'CONFORMANCE_TEMPLATE_ID', kind: 'uuid', meaning: 'an active template of the business', topics: ['validation', 'idempotency', 'bulk-invariants'], sets: fixture('templateId') },
@@ -83,7 +85,7 @@ export const VARIABLES: Variable[] = [
  * What a check may need from the run's configuration before it sends anything: a fixture, or the
  * primary or limited application.
  */
-export type Need = keyof Fixtures | 'primaryApp' | 'limitedApp';
+export type Need = keyof Fixtures | 'primaryApp' | 'limitedApp' | 'otherApp';
 
 /** The variables that supply a need, for the skip reason and the plan ("needs CONFORMANCE_X"). */
 export function variablesFor(need: Need): Variable[] {
