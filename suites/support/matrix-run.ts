@@ -18,6 +18,7 @@ import {
   RESOURCE_FIXTURES,
   acceptedAnswer,
   expectationOf,
+  leftOut,
   matrixRows,
   objectsFor,
   type CallerKind,
@@ -185,13 +186,13 @@ export async function runMatrixColumn(t: CheckContext, caller: CallerKind, rows:
   const cells: Cell[] = [];
   for (const row of rows) {
     const ids = partyIds(t, row);
-    for (const object of objectsFor(row, column.granted !== undefined)) {
+    for (const object of objectsFor(row)) {
       const expectation = expectationOf(row, caller, object);
       const businessId = ids.business[object.business];
       const resourceId = object.resource === undefined ? undefined : ids.resource[object.resource];
       const base = { row, object, expectation, pathIds: [businessId, ...(resourceId ? [resourceId] : [])] };
       const out: MatrixCell = { operation: row.operation, caller, object: object.kind, expected: expectation.text, verdict: 'skip' };
-      const why = notSentBecause(t, base, resourceId, caller);
+      const why = leftOut(caller, object) ?? notSentBecause(t, base, resourceId, caller);
       if (why) {
         out.reason = why;
         cells.push({ ...base, out });
