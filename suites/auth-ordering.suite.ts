@@ -11,6 +11,7 @@ import { paths } from './support/paths.ts';
 import { codeOf, describeResponse, expectNoServerFault, expectProblem, isProblem } from './support/problem.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
 import { submissionBody, tamper } from './support/credentials.ts';
+import { declareMatrixColumns } from './support/matrix-run.ts';
 
 const check = checksFor('auth-ordering');
 
@@ -512,4 +513,7 @@ describe('auth-ordering (4, 5)', () => {
       }
     },
   );
+
+  // The authorization matrix's columns without a valid token (its other columns: concealment).
+  declareMatrixColumns(check, ['no-token', 'invalid-token']);
 });

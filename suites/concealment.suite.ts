@@ -9,10 +9,7 @@ import { paths } from './support/paths.ts';
 import { codeOf, describeResponse, expectProblem } from './support/problem.ts';
 import { compareAnswers, describeDifference } from './support/answers.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
-import { CALLERS, columnCost, type CallerKind } from './support/authorization.ts';
-import { runMatrixColumn } from './support/matrix-run.ts';
-import type { Need } from '../core/variables.ts';
-import type { RequirementId } from '../spec/requirement-ids.ts';
+import { declareMatrixColumns } from './support/matrix-run.ts';
 
 // The first reads of the foreign and nonexistent messages are shared by the checks that judge them.
 const check = checksFor('concealment', { shared: 3 });
@@ -49,35 +46,6 @@ function median(values: number[]): number {
   const mid = Math.floor(sorted.length / 2);
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
-
-/** What each column needs and which rules its cells and comparisons can break. */
-const MATRIX_COLUMNS: Record<CallerKind, { needs: Need[]; expects: string; requirements: RequirementId[] }> = {
-  primary: {
-    needs: ['primaryApp'],
-    expects: "2xx on its own objects; 403 or 404 on another business's, never 2xx; 404 for an unknown id",
-    requirements: ['CONC-FOREIGN-OBJECT', 'CONC-UNKNOWN-OBJECT', 'AUTH-GRANT', 'AUTH-ORDER', 'CONC-SAME-AS-MISSING', 'CONC-NO-FOREIGN-DATA', 'VAL-PATH-UUIDV7', 'HOOK-OWNERSHIP', 'HOOK-FORBIDDEN', 'CONC-FOREIGN-LIKE-UNKNOWN', 'CONC-UNIFORM'],
-  },
-  limited: {
-    needs: ['limitedApp'],
-    expects: '403 permission_denied where the permission it lacks is named; otherwise as the primary application',
-    requirements: ['AUTH-PERMISSION', 'CONC-FOREIGN-OBJECT', 'CONC-UNKNOWN-OBJECT', 'AUTH-GRANT', 'AUTH-ORDER', 'CONC-SAME-AS-MISSING', 'CONC-NO-FOREIGN-DATA', 'VAL-PATH-UUIDV7', 'HOOK-OWNERSHIP', 'HOOK-FORBIDDEN', 'CONC-FOREIGN-LIKE-UNKNOWN'],
-  },
-  'other-tenant': {
-    needs: ['otherApp'],
-    expects: "403 or 404 on this business's objects and on this business's resources under its own business, never 2xx",
-    requirements: ['AUTH-GRANT', 'CONC-FOREIGN-OBJECT', 'CONC-UNKNOWN-OBJECT', 'AUTH-ORDER', 'CONC-SAME-AS-MISSING', 'CONC-NO-FOREIGN-DATA', 'VAL-PATH-UUIDV7', 'HOOK-OWNERSHIP', 'HOOK-FORBIDDEN', 'CONC-FOREIGN-LIKE-UNKNOWN', 'CONC-UNIFORM'],
-  },
-  'no-token': {
-    needs: [],
-    expects: '401 authentication_required on every object, before anything else',
-    requirements: ['AUTH-401-MISSING', 'AUTH-401-FIRST', 'AUTH-401-BEFORE-VALIDATION'],
-  },
-  'invalid-token': {
-    needs: ['primaryApp'],
-    expects: '401 authentication_required on every object, before anything else',
-    requirements: ['AUTH-401-INVALID', 'AUTH-401-FIRST', 'AUTH-401-BEFORE-VALIDATION'],
-  },
-};
 
 describe('concealment (4.4, 5.8)', () => {
   check(
@@ -226,21 +194,5 @@ describe('concealment (4.4, 5.8)', () => {
     },
   );
 
-  for (const { kind, title } of CALLERS) {
-    const column = MATRIX_COLUMNS[kind];
-    check(
-      {
-        id: `matrix-${kind}`,
-        title: `Authorization matrix as ${title}: every operation of the spec naming a business or resource, on this business's own objects, the other business's (its ids under this business, and its business in the path), unknown and malformed ids: each answer of the class section 5 gives (${column.expects}); a resource of another business answered like an unknown one, no body naming a business the caller may not see`,
-        requirements: column.requirements,
-        needs: ['businessId', 'otherBusinessId', ...column.needs],
-        uses: ['messageId', 'foreignMessageId', 'expiredCursorBulkId', 'foreignBulkId', 'webhookEndpointId', 'foreignWebhookEndpointId', 'recipients'],
-        maxRequests: columnCost(kind),
-        writes: 'submits bulk SMS and sends DELETE to webhook endpoints where only a refusal is right (another business, no grant, no valid token); on a host the DELETE of an endpoint other than the configured one only to a declared sandbox',
-        readsInSafe: true,
-        timeout: 60_000,
-      },
-      (t) => runMatrixColumn(t, kind),
-    );
-  }
+  declareMatrixColumns(check, ['primary', 'limited', 'other-tenant']);
 });

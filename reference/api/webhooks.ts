@@ -8,6 +8,8 @@ export function deactivateWebhookEndpoint(call: Call, businessId: string, endpoi
   const endpoint = store.webhookEndpoint(endpointId);
   // 3.4 / 5.6: the grant is the one on the path's business (the defect takes the endpoint's own business).
   const business = endpoint && d.has('webhook-grant-of-endpoint-business') ? endpoint.businessId : businessId;
+  // 5.6: the grant comes before the lookup (the defect answers an unknown id 404 on any business).
+  if (!endpoint && d.has('endpoint-lookup-before-grant')) return call.problem('resource_not_found', 'No webhook endpoint with this id exists for this business.');
   if (!authorize(call, business, 'webhook.endpoints.manage')) {
     // 3.4: a refused call changes nothing (the defect has already written the deactivation).
     if (endpoint?.active && d.has('webhook-refused-still-deactivates')) store.saveWebhookEndpoint({ ...endpoint, active: false, deactivatedAt: clock.now() });

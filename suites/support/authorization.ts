@@ -168,6 +168,8 @@ export interface Expectation {
 
 const NOT_FOUND: Accepted = { status: 404, codes: ['resource_not_found'] };
 const DENIED: Accepted = { status: 403, codes: ['permission_denied'] };
+/** Section 5 names both codes for a grant, permission or sender refusal (a submission may meet its sender first). */
+const NO_GRANT: Accepted = { status: 403, codes: ['permission_denied', 'sender_not_authorized'] };
 const INVALID: Accepted = { status: 400, codes: ['validation_failed'] };
 
 /** The expected class of a cell, from the document's order: token, grant, permission, ownership. */
@@ -187,7 +189,7 @@ export function expectationOf(row: MatrixRow, caller: CallerKind, object: Matrix
     if (object.business === 'malformed') {
       return { kind: 'refusal', accepted: [INVALID, DENIED, NOT_FOUND], requirement: 'VAL-PATH-UUIDV7', text: '400, 403 or 404, never 2xx or 5xx' };
     }
-    return { kind: 'refusal', accepted: [DENIED, NOT_FOUND], requirement: 'AUTH-GRANT', text: '403 permission_denied or 404 resource_not_found (no grant), never 2xx' };
+    return { kind: 'refusal', accepted: [NO_GRANT, NOT_FOUND], requirement: 'CONC-OTHER-BUSINESS-PATH', text: '403 permission_denied or 404 resource_not_found (no grant), never 2xx' };
   }
   if (caller === 'limited' && row.permission === LIMITED_LACKS) {
     return { kind: 'refusal', accepted: [DENIED], requirement: 'AUTH-PERMISSION', text: `403 permission_denied (${LIMITED_LACKS} missing)` };

@@ -7,7 +7,8 @@ import type { MatrixCell } from '../../core/model.ts';
 import type { RequirementId } from '../../spec/requirement-ids.ts';
 import { requirementById } from '../../spec/requirements.ts';
 import { needsReason } from '../../core/variables.ts';
-import type { CheckContext } from './check.ts';
+import type { CheckContext, CheckSpec } from './check.ts';
+import type { Need } from '../../core/variables.ts';
 import { hasControl, webhookEndpointState } from './control.ts';
 import { shapeDifferences } from './answers.ts';
 import { submissionBody, tamper } from './credentials.ts';
@@ -17,6 +18,7 @@ import {
   CALLERS,
   RESOURCE_FIXTURES,
   acceptedAnswer,
+  columnCost,
   expectationOf,
   leftOut,
   matrixRows,
@@ -162,7 +164,7 @@ function compareCells(cells: Cell[], granted: 'own' | 'other'): void {
     for (const cell of group.filter((c) => (c.object.resource === 'own' || c.object.resource === 'other') && c.expectation.kind === 'refusal' && judged(c))) {
       const diffs = shapeDifferences(cell.res!, unknown.res!);
       if (diffs.length === 0) continue;
-      const requirement: RequirementId = business !== granted ? 'AUTH-ORDER' : cell.row.concealsExistence ? 'CONC-SAME-AS-MISSING' : 'CONC-FOREIGN-LIKE-UNKNOWN';
+      const requirement: RequirementId = business !== granted ? 'CONC-OTHER-BUSINESS-PATH' : cell.row.concealsExistence ? 'CONC-SAME-AS-MISSING' : 'CONC-FOREIGN-LIKE-UNKNOWN';
       mark(cell, requirement, `${label(cell)} told apart from ${label(unknown)}: ${diffs.join('; ')}`);
     }
   }
@@ -240,4 +242,55 @@ export async function runMatrixColumn(t: CheckContext, caller: CallerKind, rows:
   if (first) warnings.unshift({ requirement: first.out.requirement as RequirementId, actual: `${label(first)}: ${first.out.reason}`, responses: [first.res!] });
   const warning = warnings[0];
   if (warning) t.fail(warning.requirement, 'every cell answered as the document expects, alike where it conceals', warning.actual, ...warning.responses);
+}
+
+/** What each column needs and which rules its cells and comparisons can break. */
+const COLUMNS: Record<CallerKind, { needs: Need[]; expects: string; requirements: RequirementId[] }> = {
+  primary: {
+    needs: ['primaryApp'],
+    expects: "2xx on its own objects; 403 or 404 on another business's, never 2xx; 404 for an unknown id",
+    requirements: ['CONC-FOREIGN-OBJECT', 'CONC-UNKNOWN-OBJECT', 'CONC-OTHER-BUSINESS-PATH', 'CONC-SAME-AS-MISSING', 'CONC-NO-FOREIGN-DATA', 'VAL-PATH-UUIDV7', 'HOOK-OWNERSHIP', 'HOOK-FORBIDDEN', 'CONC-FOREIGN-LIKE-UNKNOWN', 'CONC-UNIFORM'],
+  },
+  limited: {
+    needs: ['limitedApp'],
+    expects: '403 permission_denied where the permission it lacks is named; otherwise as the primary application',
+    requirements: ['AUTH-PERMISSION', 'CONC-FOREIGN-OBJECT', 'CONC-UNKNOWN-OBJECT', 'CONC-SAME-AS-MISSING', 'CONC-NO-FOREIGN-DATA', 'HOOK-OWNERSHIP', 'CONC-FOREIGN-LIKE-UNKNOWN'],
+  },
+  'other-tenant': {
+    needs: ['otherApp'],
+    expects: "403 or 404 on this business's objects and on this business's resources under its own business, never 2xx",
+    requirements: ['CONC-OTHER-BUSINESS-PATH', 'CONC-FOREIGN-OBJECT', 'CONC-UNKNOWN-OBJECT', 'CONC-SAME-AS-MISSING', 'CONC-NO-FOREIGN-DATA', 'HOOK-OWNERSHIP', 'HOOK-FORBIDDEN', 'CONC-FOREIGN-LIKE-UNKNOWN', 'CONC-UNIFORM'],
+  },
+  'no-token': {
+    needs: [],
+    expects: '401 authentication_required on every object, before anything else',
+    requirements: ['AUTH-401-MISSING', 'AUTH-401-FIRST', 'AUTH-ALL-OPERATIONS', 'AUTH-401-BEFORE-VALIDATION'],
+  },
+  'invalid-token': {
+    needs: ['primaryApp'],
+    expects: '401 authentication_required on every object, before anything else',
+    requirements: ['AUTH-401-INVALID', 'AUTH-401-FIRST', 'AUTH-ALL-OPERATIONS', 'AUTH-401-BEFORE-VALIDATION'],
+  },
+};
+
+/** Declares one check per column of `kinds` with the topic's `check` (a column's cost is its cells). */
+export function declareMatrixColumns(check: (spec: CheckSpec, body: (t: CheckContext) => Promise<void>) => void, kinds: CallerKind[]): void {
+  for (const kind of kinds) {
+    const column = COLUMNS[kind];
+    const { title } = CALLERS.find((c) => c.kind === kind)!;
+    check(
+      {
+        id: `matrix-${kind}`,
+        title: `Authorization matrix as ${title}: every operation of the spec naming a business or resource, on this business's own objects, the other business's (its ids under this business, and its business in the path), unknown and malformed ids: each answer of the class section 5 gives (${column.expects}); a resource of another business answered like an unknown one, no body naming a business the caller may not see`,
+        requirements: column.requirements,
+        needs: ['businessId', 'otherBusinessId', ...column.needs],
+        uses: ['messageId', 'foreignMessageId', 'expiredCursorBulkId', 'foreignBulkId', 'webhookEndpointId', 'foreignWebhookEndpointId', 'recipients'],
+        maxRequests: columnCost(kind),
+        writes: 'submits bulk SMS and sends DELETE to webhook endpoints where only a refusal is right (another business, no grant, no valid token); on a host, a DELETE of an endpoint other than the configured one only to a declared sandbox',
+        readsInSafe: true,
+        timeout: 60_000,
+      },
+      (t) => runMatrixColumn(t, kind),
+    );
+  }
 }
