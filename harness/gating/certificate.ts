@@ -39,6 +39,8 @@ export interface Certificate {
    * rule): the certificate does not cover their requirements. Empty on the embedded reference.
    */
   exclusions: CertificationExclusion[];
+  /** The authorization matrix the run judged (report.json's `authorizationMatrix`), counted. */
+  authorizationMatrix?: { operations: string[]; callers: string[]; cells: number; verdicts: Record<string, number> };
   /** sha256 (hex) of each report file, by file name, relative to the certificate's folder. */
   reports: Record<string, string>;
 }
@@ -61,7 +63,14 @@ function contentsOf(result: RunResult): Omit<Certificate, 'certificateVersion' |
     allTopics: TOPICS.every((t) => result.topics.some((x) => x.id === t)),
     requirements: result.requirements.map((r) => ({ id: r.id, level: r.level, status: r.status })),
     exclusions: (result.gating?.certification?.exclusions ?? []).map((e) => ({ check: e.check, requirements: [...e.requirements], reason: e.reason })),
+    ...(result.authorizationMatrix ? { authorizationMatrix: matrixSummaryOf(result.authorizationMatrix) } : {}),
   };
+}
+
+function matrixSummaryOf(matrix: NonNullable<RunResult['authorizationMatrix']>): NonNullable<Certificate['authorizationMatrix']> {
+  const verdicts: Record<string, number> = {};
+  for (const cell of matrix.cells) verdicts[cell.verdict] = (verdicts[cell.verdict] ?? 0) + 1;
+  return { operations: [...matrix.operations], callers: [...new Set(matrix.columns.map((c) => c.caller))], cells: matrix.cells.length, verdicts };
 }
 
 export function buildCertificate(result: RunResult, reportDir: string, now = new Date()): Certificate {
