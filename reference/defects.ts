@@ -173,6 +173,7 @@ const registry = [
   { id: 'bulk-404-names-owner', requirement: 'CONC-NO-FOREIGN-DATA', topic: 'concealment', description: "The 404 for another business's bulk names the business that owns it in its detail." },
   { id: 'recipients-unknown-bulk-empty-page', requirement: 'CONC-UNKNOWN-OBJECT', topic: 'concealment', description: 'The recipient listing of a bulk that exists nowhere answers 200 with an empty page instead of 404.' },
   { id: 'endpoint-lookup-before-grant', requirement: 'CONC-OTHER-BUSINESS-PATH', topic: 'concealment', description: 'A deactivation looks the endpoint up before the grant: on a business without grant an unknown id gets 404 resource_not_found, an existing one 403 permission_denied.' },
+  { id: 'templated-message-any-business', requirement: 'CONC-FOREIGN-OBJECT', topic: 'concealment', description: "A message sent from a template is returned (200) under any business the caller is granted on: the other business's application reads this business's templated message under its own business." },
   { id: 'foreign-message-repeat-403', requirement: 'CONC-SAME-AS-MISSING', topic: 'concealment', description: "After the first 404 for another business's message, later lookups of it get 403 permission_denied." },
   // request-id
   { id: 'request-id-truncated-64', requirement: 'RID-ECHO', topic: 'request-id', description: 'A valid X-Request-Id longer than 64 characters is echoed cut to 64.' },

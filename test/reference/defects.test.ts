@@ -471,6 +471,7 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   'recipients-unknown-bulk-empty-page': async (h) => (await h.call('GET', h.paths.rows(h.b, RANDOM_V7))).status === 200,
   'endpoint-lookup-before-grant': async (h) =>
     (await h.call('DELETE', h.paths.webhook(h.f.otherBusinessId, h.f.foreignWebhookEndpointId))).status !== (await h.call('DELETE', h.paths.webhook(h.f.otherBusinessId, RANDOM_V7))).status,
+  'templated-message-any-business': async (h) => (await h.call('GET', h.paths.message(h.f.otherBusinessId, h.f.messageId), { as: 'other' })).status === 200,
   'foreign-bulk-disclosed': async (h) => (await h.call('GET', h.paths.bulk(h.b, h.ref.extras.otherBusinessBulkId))).status === 200,
   'message-read-before-grant': async (h) => (await h.call('GET', h.paths.message(h.f.otherBusinessId, h.f.foreignMessageId))).status === 200,
   'foreign-message-404-own-detail': async (h) =>
