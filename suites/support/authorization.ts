@@ -132,13 +132,13 @@ export function objectsFor(row: MatrixRow): MatrixObject[] {
  * in a permission, which section 5 decides after the grant, so it sends the objects under its
  * granted business; the other tenant needs no malformed ids or unknown businesses (no grant either
  * way, as for the primary application); a caller without a valid token is refused before anything,
- * so the existing resource of another business under this business adds nothing to its own.
+ * so it needs one existing and one unknown object under each business, no more.
  */
 export function leftOut(caller: CallerKind, object: MatrixObject): string | undefined {
   const granted = CALLERS.find((c) => c.kind === caller)!.granted;
   if (caller === 'limited' && (object.business !== 'own' || object.resource === 'malformed')) return 'left out: decided before the permission, as for the primary application';
   if (caller === 'other-tenant' && (object.business === 'unknown' || object.business === 'malformed' || object.resource === 'malformed')) return 'left out: no grant either way, as for the primary application';
-  if (granted === undefined && object.kind === 'foreign') return 'left out: refused before anything, as its own object';
+  if (granted === undefined && (object.kind === 'foreign' || object.kind === 'own-under-other' || object.kind === 'other-unknown')) return 'left out: refused before anything, as the other objects of its business';
   return undefined;
 }
 
