@@ -30,6 +30,9 @@ import {
   type Party,
 } from './authorization.ts';
 
+/** Marks the other tenant's requests (read by traffic/judge.ts, which leaves them out). */
+export const OTHER_TENANT_HEADER = 'x-conformance-caller';
+
 /** A path id of no UUID shape at all. */
 const MALFORMED_ID = 'not-a-uuid';
 
@@ -97,7 +100,9 @@ function pathOf(row: MatrixRow, businessId: string, resourceId: string | undefin
 }
 
 function requestOf(t: CheckContext, row: MatrixRow, path: string, as: Caller): ApiRequest {
-  const headers: Record<string, string> = {};
+  // A judge of the recorded traffic (`check`) sees no token (they are redacted): this header tells it
+  // the request came from the other business's application, whose answers it cannot judge as the primary's.
+  const headers: Record<string, string> = as === 'other' ? { [OTHER_TENANT_HEADER]: 'other-tenant' } : {};
   for (const name of row.requiredHeaders) headers[name] = /idempotency/i.test(name) ? t.api.idempotencyKey('matrix') : 'conformance';
   return { method: row.method, path, as, headers, ...(row.hasBody ? { json: submissionBody(t) } : {}) };
 }
