@@ -121,7 +121,8 @@ export function requestLimit(budget: RequestBudget, runs: number): number {
 
 export interface SuiteConfig {
   target: Target;
-  apps: { primary?: AppCredentials; limited?: AppCredentials };
+  /** `other`: an application of the other business (CONFORMANCE_OTHER_CLIENT_ID), when configured. */
+  apps: { primary?: AppCredentials; limited?: AppCredentials; other?: AppCredentials };
   fixtures: Fixtures;
   params: ListingParamNames;
   settings: RunSettings;
@@ -175,6 +176,35 @@ export interface Exchange {
 export type SkipKind = 'precondition' | 'not-observable';
 export const SKIP_KINDS: readonly SkipKind[] = ['precondition', 'not-observable'];
 
+/** How one cell of the authorization matrix came out: `recorded` is an answer the document leaves open. */
+export type MatrixVerdict = 'pass' | 'fail' | 'warn' | 'recorded' | 'skip';
+
+/**
+ * One cell of the authorization matrix (suites/support/authorization.ts): an operation of the
+ * spec, called as one caller on one kind of object, its answer and its verdict.
+ */
+export interface MatrixCell {
+  /** operationId of spec/openapi.yaml. */
+  operation: string;
+  /** primary, limited, other-tenant, no-token, invalid-token. */
+  caller: string;
+  /** own, foreign, other-business, own-under-other, other-unknown, unknown, malformed. */
+  object: string;
+  /** What the document expects ("403 or 404, never 2xx"). */
+  expected: string;
+  verdict: MatrixVerdict;
+  /** The answer (`404 resource_not_found`), absent when the cell was not sent. */
+  answer?: string;
+  /** The requirement a fail or warn breaks. */
+  requirement?: string;
+  /** Why it failed, warned, was recorded or not sent. */
+  reason?: string;
+  /** Method and path sent (ids as sent, never a credential). */
+  request?: string;
+  /** The redacted curl line that replays it (failed and warned cells). */
+  curl?: string;
+}
+
 /** What a check stores in its vitest `meta`, read by harness/reporter.ts. */
 export interface CheckMeta {
   topic: Topic;
@@ -220,6 +250,8 @@ export interface CheckMeta {
   requestsSent?: number;
   /** How long the check itself ran (ms), when it ran in overlap (vitest's own duration is its wait). */
   durationMs?: number;
+  /** The cells of the authorization matrix this check sent and judged. */
+  matrix?: MatrixCell[];
 }
 
 /**

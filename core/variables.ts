@@ -10,7 +10,7 @@ export type VariableKind = 'url' | 'uuid' | 'uuids' | 'list' | 'secret' | 'integ
 /** Where a value goes in the configuration a run is given. */
 export type VariableTarget =
   | { fixture: keyof Fixtures }
-  | { app: 'primary' | 'limited'; part: keyof AppCredentials }
+  | { app: 'primary' | 'limited' | 'other'; part: keyof AppCredentials }
   | { target: 'baseUrl' | 'tokenUrl' | 'audience' };
 
 export interface Variable {
@@ -47,6 +47,8 @@ export const VARIABLES: Variable[] = [
   { name: 'CONFORMANCE_OTHER_BUSINESS_ID', kind: 'uuid', meaning: 'a business the primary application has no grant on', topics: ['auth-ordering', 'concealment'], sets: fixture('otherBusinessId') },
   { name: 'CONFORMANCE_LIMITED_CLIENT_ID', kind: 'text', meaning: 'second application, granted on the business but without wallet.balance.read', topics: ['auth-ordering', 'wallet'], sets: { app: 'limited', part: 'clientId' } },
   { name: 'CONFORMANCE_LIMITED_CLIENT_SECRET', kind: 'secret', meaning: 'secret of the limited application (redacted everywhere)', topics: ['auth-ordering', 'wallet'], sets: { app: 'limited', part: 'clientSecret' } },
+  { name: 'CONFORMANCE_OTHER_CLIENT_ID', kind: 'text', meaning: 'optional: an application of CONFORMANCE_OTHER_BUSINESS_ID (granted there, not on CONFORMANCE_BUSINESS_ID), the authorization matrix\'s other tenant', topics: ['concealment'], sets: { app: 'other', part: 'clientId' } },
+  { name: 'CONFORMANCE_OTHER_CLIENT_SECRET', kind: 'secret', meaning: 'secret of the other business\'s application (redacted everywhere)', topics: ['concealment'], sets: { app: 'other', part: 'clientSecret' } },
   { name: 'CONFORMANCE_SENDER_ID', kind: 'text', meaning: 'a sender identity authorized for the business', topics: BULK_SENDING, sets: fixture('senderId') },
   { name: 'CONFORMANCE_UNAUTHORIZED_SENDER_ID', kind: 'text', meaning: 'a sender identity not authorized for the business', topics: ['auth-ordering', 'validation'], sets: fixture('unauthorizedSenderId') },
   { name: 'CONFORMANCE_TEMPLATE_ID', kind: 'uuid', meaning: 'an active template of the business', topics: ['validation', 'idempotency', 'bulk-invariants'], sets: fixture('templateId') },
@@ -56,7 +58,7 @@ export const VARIABLES: Variable[] = [
   { name: 'CONFORMANCE_MESSAGE_TEMPLATE_ID', kind: 'uuid', meaning: 'the template CONFORMANCE_MESSAGE_ID was sent from, if any', topics: ['messages'], sets: fixture('messageTemplateId') },
   { name: 'CONFORMANCE_FOREIGN_MESSAGE_ID', kind: 'uuid', meaning: 'an individual SMS of CONFORMANCE_OTHER_BUSINESS_ID (its existence must stay concealed)', topics: ['concealment', 'messages'], sets: fixture('foreignMessageId') },
   { name: 'CONFORMANCE_FOREIGN_BULK_ID', kind: 'uuid', meaning: 'a bulk SMS of CONFORMANCE_OTHER_BUSINESS_ID (its existence must stay concealed)', topics: ['concealment'], sets: fixture('foreignBulkId') },
-  { name: 'CONFORMANCE_FOREIGN_WEBHOOK_ENDPOINT_ID', kind: 'uuid', meaning: 'a webhook endpoint of CONFORMANCE_OTHER_BUSINESS_ID (its existence must stay concealed)', topics: ['webhooks'], sets: fixture('foreignWebhookEndpointId') },
+  { name: 'CONFORMANCE_FOREIGN_WEBHOOK_ENDPOINT_ID', kind: 'uuid', meaning: 'a webhook endpoint of CONFORMANCE_OTHER_BUSINESS_ID (its existence must stay concealed); on a declared sandbox the run sends the cross-business DELETE to it, which must be refused', topics: ['webhooks', 'concealment'], sets: fixture('foreignWebhookEndpointId') },
   { name: 'CONFORMANCE_WEBHOOK_ENDPOINT_ID', kind: 'uuids', meaning: 'active webhook endpoints of the business that a run may deactivate, comma-separated: each run takes the first one the ledger (CONFORMANCE_STATE_DIR) has not seen deactivated, the only DELETE target', topics: ['webhooks'], sets: fixture('webhookEndpointIds'), supplies: ['webhookEndpointId'] },
   { name: 'CONFORMANCE_EXPIRED_CURSOR', kind: 'text', meaning: 'a recipient-listing cursor issued more than 24 hours ago', topics: ['cursors'], sets: fixture('expiredCursor') },
   { name: 'CONFORMANCE_EXPIRED_TOKEN', kind: 'secret', meaning: 'an access token of the primary application that has expired (kept past its expires_in); redacted like every secret', topics: ['auth-ordering'], sets: fixture('expiredToken') },
@@ -76,7 +78,7 @@ export const VARIABLES: Variable[] = [
   { name: 'CONFORMANCE_SETTLE_TIMEOUT_MS', kind: 'integer', meaning: 'longest wait for an asynchronous effect (bulk processing), in milliseconds', default: '15000', range: [0, 3_600_000], topics: 'all' },
   { name: 'CONFORMANCE_REPORT_DIR', kind: 'text', meaning: 'where the reports are written', default: 'reports', topics: 'all' },
   { name: 'CONFORMANCE_STATE_DIR', kind: 'text', meaning: 'where a run against a host keeps its ledger of the fixtures it spent there (base URL, business, id, time, seed; never a secret), so the next run takes a fresh one; safe to keep between CI jobs', default: '.conformance', topics: 'all' },
-  { name: 'CONFORMANCE_SANDBOX', kind: 'boolean', meaning: 'true declares that the target delivers no real SMS and that the business is used by this run alone: billing is judged, full-size and malformed-number submissions and a DELETE of a random endpoint id run (still only to allowlisted numbers)', default: 'false', topics: ['recipient-limits', 'webhooks'] },
+  { name: 'CONFORMANCE_SANDBOX', kind: 'boolean', meaning: 'true declares that the target delivers no real SMS and that the business is used by this run alone: billing is judged, full-size and malformed-number submissions, a DELETE of a random endpoint id and the cross-business DELETE of CONFORMANCE_FOREIGN_WEBHOOK_ENDPOINT_ID run (still only to allowlisted numbers)', default: 'false', topics: ['recipient-limits', 'webhooks'] },
   { name: 'CONFORMANCE_RATE', kind: 'rate', meaning: 'a known request rate limit of the target, requests per second (N or N/s); the client paces itself to it', topics: 'all' },
   { name: 'CONFORMANCE_REFERENCE_DEFECTS', kind: 'list', meaning: 'embedded reference only: named defects to switch on, comma-separated (to see the checker fail)', topics: 'all' },
   { name: 'CONFORMANCE_CODE', kind: 'text', meaning: 'checker development only (read by bin/conformance.mjs): source runs the TypeScript sources through tsx, dist the compiled JavaScript; unset, the sources where they are (a checkout), else dist/ (the installed package)', topics: [] },
@@ -87,7 +89,7 @@ export const VARIABLES: Variable[] = [
  * What a check may need from the run's configuration before it sends anything: a fixture, or the
  * primary or limited application.
  */
-export type Need = keyof Fixtures | 'primaryApp' | 'limitedApp';
+export type Need = keyof Fixtures | 'primaryApp' | 'limitedApp' | 'otherApp';
 
 /** The variables that supply a need, for the skip reason and the plan ("needs CONFORMANCE_X"). */
 export function variablesFor(need: Need): Variable[] {

@@ -1,13 +1,14 @@
 // The suite-facing HTTP client interface. Implementation: harness/http-client.ts.
 import type { Exchange } from '../core/model.ts';
 
-/** The run's two applications: `primary` (every permission) and `limited`. */
-export type AppName = 'primary' | 'limited';
+/** The run's applications: `primary` (every permission), `limited`, and `other` (of the other business). */
+export type AppName = 'primary' | 'limited' | 'other';
 
 /** Who the request authenticates as. Default `primary`. */
 export type Caller =
   | 'primary'
   | 'limited'
+  | 'other'
   | 'none'
   | { bearer: string }
   | { authorization: string };

@@ -21,7 +21,7 @@ const SECRET_VARIABLES = VARIABLES.filter((v) => v.kind === 'secret').map((v) =>
 export interface RunConfig {
   /** The host under test; undefined when the embedded reference is the target (the runner starts it). */
   target?: Target;
-  apps: { primary?: AppCredentials; limited?: AppCredentials };
+  apps: { primary?: AppCredentials; limited?: AppCredentials; other?: AppCredentials };
   fixtures: Fixtures;
   params: ListingParamNames;
   settings: RunSettings;
@@ -238,6 +238,7 @@ function readSettings(read: ValueReader, flags: RunFlags): RunSettings {
 /** Variables that go in pairs: one without the other is a mistake. */
 const PAIRS: Array<[string, string]> = [
   ['CONFORMANCE_LIMITED_CLIENT_ID', 'CONFORMANCE_LIMITED_CLIENT_SECRET'],
+  ['CONFORMANCE_OTHER_CLIENT_ID', 'CONFORMANCE_OTHER_CLIENT_SECRET'],
   ['CONFORMANCE_EXPIRED_CURSOR', 'CONFORMANCE_EXPIRED_CURSOR_BULK_ID'],
   ['CONFORMANCE_TEMPLATE_PLACEHOLDERS', 'CONFORMANCE_TEMPLATE_ID'],
 ];
@@ -275,6 +276,9 @@ function readHost(read: ValueReader, config: RunConfig, baseUrl: string, tokenUr
   const limitedId = read.get('CONFORMANCE_LIMITED_CLIENT_ID');
   const limitedSecret = read.get('CONFORMANCE_LIMITED_CLIENT_SECRET');
   if (limitedId && limitedSecret) config.apps.limited = { clientId: limitedId, clientSecret: limitedSecret };
+  const otherId = read.get('CONFORMANCE_OTHER_CLIENT_ID');
+  const otherSecret = read.get('CONFORMANCE_OTHER_CLIENT_SECRET');
+  if (otherId && otherSecret) config.apps.other = { clientId: otherId, clientSecret: otherSecret };
 
   // Identifier fixtures are UUIDs (4.0): a typo here would only show as puzzling failures later.
   for (const variable of VARIABLES) {
@@ -439,7 +443,7 @@ function refuseUnknownNames(env: NodeJS.ProcessEnv, file: Record<string, string>
  */
 export function configSecrets(apps: RunConfig['apps'], fixtures: Fixtures = {}, settings?: Pick<RunSettings, 'extraHeaders'>): string[] {
   const headers = Object.entries(settings?.extraHeaders ?? {}).filter(([name]) => CREDENTIAL_HEADER.test(name)).map(([, value]) => value);
-  return [apps.primary?.clientSecret, apps.limited?.clientSecret, fixtures.expiredToken, ...headers].filter((s): s is string => Boolean(s));
+  return [apps.primary?.clientSecret, apps.limited?.clientSecret, apps.other?.clientSecret, fixtures.expiredToken, ...headers].filter((s): s is string => Boolean(s));
 }
 
 /** Header names that carry credentials: their values are secrets. */
@@ -494,7 +498,7 @@ export interface ReferencePoint {
   baseUrl: string;
   tokenUrl: string;
   audience: string;
-  apps: { primary: AppCredentials; limited?: AppCredentials };
+  apps: { primary: AppCredentials; limited?: AppCredentials; other?: AppCredentials };
   fixtures: Fixtures;
 }
 

@@ -51,7 +51,7 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
   const baseOrigin = new URL(baseUrl).origin;
   const tokenOrigin = new URL(target.tokenUrl).origin;
   const secrets = new SecretSet([...config.secrets, ...proxyCredentials()]);
-  for (const app of [config.apps.primary, config.apps.limited]) {
+  for (const app of [config.apps.primary, config.apps.limited, config.apps.other]) {
     if (!app) continue;
     secrets.add(app.clientSecret);
     secrets.add(basicCredentials(app));
@@ -122,7 +122,7 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
 
   async function fetchToken(app: AppName): Promise<ObtainedToken> {
     const credentials = config.apps[app];
-    const idVariable = app === 'primary' ? 'CONFORMANCE_CLIENT_ID' : 'CONFORMANCE_LIMITED_CLIENT_ID';
+    const idVariable = { primary: 'CONFORMANCE_CLIENT_ID', limited: 'CONFORMANCE_LIMITED_CLIENT_ID', other: 'CONFORMANCE_OTHER_CLIENT_ID' }[app];
     if (!credentials) {
       throw new HarnessError('CONF_MISSING_VARIABLE', `no credentials for the ${app} application (${idVariable})`);
     }
@@ -148,7 +148,7 @@ export function createApiClient(config: SuiteConfig): HttpApiClient {
 
   async function authorizationFor(caller: Caller): Promise<string | undefined> {
     if (caller === 'none') return undefined;
-    if (caller === 'primary' || caller === 'limited') return `Bearer ${await token(caller)}`;
+    if (caller === 'primary' || caller === 'limited' || caller === 'other') return `Bearer ${await token(caller)}`;
     if ('bearer' in caller) {
       learnCredential(`Bearer ${caller.bearer}`);
       return `Bearer ${caller.bearer}`;

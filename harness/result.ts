@@ -3,7 +3,7 @@
 import * as catalogue from '../spec/requirements.ts';
 import type { Level, Requirement, Testability } from '../spec/requirements.ts';
 import { HarnessError } from './errors.ts';
-import type { CheckMeta, CheckStatus, Exchange, Profile, SkipKind, Topic } from '../core/model.ts';
+import type { CheckMeta, CheckStatus, Exchange, MatrixCell, Profile, SkipKind, Topic } from '../core/model.ts';
 import type { GatingReport } from './gating-model.ts';
 
 /** One check as the reporter (harness/reporter.ts) collected it from vitest's task meta. */
@@ -110,6 +110,33 @@ export interface SectionCoverage {
   requirements: string[];
 }
 
+/**
+ * The authorization matrix of the run (the concealment topic's `matrix-*` checks): operations
+ * down, caller × object across, each cell with the check that judged it.
+ */
+export interface AuthorizationMatrix {
+  operations: string[];
+  columns: Array<{ caller: string; object: string }>;
+  cells: Array<MatrixCell & { check: string }>;
+}
+
+/** The matrix of the checks' cells, or undefined when no check recorded any. */
+export function authorizationMatrixOf(checks: CollectedCheck[]): AuthorizationMatrix | undefined {
+  const cells = checks.flatMap((c) => (c.matrix ?? []).map((cell) => ({ check: c.checkId, ...cell })));
+  if (cells.length === 0) return undefined;
+  const operations = [...new Set(cells.map((c) => c.operation))];
+  // Objects in the order of the caller's widest row (the one naming a resource), then any others.
+  const widest = (caller: string) => {
+    const rows = operations.map((op) => cells.filter((c) => c.caller === caller && c.operation === op));
+    return rows.reduce((a, b) => (b.length > a.length ? b : a), []);
+  };
+  const columns: AuthorizationMatrix['columns'] = [];
+  for (const c of [...new Set(cells.map((x) => x.caller))].flatMap((caller) => [...widest(caller), ...cells.filter((x) => x.caller === caller)])) {
+    if (!columns.some((k) => k.caller === c.caller && k.object === c.object)) columns.push({ caller: c.caller, object: c.object });
+  }
+  return { operations, columns, cells };
+}
+
 /** What the run was (RunInfo) and what it found. */
 export interface RunResult extends Omit<RunInfo, 'harnessErrors' | 'topics'> {
   durationMs: number;
@@ -128,6 +155,8 @@ export interface RunResult extends Omit<RunInfo, 'harnessErrors' | 'topics'> {
   /** Assumptions of the catalogue that executed checks relied on. */
   assumptions: Array<{ requirement: string; text: string }>;
   harnessErrors: HarnessErrorEntry[];
+  /** The authorization matrix, when its checks ran. */
+  authorizationMatrix?: AuthorizationMatrix;
   /** Verdict tiers, baseline comparison and certification (harness/gating), when applied. */
   gating?: GatingReport;
 }
@@ -361,6 +390,8 @@ export function buildRunResult(info: RunInfo, checks: CollectedCheck[], options:
     harnessErrors,
   };
   if (info.shard !== undefined) result.shard = info.shard;
+  const matrix = authorizationMatrixOf(checks);
+  if (matrix) result.authorizationMatrix = matrix;
   return result;
 }
 
@@ -386,6 +417,8 @@ export function checksOf(result: RunResult): CollectedCheck[] {
       if (c.seed !== undefined) check.seed = c.seed;
       if (c.counterexample !== undefined) check.counterexample = c.counterexample;
       if (c.requestsSent !== undefined) check.requestsSent = c.requestsSent;
+      const cells = (result.authorizationMatrix?.cells ?? []).filter((cell) => cell.check === c.id).map(({ check: _, ...cell }) => cell);
+      if (cells.length > 0) check.matrix = cells;
       return check;
     }),
   );

@@ -37,7 +37,7 @@ export interface ReferenceHandle {
   tokenUrl: string;
   controlUrl?: string;
   audience: string;
-  apps: { primary: AppCredentials; limited?: AppCredentials };
+  apps: { primary: AppCredentials; limited?: AppCredentials; other?: AppCredentials };
   fixtures: Fixtures;
   defects?: string[];
   envLines(): string[];
@@ -176,7 +176,7 @@ async function resolveTarget(config: RunConfig): Promise<{ suiteConfig: SuiteCon
     embedded: true,
     ...(reference.controlUrl ? { controlUrl: reference.controlUrl } : {}),
   };
-  const apps = { primary: reference.apps.primary, ...(reference.apps.limited ? { limited: reference.apps.limited } : {}) };
+  const apps = { primary: reference.apps.primary, ...(reference.apps.limited ? { limited: reference.apps.limited } : {}), ...(reference.apps.other ? { other: reference.apps.other } : {}) };
   return { suiteConfig: suiteConfigFrom(config, target, apps, reference.fixtures), reference };
 }
 

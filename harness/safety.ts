@@ -9,8 +9,9 @@
 //    deliverable number; ids are not numbers.
 // 3. DELETE against a non-embedded host only ever targets the configured webhook endpoint (any
 //    business segment, since the endpoint id alone names the resource), or, on a declared sandbox,
-//    an id that is not another business's configured endpoint (the 404 check's random id); against
-//    the embedded reference any DELETE is allowed.
+//    any other id (a random one, another business's endpoint through a caller that must be refused)
+//    but never another business's configured endpoint as that business's own application (which
+//    may deactivate it); against the embedded reference any DELETE is allowed.
 // 4. Idempotency keys always carry the run id, so a rerun never collides with an earlier run.
 import type { ApiRequest } from './client.ts';
 import { HarnessError } from './errors.ts';
@@ -24,7 +25,8 @@ export interface SafetyContext {
   recipients?: string[];
   /**
    * CONFORMANCE_SANDBOX=true: DELETE may also name endpoint ids the business does not have (a
-   * random id the run made), never the configured endpoint of another business.
+   * random id, another business's endpoint through a caller that must be refused), never another
+   * business's configured endpoint as that business's own application.
    */
   sandbox?: boolean;
   foreignWebhookEndpointId?: string;
@@ -41,11 +43,11 @@ export function assertRequestAllowed(request: ApiRequest, context: SafetyContext
     refuse(`profile safe sends only GET; refused ${method} ${request.path}`);
   }
   if (context.embedded) return;
-  if (method === 'DELETE') assertDeleteTargetsConfiguredEndpoint(request.path, context);
+  if (method === 'DELETE') assertDeleteTargetsConfiguredEndpoint(request.path, context, request.as);
   assertOnlyAllowedRecipients(request, context.recipients ?? []);
 }
 
-function assertDeleteTargetsConfiguredEndpoint(path: string, context: SafetyContext): void {
+function assertDeleteTargetsConfiguredEndpoint(path: string, context: SafetyContext, as: ApiRequest['as']): void {
   const endpointId = context.webhookEndpointId;
   if (!endpointId) {
     refuse(`DELETE ${path} refused: no CONFORMANCE_WEBHOOK_ENDPOINT_ID is configured, and a run only deactivates that endpoint`);
@@ -56,7 +58,8 @@ function assertDeleteTargetsConfiguredEndpoint(path: string, context: SafetyCont
   const endpointPath =
     segments.length === 6 && segments[0] === '' && segments[1] === 'v1' && segments[2] === 'businesses' && segments[4] === 'webhook-endpoints';
   const id = safeDecode(segments[5] ?? '');
-  const ok = endpointPath && (id === endpointId || (context.sandbox === true && id !== context.foreignWebhookEndpointId));
+  const ownersEndpoint = id === context.foreignWebhookEndpointId && as === 'other';
+  const ok = endpointPath && (id === endpointId || (context.sandbox === true && !ownersEndpoint));
   if (!ok) refuse(`DELETE ${pathOnly} refused: a run only deactivates the configured webhook endpoint ${endpointId}`);
 }
 

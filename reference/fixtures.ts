@@ -11,7 +11,7 @@ const DAY = 24 * HOUR;
 
 export const PRIMARY_CLIENT_ID = 'conformance-primary';
 export const LIMITED_CLIENT_ID = 'conformance-limited';
-/** Owner of the other business; never handed to the checker. */
+/** Owner of the other business: the authorization matrix's other tenant (CONFORMANCE_OTHER_CLIENT_ID). */
 export const OTHER_CLIENT_ID = 'other-business-app';
 
 /** Fictional numbers (Ofcom drama range, North American 555-01xx) the run may send to. */
@@ -26,7 +26,8 @@ export interface World {
   seed: Seed;
   /** Every fixture but the expired token, which index.ts mints once the token service exists. */
   fixtures: Omit<Required<Fixtures>, 'expiredToken'>;
-  apps: { primary: { clientId: string; clientSecret: string }; limited: { clientId: string; clientSecret: string } };
+  /** `other`: the other business's application (its grant is on that business only). */
+  apps: { primary: { clientId: string; clientSecret: string }; limited: { clientId: string; clientSecret: string }; other: { clientId: string; clientSecret: string } };
   /** Ids of webhook endpoints of the granted business, handed out one per `serve` run. */
   webhookEndpointIds: string[];
   otherBusinessBulkId: string;
@@ -53,6 +54,7 @@ export function buildWorld(now: number, cursors: CursorCodec): World {
 
   const primary = { clientId: PRIMARY_CLIENT_ID, clientSecret: secret() };
   const limited = { clientId: LIMITED_CLIENT_ID, clientSecret: secret() };
+  const other = { clientId: OTHER_CLIENT_ID, clientSecret: secret() };
 
   const template = {
     id: uuidv7(now - 30 * DAY),
@@ -171,8 +173,7 @@ export function buildWorld(now: number, cursors: CursorCodec): World {
       { ...primary, name: 'Conformance primary', grants: [{ businessId, active: true, permissions: allPermissions }] },
       { ...limited, name: 'Conformance limited', grants: [{ businessId, active: true, permissions: withoutWallet }] },
       {
-        clientId: OTHER_CLIENT_ID,
-        clientSecret: secret(),
+        ...other,
         name: 'Other business app',
         grants: [{ businessId: otherBusinessId, active: true, permissions: allPermissions }],
       },
@@ -192,7 +193,7 @@ export function buildWorld(now: number, cursors: CursorCodec): World {
 
   return {
     seed,
-    apps: { primary, limited },
+    apps: { primary, limited, other },
     webhookEndpointIds: webhookEndpoints.map((e) => e.id),
     otherBusinessBulkId: otherBulk.id,
     otherBusinessWebhookEndpointId: otherEndpoint.id,

@@ -51,7 +51,7 @@ export interface RunningReference {
   /** Control origin (own port). */
   controlUrl: string;
   audience: 'service-external-api';
-  apps: { primary: AppCredentials; limited: AppCredentials };
+  apps: { primary: AppCredentials; limited: AppCredentials; other: AppCredentials };
   fixtures: Fixtures;
   /** Active defect ids. */
   defects: string[];

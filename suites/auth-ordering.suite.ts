@@ -10,6 +10,8 @@ import { hasControl, mintToken } from './support/control.ts';
 import { paths } from './support/paths.ts';
 import { codeOf, describeResponse, expectNoServerFault, expectProblem, isProblem } from './support/problem.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
+import { submissionBody, tamper } from './support/credentials.ts';
+import { declareMatrixColumns } from './support/matrix-run.ts';
 
 const check = checksFor('auth-ordering');
 
@@ -24,14 +26,6 @@ interface Operation {
   /** Changes the target when it succeeds: left out in the safe profile. */
   writes: boolean;
   request: ApiRequest;
-}
-
-/** A valid-looking submission body: the run's sender and first allowed number when there are some. */
-function submissionBody(t: CheckContext): unknown {
-  const { senderId, recipients } = t.config.fixtures;
-  const to = recipients?.[0];
-  if (!to) return {};
-  return { from: senderId ?? 'Conformance', classification: 'transactional', message: 'conformance auth check', recipients: [{ to }] };
 }
 
 /**
@@ -79,20 +73,6 @@ async function expect401Everywhere(t: CheckContext, caller: Caller, requirement:
     const res = await t.api.send({ ...op.request, as: caller });
     expectProblem(t, res, { status: 401, codes: ['authentication_required'], requirement, why: `${op.name}, ${why}` });
   }
-}
-
-/** One character of the signature changed (in its middle, where every bit counts). */
-function tamper(token: string): { token: string; how: string } {
-  const parts = token.split('.');
-  const flip = (s: string) => {
-    const i = Math.floor(s.length / 2);
-    const c = s[i] === 'A' ? 'B' : 'A';
-    return s.slice(0, i) + c + s.slice(i + 1);
-  };
-  if (parts.length === 3 && parts[2]!.length > 2) {
-    return { token: `${parts[0]}.${parts[1]}.${flip(parts[2]!)}`, how: 'one character of the JWT signature changed' };
-  }
-  return { token: flip(token), how: 'one character of the opaque token changed' };
 }
 
 /** `aud` of a JWT access token, or undefined when the token is not a JWT. */
@@ -533,4 +513,7 @@ describe('auth-ordering (4, 5)', () => {
       }
     },
   );
+
+  // The authorization matrix's columns without a valid token (its other columns: concealment).
+  declareMatrixColumns(check, ['no-token', 'invalid-token']);
 });

@@ -85,7 +85,7 @@ describe('webhooks (3.4, 4.6)', () => {
       needs: ['businessId', 'webhookEndpointId', 'foreignWebhookEndpointId'],
       maxRequests: 1,
       writes: DEACTIVATES,
-      embeddedOnly: { needs: 'embedded', why: `deactivating another business's endpoint: ${ONLY_CONFIGURED}` },
+      sandboxOnly: "a DELETE of another business's endpoint goes to a declared sandbox only",
     },
     async (t) => {
       const { businessId } = configuredEndpoint(t);

@@ -120,11 +120,18 @@ function toolInfo(): { name: string; version: string } {
   return { name: pkg.name, version: pkg.version };
 }
 
+function fromOtherTenant(ex: TrafficExchange): boolean {
+  return Object.entries(ex.request.headers).some(([name, value]) => name.toLowerCase() === 'x-conformance-caller' && value === 'other-tenant');
+}
+
 /** Judges recorded exchanges (in time order) and builds the run result. */
 export function judgeTraffic(exchanges: readonly TrafficExchange[], options: JudgeOptions): Judgement {
   const startedAt = options.startedAt ?? new Date();
   const secrets = collectSecrets(exchanges, options.env.secrets);
-  const traffic = exchanges.map(observe);
+  // The checker's own requests as another business's application (the authorization matrix's other
+  // tenant, marked by a header) are answered from that business's side: the rules here judge the
+  // configured business's, so they are left out.
+  const traffic = exchanges.filter((ex) => !fromOtherTenant(ex)).map(observe);
   const ctx: JudgeContext = {
     fixtures: options.env.fixtures,
     params: options.env.params,

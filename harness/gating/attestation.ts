@@ -35,8 +35,11 @@ export interface CertificatePredicate extends CertificateContents {
   notes: RunResult['notes'];
   /** The readings the target took where the document reads two ways, when the run result has them. */
   readings?: unknown;
-  /** The authorization matrix (its cells and what the target answered), when the run result has one. */
-  authorizationMatrix?: unknown;
+  /**
+   * The authorization matrix whole (its cells and what the target answered), when the run result
+   * has one; `authorizationMatrix` is its summary, the part certificate.json carries too.
+   */
+  authorizationCells?: unknown;
 }
 
 export interface Statement {
@@ -68,7 +71,7 @@ export function buildStatement(result: RunResult, reportDir: string, now = new D
       tiers,
       notes: result.notes.map((n) => ({ check: n.check, text: n.text })),
       ...(readings !== undefined ? { readings } : {}),
-      ...(authorizationMatrix !== undefined ? { authorizationMatrix } : {}),
+      ...(authorizationMatrix !== undefined ? { authorizationCells: authorizationMatrix } : {}),
     },
   };
 }

@@ -39,6 +39,8 @@ export interface Certificate {
    * rule): the certificate does not cover their requirements. Empty on the embedded reference.
    */
   exclusions: CertificationExclusion[];
+  /** The authorization matrix the run judged (report.json's `authorizationMatrix`), counted. */
+  authorizationMatrix?: { operations: string[]; callers: string[]; cells: number; verdicts: Record<string, number> };
   /** sha256 (hex) of each report file, by file name, relative to the certificate's folder. */
   reports: Record<string, string>;
 }
@@ -66,12 +68,19 @@ export function contentsOf(result: RunResult): CertificateContents {
     allTopics: TOPICS.every((t) => result.topics.some((x) => x.id === t)),
     requirements: result.requirements.map((r) => ({ id: r.id, level: r.level, status: r.status })),
     exclusions: (result.gating?.certification?.exclusions ?? []).map((e) => ({ check: e.check, requirements: [...e.requirements], reason: e.reason })),
+    ...(result.authorizationMatrix ? { authorizationMatrix: matrixSummaryOf(result.authorizationMatrix) } : {}),
   };
 }
 
 /** The report files of a run, and its exchange log, which is evidence too when the run left one beside them. */
 export function evidenceFiles(reportDir: string): string[] {
   return [...REPORT_FILES, ...(existsSync(join(reportDir, EXCHANGE_LOG_FILE)) ? [EXCHANGE_LOG_FILE] : [])];
+}
+
+function matrixSummaryOf(matrix: NonNullable<RunResult['authorizationMatrix']>): NonNullable<Certificate['authorizationMatrix']> {
+  const verdicts: Record<string, number> = {};
+  for (const cell of matrix.cells) verdicts[cell.verdict] = (verdicts[cell.verdict] ?? 0) + 1;
+  return { operations: [...matrix.operations], callers: [...new Set(matrix.columns.map((c) => c.caller))], cells: matrix.cells.length, verdicts };
 }
 
 export function buildCertificate(result: RunResult, reportDir: string, now = new Date()): Certificate {

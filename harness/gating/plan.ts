@@ -87,7 +87,7 @@ export function planSuiteConfig(config: RunConfig): SuiteConfig {
     target: config.target ?? { baseUrl: placeholder, tokenUrl: `${placeholder}/oauth2/token`, audience: 'service-external-api', embedded: true, controlUrl: placeholder },
     // The embedded reference, started by the run, seeds every fixture and both applications: the
     // plan must not count their checks as skipped for a missing one (certify caps the run at it).
-    apps: config.target ? config.apps : { primary: PLACEHOLDER_APP, limited: PLACEHOLDER_APP },
+    apps: config.target ? config.apps : { primary: PLACEHOLDER_APP, limited: PLACEHOLDER_APP, other: PLACEHOLDER_APP },
     fixtures: config.target ? config.fixtures : embeddedFixturePlaceholders(),
     params: config.params,
     settings: { ...config.settings, exchangeLogPath: '' },

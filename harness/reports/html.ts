@@ -2,6 +2,7 @@
 // Content-Security-Policy forbids any fetch and allows only this page's own script and style by
 // hash). Stable hooks for tests and tooling: `data-testid` on the verdict and counts,
 // `data-filter` on the filter buttons, `data-status` on each check row, `data-topic` on topics.
+import { MATRIX_TITLE, anchorOf, brokenCells, callerBlocks, cellText, matrixSummary, type MatrixEntry } from './matrix.ts';
 import { gatingHtml } from './gating.ts';
 import { createHash } from 'node:crypto';
 import type { CheckStatus } from '../../core/model.ts';
@@ -38,7 +39,7 @@ body{margin:0;font:15px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-seri
 main{max-width:1100px;margin:0 auto;padding:12px}
 h1{font-size:1.4em;margin:.2em 0}h2{font-size:1.2em;margin:1.2em 0 .4em}h3{font-size:1em;margin:.2em 0}
 .badge{display:inline-block;padding:0 .5em;border-radius:4px;color:#fff;font-weight:600;font-size:.85em;vertical-align:middle}
-.s-pass{background:var(--pass)}.s-fail{background:var(--fail)}.s-warn{background:var(--warn)}.s-skip,.s-skipped{background:var(--skip)}.s-error{background:var(--error)}.s-untested{background:var(--untested);color:var(--fg)}
+.s-pass{background:var(--pass)}.s-fail{background:var(--fail)}.s-warn{background:var(--warn)}.s-skip,.s-skipped,.s-recorded{background:var(--skip)}.s-error{background:var(--error)}.s-untested{background:var(--untested);color:var(--fg)}
 dl.facts{display:grid;grid-template-columns:max-content 1fr;gap:2px 12px;margin:.5em 0}
 dl.facts dt{color:var(--muted)}dl.facts dd{margin:0;overflow-wrap:anywhere}
 .counts{display:flex;flex-wrap:wrap;gap:8px;margin:.6em 0;padding:0;list-style:none}
@@ -55,6 +56,7 @@ nav ul{padding-left:1.2em;margin:.3em 0}
 pre{background:var(--code);padding:8px;border-radius:4px;white-space:pre-wrap;overflow-wrap:anywhere;font-size:.85em;margin:.3em 0}
 code{font-size:.9em;overflow-wrap:anywhere}
 .table-wrap{overflow-x:auto}
+.matrix td.cell{font-size:13px;white-space:nowrap}.matrix .v-fail{color:var(--fail);font-weight:600}.matrix .v-warn{color:var(--warn);font-weight:600}.matrix .v-skip{color:var(--skip)}.matrix .v-recorded{color:var(--muted)}
 table{border-collapse:collapse;width:100%}
 th,td{border-bottom:1px solid var(--line);padding:4px 6px;text-align:left;vertical-align:top}
 td.n,th.n{text-align:right}
@@ -174,6 +176,37 @@ function coverage(result: RunResult): string {
 ${bySection}`;
 }
 
+/** Operations down, caller × object across (a block per caller), failed cells linked to their curl line. */
+function matrixSection(result: RunResult): string {
+  const matrix = result.authorizationMatrix;
+  if (!matrix) return '';
+  const cell = (c: MatrixEntry | undefined) => {
+    if (!c) return '<td></td>';
+    const target = anchorOf(matrix, c);
+    const body = target ? `<a href="#${target}">${h(cellText(c))}</a>` : h(cellText(c));
+    return `<td class="cell v-${h(c.verdict)}" title="${h(`expected ${c.expected}${c.reason ? `; ${c.reason}` : ''}`)}">${body}</td>`;
+  };
+  const blocks = callerBlocks(matrix)
+    .map(
+      (b) => `<h3>${h(b.caller)} <span class="meta">(${h(b.check)})</span></h3>
+<table class="matrix"><thead><tr><th>operation</th>${b.objects.map((o) => `<th>${h(o)}</th>`).join('')}</tr></thead><tbody>
+${b.rows.map((r) => `<tr><th>${h(r.operation)}</th>${r.cells.map(cell).join('')}</tr>`).join('\n')}
+</tbody></table>`,
+    )
+    .join('\n');
+  const broken = brokenCells(matrix)
+    .map(
+      ({ anchor: id, cell: c }) =>
+        `<li id="${h(id)}">${badge(c.verdict, c.verdict.toUpperCase())} <code>${h(c.operation)}</code> as ${h(c.caller)} on ${h(c.object)}: ${h(c.answer ?? '')}, expected ${h(c.expected)} (<code>${h(c.requirement ?? '')}</code>): ${h(c.reason ?? '')}<pre>${h(c.request ?? '')}\n${h(c.curl ?? '')}</pre></li>`,
+    )
+    .join('');
+  return `<section id="authorization-matrix"><h2>${h(MATRIX_TITLE)}</h2>
+<p>${h(matrixSummary(matrix))}</p>
+${blocks}
+${broken ? `<h3>Failed and warned cells</h3><ul>${broken}</ul>` : ''}
+</section>`;
+}
+
 function list(title: string, items: string[]): string {
   return items.length === 0 ? '' : `<h2>${h(title)}</h2><ul>${items.map((i) => `<li>${i}</li>`).join('')}</ul>`;
 }
@@ -219,11 +252,12 @@ ${gatingHtml(result, h)}
       (t) =>
         `<li><a href="#topic-${anchor(t.id)}">${h(t.id)}</a> ${badge(t.verdict, VERDICT_LABEL[t.verdict])} <span class="meta">${t.summary.passed}/${t.summary.total} passed</span></li>`,
     )
-    .join('')}<li><a href="#coverage">Requirement coverage</a></li></ul></nav>
+    .join('')}${result.authorizationMatrix ? `<li><a href="#authorization-matrix">${h(MATRIX_TITLE)}</a></li>` : ''}<li><a href="#coverage">Requirement coverage</a></li></ul></nav>
 <div class="filters" role="group" aria-label="Show checks by status">${FILTERS.map(
     ({ filter, label }) => `<button type="button" data-filter="${filter}" aria-pressed="${filter === 'all'}">${h(label)}</button>`,
   ).join('')}</div>
 ${result.topics.map((t) => topicSection(result, t)).join('\n')}
+${matrixSection(result)}
 ${list(
   'Readings chosen and other notes',
   result.notes.map((n) => `<code>${h(n.check)}</code> ${h(n.text)}`),

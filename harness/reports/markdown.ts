@@ -2,6 +2,7 @@
 // evidence. Written to be pasted as a CI job summary (GitHub renders it, HTML sanitised).
 import { gatingMarkdown } from './gating.ts';
 import type { CheckResult, RunResult, TopicResult } from '../result.ts';
+import { MATRIX_TITLE, brokenCells, callerBlocks, cellText, matrixSummary } from './matrix.ts';
 import { CHECK_STATUS_LABEL, REQUIREMENT_STATUS_ORDER, SKIP_KIND_LABEL, VERDICT_LABEL, formatRequest, formatResponse, runFacts } from './text.ts';
 
 /** Plain text in Markdown: no HTML, no table breaks, no accidental emphasis or links. */
@@ -83,6 +84,27 @@ function checkDetail(result: RunResult, topic: TopicResult, check: CheckResult):
   return lines;
 }
 
+/** One table per caller: operations down, objects across; failed and warned cells listed with their curl line. */
+function matrixSection(result: RunResult): string[] {
+  const matrix = result.authorizationMatrix;
+  if (!matrix) return [];
+  const lines = [text(matrixSummary(matrix)), ''];
+  for (const b of callerBlocks(matrix)) {
+    lines.push(`### ${text(b.caller)} (${code(b.check)})`, '', row(['Operation', ...b.objects.map(text)]), row(['---', ...b.objects.map(() => '---')]));
+    for (const r of b.rows) lines.push(row([code(r.operation), ...r.cells.map((c) => (c ? text(cellText(c)) : ''))]));
+    lines.push('');
+  }
+  const broken = brokenCells(matrix);
+  if (broken.length > 0) {
+    lines.push('### Failed and warned cells', '');
+    for (const { cell: c } of broken) {
+      lines.push(`- ${c.verdict.toUpperCase()} ${code(c.operation)} as ${text(c.caller)} on ${text(c.object)}: ${text(c.answer ?? '')}, expected ${text(c.expected)} (${code(c.requirement ?? '')}): ${text(c.reason ?? '')}`);
+      if (c.curl) lines.push('', fenced(c.curl, 'sh'), '');
+    }
+  }
+  return section(MATRIX_TITLE, lines);
+}
+
 function section(title: string, body: string[]): string[] {
   return body.length === 0 ? [] : [`## ${title}`, '', ...body, ''];
 }
@@ -114,6 +136,7 @@ export function renderMarkdown(result: RunResult): string {
     ...section('Warnings (broken "should")', withStatus('warn').flatMap(({ t, c }) => checkDetail(result, t, c))),
   );
   out.push(...section('Errors (the check could not run)', withStatus('error').flatMap(({ t, c }) => checkDetail(result, t, c))));
+  out.push(...matrixSection(result));
   out.push(
     ...section(
       'Skipped',

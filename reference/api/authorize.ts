@@ -17,6 +17,11 @@ export function authorize(call: Call, businessId: string, permission: Permission
       call.problem('authentication_required', `The application lacks the permission ${permission}.`);
       return false;
     }
+    // 5.6 step 3 (the defect conceals the wallet from an application without its permission).
+    if (permission === 'wallet.balance.read' && call.defects.has('wallet-permission-concealed-404')) {
+      call.problem('resource_not_found', 'No wallet exists for this business.');
+      return false;
+    }
     call.problem('permission_denied', `The application lacks the permission ${permission}.`);
     return false;
   }

@@ -33,7 +33,9 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   const { store, clock } = call.deps;
   const d = call.defects;
   // 5.6 steps 2-3 come before any look at the body (reference choice: grant before validation).
-  if (!authorize(call, businessId, 'sms.bulk.send')) return;
+  // The defect checks the grant and the sender on the application's own business, not the path's.
+  const grantedOn = d.has('submission-grant-of-own-business') ? (call.app?.grants.find((g) => g.active)?.businessId ?? businessId) : businessId;
+  if (!authorize(call, grantedOn, 'sms.bulk.send')) return;
   // What the defects that create a bulk before a refusal leave behind.
   const saveOrphan = () => store.saveBulk(orphanBulk(call, businessId));
   // 4.1: a refused body creates nothing and names no bulk (one defect saves a bulk first, another
@@ -174,7 +176,7 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   }
 
   // 5.8: the sender identity must be authorized for the business.
-  const sender = store.sender(businessId, valid.from);
+  const sender = store.sender(grantedOn, valid.from);
   if (!sender?.authorized && !d.has('unauthorized-sender-accepted')) {
     // Nothing is accepted (one defect saves the bulk first; another names the id drafted for it).
     if (d.has('unauthorized-sender-refused-after-save')) saveOrphan();

@@ -15,15 +15,33 @@ const spentCursors = new WeakMap<object, Set<string>>();
 /** Literal query parameter names (the document does not name them; reference choice). */
 export const PARAMS = { limit: 'limit', cursor: 'cursor', status: 'status', to: 'to' } as const;
 
+const BULK_NOT_FOUND = 'No bulk SMS message with this id exists for this business.';
+
 /** 5.6 step 4: a bulk of another business looks exactly like one that does not exist. */
-function ownedBulk(call: Call, businessId: string, bulkId: string): BulkRecord | undefined {
+function ownedBulk(call: Call, businessId: string, bulkId: string, listing = false): BulkRecord | undefined {
+  const d = call.defects;
   const bulk = call.deps.store.bulk(bulkId);
-  if (bulk && (bulk.businessId === businessId || call.defects.has('foreign-bulk-disclosed'))) return bulk;
-  call.problem('resource_not_found', 'No bulk SMS message with this id exists for this business.');
+  // The defects disclose it: on every bulk read, or on the row listing only.
+  if (bulk && (bulk.businessId === businessId || d.has('foreign-bulk-disclosed') || (listing && d.has('recipients-listing-foreign-bulk')))) return bulk;
+  // 5 / 7: refused like an unknown id; the defects refuse it otherwise (403), or name its owner.
+  if (bulk && !listing && d.has('foreign-bulk-403')) call.problem('permission_denied', 'This bulk SMS message belongs to another business.');
+  else if (bulk && !listing && d.has('bulk-404-names-owner')) call.problem('resource_not_found', `${BULK_NOT_FOUND} (it belongs to business ${bulk.businessId}).`);
+  // 4.3: an unknown bulk has no rows to list (the defect answers an empty page).
+  else if (!bulk && listing && d.has('recipients-unknown-bulk-empty-page')) call.json(200, { data: [], pagination: { limit: DEFAULT_PAGE_SIZE, has_more: false, next_cursor: null } });
+  else call.problem('resource_not_found', BULK_NOT_FOUND);
   return undefined;
 }
 
-export function getBulk(call: Call, businessId: string, bulkId: string): void {
+/**
+ * 5.7: the path's business selects; the defect takes the business of the bulk itself when it
+ * exists, so the grant and ownership are both checked against the bulk's own business.
+ */
+function selectedBusiness(call: Call, businessId: string, bulkId: string): string {
+  return call.defects.has('bulk-business-from-resource') ? (call.deps.store.bulk(bulkId)?.businessId ?? businessId) : businessId;
+}
+
+export function getBulk(call: Call, pathBusinessId: string, bulkId: string): void {
+  const businessId = selectedBusiness(call, pathBusinessId, bulkId);
   // 5.6: the grant before the resource (the blind defect looks the bulk up first).
   if (call.defects.has('blind-bulk-lookup-before-grant') && !call.deps.store.bulk(bulkId)) {
     return call.problem('resource_not_found', 'No bulk SMS message with this id exists for this business.');
@@ -45,7 +63,7 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   // 5.6 / 4.3: grant, then ownership (blind defects: the listing skips the grant, or the owner).
   if (!d.has('blind-rows-listing-skips-grant') && !authorize(call, businessId, 'sms.bulk.read')) return;
   const foreign = d.has('blind-foreign-bulk-rows-listed') ? call.deps.store.bulk(bulkId) : undefined;
-  const bulk = foreign ?? ownedBulk(call, businessId, bulkId);
+  const bulk = foreign ?? ownedBulk(call, businessId, bulkId, true);
   if (!bulk) return;
   const now = call.deps.clock.now();
   const q = call.query;

@@ -57,6 +57,8 @@ export function getMessage(call: Call, businessId: string, messageId: string): v
   const recent = !stored || call.deps.clock.now() - stored.accepted_at <= DAY_MS;
   const message = recent || !d.has('message-lookup-last-day-only') ? stored : undefined;
   if (message && message.business_id === businessId) return call.json(200, renderMessage(call, message));
+  // 5.6 step 4: ownership holds for every message (the defect checks it only for messages sent without a template).
+  if (message?.template && d.has('templated-message-any-business')) return call.json(200, renderMessage(call, message));
   if (message) {
     // 4.4 / 5.8: existence across businesses is not disclosed; the answer equals a random id's.
     if (d.has('foreign-message-disclosed')) return call.json(200, renderMessage(call, message));

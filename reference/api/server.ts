@@ -183,6 +183,10 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
       return call.problem('permission_denied', 'Write operations need credentials.');
     }
 
+    // 5.6: the token comes first (the defect looks a bulk up before it, for a request without one).
+    if (!authorization && d.has('unknown-bulk-before-auth') && operation?.op === 'getBulk' && !deps.store.bulk(operation.id)) {
+      return call.problem('resource_not_found', 'No bulk SMS message with this id exists for this business.');
+    }
     if (!authorization && d.has('not-found-before-auth') && operation && !deps.store.business(operation.business)) {
       return call.problem('resource_not_found', 'No such business.');
     }
@@ -223,6 +227,8 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
     call.app = claims ? deps.store.application(claims.clientId) : undefined;
     if (!call.app) {
       if (!authorization && d.has('missing-token-403')) return call.problem('permission_denied', 'Access denied.');
+      // 5.8: an invalid token is 401 (the defect's wallet guard refuses it as a missing permission).
+      if (bearer && operation?.op === 'getWallet' && d.has('invalid-token-wallet-403')) return call.problem('permission_denied', 'The token does not carry wallet.balance.read.');
       // 7: an unknown path is a client fault, never a 5xx (the defect builds the challenge from the operation it lacks).
       if (!operation && d.has('unknown-path-unauthenticated-500')) throw new Error('no operation to challenge for');
       // RFC 6750 section 3: the challenge names the scheme.

@@ -8,6 +8,8 @@ export function deactivateWebhookEndpoint(call: Call, businessId: string, endpoi
   const endpoint = store.webhookEndpoint(endpointId);
   // 3.4 / 5.6: the grant is the one on the path's business (the defect takes the endpoint's own business).
   const business = endpoint && d.has('webhook-grant-of-endpoint-business') ? endpoint.businessId : businessId;
+  // 5.6: the grant comes before the lookup (the defect answers an unknown id 404 on any business).
+  if (!endpoint && d.has('endpoint-lookup-before-grant')) return call.problem('resource_not_found', 'No webhook endpoint with this id exists for this business.');
   // 5.4 / 5.6: authenticated and granted callers only (blind defects: the route reached without a
   // token, or a handler that checks only that the endpoint belongs to the path business).
   const unchecked = (d.has('blind-delete-skips-authentication') && !call.app) || d.has('blind-webhook-skips-grant');

@@ -3,7 +3,7 @@ import type { RequirementId } from '../../spec/requirement-ids.ts';
 import { requirementById } from '../../spec/requirements.ts';
 import type { ApiClient, ApiResponse } from '../../harness/client.ts';
 import { flushExchangeLog, inExchangeScope, type ExchangeScope } from '../../harness/exchange-log.ts';
-import type { AppCredentials, CheckMeta, Exchange, Fixtures, RequestBudget, SkipKind, SuiteConfig, Topic } from '../../core/model.ts';
+import type { AppCredentials, CheckMeta, Exchange, Fixtures, MatrixCell, RequestBudget, SkipKind, SuiteConfig, Topic } from '../../core/model.ts';
 import { checkSelected, requestLimit } from '../../core/model.ts';
 import { needsReason, type Need } from '../../core/variables.ts';
 import { CheckSkipped, ConformanceFailure } from './failure.ts';
@@ -30,6 +30,8 @@ export interface CheckContext {
   note(text: string): void;
   /** A finding beyond the document: reported, never failing. */
   advise(text: string): void;
+  /** Record cells of the authorization matrix (the reports show them in its section). */
+  matrix(cells: MatrixCell[]): void;
   /** Keep an exchange as evidence (failures keep the exchanges they name automatically). */
   evidence(...responses: Array<ApiResponse | Exchange>): void;
   /** Throw a ConformanceFailure. */
@@ -38,8 +40,8 @@ export interface CheckContext {
   expect(ok: boolean, requirement: RequirementId, expected: string, actual: string, ...responses: ApiResponse[]): void;
   /** A fixture the check declared in `needs` (or `needsOnHost`); reading an undeclared one is an error. */
   fixture<K extends keyof Fixtures>(key: K): NonNullable<Fixtures[K]>;
-  /** The primary or limited application, declared in `needs` as `primaryApp` / `limitedApp`. */
-  app(which: 'primary' | 'limited'): AppCredentials;
+  /** An application, declared in `needs` as `primaryApp` / `limitedApp` / `otherApp`. */
+  app(which: 'primary' | 'limited' | 'other'): AppCredentials;
 }
 
 export interface CheckSpec {
@@ -72,6 +74,12 @@ export interface CheckSpec {
    * anything, and the plan counts 0 for it.
    */
   embeddedOnly?: { needs: 'control' | 'embedded' | 'sandbox'; why: string };
+  /**
+   * What the check sends that a host takes only as a declared sandbox: elsewhere it is skipped for
+   * a precondition naming CONFORMANCE_SANDBOX=true (whoever runs it can declare one), before it
+   * sends anything.
+   */
+  sandboxOnly?: string;
   /**
    * What the run's configuration must supply (fixtures, applications). Missing, the check is
    * skipped for a precondition before it sends anything, naming the variables; `plan` and
@@ -142,6 +150,9 @@ function planOf(spec: CheckSpec, config: SuiteConfig): Planned {
     const reason = only.needs === 'sandbox' ? `${only.why}; declare CONFORMANCE_SANDBOX=true to check` : only.why;
     return { limit: 0, skip: { reason, kind: 'not-observable' } };
   }
+  if (spec.sandboxOnly && !reachable.sandbox) {
+    return { limit: 0, skip: { reason: `${spec.sandboxOnly}: declare CONFORMANCE_SANDBOX=true to send it`, kind: 'precondition' } };
+  }
   const missing = [...(spec.needs ?? []), ...(target.controlUrl === undefined ? (spec.needsOnHost ?? []) : [])].filter((need) => !supplied(config, need));
   if (missing.length > 0) return { limit: 0, skip: { reason: missingReason(config, missing), kind: 'precondition' } };
   const budget = typeof spec.maxRequests === 'function' ? spec.maxRequests({ runs: settings.runs, settleTimeoutMs: settings.settleTimeoutMs, embedded: target.embedded }) : spec.maxRequests;
@@ -150,13 +161,14 @@ function planOf(spec: CheckSpec, config: SuiteConfig): Planned {
 
 /** Why the missing needs are missing: spent by earlier runs on this host (harness/ledger.ts), or not set. */
 function missingReason(config: SuiteConfig, missing: Need[]): string {
-  const usedUp = missing.map((need) => (need === 'primaryApp' || need === 'limitedApp' ? undefined : config.usedUp?.[need])).find((r) => r !== undefined);
+  const usedUp = missing.map((need) => (need === 'primaryApp' || need === 'limitedApp' || need === 'otherApp' ? undefined : config.usedUp?.[need])).find((r) => r !== undefined);
   return usedUp ?? needsReason(missing);
 }
 
 function supplied(config: SuiteConfig, need: Need): boolean {
   if (need === 'primaryApp') return config.apps.primary !== undefined;
   if (need === 'limitedApp') return config.apps.limited !== undefined;
+  if (need === 'otherApp') return config.apps.other !== undefined;
   const value = config.fixtures[need];
   return Array.isArray(value) ? value.length > 0 : value !== undefined && value !== '';
 }
@@ -292,6 +304,7 @@ export function checksFor(topic: Topic, options: { shared?: number; readsRun?: b
         note: (text) => void live.notes.push(text),
         advise: (text) => void live.advisories.push(text),
         evidence: (...xs) => xs.forEach(keep),
+        matrix: (cells) => void (live.matrix = [...(live.matrix ?? []), ...cells]),
         fail(requirement, expected, actual, ...responses) {
           const site = currentSite();
           // A weakened site (npm run mutate) cannot fail: the check goes on as if it had held.
@@ -364,6 +377,7 @@ export function checksFor(topic: Topic, options: { shared?: number; readsRun?: b
         sharedLeft.set(topic, Math.max(0, sharedBefore - Math.max(0, sent() - planned.limit)));
         live.notes = live.notes.map(redact);
         live.advisories = live.advisories.map(redact);
+        if (live.matrix) live.matrix = live.matrix.map((c) => ({ ...c, ...(c.reason ? { reason: redact(c.reason) } : {}), ...(c.curl ? { curl: redact(c.curl) } : {}) }));
         if (live.skipReason) live.skipReason = redact(live.skipReason);
         if (live.counterexample) live.counterexample = redact(live.counterexample);
         if (live.failure) {

@@ -19,15 +19,8 @@ import { validateReport } from '../reports/schema.ts';
 const readJson = <T>(file: string) => JSON.parse(readFileSync(file, 'utf8')) as T;
 const RUN = ['--seed', '7', '--runs', '2'];
 
-/** Checks that can never be observed on a real host: control origin, unforceable faults, safety rules. */
-const STRUCTURAL = [
-  'idempotency/seven-day-window',
-  'cursors/cursor-lifetime',
-  'recipient-limits/at-maximum-accepted',
-  'recipient-limits/malformed-entries-count',
-  'wallet/source-unavailable',
-  'webhooks/random-endpoint-404',
-];
+/** Checks that can never be observed on a real host, even a declared sandbox: control origin, unforceable faults. */
+const STRUCTURAL = ['idempotency/seven-day-window', 'cursors/cursor-lifetime', 'wallet/source-unavailable'];
 
 describe('certifying a non-embedded host', { timeout: 240_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'gating-certify-host-'));
@@ -39,7 +32,8 @@ describe('certifying a non-embedded host', { timeout: 240_000 }, () => {
   beforeAll(async () => {
     reference = await startReference();
     envLines = envLinesFor(reference);
-    writeFileSync(join(dir, 'host.env'), `${envLines.join('\n')}\n`);
+    // A declared sandbox: the cross-business DELETE is sent, not excluded (issue 28).
+    writeFileSync(join(dir, 'host.env'), `${[...envLines, 'CONFORMANCE_SANDBOX=true'].join('\n')}\n`);
     certified = await cli(['certify', '--env-file', join(dir, 'host.env'), '--report-dir', certDir, ...RUN]);
   }, 180_000);
   afterAll(async () => {
@@ -67,6 +61,12 @@ describe('certifying a non-embedded host', { timeout: 240_000 }, () => {
     // An expired token is a fixture any host can supply (serve prints one): that check ran.
     expect(checks.get('auth-ordering/expired-token-401')?.status).toBe('pass');
     expect(excluded).not.toContain('auth-ordering/expired-token-401');
+    // The cross-business DELETE ran on the declared sandbox, and the certificate carries the matrix.
+    expect(checks.get('webhooks/foreign-endpoint-refused')?.status).toBe('pass');
+    expect(excluded.filter((id) => id.startsWith('webhooks/'))).toEqual([]);
+    expect(certificate.authorizationMatrix?.callers).toEqual(['no-token', 'invalid-token', 'primary', 'limited', 'other-tenant']);
+    expect(certificate.authorizationMatrix?.verdicts.fail ?? 0).toBe(0);
+    expect(report.authorizationMatrix?.cells.filter((c) => c.operation === 'deactivateWebhookEndpoint' && c.caller === 'primary' && c.object === 'foreign')[0]).toMatchObject({ verdict: 'pass' });
     // And every must check that did not pass is one of them: nothing refused, nothing hidden.
     const mustSkips = report.gating!.tiers.must.skipped;
     expect(mustSkips).toBe(excluded.length);
@@ -76,7 +76,7 @@ describe('certifying a non-embedded host', { timeout: 240_000 }, () => {
     expect(markdown).toContain('## Certification: CERTIFIED');
     expect(markdown).toContain(`Certified with ${excluded.length} exclusions (not observable on this target)`);
     expect(markdown).toContain('- `idempotency/seven-day-window` (`IDEM-WINDOW`');
-    expect(markdown).toMatch(/`webhooks\/random-endpoint-404` .*\(not observable on this target\)/);
+    expect(markdown).toMatch(/`cursors\/cursor-lifetime` .*\(not observable on this target\)/);
     expect(readFileSync(join(certDir, 'report.html'), 'utf8')).toContain('data-skip-kind="not-observable"');
   });
 
@@ -119,6 +119,16 @@ describe('certifying a non-embedded host', { timeout: 240_000 }, () => {
     expect(edited.stderr.trim().split('\n')).toHaveLength(1);
     expect(edited.stderr).toContain('does not say what report.json says: target.embedded: the certificate says true, report.json says false');
     expect(hasStackTrace(edited.stderr)).toBe(false);
+  });
+
+  it('without a declared sandbox the cross-business DELETE is a precondition: refused before a request, naming CONFORMANCE_SANDBOX=true', async () => {
+    const env = join(dir, 'no-sandbox.env');
+    writeFileSync(env, `${envLines.join('\n')}\n`);
+    const refused = await cli(['certify', '--env-file', env, '--topic', 'webhooks', '--report-dir', join(dir, 'no-sandbox'), ...RUN]);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain(
+      "must check will be skipped, refusing certification: a DELETE of another business's endpoint goes to a declared sandbox only: declare CONFORMANCE_SANDBOX=true to send it (webhooks/foreign-endpoint-refused)",
+    );
   });
 
   it('a missing fixture is a precondition skip: certification is refused, naming the check', async () => {

@@ -101,18 +101,20 @@ describe(`a signed certificate of a host served by conformance serve (seed ${SEE
     const report = JSON.parse(readFileSync(join(certDir, 'report.json'), 'utf8')) as Record<string, unknown>;
     expect(s.predicate.notes).toEqual(report.notes);
     expect(s.predicate.readings).toEqual(report.readings);
-    expect(s.predicate.authorizationMatrix).toEqual(report.authorizationMatrix);
+    expect(s.predicate.authorizationCells).toEqual(report.authorizationMatrix);
   });
 
   it('the predicate copies the authorization matrix and the readings of a run result that has them, and names neither otherwise', () => {
     const { authorizationMatrix: _m, readings: _r, ...report } = JSON.parse(readFileSync(join(certDir, 'report.json'), 'utf8')) as RunResult & Record<string, unknown>;
     const without = buildStatement(report as unknown as RunResult, certDir).predicate;
     expect(without).not.toHaveProperty('authorizationMatrix');
+    expect(without).not.toHaveProperty('authorizationCells');
     expect(without).not.toHaveProperty('readings');
-    const matrix = { cells: [{ operation: 'GET /v1/wallet', caller: 'other-tenant', status: 404, verdict: 'pass' }] };
+    const matrix = { operations: ['getWallet'], columns: [{ caller: 'other-tenant' }], cells: [{ operation: 'getWallet', caller: 'other-tenant', status: 404, verdict: 'pass' }] };
     const readings = [{ point: 'page-size-clamped', answer: 'clamped', grade: 'reading' }];
     const withThem = buildStatement({ ...report, authorizationMatrix: matrix, readings } as unknown as RunResult, certDir).predicate;
-    expect(withThem.authorizationMatrix).toEqual(matrix);
+    expect(withThem.authorizationCells).toEqual(matrix);
+    expect(withThem.authorizationMatrix).toEqual({ operations: ['getWallet'], callers: ['other-tenant'], cells: 1, verdicts: { pass: 1 } });
     expect(withThem.readings).toEqual(readings);
   });
 

@@ -116,11 +116,11 @@ describe('conformance CLI (child process)', { timeout: 120_000 }, () => {
     const baseUrl = lines.find((l) => l.startsWith('CONFORMANCE_BASE_URL='))!.split('=')[1]!;
     expect(new URL(baseUrl).hostname).toBe('127.0.0.1');
     const written = readFileSync(envOut, 'utf8').trim().split('\n');
-    const secretNames = ['CONFORMANCE_CLIENT_SECRET', 'CONFORMANCE_LIMITED_CLIENT_SECRET', 'CONFORMANCE_EXPIRED_TOKEN'];
+    const secretNames = ['CONFORMANCE_CLIENT_SECRET', 'CONFORMANCE_LIMITED_CLIENT_SECRET', 'CONFORMANCE_OTHER_CLIENT_SECRET', 'CONFORMANCE_EXPIRED_TOKEN'];
     const isSecret = (line: string) => secretNames.includes(line.split('=')[0]!);
     // The same lines, in the same order; the secrets only in the file.
     expect(written.map((l) => (isSecret(l) ? `${l.split('=')[0]}=<redacted>` : l))).toEqual(lines);
-    expect(written.filter(isSecret)).toHaveLength(3);
+    expect(written.filter(isSecret)).toHaveLength(4);
     for (const line of written.filter(isSecret)) {
       const value = line.slice(line.indexOf('=') + 1);
       expect(value).not.toBe('<redacted>');

@@ -180,7 +180,7 @@ describe('VARIABLES is the one table', () => {
       expect(byName.get(name)?.kind, name).toBe('uuid');
       expect(byName.get(name)?.sets, name).toHaveProperty('fixture');
     }
-    expect(VARIABLES.filter((v) => v.kind === 'secret').map((v) => v.name).sort()).toEqual(['CONFORMANCE_CLIENT_SECRET', 'CONFORMANCE_EXPIRED_TOKEN', 'CONFORMANCE_LIMITED_CLIENT_SECRET']);
+    expect(VARIABLES.filter((v) => v.kind === 'secret').map((v) => v.name).sort()).toEqual(['CONFORMANCE_CLIENT_SECRET', 'CONFORMANCE_EXPIRED_TOKEN', 'CONFORMANCE_LIMITED_CLIENT_SECRET', 'CONFORMANCE_OTHER_CLIENT_SECRET']);
     expect(new Set(VARIABLES.map((v) => v.name)).size).toBe(VARIABLES.length);
   });
 

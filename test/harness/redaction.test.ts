@@ -95,3 +95,21 @@ describe('canary secret and token in the client', () => {
     for (const text of errors) expectClean(text);
   });
 });
+
+describe("the other business's application (CONFORMANCE_OTHER_CLIENT_SECRET)", () => {
+  it('is a secret of the run and of the client, redacted wherever it shows up', async () => {
+    const { configSecrets } = await import('../../harness/config.ts');
+    const canary = 'other-tenant-canary-secret-7f3a';
+    const apps = { primary: { clientId: CLIENT_ID, clientSecret: CANARY_SECRET }, other: { clientId: 'other-app', clientSecret: canary } };
+    expect(configSecrets(apps)).toContain(canary);
+    const fake = await startFakeTarget();
+    try {
+      const api = createApiClient({ ...suiteConfigFor(fake), apps });
+      const basic = basicCredentials(apps.other);
+      expect(api.redact(`echo ${canary} and ${basic}`)).toBe('echo <redacted> and <redacted>');
+      await api.close();
+    } finally {
+      await fake.close();
+    }
+  });
+});

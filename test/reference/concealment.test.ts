@@ -42,4 +42,38 @@ describe('concealment', () => {
       expect(r.text).not.toContain('Other Trading');
     }
   });
+
+  it("refuses, on every resource read and the deactivation, another business's resource under one's own business and an unknown id alike, as the other business's application too [CONC-FOREIGN-OBJECT, CONC-UNKNOWN-OBJECT, CONC-FOREIGN-LIKE-UNKNOWN, CONC-UNIFORM]", async () => {
+    const foreign = { bulk: h.ref.extras.otherBusinessBulkId, message: h.f.foreignMessageId, endpoint: h.f.foreignWebhookEndpointId };
+    const own = { bulk: h.f.expiredCursorBulkId, message: h.f.messageId, endpoint: h.f.webhookEndpointId };
+    const cases: Array<{ as: 'primary' | 'other'; business: string; ids: typeof own }> = [
+      { as: 'primary', business: h.b, ids: foreign },
+      { as: 'other', business: h.f.otherBusinessId, ids: own },
+    ];
+    for (const { as, business, ids } of cases) {
+      const answers: string[] = [];
+      for (const [path, unknown] of [
+        [h.paths.bulk(business, ids.bulk), h.paths.bulk(business, RANDOM_V7)],
+        [h.paths.rows(business, ids.bulk), h.paths.rows(business, RANDOM_V7)],
+        [h.paths.message(business, ids.message), h.paths.message(business, RANDOM_V7)],
+      ] as const) {
+        const r = await h.call('GET', path, { as });
+        const u = await h.call('GET', unknown, { as });
+        expect(r.status, path).toBe(404);
+        expect(Object.keys(r.json).sort()).toEqual(Object.keys(u.json).sort());
+        expect(u.status).toBe(404);
+        answers.push(`${r.status} ${r.json.code}`);
+      }
+      const deactivate = await h.call('DELETE', h.paths.webhook(business, ids.endpoint), { as });
+      answers.push(`${deactivate.status} ${deactivate.json.code}`);
+      expect(new Set(answers).size).toBe(1);
+    }
+  });
+
+  it('names no business but the caller\'s in any answer about another business\'s resources [CONC-NO-FOREIGN-DATA]', async () => {
+    for (const path of [h.paths.bulk(h.b, h.ref.extras.otherBusinessBulkId), h.paths.rows(h.b, h.ref.extras.otherBusinessBulkId), h.paths.message(h.b, h.f.foreignMessageId)]) {
+      const r = await h.call('GET', path);
+      expect(r.text).not.toContain(h.f.otherBusinessId);
+    }
+  });
 });

@@ -458,6 +458,20 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   },
   'foreign-message-403': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId))).status !== 404,
   'foreign-message-disclosed': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId))).status === 200,
+  'recipients-listing-foreign-bulk': async (h) => (await h.call('GET', h.paths.rows(h.b, h.ref.extras.otherBusinessBulkId))).status === 200,
+  'submission-grant-of-own-business': async (h) =>
+    (await h.call('POST', h.paths.bulks(h.f.otherBusinessId), { json: messageBody(h), headers: { 'idempotency-key': freshKey() } })).status === 202,
+  'unknown-bulk-before-auth': async (h) => (await h.call('GET', h.paths.bulk(h.b, RANDOM_V7), { as: 'none' })).status !== 401,
+  'invalid-token-wallet-403': async (h) => (await h.call('GET', h.paths.wallet(h.b), { as: { bearer: 'not-a-token' } })).status !== 401,
+  'bulk-business-from-resource': async (h) => (await h.call('GET', h.paths.bulk(h.f.otherBusinessId, h.f.expiredCursorBulkId))).status === 200,
+  'wallet-permission-concealed-404': async (h) => (await wallet(h, 'limited')).status !== 403,
+  'foreign-bulk-403': async (h) =>
+    (await h.call('GET', h.paths.bulk(h.b, h.ref.extras.otherBusinessBulkId))).status !== (await h.call('GET', h.paths.bulk(h.b, RANDOM_V7))).status,
+  'bulk-404-names-owner': async (h) => (await h.call('GET', h.paths.bulk(h.b, h.ref.extras.otherBusinessBulkId))).text.includes(h.f.otherBusinessId),
+  'recipients-unknown-bulk-empty-page': async (h) => (await h.call('GET', h.paths.rows(h.b, RANDOM_V7))).status === 200,
+  'endpoint-lookup-before-grant': async (h) =>
+    (await h.call('DELETE', h.paths.webhook(h.f.otherBusinessId, h.f.foreignWebhookEndpointId))).status !== (await h.call('DELETE', h.paths.webhook(h.f.otherBusinessId, RANDOM_V7))).status,
+  'templated-message-any-business': async (h) => (await h.call('GET', h.paths.message(h.f.otherBusinessId, h.f.messageId), { as: 'other' })).status === 200,
   'foreign-bulk-disclosed': async (h) => (await h.call('GET', h.paths.bulk(h.b, h.ref.extras.otherBusinessBulkId))).status === 200,
   'message-read-before-grant': async (h) => (await h.call('GET', h.paths.message(h.f.otherBusinessId, h.f.foreignMessageId))).status === 200,
   'foreign-message-404-own-detail': async (h) =>

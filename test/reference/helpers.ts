@@ -12,7 +12,7 @@ export interface Reply {
   json: any;
 }
 
-export type As = 'primary' | 'limited' | 'none' | { bearer: string } | { authorization: string };
+export type As = 'primary' | 'limited' | 'other' | 'none' | { bearer: string } | { authorization: string };
 
 export interface CallOptions {
   as?: As;
@@ -28,7 +28,7 @@ export interface Harness {
   f: Required<RunningReference['fixtures']>;
   b: string;
   call(method: string, path: string, options?: CallOptions): Promise<Reply>;
-  token(app: 'primary' | 'limited'): Promise<string>;
+  token(app: 'primary' | 'limited' | 'other'): Promise<string>;
   control(method: 'GET' | 'POST', path: string, body?: unknown): Promise<any>;
   /** POST a bulk with a fresh idempotency key unless one is given in headers. */
   submit(body: unknown, options?: CallOptions & { key?: string; business?: string }): Promise<Reply>;
@@ -98,7 +98,7 @@ export function harnessFor(ref: RunningReference): Harness {
   h.call = async (method, path, o = {}) => {
     const headers: Record<string, string> = { ...o.headers };
     const as = o.as ?? 'primary';
-    if (as === 'primary' || as === 'limited') headers.authorization = `Bearer ${await h.token(as)}`;
+    if (as === 'primary' || as === 'limited' || as === 'other') headers.authorization = `Bearer ${await h.token(as)}`;
     else if (typeof as === 'object' && 'bearer' in as) headers.authorization = `Bearer ${as.bearer}`;
     else if (typeof as === 'object') headers.authorization = as.authorization;
     let body: string | undefined = o.body;

@@ -9,7 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { XMLParser, XMLValidator } from 'fast-xml-parser';
 import { HarnessError } from '../../harness/errors.ts';
 import type { CollectedCheck } from '../../harness/result.ts';
-import { buildRunResult, type RunResult } from '../../harness/result.ts';
+import { buildRunResult, mergeRunResults, type RunResult } from '../../harness/result.ts';
 import { REPORT_FILES, findLeaks, renderReports, writeReports } from '../../harness/reports/index.ts';
 import { escapeMarkdown } from '../../harness/reports/markdown.ts';
 import { runInfo, sectionTitles, testCatalogue } from './catalogue.ts';
@@ -341,5 +341,48 @@ describe('writeReports', () => {
     expect(files['report.html']).not.toContain(secret);
     expect(findLeaks(files, [secret]).sort()).toEqual([...REPORT_FILES].sort());
     expect(findLeaks(renderReports(resultOf()), [secret])).toEqual([]);
+  });
+});
+
+describe('the authorization matrix section', () => {
+  const cells = [
+    { operation: 'getSmsBulkMessage', caller: 'primary', object: 'own', expected: '2xx', verdict: 'pass' as const, answer: '200', request: 'GET /v1/x' },
+    {
+      operation: 'getSmsBulkMessage',
+      caller: 'primary',
+      object: 'foreign',
+      expected: '404 resource_not_found or 403, never 2xx',
+      verdict: 'fail' as const,
+      answer: '200',
+      requirement: 'CONC-FOREIGN-OBJECT',
+      reason: '200 instead of a refusal',
+      request: 'GET /v1/y',
+      curl: "curl -X GET 'http://127.0.0.1:4010/v1/y'",
+    },
+    { operation: 'deactivateWebhookEndpoint', caller: 'primary', object: 'own', expected: '2xx', verdict: 'skip' as const, reason: 'not sent' },
+  ];
+  const result = () => {
+    const [first, ...rest] = sampleChecks();
+    return resultOf([{ ...first!, matrix: cells }, ...rest]);
+  };
+
+  it('report.json carries every cell, valid against the schema, and a merge keeps them', () => {
+    const doc = JSON.parse(renderReports(result())['report.json']) as Record<string, any>;
+    expect(validateReport(doc)).toEqual([]);
+    expect(doc.authorizationMatrix.operations).toEqual(['getSmsBulkMessage', 'deactivateWebhookEndpoint']);
+    expect(doc.authorizationMatrix.columns).toEqual([{ caller: 'primary', object: 'own' }, { caller: 'primary', object: 'foreign' }]);
+    expect(doc.authorizationMatrix.cells).toHaveLength(3);
+    expect(mergeRunResults([result()], options).authorizationMatrix).toEqual(result().authorizationMatrix);
+  });
+
+  it('report.md and report.html show it under its title, a failed cell with its curl line', () => {
+    const files = renderReports(result());
+    for (const name of ['report.md', 'report.html'] as const) {
+      expect(files[name], name).toContain('Authorization matrix');
+      expect(files[name], name).toContain('200, FAIL');
+      expect(files[name], name).toContain('curl -X GET');
+    }
+    expect(files['report.html']).toMatch(/<a href="#matrix-cell-2">200, FAIL<\/a>/);
+    expect(renderReports(resultOf())['report.md']).not.toContain('Authorization matrix');
   });
 });

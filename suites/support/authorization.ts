@@ -1,0 +1,214 @@
+// The authorization matrix (5, rules 6 to 8; 4.4; 7): every operation of spec/openapi.yaml whose
+// path names a business or a resource, called as every caller the configuration gives, on every
+// kind of object. Rows, objects and each cell's expected class are derived here from the spec and
+// the order of section 5 (token, grant, permission, ownership), so an operation added to the spec
+// gets its row with no new code. Sending and judging the cells is suites/support/matrix-run.ts's.
+import type { ApiRequest } from '../../harness/client.ts';
+import type { Fixtures } from '../../core/model.ts';
+import { openapi, type HttpMethod, type OpenApiDocument, type ParameterObject, type Ref } from '../../spec/contract.ts';
+import type { RequirementId } from '../../spec/requirement-ids.ts';
+
+/** One row: an operation of the spec. */
+export interface MatrixRow {
+  operation: string;
+  method: ApiRequest['method'];
+  /** Path template of the spec (`/v1/businesses/{businessId}/...`). */
+  template: string;
+  section: string;
+  /** Anything but GET changes the target: sent only where a refusal is the only right answer. */
+  writes: boolean;
+  /** The path parameter naming the business (`businessId`), if the path names one. */
+  businessParam?: string;
+  /** The path parameter naming the resource, if the path names one besides the business. */
+  resourceParam?: string;
+  /** `x-required-permission`: the permission the document names for the operation. */
+  permission?: string;
+  /** `x-conceals-existence`: another business's resource must be answered exactly as an unknown one. */
+  concealsExistence: boolean;
+  /** Required request headers other than X-Request-Id (Idempotency-Key). */
+  requiredHeaders: string[];
+  hasBody: boolean;
+}
+
+const METHODS: HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete'];
+
+function resolveParameter(doc: OpenApiDocument, p: ParameterObject | Ref): ParameterObject | undefined {
+  if (!('$ref' in p)) return p;
+  const name = /^#\/components\/parameters\/(.+)$/.exec(p.$ref)?.[1];
+  return name ? doc.components.parameters[name] : undefined;
+}
+
+/** Every operation whose path names a business and/or a resource, in the spec's order. */
+export function matrixRows(doc: OpenApiDocument = openapi): MatrixRow[] {
+  const rows: MatrixRow[] = [];
+  for (const [template, item] of Object.entries(doc.paths)) {
+    const pathParams = [...template.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]!);
+    if (pathParams.length === 0) continue;
+    const businessParam = pathParams.find((p) => /business/i.test(p));
+    const resourceParam = pathParams.filter((p) => p !== businessParam).at(-1);
+    for (const method of METHODS) {
+      const op = item[method];
+      if (!op) continue;
+      const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => resolveParameter(doc, p)).filter((p): p is ParameterObject => p !== undefined);
+      const permission = op['x-required-permission'];
+      rows.push({
+        operation: op.operationId,
+        method: method.toUpperCase() as ApiRequest['method'],
+        template,
+        section: op['x-section'],
+        writes: method !== 'get',
+        ...(businessParam ? { businessParam } : {}),
+        ...(resourceParam ? { resourceParam } : {}),
+        ...(typeof permission === 'string' ? { permission } : {}),
+        concealsExistence: op['x-conceals-existence'] === true,
+        requiredHeaders: params.filter((p) => p.in === 'header' && p.required === true && p.name.toLowerCase() !== 'x-request-id').map((p) => p.name),
+        hasBody: op.requestBody !== undefined,
+      });
+    }
+  }
+  return rows;
+}
+
+/**
+ * The fixtures that name a resource of each kind: this business's own and the other business's.
+ * A path parameter not listed here still gets its unknown and malformed cells; its own and
+ * foreign cells say which variable would name one.
+ */
+export const RESOURCE_FIXTURES: Record<string, { own: keyof Fixtures; foreign: keyof Fixtures }> = {
+  bulkMessageId: { own: 'expiredCursorBulkId', foreign: 'foreignBulkId' },
+  messageId: { own: 'messageId', foreign: 'foreignMessageId' },
+  endpointId: { own: 'webhookEndpointId', foreign: 'foreignWebhookEndpointId' },
+};
+
+/** What the limited application lacks (CONFORMANCE_LIMITED_CLIENT_ID is configured without it). */
+export const LIMITED_LACKS = 'wallet.balance.read';
+
+export type CallerKind = 'primary' | 'limited' | 'other-tenant' | 'no-token' | 'invalid-token';
+
+/** The columns' callers: which business each is granted on, and who it is to a reader. */
+export const CALLERS: Array<{ kind: CallerKind; title: string; granted?: 'own' | 'other' }> = [
+  { kind: 'primary', title: 'the primary application (granted on the business, every permission)', granted: 'own' },
+  { kind: 'limited', title: `the limited application (granted on the business, without ${LIMITED_LACKS})`, granted: 'own' },
+  { kind: 'other-tenant', title: "the other business's application (granted there only)", granted: 'other' },
+  { kind: 'no-token', title: 'no Authorization header' },
+  { kind: 'invalid-token', title: "the primary application's token with one signature character changed" },
+];
+
+/** Whose business the path names, and whose resource. */
+export type Party = 'own' | 'other' | 'unknown' | 'malformed';
+
+export interface MatrixObject {
+  kind: 'own' | 'foreign' | 'other-business' | 'own-under-other' | 'other-unknown' | 'unknown' | 'malformed';
+  business: Party;
+  /** Absent on an operation whose path names only the business. */
+  resource?: Party;
+}
+
+/** Every kind of object of a row: under this business and under the other one, existing, unknown, malformed. */
+export function objectsFor(row: MatrixRow): MatrixObject[] {
+  if (!row.resourceParam) {
+    return [
+      { kind: 'own', business: 'own' },
+      { kind: 'other-business', business: 'other' },
+      { kind: 'unknown', business: 'unknown' },
+      { kind: 'malformed', business: 'malformed' },
+    ];
+  }
+  return [
+    { kind: 'own', business: 'own', resource: 'own' },
+    { kind: 'foreign', business: 'own', resource: 'other' },
+    { kind: 'other-business', business: 'other', resource: 'other' },
+    { kind: 'own-under-other', business: 'other', resource: 'own' },
+    { kind: 'other-unknown', business: 'other', resource: 'unknown' },
+    { kind: 'unknown', business: 'own', resource: 'unknown' },
+    { kind: 'malformed', business: 'own', resource: 'malformed' },
+  ];
+}
+
+/**
+ * Why a column leaves a cell out (its answer follows from another column's), or undefined when it
+ * sends it. Each left-out cell is a request a distant, rate-limited host need not answer: the
+ * primary application's column sends every object; the limited application differs from it only
+ * in a permission, which section 5 decides after the grant, so it sends the objects under its
+ * granted business; the other tenant needs no malformed ids or unknown businesses (no grant either
+ * way, as for the primary application); a caller without a valid token is refused before anything,
+ * so it needs one existing and one unknown object under each business, no more.
+ */
+export function leftOut(caller: CallerKind, object: MatrixObject): string | undefined {
+  const granted = CALLERS.find((c) => c.kind === caller)!.granted;
+  if (caller === 'limited' && (object.business !== 'own' || object.resource === 'malformed')) return 'left out: decided before the permission, as for the primary application';
+  if (caller === 'other-tenant' && (object.business === 'unknown' || object.business === 'malformed' || object.resource === 'malformed')) return 'left out: no grant either way, as for the primary application';
+  if (granted === undefined && (object.kind === 'foreign' || object.kind === 'own-under-other' || object.kind === 'other-unknown')) return 'left out: refused before anything, as the other objects of its business';
+  return undefined;
+}
+
+/** Requests one column sends at most: one per cell it does not leave out. */
+export function columnCost(caller: CallerKind, rows: MatrixRow[] = matrixRows()): number {
+  return rows.reduce((sum, row) => sum + objectsFor(row).filter((o) => leftOut(caller, o) === undefined).length, 0);
+}
+
+/** An answer a cell accepts: a status and, for a problem, its codes. */
+export interface Accepted {
+  status: number | '2xx';
+  codes?: string[];
+  /** A reading the document leaves open: the cell is recorded, not passed silently. */
+  reading?: string;
+}
+
+/** What the document expects of one cell, and what a wrong answer breaks. */
+export interface Expectation {
+  /** `success`: the caller's own object with the grant and permission; never sent when it writes. */
+  kind: 'success' | 'refusal' | 'unauthenticated';
+  accepted: Accepted[];
+  requirement: RequirementId;
+  /** For unauthenticated callers: what a refusal other than 401 breaks (the order of section 5). */
+  orderRequirement?: RequirementId;
+  text: string;
+}
+
+const NOT_FOUND: Accepted = { status: 404, codes: ['resource_not_found'] };
+const DENIED: Accepted = { status: 403, codes: ['permission_denied'] };
+/** Section 5 names both codes for a grant, permission or sender refusal (a submission may meet its sender first). */
+const NO_GRANT: Accepted = { status: 403, codes: ['permission_denied', 'sender_not_authorized'] };
+const INVALID: Accepted = { status: 400, codes: ['validation_failed'] };
+
+/** The expected class of a cell, from the document's order: token, grant, permission, ownership. */
+export function expectationOf(row: MatrixRow, caller: CallerKind, object: MatrixObject): Expectation {
+  const granted = CALLERS.find((c) => c.kind === caller)!.granted;
+  if (granted === undefined) {
+    const requirement: RequirementId = caller === 'no-token' ? 'AUTH-401-MISSING' : 'AUTH-401-INVALID';
+    return {
+      kind: 'unauthenticated',
+      accepted: [{ status: 401, codes: ['authentication_required'] }],
+      requirement,
+      ...(object.kind === 'own' ? {} : { orderRequirement: 'AUTH-401-FIRST' as RequirementId }),
+      text: '401 authentication_required',
+    };
+  }
+  if (object.business !== granted) {
+    if (object.business === 'malformed') {
+      return { kind: 'refusal', accepted: [INVALID, DENIED, NOT_FOUND], requirement: 'VAL-PATH-UUIDV7', text: '400, 403 or 404, never 2xx or 5xx' };
+    }
+    return { kind: 'refusal', accepted: [NO_GRANT, NOT_FOUND], requirement: 'CONC-OTHER-BUSINESS-PATH', text: '403 permission_denied or 404 resource_not_found (no grant), never 2xx' };
+  }
+  if (caller === 'limited' && row.permission === LIMITED_LACKS) {
+    return { kind: 'refusal', accepted: [DENIED], requirement: 'AUTH-PERMISSION', text: `403 permission_denied (${LIMITED_LACKS} missing)` };
+  }
+  // The permissions of the other operations are not shown (5.9): a 403 for the limited application is one reading.
+  const open: Accepted[] = caller === 'limited' && !row.permission ? [{ ...DENIED, reading: 'a permission of the limited application missing (not shown, 5.9)' }] : [];
+  if (object.resource === undefined || object.resource === granted) {
+    return { kind: 'success', accepted: [{ status: '2xx' }, ...open], requirement: 'CONC-FOREIGN-OBJECT', text: open.length > 0 ? '2xx, or 403 permission_denied' : '2xx (the caller\'s own object)' };
+  }
+  if (object.resource === 'unknown') {
+    return { kind: 'refusal', accepted: [NOT_FOUND, DENIED], requirement: 'CONC-UNKNOWN-OBJECT', text: '404 resource_not_found (or 403), never 2xx or 5xx' };
+  }
+  if (object.resource === 'malformed') {
+    return { kind: 'refusal', accepted: [INVALID, NOT_FOUND, DENIED], requirement: 'VAL-PATH-UUIDV7', text: '400, 404 or 403, never 2xx or 5xx' };
+  }
+  return { kind: 'refusal', accepted: [NOT_FOUND, DENIED], requirement: 'CONC-FOREIGN-OBJECT', text: "404 resource_not_found or 403 (another business's resource), never 2xx" };
+}
+
+/** The accepted answer a response matches, if any. */
+export function acceptedAnswer(expectation: Expectation, status: number, code: string | undefined): Accepted | undefined {
+  return expectation.accepted.find((a) => (a.status === '2xx' ? status >= 200 && status < 300 : a.status === status && (a.codes === undefined || (code !== undefined && a.codes.includes(code)))));
+}

@@ -1,0 +1,301 @@
+// Sends one column of the authorization matrix (one caller, every row and object of
+// suites/support/authorization.ts), judges each cell against its expected class, then compares the
+// cells: a resource of another business answered unlike an unknown one discloses its existence,
+// and concealment applied by some operations and not others tells a client which rule it met.
+import type { ApiRequest, ApiResponse, Caller } from '../../harness/client.ts';
+import type { MatrixCell } from '../../core/model.ts';
+import type { RequirementId } from '../../spec/requirement-ids.ts';
+import { requirementById } from '../../spec/requirements.ts';
+import { needsReason } from '../../core/variables.ts';
+import type { CheckContext, CheckSpec } from './check.ts';
+import type { Need } from '../../core/variables.ts';
+import { hasControl, webhookEndpointState } from './control.ts';
+import { shapeDifferences } from './answers.ts';
+import { submissionBody, tamper } from './credentials.ts';
+import { codeOf, describeResponse } from './problem.ts';
+import { randomUuidV7 } from './random-ids.ts';
+import {
+  CALLERS,
+  RESOURCE_FIXTURES,
+  acceptedAnswer,
+  columnCost,
+  expectationOf,
+  leftOut,
+  matrixRows,
+  objectsFor,
+  type CallerKind,
+  type Expectation,
+  type MatrixObject,
+  type MatrixRow,
+  type Party,
+} from './authorization.ts';
+
+/** Marks the other tenant's requests (read by traffic/judge.ts, which leaves them out). */
+export const OTHER_TENANT_HEADER = 'x-conformance-caller';
+
+/** A path id of no UUID shape at all. */
+const MALFORMED_ID = 'not-a-uuid';
+
+interface Cell {
+  row: MatrixRow;
+  object: MatrixObject;
+  expectation: Expectation;
+  /** Ids the path names (an answer may echo them). */
+  pathIds: string[];
+  request?: ApiRequest;
+  res?: ApiResponse;
+  out: MatrixCell;
+}
+
+function levelVerdict(requirement: RequirementId): 'fail' | 'warn' {
+  return requirementById(requirement)?.level === 'should' ? 'warn' : 'fail';
+}
+
+function mark(cell: Cell, requirement: RequirementId, reason: string): void {
+  cell.out.verdict = levelVerdict(requirement);
+  cell.out.requirement = requirement;
+  cell.out.reason = reason;
+  if (cell.res) cell.out.curl = cell.res.exchange.curl;
+}
+
+/** The ids of each party the configuration names, for building paths and spotting foreign data. */
+function partyIds(t: CheckContext, row: MatrixRow): { business: Record<Party, string>; resource: Record<Party, string | undefined> } {
+  const f = t.config.fixtures;
+  const fixtures = row.resourceParam ? RESOURCE_FIXTURES[row.resourceParam] : undefined;
+  return {
+    business: { own: t.fixture('businessId'), other: t.fixture('otherBusinessId'), unknown: randomUuidV7(t, 'matrix/business'), malformed: MALFORMED_ID },
+    resource: {
+      own: fixtures ? (f[fixtures.own] as string | undefined) : undefined,
+      other: fixtures ? (f[fixtures.foreign] as string | undefined) : undefined,
+      unknown: randomUuidV7(t, `matrix/${row.operation}/unknown`),
+      malformed: MALFORMED_ID,
+    },
+  };
+}
+
+/** Why a cell is not sent, or undefined when it is. */
+function notSentBecause(t: CheckContext, cell: Omit<Cell, 'out'>, resourceId: string | undefined, caller: CallerKind): string | undefined {
+  const { row, object, expectation } = cell;
+  if (object.resource !== undefined && resourceId === undefined) {
+    const fixtures = row.resourceParam ? RESOURCE_FIXTURES[row.resourceParam] : undefined;
+    const key = fixtures ? (object.resource === 'own' ? fixtures.own : fixtures.foreign) : undefined;
+    return key ? needsReason([key]) : `no fixture names a resource of ${row.resourceParam}`;
+  }
+  if (!row.writes) return undefined;
+  if (t.config.settings.profile === 'safe') return 'profile safe sends only GET';
+  if (expectation.kind === 'success') return "not sent: the caller's own object, which this write may change (its own topic sends it)";
+  const { embedded } = t.config.target;
+  const sandbox = t.config.settings.sandbox === true;
+  if (row.hasBody && !embedded && !(t.config.fixtures.recipients?.length)) return needsReason(['recipients']);
+  // The safety rail's rule (harness/safety.ts): on a host, DELETE names the configured endpoint, or anything on a declared sandbox.
+  if (row.method === 'DELETE' && !embedded && resourceId !== t.config.fixtures.webhookEndpointId && !sandbox) {
+    return 'sent only to a declared sandbox: set CONFORMANCE_SANDBOX=true (and CONFORMANCE_FOREIGN_WEBHOOK_ENDPOINT_ID) to send it';
+  }
+  if (row.method === 'DELETE' && caller === 'other-tenant' && resourceId === t.config.fixtures.foreignWebhookEndpointId) return "not sent: the other tenant's own endpoint";
+  return undefined;
+}
+
+function pathOf(row: MatrixRow, businessId: string, resourceId: string | undefined): string {
+  return row.template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(name === row.businessParam ? businessId : (resourceId ?? '')));
+}
+
+function requestOf(t: CheckContext, row: MatrixRow, path: string, as: Caller): ApiRequest {
+  // A judge of the recorded traffic (`check`) sees no token (they are redacted): this header tells it
+  // the request came from the other business's application, whose answers it cannot judge as the primary's.
+  const headers: Record<string, string> = as === 'other' ? { [OTHER_TENANT_HEADER]: 'other-tenant' } : {};
+  for (const name of row.requiredHeaders) headers[name] = /idempotency/i.test(name) ? t.api.idempotencyKey('matrix') : 'conformance';
+  return { method: row.method, path, as, headers, ...(row.hasBody ? { json: submissionBody(t) } : {}) };
+}
+
+/** Runs `tasks` with at most `limit` in flight (the client paces and caps what reaches the host). */
+async function pooled(tasks: Array<() => Promise<void>>, limit: number): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < tasks.length) await tasks[next++]!();
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(limit, tasks.length)) }, worker));
+}
+
+/** The ids of the businesses and resources a caller may not see, as they would show in a body. */
+function foreignIds(t: CheckContext, caller: CallerKind): string[] {
+  const f = t.config.fixtures;
+  const theirs = [f.otherBusinessId, ...Object.values(RESOURCE_FIXTURES).map((k) => f[k.foreign] as string | undefined)];
+  const ours = [f.businessId, ...Object.values(RESOURCE_FIXTURES).map((k) => f[k.own] as string | undefined)];
+  const granted = CALLERS.find((c) => c.kind === caller)!.granted;
+  const ids = granted === 'own' ? theirs : granted === 'other' ? ours : [];
+  return ids.filter((id): id is string => typeof id === 'string' && id.length > 0).map((id) => id.toLowerCase());
+}
+
+function judge(cell: Cell, foreign: string[]): void {
+  const res = cell.res!;
+  const { expectation: e, object } = cell;
+  const code = codeOf(res.json);
+  const answer = describeResponse(res);
+  cell.out.answer = answer;
+  const accepted = acceptedAnswer(e, res.status, code);
+  if (e.kind === 'unauthenticated' && !accepted) {
+    const validationFirst = (res.status === 400 && code === 'validation_failed') || (res.status === 404 && code === 'resource_not_found');
+    if (object.business === 'malformed' || object.resource === 'malformed') {
+      if (validationFirst) return mark(cell, 'AUTH-401-BEFORE-VALIDATION', `${answer}: input validated before authentication`);
+    }
+    const refusedLater = (res.status === 403 || res.status === 404) && e.orderRequirement;
+    return mark(cell, refusedLater ? e.orderRequirement! : e.requirement, `${answer} instead of ${e.text}`);
+  }
+  if (e.kind === 'refusal' && !accepted) return mark(cell, e.requirement, `${answer} instead of ${e.text}`);
+  // A body of any answer: no id of a business (or its resource) the caller may not see, beyond what the path names.
+  let text = res.text.toLowerCase();
+  for (const id of cell.pathIds) text = text.split(id.toLowerCase()).join('');
+  const leaked = foreign.find((id) => text.includes(id));
+  if (leaked) return mark(cell, 'CONC-NO-FOREIGN-DATA', `${answer} naming ${leaked}, an id of a business the caller is not granted on`);
+  if (e.kind === 'success' && !accepted) {
+    cell.out.verdict = 'recorded';
+    cell.out.reason = `the caller's own object answered ${answer}, not 2xx`;
+    return;
+  }
+  cell.out.verdict = accepted?.reading ? 'recorded' : 'pass';
+  if (accepted?.reading) cell.out.reason = accepted.reading;
+}
+
+/** A cell's label in a finding: `getSmsMessage × foreign (404 resource_not_found)`. */
+const label = (c: Cell) => `${c.row.operation} × ${c.object.kind} (${c.out.answer ?? 'not sent'})`;
+const judged = (c: Cell) => c.res !== undefined && (c.out.verdict === 'pass' || c.out.verdict === 'recorded');
+
+/** Within one row, each existing resource refused is compared with the unknown id under the same business. */
+function compareCells(cells: Cell[], granted: 'own' | 'other'): void {
+  for (const business of ['own', 'other'] as const) {
+    const group = cells.filter((c) => c.object.business === business);
+    const unknown = group.find((c) => c.object.resource === 'unknown' && judged(c));
+    if (!unknown) continue;
+    for (const cell of group.filter((c) => (c.object.resource === 'own' || c.object.resource === 'other') && c.expectation.kind === 'refusal' && judged(c))) {
+      const diffs = shapeDifferences(cell.res!, unknown.res!);
+      if (diffs.length === 0) continue;
+      const requirement: RequirementId = business !== granted ? 'CONC-OTHER-BUSINESS-PATH' : cell.row.concealsExistence ? 'CONC-SAME-AS-MISSING' : 'CONC-FOREIGN-LIKE-UNKNOWN';
+      mark(cell, requirement, `${label(cell)} told apart from ${label(unknown)}: ${diffs.join('; ')}`);
+    }
+  }
+}
+
+/** Another business's resources under the caller's granted business, answered alike by every operation. */
+function uniformity(cells: Cell[], granted: 'own' | 'other'): string | undefined {
+  const foreign = cells.filter((c) => c.object.business === granted && c.object.resource !== undefined && c.object.resource !== granted && (c.object.resource === 'own' || c.object.resource === 'other') && c.res);
+  const byAnswer = new Map<string, string[]>();
+  for (const c of foreign) byAnswer.set(c.out.answer!, [...(byAnswer.get(c.out.answer!) ?? []), c.row.operation]);
+  if (byAnswer.size < 2) return undefined;
+  return [...byAnswer].map(([answer, ops]) => `${answer}: ${ops.join(', ')}`).join('; ');
+}
+
+/** Sends and judges the column of `caller`; fails on its first broken must, then its first should. */
+export async function runMatrixColumn(t: CheckContext, caller: CallerKind, rows: MatrixRow[] = matrixRows()): Promise<void> {
+  const column = CALLERS.find((c) => c.kind === caller)!;
+  const as: Caller =
+    caller === 'primary' ? 'primary' : caller === 'limited' ? 'limited' : caller === 'other-tenant' ? 'other' : caller === 'no-token' ? 'none' : { bearer: tamper(await t.api.token('primary')).token };
+  const foreign = foreignIds(t, caller);
+  const cells: Cell[] = [];
+  for (const row of rows) {
+    const ids = partyIds(t, row);
+    for (const object of objectsFor(row)) {
+      const expectation = expectationOf(row, caller, object);
+      const businessId = ids.business[object.business];
+      const resourceId = object.resource === undefined ? undefined : ids.resource[object.resource];
+      const base = { row, object, expectation, pathIds: [businessId, ...(resourceId ? [resourceId] : [])] };
+      const out: MatrixCell = { operation: row.operation, caller, object: object.kind, expected: expectation.text, verdict: 'skip' };
+      const why = leftOut(caller, object) ?? notSentBecause(t, base, resourceId, caller);
+      if (why) {
+        out.reason = why;
+        cells.push({ ...base, out });
+        continue;
+      }
+      const request = requestOf(t, row, pathOf(row, businessId, resourceId), as);
+      out.request = `${request.method} ${request.path}`;
+      cells.push({ ...base, request, out });
+    }
+  }
+  const observe = hasControl(t);
+  await pooled(
+    cells.filter((c) => c.request).map((cell) => async () => {
+      const endpointId = cell.row.method === 'DELETE' && cell.object.resource !== undefined ? cell.pathIds[1] : undefined;
+      const before = observe && endpointId ? await webhookEndpointState(t, endpointId) : undefined;
+      cell.res = await t.api.send(cell.request!);
+      judge(cell, foreign);
+      // A refused write changes nothing (3.4): the embedded reference shows the endpoint's state.
+      if (before?.active && cell.expectation.kind !== 'success' && cell.out.verdict !== 'fail') {
+        const after = await webhookEndpointState(t, endpointId!);
+        const requirement: RequirementId = cell.expectation.kind === 'unauthenticated' ? cell.expectation.requirement : cell.object.business === column.granted ? 'HOOK-OWNERSHIP' : 'HOOK-FORBIDDEN';
+        if (after && !after.active) mark(cell, requirement, `${cell.out.answer} but the endpoint was deactivated`);
+      }
+    }),
+    t.config.settings.concurrency,
+  );
+  const warnings: Array<{ requirement: RequirementId; actual: string; responses: ApiResponse[] }> = [];
+  if (column.granted) {
+    for (const row of rows) compareCells(cells.filter((c) => c.row === row), column.granted);
+    const mixed = caller === 'limited' ? undefined : uniformity(cells, column.granted);
+    if (mixed) warnings.push({ requirement: 'CONC-UNIFORM', actual: `another business's resources answered differently by operation: ${mixed}`, responses: [] });
+  }
+  t.matrix(cells.map((c) => c.out));
+  const sent = cells.filter((c) => c.res);
+  const skipped = cells.length - sent.length;
+  t.note(`authorization matrix as ${column.title}: ${sent.length} cells sent${skipped ? `, ${skipped} not sent (see the matrix)` : ''}; answers: ${[...new Set(sent.map((c) => c.out.answer))].join(', ')}`);
+  for (const c of cells.filter((x) => x.out.verdict === 'recorded')) t.note(`${label(c)}: ${c.out.reason}`);
+  const broken = cells.filter((c) => c.out.verdict === 'fail' || c.out.verdict === 'warn');
+  t.evidence(...broken.slice(0, 6).map((c) => c.res!).filter(Boolean));
+  const order = (c: Cell) => (c.out.verdict === 'fail' ? 0 : 1);
+  const first = [...broken].sort((a, b) => order(a) - order(b))[0];
+  if (first && first.out.verdict === 'fail') {
+    t.fail(first.out.requirement as RequirementId, first.expectation.text, `${label(first)}: ${first.out.reason}${broken.length > 1 ? ` (and ${broken.length - 1} more cells, see the matrix)` : ''}`, first.res!);
+  }
+  if (first) warnings.unshift({ requirement: first.out.requirement as RequirementId, actual: `${label(first)}: ${first.out.reason}`, responses: [first.res!] });
+  const warning = warnings[0];
+  if (warning) t.fail(warning.requirement, 'every cell answered as the document expects, alike where it conceals', warning.actual, ...warning.responses);
+}
+
+/** What each column needs and which rules its cells and comparisons can break. */
+const COLUMNS: Record<CallerKind, { needs: Need[]; expects: string; requirements: RequirementId[] }> = {
+  primary: {
+    needs: ['primaryApp'],
+    expects: "2xx on its own objects; 403 or 404 on another business's, never 2xx; 404 for an unknown id",
+    requirements: ['CONC-FOREIGN-OBJECT', 'CONC-UNKNOWN-OBJECT', 'CONC-OTHER-BUSINESS-PATH', 'CONC-SAME-AS-MISSING', 'CONC-NO-FOREIGN-DATA', 'VAL-PATH-UUIDV7', 'HOOK-OWNERSHIP', 'HOOK-FORBIDDEN', 'CONC-FOREIGN-LIKE-UNKNOWN', 'CONC-UNIFORM'],
+  },
+  limited: {
+    needs: ['limitedApp'],
+    expects: '403 permission_denied where the permission it lacks is named; otherwise as the primary application',
+    requirements: ['AUTH-PERMISSION', 'CONC-FOREIGN-OBJECT', 'CONC-UNKNOWN-OBJECT', 'CONC-SAME-AS-MISSING', 'CONC-NO-FOREIGN-DATA', 'HOOK-OWNERSHIP', 'CONC-FOREIGN-LIKE-UNKNOWN'],
+  },
+  'other-tenant': {
+    needs: ['otherApp'],
+    expects: "403 or 404 on this business's objects and on this business's resources under its own business, never 2xx",
+    requirements: ['CONC-OTHER-BUSINESS-PATH', 'CONC-FOREIGN-OBJECT', 'CONC-UNKNOWN-OBJECT', 'CONC-SAME-AS-MISSING', 'CONC-NO-FOREIGN-DATA', 'HOOK-OWNERSHIP', 'HOOK-FORBIDDEN', 'CONC-FOREIGN-LIKE-UNKNOWN', 'CONC-UNIFORM'],
+  },
+  'no-token': {
+    needs: [],
+    expects: '401 authentication_required on every object, before anything else',
+    requirements: ['AUTH-401-MISSING', 'AUTH-401-FIRST', 'AUTH-ALL-OPERATIONS', 'AUTH-401-BEFORE-VALIDATION'],
+  },
+  'invalid-token': {
+    needs: ['primaryApp'],
+    expects: '401 authentication_required on every object, before anything else',
+    requirements: ['AUTH-401-INVALID', 'AUTH-401-FIRST', 'AUTH-ALL-OPERATIONS', 'AUTH-401-BEFORE-VALIDATION'],
+  },
+};
+
+/** Declares one check per column of `kinds` with the topic's `check` (a column's cost is its cells). */
+export function declareMatrixColumns(check: (spec: CheckSpec, body: (t: CheckContext) => Promise<void>) => void, kinds: CallerKind[]): void {
+  for (const kind of kinds) {
+    const column = COLUMNS[kind];
+    const { title } = CALLERS.find((c) => c.kind === kind)!;
+    check(
+      {
+        id: `matrix-${kind}`,
+        title: `Authorization matrix as ${title}: every operation of the spec naming a business or resource, on this business's own objects, the other business's (its ids under this business, and its business in the path), unknown and malformed ids: each answer of the class section 5 gives (${column.expects}); a resource of another business answered like an unknown one, no body naming a business the caller may not see`,
+        requirements: column.requirements,
+        needs: ['businessId', 'otherBusinessId', ...column.needs],
+        uses: ['messageId', 'foreignMessageId', 'expiredCursorBulkId', 'foreignBulkId', 'webhookEndpointId', 'foreignWebhookEndpointId', 'recipients'],
+        maxRequests: columnCost(kind),
+        writes: 'submits bulk SMS and sends DELETE to webhook endpoints where only a refusal is right (another business, no grant, no valid token); on a host, a DELETE of an endpoint other than the configured one only to a declared sandbox',
+        readsInSafe: true,
+        timeout: 60_000,
+      },
+      (t) => runMatrixColumn(t, kind),
+    );
+  }
+}

@@ -1,0 +1,79 @@
+// The authorization matrix is derived, not enumerated: its rows come from spec/openapi.yaml (a new
+// operation in a fixture spec gets its row, objects and cost with no new code), and each cell's
+// expected class follows section 5's order (token, grant, permission, ownership).
+import { describe, expect, it } from 'vitest';
+import { openapi, operationIds, type OpenApiDocument } from '../../spec/contract.ts';
+import { CALLERS, columnCost, expectationOf, leftOut, matrixRows, objectsFor, type CallerKind, type MatrixObject } from '../../suites/support/authorization.ts';
+
+const rowsOf = (doc: OpenApiDocument = openapi) => matrixRows(doc);
+const rowNamed = (name: string, doc?: OpenApiDocument) => rowsOf(doc).find((r) => r.operation === name)!;
+const object = (kind: MatrixObject['kind'], row = rowNamed('getSmsBulkMessage')) => objectsFor(row).find((o) => o.kind === kind)!;
+
+/** The spec with one more operation: a template read under the business. */
+function withTemplateRead(): OpenApiDocument {
+  const doc = structuredClone(openapi);
+  doc.components.parameters.TemplateId = { name: 'templateId', in: 'path', required: true, schema: { type: 'string' } };
+  doc.paths['/v1/businesses/{businessId}/sms/templates/{templateId}'] = {
+    parameters: [{ $ref: '#/components/parameters/BusinessId' }, { $ref: '#/components/parameters/TemplateId' }],
+    get: { operationId: 'getSmsTemplate', 'x-section': '9.9', responses: {} },
+  };
+  return doc;
+}
+
+describe('rows from spec/openapi.yaml', () => {
+  it('every operation naming a business or resource, with what the spec says of it', () => {
+    const rows = rowsOf();
+    // Every operation of the document names its business: the six, in the spec's order.
+    expect(rows.map((r) => r.operation)).toEqual([...operationIds]);
+    expect(rowNamed('createSmsBulkMessage')).toMatchObject({ method: 'POST', writes: true, hasBody: true, requiredHeaders: ['Idempotency-Key'], businessParam: 'businessId' });
+    expect(rowNamed('createSmsBulkMessage').resourceParam).toBeUndefined();
+    expect(rowNamed('getWalletBalance')).toMatchObject({ permission: 'wallet.balance.read', writes: false });
+    expect(rowNamed('deactivateWebhookEndpoint')).toMatchObject({ method: 'DELETE', writes: true, resourceParam: 'endpointId' });
+    expect(rows.filter((r) => r.concealsExistence).map((r) => r.operation)).toEqual(['getSmsMessage']);
+  });
+
+  it('an operation added to a fixture spec gets its row, its objects and its requests with no new code', () => {
+    const doc = withTemplateRead();
+    const row = rowNamed('getSmsTemplate', doc);
+    expect(row).toMatchObject({ method: 'GET', template: '/v1/businesses/{businessId}/sms/templates/{templateId}', resourceParam: 'templateId', writes: false });
+    expect(objectsFor(row).map((o) => o.kind)).toEqual(['own', 'foreign', 'other-business', 'own-under-other', 'other-unknown', 'unknown', 'malformed']);
+    for (const { kind } of CALLERS) {
+      const added = objectsFor(row).filter((o) => leftOut(kind, o) === undefined).length;
+      expect(columnCost(kind, rowsOf(doc)), kind).toBe(columnCost(kind, rowsOf()) + added);
+    }
+    expect(expectationOf(row, 'primary', object('foreign', row)).requirement).toBe('CONC-FOREIGN-OBJECT');
+  });
+});
+
+describe('expected class of a cell (section 5: token, grant, permission, ownership)', () => {
+  const bulk = rowNamed('getSmsBulkMessage');
+  const wallet = rowNamed('getWalletBalance');
+  const cases: Array<[CallerKind, string, MatrixObject, string, string]> = [
+    ['primary', 'getSmsBulkMessage', object('own'), 'success', 'CONC-FOREIGN-OBJECT'],
+    ['primary', 'getSmsBulkMessage', object('foreign'), 'refusal', 'CONC-FOREIGN-OBJECT'],
+    ['primary', 'getSmsBulkMessage', object('other-business'), 'refusal', 'CONC-OTHER-BUSINESS-PATH'],
+    ['primary', 'getSmsBulkMessage', object('unknown'), 'refusal', 'CONC-UNKNOWN-OBJECT'],
+    ['primary', 'getSmsBulkMessage', object('malformed'), 'refusal', 'VAL-PATH-UUIDV7'],
+    ['other-tenant', 'getSmsBulkMessage', object('own'), 'refusal', 'CONC-OTHER-BUSINESS-PATH'],
+    ['other-tenant', 'getSmsBulkMessage', object('other-business'), 'success', 'CONC-FOREIGN-OBJECT'],
+    ['other-tenant', 'getSmsBulkMessage', object('own-under-other'), 'refusal', 'CONC-FOREIGN-OBJECT'],
+    ['limited', 'getWalletBalance', object('own', wallet), 'refusal', 'AUTH-PERMISSION'],
+    ['no-token', 'getSmsBulkMessage', object('own'), 'unauthenticated', 'AUTH-401-MISSING'],
+    ['invalid-token', 'getWalletBalance', object('other-business', wallet), 'unauthenticated', 'AUTH-401-INVALID'],
+  ];
+  it.each(cases)('%s × %s × %o: %s (%s)', (caller, operation, obj, kind, requirement) => {
+    const e = expectationOf(operation === 'getWalletBalance' ? wallet : bulk, caller, obj);
+    expect(e.kind).toBe(kind);
+    expect(e.requirement).toBe(requirement);
+  });
+
+  it('without a valid token, a refusal other than 401 on any object but its own breaks the order (401 first)', () => {
+    expect(expectationOf(bulk, 'no-token', object('unknown')).orderRequirement).toBe('AUTH-401-FIRST');
+    expect(expectationOf(bulk, 'no-token', object('own')).orderRequirement).toBeUndefined();
+  });
+
+  it('the limited application may be refused an operation whose permission the document does not name (a recorded reading)', () => {
+    const e = expectationOf(bulk, 'limited', object('own'));
+    expect(e.accepted.find((a) => a.status === 403)?.reading).toMatch(/not shown/);
+  });
+});
