@@ -171,7 +171,7 @@ const points = {
     title: 'A status filter value outside the four',
     open: "4.3 gives the filter an enum but this endpoint's errors are not shown.",
     choices: {
-      refused: { text: '400 validation_failed' },
+      refused: { text: 'a 4xx refusal (400 validation_failed)' },
       'no-rows': {
         text: '200 with no row',
         breaks: "a client's misspelt status reads as \"no rows with that status\"",
@@ -188,7 +188,7 @@ const points = {
     title: 'A number filter that is not E.164',
     open: "4.3 gives the filter the E.164 shape but this endpoint's errors are not shown.",
     choices: {
-      refused: { text: '400 validation_failed' },
+      refused: { text: 'a 4xx refusal (400 validation_failed)' },
       'no-rows': {
         text: '200 with no row',
         breaks: 'a client\'s mistyped number (no +, spaces) reads as "nothing was sent to this number"',

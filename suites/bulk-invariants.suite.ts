@@ -228,8 +228,9 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
         response,
       );
       t.expect(json.settled === false, 'BULK-ACCEPT-SHAPE', 'settled false at acceptance', `settled ${JSON.stringify(json.settled)}`, response);
-      if (json.warnings === undefined) t.note('the 202 omits warnings (read as an empty list)');
-      else
+      if (json.warnings === undefined) t.reading('acceptance-warnings', 'omitted');
+      else {
+        t.reading('acceptance-warnings', 'empty');
         t.expect(
           Array.isArray(json.warnings) && json.warnings.length === 0,
           'BULK-ACCEPT-SHAPE',
@@ -237,6 +238,7 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
           `warnings ${JSON.stringify(json.warnings)}`,
           response,
         );
+      }
       // Intake: the acceptance description shows counts, the general rule allows null; both readings.
       // How the counts add up is not shown (BULK-INTAKE-SUM): all-zero counts are reported, not judged.
       if (isObject(json.intake)) {
@@ -245,9 +247,9 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
         if (present.length > 0 && sum === 0) {
           t.advise(`intake ${JSON.stringify(json.intake)} counts nothing for ${body.recipients.length} submitted entries`);
         }
-        t.note(`intake at acceptance: ${JSON.stringify(json.intake)}`);
+        t.reading('acceptance-intake', 'counts', JSON.stringify(json.intake));
       } else {
-        t.note(`intake at acceptance is ${JSON.stringify(json.intake ?? null)} (allowed while totals are not authoritative)`);
+        t.reading('acceptance-intake', 'null');
       }
       const businessId = businessIdOf(t);
       t.expect(json.business_id === businessId, 'BULK-ECHO-REQUEST', `business_id ${businessId}`, `business_id ${JSON.stringify(json.business_id)}`, response);
@@ -262,8 +264,11 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
       if (body.message !== undefined) {
         // Trimmed or Unicode-normalised text is the same message; no sentence asks for the bytes.
         const plain = (m: unknown) => (typeof m === 'string' ? m.trim().normalize('NFC') : m);
-        if (json.message !== body.message && plain(json.message) === plain(body.message)) t.note('message echoed trimmed or normalised');
-        else t.expect(json.message === body.message, 'BULK-ECHO-REQUEST', `message ${JSON.stringify(body.message)}`, `message ${JSON.stringify(json.message)}`, response);
+        if (json.message !== body.message && plain(json.message) === plain(body.message)) t.reading('message-echo', 'normalised');
+        else {
+          t.expect(json.message === body.message, 'BULK-ECHO-REQUEST', `message ${JSON.stringify(body.message)}`, `message ${JSON.stringify(json.message)}`, response);
+          t.reading('message-echo', 'exact');
+        }
       }
     },
   );
@@ -298,7 +303,7 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
         t.note(`Location ${location} points outside the API base; checked that it names the bulk only`);
         return;
       }
-      t.note(`Location is ${/^[a-z][a-z0-9+.-]*:/i.test(location!) ? 'an absolute URL' : 'a relative reference'}`);
+      t.reading('location-form', /^[a-z][a-z0-9+.-]*:/i.test(location!) ? 'absolute' : 'relative');
       const read = await t.api.send({ method: 'GET', path });
       t.expect(read.status === 200, 'BULK-LOCATION', `GET ${path} answers 200`, `${read.status}`, response, read);
       const readId = isObject(read.json) ? read.json.id : undefined;
