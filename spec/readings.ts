@@ -18,6 +18,8 @@ export interface ReadingChoice {
 export interface ReadingPoint {
   /** The rule of the catalogue the point reads (its section is the document's). */
   requirement: RequirementId;
+  /** Other rules whose readings (spec/requirements.yaml) this point records too. */
+  covers?: readonly RequirementId[];
   /** The point in a few words (a line of the report). */
   title: string;
   /** What in the document leaves it open, paraphrased (never the document's sentences). */
@@ -63,6 +65,7 @@ const points = {
   },
   'sender-code': {
     requirement: 'AUTH-SENDER',
+    covers: ['VAL-SENDER-AUTHORIZED'],
     title: 'Code for a sender the business may not use',
     open: '7 gives sender_not_authorized for this cause, while 5 names both 403 codes for grant, permission and sender failures together.',
     choices: {
@@ -237,6 +240,24 @@ const points = {
       relative: { text: 'a reference relative to the API host' },
     },
   },
+  'settled-without-count': {
+    requirement: 'BULK-SETTLED-NULL',
+    title: 'settled while the retryable count is unavailable',
+    open: '2.2 makes settled null when it cannot be computed, while 4.1 shows false at acceptance with no submission counts.',
+    choices: {
+      null: { text: 'null' },
+      false: { text: 'false' },
+    },
+  },
+  'unavailable-warning-code': {
+    requirement: 'BULK-DELIVERY-UNAVAILABLE-WARNING',
+    title: 'The warning beside a missing delivery_summary',
+    open: '2.2 asks for a warning entry with the missing summary without naming its code, and lists two known codes.',
+    choices: {
+      'unavailable-code': { text: 'a warning with code delivery_summary_unavailable' },
+      'other-code': { text: 'a warning with another code' },
+    },
+  },
   // ---- wallet (2.5, 4.5)
   'available-spelling': {
     requirement: 'WAL-AVAILABLE-EQUALS-CURRENT',
@@ -286,12 +307,26 @@ const points = {
   },
   'invalid-input-answer': {
     requirement: 'VAL-NOTHING-ACCEPTED-ON-REJECTION',
+    covers: ['VAL-FROM-LENGTH', 'VAL-TEMPLATE-UNKNOWN', 'VAL-INVALID-RECIPIENT'],
     title: 'A violation more than one rule answers',
     open: '4.1 and 7 give overlapping answers for some violations (400 for a malformed field, 403 for a sender, 422 for a recipient, or acceptance counting the entry as bad).',
     choices: {
       refused: { text: 'one of the refusals the rules allow' },
       accepted: { text: 'accepted with the entry counted as bad' },
     },
+  },
+  'content-type': {
+    requirement: 'VAL-CONTENT-TYPE',
+    title: 'A JSON body labelled text/plain',
+    open: '4.1 names the content type but 7 has no code for an unsupported media type.',
+    choices: {
+      refused: { text: '400 validation_failed' },
+      'read-as-json': {
+        text: 'read as JSON and accepted',
+        breaks: 'a client that labels its body wrongly is not told, and fails later on a host that follows the label',
+      },
+    },
+    warns: 'VAL-CONTENT-TYPE',
   },
   'unknown-placeholder': {
     requirement: 'VAL-TEMPLATE-VARIABLES',
@@ -333,6 +368,86 @@ export interface ReadingTaken {
   choice: string;
   detail?: string;
 }
+
+/**
+ * Rules of the catalogue with readings that no point records, and why: the answers are judged
+ * elsewhere and not recorded per check.
+ */
+export const NOT_RECORDED: Readonly<Partial<Record<RequirementId, string>>> = {
+  'AUTH-GRANT': 'cross-business answers: the authorization matrix (issue 28) records them',
+  'AUTH-GRANT-UNIFORM': 'cross-business answers: the authorization matrix (issue 28) records them',
+  'CONC-CROSS-BUSINESS-BULK': 'cross-business answers: the authorization matrix (issue 28) records them',
+  'CONC-OTHER-BUSINESS-PATH': 'cross-business answers: the authorization matrix (issue 28) records them',
+  'CONC-MAY-CONCEAL': 'cross-business answers: the authorization matrix (issue 28) records them',
+  'HOOK-OWNERSHIP': 'cross-business answers: the authorization matrix (issue 28) records them',
+  'PROB-VALIDATION-ERRORS': 'the checker holds every target to the narrower reading (errors where a body field or query parameter is at fault) and judges errors[] wherever present; there is no answer to record',
+};
+
+/** A finding a check reports beyond the rules it judges, and the grade the review gave it. */
+export interface AdvisoryReview {
+  checks: readonly string[];
+  finding: string;
+  /** Why it stays an advisory (the document does not address it), or why it moved. */
+  why: string;
+  /** The `should` it became a warning of, when the document implies the rule. */
+  movedTo?: RequirementId;
+}
+
+/** Every advisory of the suites, reviewed: an advisory only where the document does not address the point. */
+export const ADVISORIES: readonly AdvisoryReview[] = [
+  {
+    checks: ['bulk-invariants/every-observation-consistent'],
+    finding: 'an intake or submission count, or outcomes_resolved, goes down between two reads',
+    why: 'the counts are totals of what has happened (3.1 shows them advancing while processing): a client showing progress would show it going back',
+    movedTo: 'BULK-COUNTS-ONE-WAY',
+  },
+  {
+    checks: ['bulk-invariants/acceptance-shape'],
+    finding: 'intake counts nothing for a submission of one or more entries',
+    why: 'every entry is good, bad or empty and zeros are never invented (2.2): totals not known yet are null, not zero',
+    movedTo: 'BULK-INTAKE-NOT-ZERO',
+  },
+  {
+    checks: ['bulk-invariants/every-observation-consistent'],
+    finding: 'status goes from completed back to another value',
+    why: 'transitions between processing states are not shown (3.1)',
+  },
+  {
+    checks: ['cursors/status-filter'],
+    finding: 'a status filter returns fewer rows than the unfiltered listing had with that status',
+    why: 'row statuses change between the two reads and a cursor is no snapshot of them (4.3); none at all while a row kept the status is judged',
+  },
+  {
+    checks: ['recipient-limits/over-maximum-not-billed'],
+    finding: 'the balance moved around a refused over-limit submission',
+    why: 'the document forbids billing it (4.1 rule 1) but a balance on a live business moves for other reasons: the move cannot be laid on the request',
+  },
+  {
+    checks: ['request-id/generate-when-missing'],
+    finding: 'one generated X-Request-Id given to two requests',
+    why: 'the document asks for a generated value, not a unique one (4.0)',
+  },
+  {
+    checks: ['request-id/every-response-has-header'],
+    finding: 'no X-Request-Id on a path that is no operation',
+    why: 'the header is required of the operations of section 4; other paths are not addressed',
+  },
+  {
+    checks: ['wallet/currency-code'],
+    finding: 'a currency code this runtime does not know as ISO 4217',
+    why: "the document requires ISO 4217 (2.5, judged by its pattern) but the runtime's list may lag behind ISO, so the checker cannot be sure",
+  },
+  {
+    checks: ['wallet/source-unavailable'],
+    finding: '503 balance_unavailable without Retry-After',
+    why: 'section 7 gives Retry-After to service_unavailable and rate_limit_exceeded only',
+  },
+  {
+    checks: ['auth-ordering/grant-before-resource', 'concealment/*'],
+    finding: 'a business or resource of another business answered unlike an unknown one (status, code, values, timing)',
+    why: 'cross-business comparisons: the authorization matrix (issue 28) reviews them',
+  },
+];
 
 /** The point and choice of a recorded reading, when the catalogue knows them. */
 export function readingOf(taken: ReadingTaken): { point: ReadingPoint; choice: ReadingChoice } | undefined {
