@@ -443,7 +443,7 @@ export const ADVISORIES: readonly AdvisoryReview[] = [
     why: 'section 7 gives Retry-After to service_unavailable and rate_limit_exceeded only',
   },
   {
-    checks: ['auth-ordering/grant-before-resource', 'concealment/*'],
+    checks: ['auth-ordering/ungranted-vs-unknown-business', 'concealment/*'],
     finding: 'a business or resource of another business answered unlike an unknown one (status, code, values, timing)',
     why: 'cross-business comparisons: the authorization matrix (issue 28) reviews them',
   },
