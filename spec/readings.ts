@@ -29,6 +29,15 @@ export interface ReadingPoint {
   warns?: RequirementId;
 }
 
+/** A business without grant: refused, or its existence concealed (5); read alike by every operation. */
+const NO_GRANT = {
+  open: '5 refuses a missing grant with 403 and allows concealment with 404.',
+  choices: {
+    forbidden: { text: '403 permission_denied' },
+    concealed: { text: '404 resource_not_found' },
+  },
+} as const;
+
 /** Checks name a point and a choice by these keys, so a misspelt one does not compile. */
 const points = {
   // ---- auth-ordering (5)
@@ -280,11 +289,7 @@ const points = {
   'wallet-no-grant': {
     requirement: 'WAL-GRANT',
     title: 'Wallet of a business without grant',
-    open: '5 refuses a missing grant with 403 and allows concealment with 404.',
-    choices: {
-      forbidden: { text: '403 permission_denied' },
-      concealed: { text: '404 resource_not_found' },
-    },
+    ...NO_GRANT,
   },
   'wallet-down-code': {
     requirement: 'WAL-UNAVAILABLE',
@@ -340,11 +345,7 @@ const points = {
   'webhook-no-grant': {
     requirement: 'HOOK-FORBIDDEN',
     title: 'Deactivation on a business without grant',
-    open: '5 refuses a missing grant with 403 and allows concealment with 404.',
-    choices: {
-      forbidden: { text: '403 permission_denied' },
-      concealed: { text: '404 resource_not_found' },
-    },
+    ...NO_GRANT,
   },
   'repeat-deactivation': {
     requirement: 'HOOK-REPEAT',
