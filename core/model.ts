@@ -227,6 +227,8 @@ export interface CheckMeta {
   notes: string[];
   /** Findings beyond the document: reported, never failing. */
   advisories: string[];
+  /** Readings of the catalogue (spec/readings.ts) the target took: point and choice ids, and the case. */
+  readings?: Array<{ point: string; choice: string; detail?: string }>;
   evidence: Exchange[];
   seed?: number;
   counterexample?: string;

@@ -1,6 +1,7 @@
 // The one typed result of a run, built from the collected checks and the requirements catalogue.
 // Every report (JSON, Markdown, HTML, JUnit) renders this object and nothing else.
 import * as catalogue from '../spec/requirements.ts';
+import { readingOf, type ReadingTaken } from '../spec/readings.ts';
 import type { Level, Requirement, Testability } from '../spec/requirements.ts';
 import { HarnessError } from './errors.ts';
 import type { CheckMeta, CheckStatus, Exchange, MatrixCell, Profile, SkipKind, Topic } from '../core/model.ts';
@@ -71,11 +72,29 @@ export interface CheckResult {
   failure?: CheckMeta['failure'];
   notes: string[];
   advisories: string[];
+  /** Readings of the catalogue (spec/readings.ts) the check met, with the case each was met on. */
+  readings?: ReadingTaken[];
   evidence: Exchange[];
   seed?: number;
   counterexample?: string;
   /** Requests the check sent (token requests included), when budgets were enforced. */
   requestsSent?: number;
+}
+
+/** One reading the target took: a point of the catalogue and the answer it gave there. */
+export interface ReadingLine {
+  point: string;
+  title: string;
+  /** The requirement the point reads, and its section of the document. */
+  requirement: string;
+  section: string;
+  choice: string;
+  answer: string;
+  /** `warning` when a client written from the document breaks on this answer (`breaks` says how). */
+  grade: 'reading' | 'warning';
+  breaks?: string;
+  /** The checks that met it. */
+  checks: string[];
 }
 
 export interface TopicResult {
@@ -152,6 +171,8 @@ export interface RunResult extends Omit<RunInfo, 'harnessErrors' | 'topics'> {
   notes: Array<{ check: string; text: string }>;
   /** Findings beyond the document: reported, never failing. */
   advisories: Array<{ check: string; text: string }>;
+  /** The readings this target took, one per reading point and answer (spec/readings.ts). */
+  readings: ReadingLine[];
   /** Assumptions of the catalogue that executed checks relied on. */
   assumptions: Array<{ requirement: string; text: string }>;
   harnessErrors: HarnessErrorEntry[];
@@ -228,6 +249,7 @@ function toCheckResult(check: CollectedCheck): CheckResult {
     advisories: [...check.advisories],
     evidence: [...check.evidence],
   };
+  if (check.readings && check.readings.length > 0) out.readings = check.readings.map((r) => ({ ...r }));
   if (check.failure) out.failure = { ...check.failure };
   if (check.seed !== undefined) out.seed = check.seed;
   if (check.counterexample !== undefined) out.counterexample = check.counterexample;
@@ -384,6 +406,7 @@ export function buildRunResult(info: RunInfo, checks: CollectedCheck[], options:
     sections,
     notes: checks.flatMap((c) => c.notes.map((text) => ({ check: c.checkId, text }))),
     advisories: checks.flatMap((c) => c.advisories.map((text) => ({ check: c.checkId, text }))),
+    readings: readingLines(checks),
     assumptions: requirementResults
       .filter((r) => r.assumption !== undefined)
       .map((r) => ({ requirement: r.id, text: r.assumption as string })),
@@ -393,6 +416,39 @@ export function buildRunResult(info: RunInfo, checks: CollectedCheck[], options:
   const matrix = authorizationMatrixOf(checks);
   if (matrix) result.authorizationMatrix = matrix;
   return result;
+}
+
+/**
+ * The readings the checks took, one line per point and answer, in the catalogue's order: what the
+ * report's Readings section shows (the cases each was met on stay with the checks).
+ */
+function readingLines(checks: CollectedCheck[]): ReadingLine[] {
+  const lines = new Map<string, ReadingLine>();
+  for (const check of checks) {
+    for (const taken of check.readings ?? []) {
+      const known = readingOf(taken);
+      if (!known) continue;
+      const key = `${taken.point}\u0000${taken.choice}`;
+      const line = lines.get(key);
+      if (line) {
+        if (!line.checks.includes(check.checkId)) line.checks.push(check.checkId);
+        continue;
+      }
+      const { point, choice } = known;
+      lines.set(key, {
+        point: taken.point,
+        title: point.title,
+        requirement: point.requirement,
+        section: catalogue.requirementById(point.requirement)?.section ?? '?',
+        choice: taken.choice,
+        answer: choice.text,
+        grade: choice.breaks ? 'warning' : 'reading',
+        ...(choice.breaks ? { breaks: choice.breaks } : {}),
+        checks: [check.checkId],
+      });
+    }
+  }
+  return [...lines.values()].sort((a, b) => compareSections(sectionKey(a.section), sectionKey(b.section)) || a.point.localeCompare(b.point));
 }
 
 /** The collected checks a result was built from, so shard results can be merged and rebuilt. */
@@ -411,6 +467,7 @@ export function checksOf(result: RunResult): CollectedCheck[] {
         evidence: [...c.evidence],
       };
       if (c.failure) check.failure = { ...c.failure };
+      if (c.readings) check.readings = c.readings.map((r) => ({ ...r }));
       if (c.status === 'skip' && c.reason !== null) check.skipReason = c.reason;
       if (c.status === 'skip') check.skipKind = c.skipKind ?? 'precondition';
       if (c.status === 'error' && c.reason !== null) check.errorMessage = c.reason;

@@ -1,14 +1,24 @@
 // The assertion sites of the suites, read from their source: every line of a suite file that makes
 // an assertion (`t.expect(`, `t.fail(`, or a support helper that asserts: `expectProblem(`,
-// `expectNoServerFault(`, `submitAccepted(`). A failure names its site the same way at run time
+// `expectNoServerFault(`, `submitAccepted(`), and every `t.reading('point', 'choice'` whose choice
+// the readings catalogue (spec/readings.ts) says breaks a client, since the check warns there. A failure names its site the same way at run time
 // (suites/support/sites.ts). A site no faithful-looking server can make fail carries a waiver:
 // `// waiver: <why>` on its line or the line above.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import { readingOf } from '../spec/readings.ts';
 
 const ASSERTION = /\bt\.(?:expect|fail)\(|\b(?:expectProblem|expectNoServerFault|submitAccepted)\(/;
 const DEFINITION = /^\s*(?:import|export\s+(?:async\s+)?function|(?:async\s+)?function)\b/;
 const WAIVER = /\/\/\s*waiver:\s*(.+)$/;
+const READING = /\bt\.reading\(\s*'([a-z-]+)',\s*'([a-z-]+)'/;
+
+/** A reading recorded with literal ids whose choice warns (it breaks a client). */
+function warningReading(line: string): boolean {
+  const m = READING.exec(line);
+  const known = m ? readingOf({ point: m[1]!, choice: m[2]! }) : undefined;
+  return known?.choice.breaks !== undefined && known.point.warns !== undefined;
+}
 
 export interface Site {
   /** `<topic>.suite.ts:<line>` */
@@ -23,7 +33,7 @@ export function assertionSites(suitesDir: string): Site[] {
   for (const file of readdirSync(suitesDir).filter((f) => f.endsWith('.suite.ts')).sort()) {
     const lines = readFileSync(join(suitesDir, file), 'utf8').split('\n');
     lines.forEach((line, i) => {
-      if (!ASSERTION.test(line) || DEFINITION.test(line) || line.trimStart().startsWith('//')) return;
+      if (!(ASSERTION.test(line) || warningReading(line)) || DEFINITION.test(line) || line.trimStart().startsWith('//')) return;
       const waiver = WAIVER.exec(line)?.[1] ?? WAIVER.exec(lines[i - 1] ?? '')?.[1];
       sites.push({ id: `${file}:${i + 1}`, topic: file.replace(/\.suite\.ts$/, ''), ...(waiver ? { waiver: waiver.trim() } : {}) });
     });

@@ -263,24 +263,15 @@ describe('auth-ordering (4, 5)', () => {
       const { token } = tamper(await t.api.token('primary'));
       const tampered = await t.api.send({ method: 'GET', path: paths.walletBalance(f.otherBusinessId ?? randomUuidV7(t, 'auth/first/other')), as: { bearer: token } });
       expectProblem(t, tampered, { status: 401, codes: ['authentication_required'], requirement: 'AUTH-401-FIRST', why: 'a tampered token on a business without grant' });
-      const validationFirst: ApiResponse[] = [];
       for (const { what, request, pathShape } of malformed) {
         const res = await t.api.send({ ...request, as: 'none' });
         if (isProblem(res, 400, 'validation_failed') || (pathShape && isProblem(res, 404, 'resource_not_found'))) {
-          t.note(`no token, and ${what}: ${describeResponse(res)} (input validated before authentication)`);
-          validationFirst.push(res);
+          t.reading('no-token-invalid-input', 'validation-first', `${what}: ${describeResponse(res)}`, res);
           continue;
         }
         // A 404 for well-formed ids means a lookup ran before the token check; anything else is no 401 at all.
         expectProblem(t, res, { status: 401, codes: ['authentication_required'], requirement: res.status === 404 ? 'AUTH-401-FIRST' : 'AUTH-401-MISSING', why: `no token, and ${what}` });
-      }
-      if (validationFirst.length > 0) {
-        t.fail(
-          'AUTH-401-BEFORE-VALIDATION',
-          '401 authentication_required before any input validation',
-          validationFirst.map(describeResponse).join('; '),
-          ...validationFirst,
-        );
+        t.reading('no-token-invalid-input', 'authentication-first');
       }
     },
   );
@@ -297,7 +288,8 @@ describe('auth-ordering (4, 5)', () => {
       const res = await t.api.send({ method: 'GET', path: `/v1/businesses/${encodeURIComponent(businessId)}/sms/batches`, as: 'none' });
       expectNoServerFault(t, res, 'a path that is no operation');
       t.expect(res.status >= 300, 'SCH-NO-BATCHES-PATH', 'a refusal such as 401 authentication_required or 404 (no 2xx)', describeResponse(res), res);
-      t.note(`an unknown path without a token answered ${describeResponse(res)}`);
+      if (res.status === 401 || res.status === 404) t.reading('unknown-path', res.status === 401 ? 'authentication-first' : 'not-found');
+      else t.note(`an unknown path without a token answered ${describeResponse(res)}`);
     },
   );
 
@@ -420,7 +412,7 @@ describe('auth-ordering (4, 5)', () => {
           requirement: 'AUTH-VALIDATION-ORDER',
           why: `${what} on a business without grant: either check may come first`,
         });
-        t.note(`${what} on a business without grant: ${describeResponse(res)} (${res.status === 400 ? 'validation first' : 'authorization first'})`);
+        t.reading('invalid-and-unauthorized', res.status === 400 ? 'validation-first' : 'authorization-first', what);
       }
     },
   );
@@ -460,7 +452,7 @@ describe('auth-ordering (4, 5)', () => {
         json: { from: sender, classification: 'transactional', message: 'conformance sender check', recipients: [{ to }] },
       });
       expectProblem(t, res, { status: 403, codes: ['sender_not_authorized', 'permission_denied'], requirement: 'AUTH-SENDER', why: 'sender not authorized for the business' });
-      t.note(`an unauthorized sender answered ${describeResponse(res)}`);
+      t.reading('sender-code', codeOf(res.json) === 'permission_denied' ? 'permission-denied' : 'sender-not-authorized');
     },
   );
 

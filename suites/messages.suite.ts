@@ -226,7 +226,8 @@ describe('messages (2.4, 3.2, 4.4)', () => {
         );
         const first = problemViolations(viewOfApiResponse(res), { secrets: t.config.secrets })[0];
         if (first) t.fail(first.requirement, first.expected, first.actual, res);
-        t.note(`message id ${JSON.stringify(id)}: ${describeResponse(res)}`);
+        if (res.status === 400 || res.status === 404) t.reading('message-id-malformed', res.status === 404 ? 'not-found' : 'refused', JSON.stringify(id));
+        else t.note(`message id ${JSON.stringify(id)}: ${describeResponse(res)}`);
       }
     },
   );

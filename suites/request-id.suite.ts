@@ -281,6 +281,7 @@ describe('request-id (4.0, 4, 7, 8)', () => {
           replaysWithOriginalId++;
           continue;
         }
+        if (original !== undefined) t.reading('replay-request-id', 'repeat-id');
         if (isValidRequestId(sentId) && got !== sentId) {
           t.evidence(exchange);
           t.fail('RID-ECHO', `X-Request-Id ${JSON.stringify(sentId)} (the client's valid value) on ${where}`, `X-Request-Id ${JSON.stringify(got)}`, ...evidence);
@@ -293,7 +294,7 @@ describe('request-id (4.0, 4, 7, 8)', () => {
       }
       const list = [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s} x${n}`);
       t.note(`${seen.length} responses judged; statuses met: ${list.join(', ')}`);
-      if (replaysWithOriginalId > 0) t.note(`${replaysWithOriginalId} idempotent replays carried the original response's request id (allowed)`);
+      if (replaysWithOriginalId > 0) t.reading('replay-request-id', 'original-id', `${replaysWithOriginalId} replay(s)`);
     },
   );
 

@@ -118,7 +118,7 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
         t.expect(zero, 'WAL-RESERVED-ZERO', 'reserved_balance "0.00"', `reserved_balance ${JSON.stringify(value)} on read ${i + 1} of ${all.length}`, res);
         spellings.add(value as string);
       }
-      t.note(`reserved_balance spelled ${[...spellings].map((s) => JSON.stringify(s)).join(', ')} over ${all.length} reads`);
+      for (const spelling of spellings) t.reading('reserved-spelling', spelling === '0.00' ? 'exact' : 'other-zero', JSON.stringify(spelling));
     },
   );
 
@@ -145,7 +145,8 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
         );
         if (available === current) identical++;
       }
-      t.note(identical === all.length ? 'the two strings were identical on every read' : `numerically equal; identical strings on ${identical} of ${all.length} reads`);
+      if (identical === all.length) t.reading('available-spelling', 'identical');
+      else t.reading('available-spelling', 'numeric', `identical strings on ${identical} of ${all.length} reads`);
     },
   );
 
@@ -263,7 +264,7 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
       const other = t.fixture('otherBusinessId');
       const res = await t.api.send({ method: 'GET', path: paths.walletBalance(other) });
       expectProblem(t, res, { status: [403, 404], codes: ['permission_denied', 'resource_not_found'], requirement: 'WAL-GRANT', why: '4.5: no grant on the business' });
-      t.note(`no grant answered with ${describeResponse(res)}`);
+      t.reading('wallet-no-grant', res.status === 404 ? 'concealed' : 'forbidden');
     },
   );
 
@@ -300,7 +301,7 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
       expectProblem(t, res, { status: 503, codes: ['balance_unavailable', 'service_unavailable'], requirement: 'WAL-UNAVAILABLE', why: '4.5: wallet source unavailable' });
       const code = codeOf(res.json);
       const retryAfter = res.headers['retry-after'];
-      t.note(`source down answered with 503 ${code}${retryAfter === undefined ? ', no Retry-After' : `, Retry-After ${retryAfter}`}`);
+      t.reading('wallet-down-code', code === 'service_unavailable' ? 'service-unavailable' : 'balance-unavailable', retryAfter === undefined ? 'no Retry-After' : `Retry-After ${retryAfter}`);
       // Section 7 names Retry-After for service_unavailable only (checked in expectProblem).
       if (code === 'balance_unavailable' && retryAfter === undefined) {
         t.advise('503 balance_unavailable without Retry-After: allowed by the document, but clients cannot tell when to retry');

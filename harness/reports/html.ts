@@ -7,7 +7,7 @@ import { gatingHtml } from './gating.ts';
 import { createHash } from 'node:crypto';
 import type { CheckStatus } from '../../core/model.ts';
 import type { CheckResult, RequirementResult, RunResult, TopicResult } from '../result.ts';
-import { CHECK_STATUS_LABEL, REQUIREMENT_STATUS_ORDER, SKIP_KIND_LABEL, VERDICT_LABEL, formatRequest, formatResponse, runFacts } from './text.ts';
+import { CHECK_STATUS_LABEL, READINGS_INTRO, REQUIREMENT_STATUS_ORDER, SKIP_KIND_LABEL, VERDICT_LABEL, formatRequest, formatResponse, runFacts } from './text.ts';
 
 /** Every string that reaches the page goes through here. */
 export function escapeHtml(value: string | number): string {
@@ -207,6 +207,16 @@ ${broken ? `<h3>Failed and warned cells</h3><ul>${broken}</ul>` : ''}
 </section>`;
 }
 
+/** One line per reading the target took; a warning names what breaks for a client. */
+function readingsHtml(result: RunResult): string {
+  if (result.readings.length === 0) return '';
+  const line = (r: RunResult['readings'][number]) =>
+    `<li title="${h(r.checks.join(', '))}">${h(r.section)} ${h(r.title)}: ${
+      r.grade === 'warning' ? `${badge('warn', 'warning')} <b>${h(r.answer)}</b>: ${h(r.breaks ?? '')}` : h(r.answer)
+    }</li>`;
+  return `<section id="readings"><h2>Readings</h2><p class="meta">${h(READINGS_INTRO)}</p><ul>${result.readings.map(line).join('')}</ul></section>`;
+}
+
 function list(title: string, items: string[]): string {
   return items.length === 0 ? '' : `<h2>${h(title)}</h2><ul>${items.map((i) => `<li>${i}</li>`).join('')}</ul>`;
 }
@@ -247,6 +257,7 @@ ${list(
   result.harnessErrors.map((e) => `<code>${h(e.code)}</code> ${h(e.message)}`),
 )}
 ${gatingHtml(result, h)}
+${readingsHtml(result)}
 <nav><h2>Topics</h2><ul>${result.topics
     .map(
       (t) =>
@@ -259,7 +270,7 @@ ${gatingHtml(result, h)}
 ${result.topics.map((t) => topicSection(result, t)).join('\n')}
 ${matrixSection(result)}
 ${list(
-  'Readings chosen and other notes',
+  'Other notes',
   result.notes.map((n) => `<code>${h(n.check)}</code> ${h(n.text)}`),
 )}
 ${list(

@@ -3,7 +3,7 @@
 import { gatingMarkdown } from './gating.ts';
 import type { CheckResult, RunResult, TopicResult } from '../result.ts';
 import { MATRIX_TITLE, brokenCells, callerBlocks, cellText, matrixSummary } from './matrix.ts';
-import { CHECK_STATUS_LABEL, REQUIREMENT_STATUS_ORDER, SKIP_KIND_LABEL, VERDICT_LABEL, formatRequest, formatResponse, runFacts } from './text.ts';
+import { CHECK_STATUS_LABEL, READINGS_INTRO, REQUIREMENT_STATUS_ORDER, SKIP_KIND_LABEL, VERDICT_LABEL, formatRequest, formatResponse, runFacts } from './text.ts';
 
 /** Plain text in Markdown: no HTML, no table breaks, no accidental emphasis or links. */
 export function escapeMarkdown(value: string): string {
@@ -109,6 +109,16 @@ function section(title: string, body: string[]): string[] {
   return body.length === 0 ? [] : [`## ${title}`, '', ...body, ''];
 }
 
+/** One line per reading the target took (docs/readings.md lists every reading point). */
+function readingsMarkdown(result: RunResult, text: (s: string) => string): string[] {
+  if (result.readings.length === 0) return [];
+  return [
+    READINGS_INTRO,
+    '',
+    ...result.readings.map((r) => `- ${r.section} ${text(r.title)}: ${r.grade === 'warning' ? `**${text(r.answer)}**, warning: ${text(r.breaks ?? '')}` : text(r.answer)}`),
+  ];
+}
+
 export function renderMarkdown(result: RunResult): string {
   const s = result.summary;
   const out: string[] = [`# Conformance report: ${VERDICT_LABEL[result.verdict]}`, ''];
@@ -127,6 +137,7 @@ export function renderMarkdown(result: RunResult): string {
     ),
   );
   out.push(...gatingMarkdown(result, text, code));
+  out.push(...section('Readings', readingsMarkdown(result, text)));
   out.push('## Topics', '', ...topicTable(result.topics), '');
 
   const withStatus = (status: CheckResult['status']) =>
@@ -143,7 +154,7 @@ export function renderMarkdown(result: RunResult): string {
       withStatus('skip').map(({ c }) => `- ${code(c.id)} ${text(c.title)}: ${text(c.reason ?? '')} (${text(SKIP_KIND_LABEL[c.skipKind ?? 'precondition'])})`),
     ),
   );
-  out.push(...section('Readings chosen and other notes', result.notes.map((n) => `- ${code(n.check)}: ${text(n.text)}`)));
+  out.push(...section('Other notes', result.notes.map((n) => `- ${code(n.check)}: ${text(n.text)}`)));
   out.push(...section('Advisories (beyond the document, never failing)', result.advisories.map((n) => `- ${code(n.check)}: ${text(n.text)}`)));
   out.push(
     ...section(

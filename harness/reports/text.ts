@@ -26,6 +26,10 @@ export const SKIP_KIND_LABEL: Record<SkipKind, string> = {
 
 export const REQUIREMENT_STATUS_ORDER: RequirementStatus[] = ['pass', 'fail', 'warn', 'error', 'skipped', 'untested'];
 
+/** The line above a report's Readings section. */
+export const READINGS_INTRO =
+  'Where the document reads more than one way, the answer this target gave (docs/readings.md lists every such point). A warning marks an answer a client written from the document breaks on.';
+
 /** The run's identity, one line per fact, in the order every report shows it. */
 export function runFacts(result: RunResult): Array<[string, string]> {
   const facts: Array<[string, string]> = [

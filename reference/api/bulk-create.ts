@@ -154,7 +154,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
         if (d.has('expired-key-refused-after-save')) saveOrphan();
         return call.problem('idempotency_conflict', 'This Idempotency-Key was used more than seven days ago and cannot be reused.');
       }
-      if (!equivalent) {
+      // 4.1 rule 3: equal JSON in other bytes is equivalent (the defect takes only identical bytes as such).
+      if (!equivalent || (rewritten && d.has('equivalent-json-conflict'))) {
         // 4.1 rule 4: 409, nothing created, no Location, and the key keeps its first payload.
         if (d.has('conflict-creates-bulk')) saveOrphan();
         if (d.has('conflict-rebinds-key')) store.saveIdempotency(scope!, { ...previous, fingerprint });

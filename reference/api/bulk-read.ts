@@ -110,12 +110,15 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   };
   let statusText = q.get(PARAMS.status);
   if (statusText !== null && !STATUS_FILTERS.has(statusText)) {
-    // The defect drops a value it does not know and lists every row.
+    // The defect drops a value it does not know and lists every row; another keeps it as a
+    // filter no row matches (200 with no rows).
     if (d.has('unknown-status-filter-ignored')) statusText = null;
-    else return invalidFilter(PARAMS.status, `${PARAMS.status} must be one of queued, sent, delivered, failed.`);
+    else if (!d.has('unknown-status-matches-nothing')) return invalidFilter(PARAMS.status, `${PARAMS.status} must be one of queued, sent, delivered, failed.`);
   }
-  const toText = q.get(PARAMS.to);
-  if (toText !== null && !isE164(toText)) return invalidFilter(PARAMS.to, `${PARAMS.to} must be an E.164 number.`);
+  let toText = q.get(PARAMS.to);
+  // Defects: a number that is not E.164 is dropped (every row), or kept as a filter no row matches.
+  if (toText !== null && !isE164(toText) && d.has('invalid-number-filter-ignored')) toText = null;
+  if (toText !== null && !isE164(toText) && !d.has('invalid-number-matches-nothing')) return invalidFilter(PARAMS.to, `${PARAMS.to} must be an E.164 number.`);
 
   let filters: CursorFilters = { status: statusText, to: toText };
   let start = 0;
@@ -206,7 +209,9 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   if (d.has('blind-filtered-walk-repeats') && (filters.status !== null || filters.to !== null)) next = start + limit;
   // 2.6: has_more says whether another page follows (the blind defect: whether this page is full).
   if (d.has('blind-has-more-by-full-page')) hasMore = page.length === limit;
-  const nextCursor = hasMore ? call.deps.cursors.encode({ business: businessId, bulk: bulk.id, filters, next, issuedAt: now }) : null;
+  // 2.6: no cursor once no page follows (the defect still offers one, to an empty page after the last).
+  const offered = hasMore || d.has('last-page-offers-cursor');
+  const nextCursor = offered ? call.deps.cursors.encode({ business: businessId, bulk: bulk.id, filters, next: lastPosition < 0 ? start : next, issuedAt: now }) : null;
   // 2.6: has_more tells whether another page follows; the defect asks whether the whole listing exceeds one page.
   if (d.has('has-more-counts-whole-listing')) hasMore = bulk.rows.filter(matches).length > limit;
   // 2.6: limit is an integer (the blind defect echoes the query parameter's text).

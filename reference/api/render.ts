@@ -7,6 +7,17 @@ import type { Call } from './call.ts';
 /** 2.1 classification as written; the defect reads it through a list kept in the other order. */
 const SWAPPED_CLASSIFICATION: Record<string, string> = { transactional: 'promotional', promotional: 'transactional' };
 
+/** How far behind the lagging replica of one defect is. */
+const REPLICA_LAG_MS = 1000;
+const readsOfBulk = new WeakMap<BulkRecord, number>();
+
+/** Every second read of a bulk goes to the lagging replica (defect processed-from-lagging-replica). */
+function laggingRead(bulk: BulkRecord): boolean {
+  const n = (readsOfBulk.get(bulk) ?? 0) + 1;
+  readsOfBulk.set(bulk, n);
+  return n % 2 === 0;
+}
+
 /** 2.2 SmsBulkMessage. `acceptance` renders the 202 of 4.1 (warnings empty, submission null). */
 export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?: boolean } = {}): Record<string, unknown> {
   const d = call.defects;
@@ -37,8 +48,15 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
     submission = zeros ? { processed: 0, success: 0, failed: 0, retryable_failed_count: 0, exhausted: 0 } : null;
     settled = zeros ? status === 'completed' : d.has('settled-true-without-counts') ? p.settled : null;
   }
+  // 2.2: counts only go up; the defect reads processed from a replica a second behind on every second read.
+  if (submission && !options.acceptance && d.has('processed-from-lagging-replica') && laggingRead(bulk)) {
+    const behind = projectBulk(bulk, now - REPLICA_LAG_MS, d).submission;
+    submission = { ...submission, processed: behind?.processed ?? 0 };
+  }
   if (options.acceptance) {
-    // 4.1: the acceptance response shows queued, submission null, settled false, warnings empty.
+    // 4.1: the acceptance response shows queued, intake counts, submission null, settled false,
+    // warnings empty (one defect shows intake counting nothing).
+    if (d.has('acceptance-intake-zeros')) intake = { good: 0, bad: 0, empty: 0 };
     status = d.has('acceptance-status-processing') ? 'processing' : 'queued';
     submission = d.has('acceptance-submission-zeros') ? { processed: 0, success: 0, failed: 0, retryable_failed_count: 0, exhausted: 0 } : null;
     settled = d.has('acceptance-settled-null') ? null : false;

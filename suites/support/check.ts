@@ -1,6 +1,7 @@
 // Declares one check of a topic: a vitest test whose meta the reporter reads as data.
 import type { RequirementId } from '../../spec/requirement-ids.ts';
 import { requirementById } from '../../spec/requirements.ts';
+import { readingPoints, type ReadingChoiceId, type ReadingPointId } from '../../spec/readings.ts';
 import type { ApiClient, ApiResponse } from '../../harness/client.ts';
 import { flushExchangeLog, inExchangeScope, type ExchangeScope } from '../../harness/exchange-log.ts';
 import type { AppCredentials, CheckMeta, Exchange, Fixtures, MatrixCell, RequestBudget, SkipKind, SuiteConfig, Topic } from '../../core/model.ts';
@@ -32,6 +33,12 @@ export interface CheckContext {
   advise(text: string): void;
   /** Record cells of the authorization matrix (the reports show them in its section). */
   matrix(cells: MatrixCell[]): void;
+  /**
+   * Record which answer the target gave at a reading point of the catalogue (spec/readings.ts), with
+   * the case it was met on. A choice the catalogue says breaks a client makes the check warn under
+   * the point's `should` requirement once its body has run (a must failure found later still wins).
+   */
+  reading<P extends ReadingPointId>(point: P, choice: ReadingChoiceId<P>, detail?: string, ...responses: ApiResponse[]): void;
   /** Keep an exchange as evidence (failures keep the exchanges they name automatically). */
   evidence(...responses: Array<ApiResponse | Exchange>): void;
   /** Throw a ConformanceFailure. */
@@ -293,6 +300,8 @@ export function checksFor(topic: Topic, options: { shared?: number; readsRun?: b
       const keep = (x: ApiResponse | Exchange) => {
         if (live.evidence.length < EVIDENCE_LIMIT) live.evidence.push(exchangeOf(x));
       };
+      // The first reading taken that breaks a client: the check warns with it once its body has run.
+      let breaking: ConformanceFailure | undefined;
       const t: CheckContext = {
         checkId: meta.checkId,
         config,
@@ -303,6 +312,26 @@ export function checksFor(topic: Topic, options: { shared?: number; readsRun?: b
         },
         note: (text) => void live.notes.push(text),
         advise: (text) => void live.advisories.push(text),
+        reading(point, choice, detail, ...responses) {
+          const taken = (live.readings ??= []);
+          if (!taken.some((r) => r.point === point && r.choice === choice && r.detail === detail)) {
+            taken.push({ point, choice, ...(detail !== undefined ? { detail } : {}) });
+          }
+          const p = readingPoints[point];
+          const c = p.choices[choice];
+          const warns = p.warns;
+          const site = currentSite();
+          // The check that cites the point's `should` warns; any other that meets it records it.
+          if (!c?.breaks || !warns || !spec.requirements.includes(warns) || breaking || isWeakened(site)) return;
+          const faithful = Object.values(p.choices).filter((x) => !x.breaks).map((x) => x.text);
+          breaking = new ConformanceFailure({
+            requirement: warns,
+            expected: `${p.title}: ${faithful.join(', or ')}`,
+            actual: `${c.text}${detail ? ` (${detail})` : ''}: ${c.breaks}`,
+            exchanges: responses.map(exchangeOf),
+            ...(site ? { site } : {}),
+          });
+        },
         evidence: (...xs) => xs.forEach(keep),
         matrix: (cells) => void (live.matrix = [...(live.matrix ?? []), ...cells]),
         fail(requirement, expected, actual, ...responses) {
@@ -334,6 +363,7 @@ export function checksFor(topic: Topic, options: { shared?: number; readsRun?: b
           t.skip(`not run: the run stopped after ${maxFailures} failed check${maxFailures > 1 ? 's' : ''} (--max-failures ${maxFailures})`);
         }
         await body(t);
+        if (breaking) throw breaking;
         // A refusal the check swallowed still makes it an error.
         if (refused instanceof UndeclaredWrite) throw new UndeclaredWrite(refused.message);
         // A token fetch or a Retry-After retry inside one send can pass the budget: still an error.
@@ -378,6 +408,7 @@ export function checksFor(topic: Topic, options: { shared?: number; readsRun?: b
         live.notes = live.notes.map(redact);
         live.advisories = live.advisories.map(redact);
         if (live.matrix) live.matrix = live.matrix.map((c) => ({ ...c, ...(c.reason ? { reason: redact(c.reason) } : {}), ...(c.curl ? { curl: redact(c.curl) } : {}) }));
+        if (live.readings) live.readings = live.readings.map((r) => (r.detail === undefined ? r : { ...r, detail: redact(r.detail) }));
         if (live.skipReason) live.skipReason = redact(live.skipReason);
         if (live.counterexample) live.counterexample = redact(live.counterexample);
         if (live.failure) {

@@ -10,7 +10,7 @@ const get = async (id: string) => (await h.call('GET', h.paths.bulk(h.b, id))).j
 const STATUSES = ['created', 'scheduled', 'queued', 'processing', 'paused', 'completed', 'failed', 'cancelled'];
 
 describe('acceptance', () => {
-  it('answers 202 with the bulk, status queued, empty submission and summary, settled false, no warnings and intake [BULK-ACCEPT-202, BULK-ACCEPT-QUEUED, BULK-ACCEPT-SHAPE]', async () => {
+  it('answers 202 with the bulk, status queued, empty submission and summary, settled false, no warnings and intake [BULK-ACCEPT-202, BULK-ACCEPT-QUEUED, BULK-ACCEPT-SHAPE, BULK-INTAKE-NOT-ZERO]', async () => {
     const r = await h.submit(messageBody(h, { recipients: [{ to: h.f.recipients[0] }, { to: h.f.recipients[0] }, { to: h.f.recipients[1] }] }));
     expect(r.status).toBe(202);
     expect(r.headers.get('content-type')).toBe('application/json');
@@ -54,7 +54,7 @@ describe('acceptance', () => {
 });
 
 describe('lifecycle', () => {
-  it('moves queued -> processing -> completed, settled only when completed with no retries [BULK-STATUS-VALUES, BULK-SETTLED-RULE, BULK-SETTLED-NULL, BULK-SETTLED-INDEPENDENT]', async () => {
+  it('moves queued -> processing -> completed, settled only when completed with no retries, counts never going down [BULK-STATUS-VALUES, BULK-SETTLED-RULE, BULK-SETTLED-NULL, BULK-SETTLED-INDEPENDENT, BULK-COUNTS-ONE-WAY]', async () => {
     const r = await h.submit(messageBody(h, {}, 4));
     const seen: any[] = [await get(r.json.id)];
     for (let i = 0; i < 14; i++) {
@@ -72,6 +72,13 @@ describe('lifecycle', () => {
       } else {
         expect(b.settled).not.toBe(true);
       }
+    }
+    // 2.2: totals of what happened never go down between reads (outstanding retries do).
+    for (let i = 1; i < seen.length; i++) {
+      for (const field of ['processed', 'success', 'exhausted']) {
+        expect(seen[i].submission?.[field] ?? 0).toBeGreaterThanOrEqual(seen[i - 1].submission?.[field] ?? 0);
+      }
+      expect(seen[i].delivery_summary?.outcomes_resolved ?? 0).toBeGreaterThanOrEqual(seen[i - 1].delivery_summary?.outcomes_resolved ?? 0);
     }
     // Retries outstanding after completion: completed but not settled, then settled.
     expect(seen.some((b) => b.status === 'completed' && b.settled === false && b.submission.retryable_failed_count > 0)).toBe(true);

@@ -38,7 +38,7 @@ describe('page size', () => {
 });
 
 describe('walking pages', () => {
-  it('gives a cursor whenever has_more is true and none on the last page [CUR-HAS-MORE, CUR-WALK]', async () => {
+  it('gives a cursor whenever has_more is true and none on the last page [CUR-HAS-MORE, CUR-WALK, CUR-LAST-PAGE-NO-CURSOR]', async () => {
     const ids: string[] = [];
     let cursor: string | null = null;
     let pages = 0;
@@ -75,7 +75,7 @@ describe('filters', () => {
     expect(r.json.data[0].to).toBe('+447700900007');
   });
 
-  it('refuses an unknown status value and a non-E.164 number with 400 (reference reading) [CUR-FILTER-UNKNOWN-VALUE, CUR-ERRORS-NOT-SHOWN, CUR-FILTER-STATUS-UNKNOWN]', async () => {
+  it('refuses an unknown status value and a non-E.164 number with 400 (reference reading) [CUR-FILTER-UNKNOWN-VALUE, CUR-ERRORS-NOT-SHOWN, CUR-FILTER-STATUS-UNKNOWN, CUR-FILTER-TO-INVALID]', async () => {
     const s = await list({ status: 'bounced' });
     invalid(s, 'status');
     expect(s.headers.get('content-type')).toBe('application/problem+json');

@@ -111,6 +111,12 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const again = await h.submit(Object.fromEntries(Object.entries(body).reverse()), { key });
     return again.status === 202 && again.json.id !== first.json.id;
   },
+  'equivalent-json-conflict': async (h) => {
+    const key = freshKey();
+    const body = messageBody(h);
+    await h.submit(body, { key });
+    return (await h.submit(Object.fromEntries(Object.entries(body).reverse()), { key })).status === 409;
+  },
   'idempotency-conflict-ignored': async (h) => {
     const key = freshKey();
     await h.submit(messageBody(h), { key });
@@ -252,9 +258,25 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     return (await rows(h, { to, limit: '1000' })).json.data.some((row: any) => row.to !== to);
   },
   'unknown-status-filter-ignored': async (h) => (await rows(h, { status: 'bounced' })).status === 200,
+  'unknown-status-matches-nothing': async (h) => {
+    const res = await rows(h, { status: 'bounced' });
+    return res.status === 200 && res.json.data.length === 0;
+  },
+  'invalid-number-filter-ignored': async (h) => {
+    const res = await rows(h, { to: '12345' });
+    return res.status === 200 && res.json.data.length > 0;
+  },
+  'invalid-number-matches-nothing': async (h) => {
+    const res = await rows(h, { to: '12345' });
+    return res.status === 200 && res.json.data.length === 0;
+  },
   'filter-shape-500': async (h) => (await rows(h, { status: 'bounced' })).status >= 500 || (await rows(h, { to: '12345' })).status >= 500,
   'rows-path-serves-bulk': async (h) => !Array.isArray((await rows(h, {})).json.data),
   'has-more-omitted-on-last-page': async (h) => typeof (await rows(h, { limit: '1000' })).json.pagination.has_more !== 'boolean',
+  'last-page-offers-cursor': async (h) => {
+    const last = (await rows(h, { limit: '1000' })).json.pagination;
+    return last.has_more === false && typeof last.next_cursor === 'string';
+  },
   'has-more-counts-whole-listing': async (h) => {
     const first = await rows(h, { limit: '200' });
     const last = (await rows(h, { limit: '200', cursor: first.json.pagination.next_cursor })).json.pagination;
@@ -336,6 +358,18 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     return b.delivery_summary === null && b.warnings.length === 0;
   },
   'acceptance-submission-zeros': async (h) => (await h.submit(messageBody(h))).json.submission !== null,
+  'acceptance-intake-zeros': async (h) => {
+    const intake = (await h.submit(messageBody(h))).json.intake;
+    return intake !== null && intake.good + intake.bad + intake.empty === 0;
+  },
+  'processed-from-lagging-replica': async (h) => {
+    // Mid-processing (300 ms after acceptance) two of the three entries are processed.
+    const r = await h.submit(messageBody(h));
+    await advance(h, 300);
+    const first = (await h.call('GET', h.paths.bulk(h.b, r.json.id))).json.submission?.processed ?? 0;
+    const second = (await h.call('GET', h.paths.bulk(h.b, r.json.id))).json.submission?.processed ?? 0;
+    return second < first;
+  },
   'acceptance-status-processing': async (h) => (await h.submit(messageBody(h))).json.status !== 'queued',
   'outcomes-exceed-recipients': async (h) => {
     const r = await h.submit(messageBody(h, {}, 3));

@@ -39,7 +39,7 @@ describe('replay and conflict', () => {
     expect(again.headers.get('x-request-id')).toBe('replay-probe');
   });
 
-  it('treats key order and whitespace as equivalent and replays [IDEM-EQUIVALENCE, IDEM-KEY-PERMANENT]', async () => {
+  it('treats key order and whitespace as equivalent and replays [IDEM-EQUIVALENCE, IDEM-KEY-PERMANENT, IDEM-EQUIVALENT-REPLAYED]', async () => {
     const key = freshKey();
     const body = messageBody(h);
     const first = await h.submit(body, { key });

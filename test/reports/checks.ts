@@ -27,7 +27,17 @@ function base(id: string, title: string, requirements: string[]): Omit<Collected
 
 export function sampleChecks(): CollectedCheck[] {
   return [
-    { ...base('pass', 'returns the balance [FIX-MUST-A]', ['FIX-MUST-A']), status: 'pass', notes: ['the target chose reading B'], seed: 42 },
+    {
+      ...base('pass', 'returns the balance [FIX-MUST-A]', ['FIX-MUST-A']),
+      status: 'pass',
+      notes: ['the target chose reading B'],
+      readings: [
+        { point: 'empty-cursor', choice: 'refused' },
+        { point: 'last-page-cursor', choice: 'cursor', detail: 'next_cursor "abc"' },
+        { point: 'last-page-cursor', choice: 'cursor', detail: 'next_cursor "def"' },
+      ],
+      seed: 42,
+    },
     {
       ...base('fail', 'answers 200 to a permitted caller [FIX-MUST-B]', ['FIX-MUST-A', 'FIX-MUST-B']),
       status: 'fail',

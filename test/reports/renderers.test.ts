@@ -78,18 +78,27 @@ describe('report.md', () => {
   it('keeps warnings, errors and skips in their own sections, with notes and assumptions', () => {
     const headings = md.split('\n').filter((l) => l.startsWith('## '));
     expect(headings).toEqual([
+      '## Readings',
       '## Topics',
       '## Failures',
       '## Warnings (broken "should")',
       '## Errors (the check could not run)',
       '## Skipped',
-      '## Readings chosen and other notes',
+      '## Other notes',
       '## Advisories (beyond the document, never failing)',
       '## Assumptions applied (where the document is silent)',
       '## Requirement coverage',
     ]);
     expect(md).toContain('- `wallet/skip` refuses a limited caller \\[FIX-NEEDS-FIXTURE\\]: CONFORMANCE\\_LIMITED\\_CLIENT\\_ID is not set (precondition)');
     expect(md).toContain('- `wallet/pass`: the target chose reading B');
+  });
+
+  it('shows each reading the target took once, a warning naming what breaks', () => {
+    const section = md.slice(md.indexOf('## Readings'), md.indexOf('## Topics')).split('\n').filter((l) => l.startsWith('- '));
+    expect(section).toEqual([
+      '- 2.6 next\\_cursor on the last page: **a cursor still offered with has\\_more false**, warning: a client that pages while a cursor is offered asks again past the last page',
+      '- 4.3 An empty cursor value: 400 validation\\_failed',
+    ]);
   });
 
   it('cannot be broken out of by evidence or titles', () => {
@@ -224,7 +233,9 @@ describe('report.html', () => {
   });
 
   it('lists the readings chosen, the assumptions applied and the advisories', () => {
-    expect(html).toContain('<h2>Readings chosen and other notes</h2><ul><li><code>wallet/pass</code> the target chose reading B</li></ul>');
+    expect(html).toContain('<h2>Other notes</h2><ul><li><code>wallet/pass</code> the target chose reading B</li></ul>');
+    expect(html).toContain('<section id="readings"><h2>Readings</h2>');
+    expect(html).toContain('<li title="wallet/pass">4.3 An empty cursor value: 400 validation_failed</li>');
     expect(html).toContain('<h2>Assumptions applied (where the document is silent)</h2><ul><li><code>FIX-MUST-A</code>');
     expect(html).toContain('<li><code>problem-details/warn</code> the detail repeats the title</li>');
   });
