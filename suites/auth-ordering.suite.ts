@@ -132,6 +132,30 @@ describe('auth-ordering (4, 5)', () => {
 
   check(
     {
+      id: 'token-outside-header-401',
+      title:
+        "Every operation without an Authorization header but with the application's valid token where RFC 6750 also lets a client put it (the access_token query parameter): 401 authentication_required",
+      requirements: ['AUTH-401-MISSING', 'AUTH-ALL-OPERATIONS'],
+      needs: ['businessId'],
+      maxRequests: EVERY_OPERATION,
+      writes: WRITES_IF_ACCEPTED,
+      readsInSafe: true,
+    },
+    async (t) => {
+      // Blind defect blind-token-in-query-accepted: a call with no Authorization header is
+      // unauthenticated wherever else a valid token travels (a URL ends up in logs and caches).
+      // The token is one this client obtained, so every record of it is redacted.
+      const token = await t.api.token('primary');
+      const readsFirst = [...operations(t)].sort((a, b) => Number(a.writes) - Number(b.writes));
+      for (const op of readsFirst) {
+        const res = await t.api.send({ ...op.request, as: 'none', query: [['access_token', token]] });
+        expectProblem(t, res, { status: 401, codes: ['authentication_required'], requirement: 'AUTH-401-MISSING', why: `${op.name}, no Authorization header, the valid token as access_token in the query` });
+      }
+    },
+  );
+
+  check(
+    {
       id: 'basic-scheme-401',
       title: "Every operation with the application's client credentials as Basic, and the wallet with a valid token under the scheme Token: 401 authentication_required",
       requirements: ['AUTH-BEARER', 'AUTH-ALL-OPERATIONS'],
