@@ -133,6 +133,18 @@ function checkObservation(t: CheckContext, body: Json, response: ApiResponse, en
         response,
       );
     }
+    // Nor does it while a recipient submitted successfully has no resolved outcome: the summary's
+    // own counts then show reporting unfinished (outcomes_resolved below submission.success).
+    const success = isObject(submission) ? submission.success : undefined;
+    if (summary.complete === true && typeof success === 'number' && typeof summary.outcomes_resolved === 'number') {
+      t.expect(
+        summary.outcomes_resolved >= success,
+        'BULK-DELIVERY-COMPLETE-MEANING',
+        `delivery_summary.complete false while fewer outcomes are resolved than the ${success} successful submissions`,
+        `complete true with outcomes_resolved ${summary.outcomes_resolved} and submission.success ${success} at status ${String(status)}`,
+        response,
+      );
+    }
     const resolved = summary.outcomes_resolved;
     t.expect(
       typeof resolved === 'number' && Number.isInteger(resolved) && resolved >= 0,
