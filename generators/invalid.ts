@@ -184,6 +184,18 @@ export function invalidBulkCaseArbs(options: BulkRequestOptions): Record<Invalid
   const valueMax = templateValueMaxLength();
   const classifications = (componentSchema('MessageClassification').enum as string[]) ?? [];
   const { max: recipientMax } = recipientCountBounds();
+  /** Bodies with a classification outside the enum (values of it are filtered out). */
+  const classificationCases = (pairs: fc.Arbitrary<readonly [BulkRequestBody, string]>) =>
+    pairs
+      .filter(([, c]) => !classifications.includes(c))
+      .map(([b, classification]) =>
+        make({
+          name: `classification "${classification}"`,
+          kind: 'schema', in: 'body', request: { body: { ...b, classification } },
+          pointer: '/classification', keyword: 'enum',
+          outcomes: [VALIDATION_FAILED], requirement: 'VAL-CLASSIFICATION-ENUM',
+        }),
+      );
   /** A template-based body whose recipient's first variable is set to a non-string value. */
   const variableOfType = (values: fc.Arbitrary<unknown>) =>
     fc.tuple(withIndex(templateBodies), values).map(([[b, i], v]) => {
@@ -310,31 +322,16 @@ export function invalidBulkCaseArbs(options: BulkRequestOptions): Record<Invalid
         outcomes: [VALIDATION_FAILED, ...SENDER_REFUSED], requirement: 'VAL-FROM-LENGTH',
       }),
     ),
-    'classification: outside the enum': fc
-      .tuple(anyBodies, fc.oneof(fc.constantFrom(...classifications.map((c) => c.toUpperCase())), fc.stringMatching(/^[a-z]{1,12}$/)))
-      .filter(([, c]) => !classifications.includes(c))
-      .map(([b, classification]) =>
-        make({
-          name: `classification "${classification}"`,
-          kind: 'schema', in: 'body', request: { body: { ...b, classification } },
-          pointer: '/classification', keyword: 'enum',
-          outcomes: [VALIDATION_FAILED], requirement: 'VAL-CLASSIFICATION-ENUM',
-        }),
-      ),
+    'classification: outside the enum': classificationCases(
+      fc.tuple(anyBodies, fc.oneof(fc.constantFrom(...classifications.map((c) => c.toUpperCase())), fc.stringMatching(/^[a-z]{1,12}$/))),
+    ),
     // Blind defect blind-classification-case-insensitive: an enum is matched exactly, so every
     // value of it in another letter case (capitalised, upper, mixed) is outside it, always sent.
-    'classification: an enum value in another letter case': fc
-      .tuple(anyBodies, fc.constantFrom(...classifications), fc.array(fc.boolean(), { minLength: 1, maxLength: 32 }))
-      .map(([b, value, flips]) => [b, [...value].map((ch, i) => (flips[i % flips.length] ? ch.toUpperCase() : ch.toLowerCase())).join('')] as const)
-      .filter(([, c]) => !classifications.includes(c))
-      .map(([b, classification]) =>
-        make({
-          name: `classification "${classification}"`,
-          kind: 'schema', in: 'body', request: { body: { ...b, classification } },
-          pointer: '/classification', keyword: 'enum',
-          outcomes: [VALIDATION_FAILED], requirement: 'VAL-CLASSIFICATION-ENUM',
-        }),
-      ),
+    'classification: an enum value in another letter case': classificationCases(
+      fc
+        .tuple(anyBodies, fc.constantFrom(...classifications), fc.array(fc.boolean(), { minLength: 1, maxLength: 32 }))
+        .map(([b, value, flips]) => [b, [...value].map((ch, i) => (flips[i % flips.length] ? ch.toUpperCase() : ch.toLowerCase())).join('')] as [BulkRequestBody, string]),
+    ),
     'recipients: empty': anyBodies.map((b) =>
       make({
         name: 'recipients is empty',

@@ -72,11 +72,11 @@ function operations(t: CheckContext): Operation[] {
 }
 
 /** Sends every operation as `caller` and fails unless each answers 401 authentication_required. */
-async function expect401Everywhere(t: CheckContext, caller: Caller, requirement: RequirementId, why: string): Promise<void> {
+async function expect401Everywhere(t: CheckContext, caller: Caller, requirement: RequirementId, why: string, query?: Array<[string, string]>): Promise<void> {
   // Reads first: a credential wrongly accepted fails the check before anything is written.
   const readsFirst = [...operations(t)].sort((a, b) => Number(a.writes) - Number(b.writes));
   for (const op of readsFirst) {
-    const res = await t.api.send({ ...op.request, as: caller });
+    const res = await t.api.send({ ...op.request, as: caller, ...(query ? { query } : {}) });
     expectProblem(t, res, { status: 401, codes: ['authentication_required'], requirement, why: `${op.name}, ${why}` });
   }
 }
@@ -146,11 +146,7 @@ describe('auth-ordering (4, 5)', () => {
       // unauthenticated wherever else a valid token travels (a URL ends up in logs and caches).
       // The token is one this client obtained, so every record of it is redacted.
       const token = await t.api.token('primary');
-      const readsFirst = [...operations(t)].sort((a, b) => Number(a.writes) - Number(b.writes));
-      for (const op of readsFirst) {
-        const res = await t.api.send({ ...op.request, as: 'none', query: [['access_token', token]] });
-        expectProblem(t, res, { status: 401, codes: ['authentication_required'], requirement: 'AUTH-401-MISSING', why: `${op.name}, no Authorization header, the valid token as access_token in the query` });
-      }
+      await expect401Everywhere(t, 'none', 'AUTH-401-MISSING', 'no Authorization header, the valid token as access_token in the query', [['access_token', token]]);
     },
   );
 
