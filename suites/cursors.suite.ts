@@ -365,21 +365,21 @@ describe('cursors (4.3, 2.6)', () => {
       let walks = 0;
       const walkFindings: Array<{ actual: string; evidence: ApiResponse[] }> = [];
       const walkAt = async (limit: number | undefined) => {
-      // A bulk with more rows than one read shows has no known total: the walk is then unbounded by it.
-      const w = await walk(t, bulkId, limit, [], truth.complete ? total : undefined);
-      walks++;
-      const seen = new Set<string>();
-      const repeated = w.ids.filter((id) => (seen.has(id) ? true : (seen.add(id), false)));
-      const last = w.responses.at(-1)!;
-      if (repeated.length > 0) walkFindings.push({ actual: `page size ${limit ?? 'default'}: rows seen twice: ${repeated.slice(0, 5).join(', ')}`, evidence: w.responses.slice(-2) });
-      if (truth.complete) {
-        // Rows that appeared after the first read are allowed (rows may be created as the bulk advances).
-        const missing = [...expected].filter((id) => !seen.has(id));
-        if (seen.size > expected.size) t.note(`the walk met ${seen.size - expected.size} row(s) created after the first read`);
-        if (missing.length > 0) {
-          walkFindings.push({ actual: `page size ${limit ?? 'default'}: ${seen.size} rows, ${missing.length} missing (e.g. ${missing.slice(0, 3).join(', ')})`, evidence: [last] });
+        // A bulk with more rows than one read shows has no known total: the walk is then unbounded by it.
+        const w = await walk(t, bulkId, limit, [], truth.complete ? total : undefined);
+        walks++;
+        const seen = new Set<string>();
+        const repeated = w.ids.filter((id) => (seen.has(id) ? true : (seen.add(id), false)));
+        const last = w.responses.at(-1)!;
+        if (repeated.length > 0) walkFindings.push({ actual: `page size ${limit ?? 'default'}: rows seen twice: ${repeated.slice(0, 5).join(', ')}`, evidence: w.responses.slice(-2) });
+        if (truth.complete) {
+          // Rows that appeared after the first read are allowed (rows may be created as the bulk advances).
+          const missing = [...expected].filter((id) => !seen.has(id));
+          if (seen.size > expected.size) t.note(`the walk met ${seen.size - expected.size} row(s) created after the first read`);
+          if (missing.length > 0) {
+            walkFindings.push({ actual: `page size ${limit ?? 'default'}: ${seen.size} rows, ${missing.length} missing (e.g. ${missing.slice(0, 3).join(', ')})`, evidence: [last] });
+          }
         }
-      }
       };
       // Pages that fill exactly: the last full page is the last page (has_more is held against the
       // rows that follow it, not against the page being full).
