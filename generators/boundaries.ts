@@ -99,6 +99,24 @@ export function stringOfLength(
     .filter((s) => codePointLength(s) === length && (!inside || ((!pattern || pattern.test(s)) && keep(s))));
 }
 
+/**
+ * Precomposed letters of the Basic Multilingual Plane, two or three bytes each in UTF-8 and one
+ * code point and one UTF-16 unit each: every reading of "characters" but bytes counts them alike.
+ */
+const MULTI_BYTE = [...'éñüßçждлЖ€中文'];
+
+/** Text of exactly `length` characters, none of them ASCII (no whitespace to trim, no placeholder braces). */
+export function multiByteText(length: number): fc.Arbitrary<string> {
+  return fc.array(fc.constantFrom(...MULTI_BYTE), { minLength: length, maxLength: length }).map((cs) => cs.join(''));
+}
+
+/** A string field with no pattern nor format: any characters count toward its length. */
+function isFreeText(root: SchemaObject, schemaPath: string): boolean {
+  const field = resolvePointer(root, '#' + schemaPath).schema as SchemaObject;
+  const resolved = typeof field.$ref === 'string' ? (resolvePointer(root, field.$ref).schema as SchemaObject) : field;
+  return resolved.type === 'string' && resolved.pattern === undefined && resolved.format === undefined;
+}
+
 // ---- the bulk submission body ---------------------------------------------------------------
 
 export interface BoundaryCase {
@@ -187,7 +205,9 @@ export function bulkBoundaryCaseArbs(options: BulkRequestOptions): Record<string
         bodies = bulkBodyWithRecipientCount(side.size, opts);
       } else {
         const plain = bound.pointer === '/message' || needsTemplate ? plainText : () => true;
-        let values = stringOfLength(root, bound.schemaPath, side.size, plain);
+        // Free text is counted in characters: its values are multi-byte characters, so a count of
+        // UTF-8 bytes (blind defect blind-message-length-in-bytes) cannot pass for one.
+        let values = isFreeText(root, bound.schemaPath) ? multiByteText(side.size) : stringOfLength(root, bound.schemaPath, side.size, plain);
         if (bound.pointer === '/recipients/*/to' && side.valid && opts.pool) {
           // A valid number must come from the allowlist; one past the bound is undeliverable anyway.
           const fitting = opts.pool.filter((n) => codePointLength(n) === side.size);

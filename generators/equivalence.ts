@@ -140,6 +140,11 @@ export interface DifferentVariantOptions extends Pick<BulkRequestOptions, 'pool'
  * template_id when alternatives are given), so a repeat reaches the idempotency check.
  */
 export function differentVariantsArb(body: BulkRequestBody, options: DifferentVariantOptions): fc.Arbitrary<DifferentVariant> {
+  return fc.oneof(...differentVariantKinds(body, options));
+}
+
+/** One arbitrary per field of `body` that a one-field change can reach (differentVariantsArb picks among them). */
+export function differentVariantKinds(body: BulkRequestBody, options: DifferentVariantOptions): Array<fc.Arbitrary<DifferentVariant>> {
   const kinds: Array<fc.Arbitrary<DifferentVariant>> = [];
   const classes = (componentSchema('MessageClassification').enum as string[]).filter((c) => c !== body.classification);
   if (classes.length > 0) {
@@ -186,5 +191,5 @@ export function differentVariantsArb(body: BulkRequestBody, options: DifferentVa
   if (body.template_id !== undefined && templates.length > 0) {
     kinds.push(fc.constantFrom(...templates).map((template_id) => ({ pointer: '/template_id', body: { ...body, template_id } })));
   }
-  return fc.oneof(...kinds);
+  return kinds;
 }

@@ -81,6 +81,9 @@ function extraName(declared: string[]): fc.Arbitrary<string> {
   return fc.stringMatching(/^[a-z][a-z_]{0,11}$/).filter((n) => !declared.includes(n) && n !== '__proto__');
 }
 
+/** JSON values of no string or number type (numbers are a kind of their own: the usual coercion). */
+const NOT_TEXT = fc.oneof(fc.boolean(), fc.constant(null), fc.constant([] as unknown), fc.constant({} as unknown));
+
 const extraValue = fc.oneof(fc.string({ maxLength: 8 }), fc.integer(), fc.boolean(), fc.constant(null));
 
 /** Text `length` long from the letters a-z (plain, header-safe). */
@@ -145,14 +148,17 @@ export const INVALID_BULK_KINDS = [
   'message: one past the maximum length',
   'message: one below the minimum length',
   'message: not a string',
+  'message: a number',
   'from: one past the maximum length',
   'from: one below the minimum length',
   'classification: outside the enum',
+  'classification: an enum value in another letter case',
   'recipients: empty',
   'recipients: not an array',
   'recipient: to not E.164',
   'template variable: one past the maximum length',
   'template variable: not a string',
+  'template variable: a number',
   'template_id: not a UUIDv7',
   'body: not an object',
   'body: malformed JSON',
@@ -178,6 +184,32 @@ export function invalidBulkCaseArbs(options: BulkRequestOptions): Record<Invalid
   const valueMax = templateValueMaxLength();
   const classifications = (componentSchema('MessageClassification').enum as string[]) ?? [];
   const { max: recipientMax } = recipientCountBounds();
+  /** Bodies with a classification outside the enum (values of it are filtered out). */
+  const classificationCases = (pairs: fc.Arbitrary<readonly [BulkRequestBody, string]>) =>
+    pairs
+      .filter(([, c]) => !classifications.includes(c))
+      .map(([b, classification]) =>
+        make({
+          name: `classification "${classification}"`,
+          kind: 'schema', in: 'body', request: { body: { ...b, classification } },
+          pointer: '/classification', keyword: 'enum',
+          outcomes: [VALIDATION_FAILED], requirement: 'VAL-CLASSIFICATION-ENUM',
+        }),
+      );
+  /** A template-based body whose recipient's first variable is set to a non-string value. */
+  const variableOfType = (values: fc.Arbitrary<unknown>) =>
+    fc.tuple(withIndex(templateBodies), values).map(([[b, i], v]) => {
+      const body = clone(b);
+      const vars = body.recipients[i]!.template_variables! as Record<string, unknown>;
+      const key = Object.keys(vars)[0]!;
+      vars[key] = v;
+      return make({
+        name: `recipient ${i} template variable "${key}" = ${JSON.stringify(v)}`,
+        kind: 'schema', in: 'body', request: { body },
+        pointer: `/recipients/${i}/template_variables/${key}`, keyword: 'type',
+        outcomes: [VALIDATION_FAILED], requirement: 'VAL-TEMPLATE-VARIABLE-LENGTH', requires: tpl.requires,
+      });
+    });
 
   const keySchema = parameterSchema('createSmsBulkMessage', 'Idempotency-Key', 'header');
   const keyMax = lengthOf(keySchema, 'maxLength');
@@ -257,12 +289,20 @@ export function invalidBulkCaseArbs(options: BulkRequestOptions): Record<Invalid
         outcomes: [VALIDATION_FAILED], requirement: 'VAL-MESSAGE-LENGTH',
       }),
     ),
-    'message: not a string': fc.tuple(messageBodies, fc.oneof(fc.integer(), fc.boolean(), fc.constant(null))).map(([b, m]) =>
+    'message: not a string': fc.tuple(messageBodies, NOT_TEXT).map(([b, m]) =>
       make({
         name: `message ${JSON.stringify(m)}`,
         kind: 'schema', in: 'body', request: { body: { ...b, message: m } },
         // A null message may be read as no message: the server then names the object (exactly one of message / template_id).
         pointer: '/message', ...(m === null ? { objectPointer: '', property: 'message' } : {}), keyword: 'type',
+        outcomes: [VALIDATION_FAILED], requirement: 'VAL-BODY-FIELDS',
+      }),
+    ),
+    'message: a number': fc.tuple(messageBodies, fc.integer()).map(([b, m]) =>
+      make({
+        name: `message ${JSON.stringify(m)}`,
+        kind: 'schema', in: 'body', request: { body: { ...b, message: m } },
+        pointer: '/message', keyword: 'type',
         outcomes: [VALIDATION_FAILED], requirement: 'VAL-BODY-FIELDS',
       }),
     ),
@@ -282,17 +322,16 @@ export function invalidBulkCaseArbs(options: BulkRequestOptions): Record<Invalid
         outcomes: [VALIDATION_FAILED, ...SENDER_REFUSED], requirement: 'VAL-FROM-LENGTH',
       }),
     ),
-    'classification: outside the enum': fc
-      .tuple(anyBodies, fc.oneof(fc.constantFrom(...classifications.map((c) => c.toUpperCase())), fc.stringMatching(/^[a-z]{1,12}$/)))
-      .filter(([, c]) => !classifications.includes(c))
-      .map(([b, classification]) =>
-        make({
-          name: `classification "${classification}"`,
-          kind: 'schema', in: 'body', request: { body: { ...b, classification } },
-          pointer: '/classification', keyword: 'enum',
-          outcomes: [VALIDATION_FAILED], requirement: 'VAL-CLASSIFICATION-ENUM',
-        }),
-      ),
+    'classification: outside the enum': classificationCases(
+      fc.tuple(anyBodies, fc.oneof(fc.constantFrom(...classifications.map((c) => c.toUpperCase())), fc.stringMatching(/^[a-z]{1,12}$/))),
+    ),
+    // Blind defect blind-classification-case-insensitive: an enum is matched exactly, so every
+    // value of it in another letter case (capitalised, upper, mixed) is outside it, always sent.
+    'classification: an enum value in another letter case': classificationCases(
+      fc
+        .tuple(anyBodies, fc.constantFrom(...classifications), fc.array(fc.boolean(), { minLength: 1, maxLength: 32 }))
+        .map(([b, value, flips]) => [b, [...value].map((ch, i) => (flips[i % flips.length] ? ch.toUpperCase() : ch.toLowerCase())).join('')] as [BulkRequestBody, string]),
+    ),
     'recipients: empty': anyBodies.map((b) =>
       make({
         name: 'recipients is empty',
@@ -331,18 +370,10 @@ export function invalidBulkCaseArbs(options: BulkRequestOptions): Record<Invalid
         outcomes: [VALIDATION_FAILED], requirement: 'VAL-TEMPLATE-VARIABLE-LENGTH', requires: tpl.requires,
       });
     }),
-    'template variable: not a string': fc.tuple(withIndex(templateBodies), fc.oneof(fc.integer(), fc.boolean(), fc.constant(null))).map(([[b, i], v]) => {
-      const body = clone(b);
-      const vars = body.recipients[i]!.template_variables! as Record<string, unknown>;
-      const key = Object.keys(vars)[0]!;
-      vars[key] = v;
-      return make({
-        name: `recipient ${i} template variable "${key}" = ${JSON.stringify(v)}`,
-        kind: 'schema', in: 'body', request: { body },
-        pointer: `/recipients/${i}/template_variables/${key}`, keyword: 'type',
-        outcomes: [VALIDATION_FAILED], requirement: 'VAL-TEMPLATE-VARIABLE-LENGTH', requires: tpl.requires,
-      });
-    }),
+    // Each class of non-string JSON value is a kind of its own, so each is always sent (blind
+    // defect blind-template-variable-non-string-accepted took numbers as their text).
+    'template variable: not a string': variableOfType(NOT_TEXT),
+    'template variable: a number': variableOfType(fc.integer()),
     'template_id: not a UUIDv7': fc
       .tuple(templateBodies, fc.oneof(fc.uuid({ version: [1, 4, 6, 8] }), fc.stringMatching(/^[a-z0-9-]{1,36}$/)))
       .filter(([, id]) => !new RegExp(componentSchema('UuidV7').pattern as string, 'u').test(id))

@@ -26,30 +26,19 @@ const registry = [
   { id: 'blind-basic-credentials-accepted', requirement: 'AUTH-BEARER', topic: 'auth-ordering', round: 1, description: "The API also accepts the application's client credentials sent as HTTP Basic (the token endpoint's scheme) instead of a bearer token." },
   { id: 'blind-bulk-lookup-before-grant', requirement: 'AUTH-ORDER', topic: 'auth-ordering', round: 1, description: 'A bulk read looks the bulk up before checking the grant: on a business without grant an unknown bulk id gets 404 resource_not_found, an existing one 403 permission_denied.' },
   { id: 'blind-missing-permission-401', requirement: 'AUTH-PERMISSION', topic: 'auth-ordering', round: 1, description: 'An application granted on the business but lacking the operation permission gets 401 authentication_required instead of 403 permission_denied.' },
-  { id: 'blind-token-in-query-accepted', requirement: 'AUTH-401-MISSING', topic: 'auth-ordering', round: 1, description: 'A call without an Authorization header but with an access_token query parameter (RFC 6750 form) is authenticated instead of 401.' },
   // idempotency
   { id: 'blind-replay-status-200', requirement: 'IDEM-REPLAY', topic: 'idempotency', round: 1, description: 'An equivalent repeat replays the original body and Location but with status 200 instead of the original 202.' },
   { id: 'blind-replay-current-state', requirement: 'IDEM-REPLAY', topic: 'idempotency', round: 1, description: 'An equivalent repeat answers the bulk as it is now (current status, counts, warnings) instead of replaying the original 202 response.' },
-  { id: 'blind-key-case-insensitive', requirement: 'IDEM-SCOPE', topic: 'idempotency', round: 1, description: 'Idempotency keys are compared lower-cased, so a key differing only in letter case from a used one is taken for it (409 or replay instead of a new bulk).' },
-  { id: 'blind-fingerprint-ignores-variables', requirement: 'IDEM-CONFLICT', topic: 'idempotency', round: 1, description: "The payload fingerprint leaves out the recipients' template_variables, so a repeat with other variable values replays the original instead of 409 idempotency_conflict." },
   // recipient-limits
   { id: 'blind-body-limit-100kb', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', round: 1, description: 'Request bodies above 100 KB (a body parser default) are refused with 400 validation_failed, so a valid 1000-recipient submission with template variables is refused.' },
   { id: 'blind-over-limit-invalid-recipient-code', requirement: 'RLIM-MAX-1000', topic: 'recipient-limits', round: 1, description: 'Too many recipients gives 422 with code invalid_recipient instead of recipient_limit_exceeded.' },
   { id: 'blind-over-limit-truncated', requirement: 'RLIM-NO-PARTIAL', topic: 'recipient-limits', round: 1, description: 'A submission above 1000 entries is accepted (202) with its first 1000 entries kept, instead of refused as a whole.' },
   // cursors
-  { id: 'blind-cursor-number-filter-not-bound', requirement: 'CUR-BOUND-FILTERS', topic: 'cursors', round: 1, description: 'A cursor issued without a number filter is accepted together with one (the new filter applies) instead of 400.' },
-  { id: 'blind-has-more-by-full-page', requirement: 'CUR-HAS-MORE', topic: 'cursors', round: 1, description: 'has_more is true whenever the page is full, so a last page holding exactly the page size says has_more true and its next_cursor leads to an empty page.' },
   { id: 'blind-cursor-overlaps-one-row', requirement: 'CUR-WALK', topic: 'cursors', round: 1, description: "Each next page starts at the previous page's last row, so a walk repeats one row per page." },
-  { id: 'blind-filtered-walk-repeats', requirement: 'CUR-WALK', topic: 'cursors', round: 1, description: "In a filtered listing the next page starts page-size positions after the page's start (counting unfiltered rows), so a filtered walk repeats rows." },
-  { id: 'blind-cursor-single-use', requirement: 'CUR-LIFETIME', topic: 'cursors', round: 1, description: 'A cursor is spent by its first use: presenting it again (within 24 hours) gives 400 validation_failed.' },
   { id: 'blind-limit-above-max-clamped', requirement: 'CUR-MAX-LIMIT', topic: 'cursors', round: 1, description: 'A page size above 1000 is clamped to 1000 and served (200) instead of 400 validation_failed.' },
   // bulk-invariants
   { id: 'blind-settled-requires-no-failures', requirement: 'BULK-SETTLED-RULE', topic: 'bulk-invariants', round: 1, description: 'settled is true only when completed with no retries outstanding and no failed submission, so a completed bulk with an exhausted entry shows settled false.' },
-  { id: 'blind-delivery-complete-when-completed', requirement: 'BULK-DELIVERY-COMPLETE-MEANING', topic: 'bulk-invariants', round: 1, description: 'delivery_summary.complete is true as soon as processing is completed, while outcomes of some recipients are still unresolved.' },
-  { id: 'blind-message-trimmed', requirement: 'BULK-ECHO-REQUEST', topic: 'bulk-invariants', round: 1, description: 'The submitted message is stored and shown with its surrounding whitespace trimmed.' },
-  { id: 'blind-acceptance-intake-null', requirement: 'BULK-ACCEPT-SHAPE', topic: 'bulk-invariants', round: 1, description: 'The 202 shows intake null instead of the intake counts.' },
   { id: 'blind-location-without-version-prefix', requirement: 'BULK-LOCATION', topic: 'bulk-invariants', round: 1, description: "The 202's Location leaves out the /v1 prefix (/businesses/{id}/sms/bulk-messages/{bulkId}), so it resolves to no resource." },
-  { id: 'blind-json-charset-refused', requirement: 'BULK-ACCEPT-202', topic: 'bulk-invariants', round: 1, description: 'A valid submission labelled application/json; charset=utf-8 is refused with 400 validation_failed (the media type compared as a whole string).' },
   // wallet
   { id: 'blind-wallet-balance-grouped', requirement: 'WAL-MONEY-FORMAT', topic: 'wallet', round: 1, description: 'current_balance and available_balance are written with thousands separators (1,250.75).' },
   { id: 'blind-wallet-currency-numeric', requirement: 'WAL-CURRENCY-FORMAT', topic: 'wallet', round: 1, description: 'currency is the ISO 4217 numeric code (826) instead of the alphabetic one.' },
@@ -60,24 +49,17 @@ const registry = [
   { id: 'blind-rows-listing-skips-grant', requirement: 'CONC-OTHER-BUSINESS-PATH', topic: 'concealment', round: 1, description: 'The recipient listing does not check the grant: the rows of a bulk of a business without grant are listed (200) under that business.' },
   { id: 'blind-foreign-message-404-owner-instance', requirement: 'CONC-SAME-AS-MISSING', topic: 'concealment', round: 1, description: "The 404 for another business's message carries as instance that message's path under its owning business." },
   // request-id
-  { id: 'blind-replay-stale-request-id', requirement: 'RID-ECHO', topic: 'request-id', round: 1, description: "A replayed submission carries the original request's X-Request-Id instead of the valid one of the repeat." },
   { id: 'blind-request-id-dots-replaced', requirement: 'RID-ECHO', topic: 'request-id', round: 1, description: 'A valid X-Request-Id containing a dot or underscore is replaced by a generated one (the pattern taken as letters, digits and hyphens).' },
   { id: 'blind-request-id-lowercased', requirement: 'RID-ECHO', topic: 'request-id', round: 1, description: 'A valid X-Request-Id is echoed lower-cased.' },
   { id: 'blind-request-id-min-2', requirement: 'RID-LENGTH-BOUNDARY', topic: 'request-id', round: 1, description: 'A valid one-character X-Request-Id is replaced by a generated one (the minimum taken as 2).' },
-  { id: 'blind-unknown-path-no-request-id', requirement: 'RID-EVERY-RESPONSE', topic: 'request-id', round: 1, description: 'The 404 for an authenticated call to a path that is no operation comes from a fallback handler without an X-Request-Id header.' },
   // problem-details
   { id: 'blind-problem-status-as-string', requirement: 'PROB-STATUS-MATCH', topic: 'problem-details', round: 1, description: 'The status member of problems is a string ("400") instead of an integer.' },
   { id: 'blind-error-item-message', requirement: 'PROB-VALIDATION-ERRORS', topic: 'problem-details', round: 1, description: 'Each errors[] item carries a message member beside pointer and code.' },
   { id: 'blind-pointer-one-based', requirement: 'PROB-VALIDATION-ERRORS', topic: 'problem-details', round: 1, description: 'errors[] pointers number recipient entries from 1 (/recipients/1/to for the first entry), so they point at the wrong or no entry.' },
   { id: 'blind-problem-type-hyphenated', requirement: 'PROB-TYPE-FORM', topic: 'problem-details', round: 1, description: 'Problem type URIs end in the code written with hyphens (…/validation-failed) instead of the code.' },
   // validation
-  { id: 'blind-classification-case-insensitive', requirement: 'VAL-CLASSIFICATION-ENUM', topic: 'validation', round: 1, description: 'classification is matched case-insensitively: Transactional is accepted (and stored lower-cased).' },
-  { id: 'blind-message-length-in-bytes', requirement: 'VAL-MESSAGE-LENGTH', topic: 'validation', round: 1, description: 'message length is counted in UTF-8 bytes, so 4096 characters of non-ASCII text are refused.' },
   { id: 'blind-recipient-extra-member-accepted', requirement: 'VAL-RECIPIENT-ITEM-FIELDS', topic: 'validation', round: 1, description: 'Recipient entries with members beyond to and template_variables are accepted (the extra members ignored).' },
   { id: 'blind-e164-leading-zero-accepted', requirement: 'VAL-INVALID-RECIPIENT', topic: 'validation', round: 1, description: 'Recipient numbers whose first digit is 0 (+0…) are accepted as valid.' },
-  { id: 'blind-message-max-4095', requirement: 'VAL-MESSAGE-LENGTH', topic: 'validation', round: 1, description: 'A message of exactly 4096 characters is refused with 400 validation_failed (the maximum taken as exclusive).' },
-  { id: 'blind-template-variable-max-511', requirement: 'VAL-TEMPLATE-VARIABLE-LENGTH', topic: 'validation', round: 1, description: 'A template variable value of exactly 512 characters is refused with 400 validation_failed (the maximum taken as exclusive).' },
-  { id: 'blind-template-variable-non-string-accepted', requirement: 'VAL-TEMPLATE-VARIABLE-LENGTH', topic: 'validation', round: 1, description: 'Template variable values that are JSON numbers are accepted (coerced to text) instead of refused.' },
   // schemas
   { id: 'blind-row-times-without-offset', requirement: 'SCH-UTC-TIMESTAMPS', topic: 'schemas', round: 1, description: 'Recipient rows write their timestamps without an offset (2026-01-01T10:00:00.000), unlike every other resource.' },
   { id: 'blind-pagination-limit-string', requirement: 'SCH-PAGINATION', topic: 'schemas', round: 1, description: 'pagination.limit echoes the page size query parameter as a string ("10") when one is given.' },
@@ -89,7 +71,6 @@ const registry = [
   { id: 'blind-webhook-skips-grant', requirement: 'HOOK-FORBIDDEN', topic: 'webhooks', round: 1, description: 'Deactivation checks only that the endpoint belongs to the path business: an endpoint of a business without grant is deactivated under that business (204).' },
   // messages
   { id: 'blind-message-times-epoch', requirement: 'MSG-SCHEMA', topic: 'messages', round: 1, description: 'A retrieved message writes accepted_at, submitted_at, delivered_at and failed_at as epoch milliseconds (JSON numbers).' },
-  { id: 'blind-message-lookup-finds-bulk', requirement: 'MSG-NOT-FOUND', topic: 'messages', round: 1, description: "The individual message lookup falls through to the business's bulk SMS: a bulk id retrieved as a message answers 200 with the bulk shown as a message." },
   { id: 'blind-message-template-as-id', requirement: 'MSG-TEMPLATE-PIN', topic: 'messages', round: 1, description: 'A template-based message shows template as the bare template id string instead of the pin object.' },
 ] as const satisfies readonly BlindDefect[];
 

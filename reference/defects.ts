@@ -258,6 +258,25 @@ const registry = [
   { id: 'message-business-id-is-message-id', requirement: 'MSG-BUSINESS', topic: 'messages', description: "A retrieved message's business_id is the message's own id instead of the business of the path." },
   { id: 'message-id-is-read-id', requirement: 'MSG-RETRIEVE', topic: 'messages', description: "A retrieved message's id is a new UUIDv7 made for the read instead of the id requested." },
   { id: 'message-id-parse-500', requirement: 'VAL-PATH-UUIDV7', topic: 'messages', description: "A message id that is not a UUIDv7 reaches the store, which reads the id's time field to pick a partition and throws: 500 internal_error." },
+  // Written blind (reference/blind-defects.ts, round 1), caught once its misses were closed (issue 29): ids kept.
+  { id: 'blind-message-max-4095', requirement: 'VAL-MESSAGE-LENGTH', topic: 'validation', description: 'A message of exactly 4096 characters is refused with 400 validation_failed (the maximum taken as exclusive).' },
+  { id: 'blind-template-variable-max-511', requirement: 'VAL-TEMPLATE-VARIABLE-LENGTH', topic: 'validation', description: 'A template variable value of exactly 512 characters is refused with 400 validation_failed (the maximum taken as exclusive).' },
+  { id: 'blind-message-length-in-bytes', requirement: 'VAL-MESSAGE-LENGTH', topic: 'validation', description: 'message length is counted in UTF-8 bytes, so 4096 characters of non-ASCII text are refused.' },
+  { id: 'blind-classification-case-insensitive', requirement: 'VAL-CLASSIFICATION-ENUM', topic: 'validation', description: 'classification is matched case-insensitively: Transactional is accepted (and stored lower-cased).' },
+  { id: 'blind-template-variable-non-string-accepted', requirement: 'VAL-TEMPLATE-VARIABLE-LENGTH', topic: 'validation', description: 'Template variable values that are JSON numbers are accepted (coerced to text) instead of refused.' },
+  { id: 'blind-acceptance-intake-null', requirement: 'BULK-ACCEPT-SHAPE', topic: 'bulk-invariants', description: 'The 202 shows intake null instead of the intake counts.' },
+  { id: 'blind-json-charset-refused', requirement: 'BULK-ACCEPT-202', topic: 'bulk-invariants', description: 'A valid submission labelled application/json; charset=utf-8 is refused with 400 validation_failed (the media type compared as a whole string).' },
+  { id: 'blind-delivery-complete-when-completed', requirement: 'BULK-DELIVERY-COMPLETE-MEANING', topic: 'bulk-invariants', description: 'delivery_summary.complete is true as soon as processing is completed, while outcomes of some recipients are still unresolved.' },
+  { id: 'blind-message-lookup-finds-bulk', requirement: 'MSG-NOT-FOUND', topic: 'messages', description: "The individual message lookup falls through to the business's bulk SMS: a bulk id retrieved as a message answers 200 with the bulk shown as a message." },
+  { id: 'blind-token-in-query-accepted', requirement: 'AUTH-401-MISSING', topic: 'auth-ordering', description: 'A call without an Authorization header but with an access_token query parameter (RFC 6750 form) is authenticated instead of 401.' },
+  { id: 'blind-unknown-path-no-request-id', requirement: 'RID-EVERY-RESPONSE', topic: 'request-id', description: 'The 404 for an authenticated call to a path that is no operation comes from a fallback handler without an X-Request-Id header.' },
+  { id: 'blind-replay-stale-request-id', requirement: 'RID-ECHO', topic: 'request-id', description: "A replayed submission carries the original request's X-Request-Id instead of the valid one of the repeat." },
+  { id: 'blind-has-more-by-full-page', requirement: 'CUR-HAS-MORE', topic: 'cursors', description: 'has_more is true whenever the page is full, so a last page holding exactly the page size says has_more true and its next_cursor leads to an empty page.' },
+  { id: 'blind-cursor-number-filter-not-bound', requirement: 'CUR-BOUND-FILTERS', topic: 'cursors', description: 'A cursor issued without a number filter is accepted together with one (the new filter applies) instead of 400.' },
+  { id: 'blind-cursor-single-use', requirement: 'CUR-LIFETIME', topic: 'cursors', description: 'A cursor is spent by its first use: presenting it again (within 24 hours) gives 400 validation_failed.' },
+  { id: 'blind-filtered-walk-repeats', requirement: 'CUR-WALK', topic: 'cursors', description: "In a filtered listing the next page starts page-size positions after the page's start (counting unfiltered rows), so a filtered walk repeats rows." },
+  { id: 'blind-fingerprint-ignores-variables', requirement: 'IDEM-CONFLICT', topic: 'idempotency', description: "The payload fingerprint leaves out the recipients' template_variables, so a repeat with other variable values replays the original instead of 409 idempotency_conflict." },
+  { id: 'blind-key-case-insensitive', requirement: 'IDEM-SCOPE', topic: 'idempotency', description: 'Idempotency keys are compared lower-cased, so a key differing only in letter case from a used one is taken for it (409 or replay instead of a new bulk).' },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

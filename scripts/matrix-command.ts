@@ -33,7 +33,7 @@ const MATRIX_USAGE = [
   'reference and in host mode (the reference served as a host, the run given only an env file).',
   '',
   '  --seeds a,b           faithful embedded runs with these seeds (default: a fixed pair)',
-  '  --defects id,id       only these defects',
+  '  --defects id,id       only these defects (with --blind: only these blind defects)',
   '  --concurrency N       runs at once (default 2)',
   '  --no-host             leave host mode out',
   '  --host-seeds a,b      faithful host runs with these seeds (default: 5 fresh random seeds, printed)',
@@ -48,9 +48,14 @@ const MATRIX_USAGE = [
 async function main(): Promise<number> {
   return scriptMain('matrix', MATRIX_USAGE, MATRIX_OPTIONS, async (values) => {
     const blindRound = async (): Promise<string[]> => {
+      // With --blind, --defects names a subset of the blind ids (a quick round while fixing misses).
+      const only = values.blind ? values.defects?.split(',').map((s) => s.trim()) : undefined;
+      const unknown = only?.filter((id) => !BLIND_DEFECTS.some((d) => d.id === id)) ?? [];
+      if (unknown.length > 0) throw usageError(`--defects: unknown blind defect(s) ${unknown.join(', ')}`);
+      const defects = only ? BLIND_DEFECTS.filter((d) => only.includes(d.id)) : BLIND_DEFECTS;
       const seeds = freshSeeds(2);
-      process.stdout.write(`blind round: ${BLIND_DEFECTS.length} defects, embedded seed ${seeds[0]}, host seed ${seeds[1]}\n`);
-      const round = await runBlindRound(BLIND_DEFECTS, { seed: seeds[0]!, hostSeed: seeds[1]!, concurrency: wholeNumber(values.concurrency, '--concurrency', 1, 64) ?? 2, progress: (line) => process.stdout.write(`${line}\n`) });
+      process.stdout.write(`blind round: ${defects.length} defects, embedded seed ${seeds[0]}, host seed ${seeds[1]}\n`);
+      const round = await runBlindRound(defects, { seed: seeds[0]!, hostSeed: seeds[1]!, concurrency: wholeNumber(values.concurrency, '--concurrency', 1, 64) ?? 2, progress: (line) => process.stdout.write(`${line}\n`) });
       if (values.json) writeFileSync(values.blind ? values.json : `${values.json}.blind.json`, JSON.stringify(round));
       return blindLines(round);
     };

@@ -88,6 +88,8 @@ const EXPOSED_BY: Partial<Record<DefectId, Topic[]>> = {
  */
 const ALSO_RUN: Partial<Record<DefectId, Topic[]>> = {
   'bulk-accepted-201': ['idempotency', 'cursors'],
+  // The replays request-id judges are idempotency's (request-id sends no submission of its own).
+  'blind-replay-stale-request-id': ['idempotency'],
 };
 
 /** The topics a defect's run selects, in the run's own order. */

@@ -213,15 +213,6 @@ const points = {
     warns: 'CUR-FILTER-TO-INVALID',
   },
   // ---- bulk-invariants (2.2, 4.1)
-  'acceptance-intake': {
-    requirement: 'BULK-ACCEPT-SHAPE',
-    title: 'intake in the 202',
-    open: '4.1 shows intake counts in the acceptance while 2.2 lets intake be null until totals are authoritative.',
-    choices: {
-      counts: { text: 'intake counts given' },
-      null: { text: 'intake null or left out' },
-    },
-  },
   'acceptance-warnings': {
     requirement: 'BULK-ACCEPT-SHAPE',
     title: 'warnings in the 202',

@@ -66,11 +66,11 @@ function operations(t: CheckContext): Operation[] {
 }
 
 /** Sends every operation as `caller` and fails unless each answers 401 authentication_required. */
-async function expect401Everywhere(t: CheckContext, caller: Caller, requirement: RequirementId, why: string): Promise<void> {
+async function expect401Everywhere(t: CheckContext, caller: Caller, requirement: RequirementId, why: string, query?: Array<[string, string]>): Promise<void> {
   // Reads first: a credential wrongly accepted fails the check before anything is written.
   const readsFirst = [...operations(t)].sort((a, b) => Number(a.writes) - Number(b.writes));
   for (const op of readsFirst) {
-    const res = await t.api.send({ ...op.request, as: caller });
+    const res = await t.api.send({ ...op.request, as: caller, ...(query ? { query } : {}) });
     expectProblem(t, res, { status: 401, codes: ['authentication_required'], requirement, why: `${op.name}, ${why}` });
   }
 }
@@ -107,6 +107,26 @@ describe('auth-ordering (4, 5)', () => {
     },
     async (t) => {
       await expect401Everywhere(t, 'none', 'AUTH-401-MISSING', 'no Authorization header');
+    },
+  );
+
+  check(
+    {
+      id: 'token-outside-header-401',
+      title:
+        "Every operation without an Authorization header but with the application's valid token where RFC 6750 also lets a client put it (the access_token query parameter): 401 authentication_required",
+      requirements: ['AUTH-401-MISSING', 'AUTH-ALL-OPERATIONS'],
+      needs: ['businessId'],
+      maxRequests: EVERY_OPERATION,
+      writes: WRITES_IF_ACCEPTED,
+      readsInSafe: true,
+    },
+    async (t) => {
+      // Blind defect blind-token-in-query-accepted: a call with no Authorization header is
+      // unauthenticated wherever else a valid token travels (a URL ends up in logs and caches).
+      // The token is one this client obtained, so every record of it is redacted.
+      const token = await t.api.token('primary');
+      await expect401Everywhere(t, 'none', 'AUTH-401-MISSING', 'no Authorization header, the valid token as access_token in the query', [['access_token', token]]);
     },
   );
 

@@ -155,6 +155,11 @@ async function walk(t: CheckContext, bulkId: string, limit: number | undefined, 
       const size = limit ?? (typeof page.limit === 'number' && page.limit >= 1 ? page.limit : undefined);
       if (size !== undefined) maxPages = Math.ceil(expectedRows / size) + 2;
     }
+    // has_more true promised another page: the page its cursor leads to holds rows (blind defect
+    // blind-has-more-by-full-page said so of every full page, the last one included).
+    if (cursor !== undefined && page.rows.length === 0) {
+      t.fail('CUR-HAS-MORE', `rows on page ${out.pages}, which the previous page's has_more true announced`, `an empty page (has_more ${show(page.hasMore)})`, ...out.responses.slice(-2));
+    }
     for (const row of page.rows) {
       out.rows.push(row);
       if (typeof row.id === 'string') out.ids.push(row.id);
@@ -342,8 +347,8 @@ describe('cursors (4.3, 2.6)', () => {
       id: 'walk-visits-every-row-once',
       title: 'Follow next_cursor from the first page at generated page sizes: every row of the bulk once, has_more true only with a cursor',
       requirements: ['CUR-WALK', 'CUR-HAS-MORE', 'CUR-LIMIT-APPLIED', 'CUR-LAST-PAGE-NO-CURSOR'],
-      // All rows in one read, then a walk per case.
-      maxRequests: { fixed: 1, perCase: WALK_PAGES, maxCases: 6 },
+      // All rows in one read, then a walk at a page size the rows fill exactly and one per case.
+      maxRequests: { fixed: 1 + WALK_PAGES, perCase: WALK_PAGES, maxCases: 6 },
       ...LISTING_BULK,
     },
     async (t) => {
@@ -357,28 +362,27 @@ describe('cursors (4.3, 2.6)', () => {
       const sizes = fc.oneof(fc.constant(undefined), fc.integer({ min: Math.max(1, Math.ceil(total / 25)), max: Math.min(1000, total + 5) }));
       let walks = 0;
       const walkFindings: Array<{ actual: string; evidence: ApiResponse[] }> = [];
-      await forAll(
-        t,
-        sizes,
-        async (limit) => {
-          // A bulk with more rows than one read shows has no known total: the walk is then unbounded by it.
-          const w = await walk(t, bulkId, limit, [], truth.complete ? total : undefined);
-          walks++;
-          const seen = new Set<string>();
-          const repeated = w.ids.filter((id) => (seen.has(id) ? true : (seen.add(id), false)));
-          const last = w.responses.at(-1)!;
-          if (repeated.length > 0) walkFindings.push({ actual: `page size ${limit ?? 'default'}: rows seen twice: ${repeated.slice(0, 5).join(', ')}`, evidence: w.responses.slice(-2) });
-          if (truth.complete) {
-            // Rows that appeared after the first read are allowed (rows may be created as the bulk advances).
-            const missing = [...expected].filter((id) => !seen.has(id));
-            if (seen.size > expected.size) t.note(`the walk met ${seen.size - expected.size} row(s) created after the first read`);
-            if (missing.length > 0) {
-              walkFindings.push({ actual: `page size ${limit ?? 'default'}: ${seen.size} rows, ${missing.length} missing (e.g. ${missing.slice(0, 3).join(', ')})`, evidence: [last] });
-            }
+      const walkAt = async (limit: number | undefined) => {
+        // A bulk with more rows than one read shows has no known total: the walk is then unbounded by it.
+        const w = await walk(t, bulkId, limit, [], truth.complete ? total : undefined);
+        walks++;
+        const seen = new Set<string>();
+        const repeated = w.ids.filter((id) => (seen.has(id) ? true : (seen.add(id), false)));
+        const last = w.responses.at(-1)!;
+        if (repeated.length > 0) walkFindings.push({ actual: `page size ${limit ?? 'default'}: rows seen twice: ${repeated.slice(0, 5).join(', ')}`, evidence: w.responses.slice(-2) });
+        if (truth.complete) {
+          // Rows that appeared after the first read are allowed (rows may be created as the bulk advances).
+          const missing = [...expected].filter((id) => !seen.has(id));
+          if (seen.size > expected.size) t.note(`the walk met ${seen.size - expected.size} row(s) created after the first read`);
+          if (missing.length > 0) {
+            walkFindings.push({ actual: `page size ${limit ?? 'default'}: ${seen.size} rows, ${missing.length} missing (e.g. ${missing.slice(0, 3).join(', ')})`, evidence: [last] });
           }
-        },
-        { maxRuns: 6 },
-      );
+        }
+      };
+      // Pages that fill exactly: the last full page is the last page (has_more is held against the
+      // rows that follow it, not against the page being full).
+      if (truth.complete && total <= 1000) await walkAt(total % 2 === 0 && total >= 2 && total / 2 >= Math.ceil(total / 25) ? total / 2 : total);
+      await forAll(t, sizes, walkAt, { maxRuns: 6 });
       t.note(`${walks} walks over ${total} rows`);
       // CUR-WALK is a should: reported after every walk, so the must rules of each page were all judged.
       if (walkFindings.length > 0) {
@@ -497,6 +501,93 @@ describe('cursors (4.3, 2.6)', () => {
         requirement: 'CUR-BOUND-FILTERS',
         why: `a cursor issued under ${params.status}=${status}, sent with ${params.status}=${other}`,
       });
+    },
+  );
+
+  check(
+    {
+      id: 'cursor-filter-added',
+      title: 'GET a next page with the cursor of an unfiltered first page and a filter added (a status value; a number of the bulk): 400 validation_failed',
+      requirements: ['CUR-BOUND-FILTERS'],
+      maxRequests: 5,
+      ...LISTING_BULK,
+    },
+    async (t) => {
+      // Blind defect blind-cursor-number-filter-not-bound: a cursor is bound to the filters it was
+      // issued with, none included; every filter parameter of the listing is added in turn.
+      const bulkId = await bulkToList(t);
+      const { rows } = await allRows(t, bulkId);
+      const { params } = t.config;
+      const { cursor, limit } = await issuedCursor(t, bulkId, 10);
+      const number = rows.map((r) => r.to).find((to): to is string => typeof to === 'string');
+      const added: Array<[string, string]> = [[params.status, generate(t, fc.constantFrom(...STATUS_VALUES), 'added status')], ...(number ? [[params.to, number] as [string, string]] : [])];
+      for (const filter of added) {
+        const res = await list(t, bulkId, [filter, [params.limit, String(limit)], [params.cursor, cursor]]);
+        expectProblem(t, res, { status: 400, codes: ['validation_failed'], requirement: 'CUR-BOUND-FILTERS', why: `a cursor issued without filters, sent with ${filter[0]}=${filter[1]}` });
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'cursor-reusable',
+      title: 'GET the same next page twice with one cursor: 200 both times with the same rows (a cursor lives 24 hours, not one use)',
+      requirements: ['CUR-LIFETIME'],
+      maxRequests: 4,
+      ...LISTING_BULK,
+    },
+    async (t) => {
+      // Blind defect blind-cursor-single-use: a client retrying a page after a lost answer presents
+      // its cursor again; within its lifetime the answer is the same page.
+      const bulkId = await bulkToList(t);
+      const { params } = t.config;
+      const { cursor, limit } = await issuedCursor(t, bulkId, 10);
+      const query: Array<[string, string]> = [[params.limit, String(limit)], [params.cursor, cursor]];
+      const first = pageOf(t, await list(t, bulkId, query), 'CUR-LIFETIME', 'the first use of the cursor');
+      const again = await list(t, bulkId, query);
+      const second = pageOf(t, again, 'CUR-LIFETIME', 'the same cursor presented a second time');
+      const ids = (p: Page) => p.rows.map((r) => String(r.id)).join(',');
+      t.expect(ids(first) === ids(second), 'CUR-LIFETIME', `the same rows for the same cursor (${ids(first).slice(0, 120)})`, `rows ${ids(second).slice(0, 120)}`, again);
+    },
+  );
+
+  check(
+    {
+      id: 'filtered-walk-visits-every-row-once',
+      title: 'Follow next_cursor through a filtered listing (the best-filled status value; a number the bulk repeats) at a small page size: each matching row once, none outside the filter',
+      requirements: ['CUR-WALK', 'CUR-HAS-MORE', 'CUR-FILTER-STATUS', 'CUR-FILTER-TO'],
+      maxRequests: { fixed: 1, perCase: WALK_PAGES, maxCases: 2 },
+      ...LISTING_BULK,
+    },
+    async (t) => {
+      // Blind defect blind-filtered-walk-repeats: the walk rules hold under every filter, whose pages
+      // skip the rows outside it.
+      const bulkId = await bulkToList(t);
+      const { rows } = await allRows(t, bulkId);
+      const { params } = t.config;
+      const status = statusesWithPages(rows)[0];
+      const counts = new Map<string, number>();
+      for (const r of rows) if (typeof r.to === 'string') counts.set(r.to, (counts.get(r.to) ?? 0) + 1);
+      const number = [...counts].filter(([, n]) => n >= 2).sort((a, b) => b[1] - a[1])[0]?.[0];
+      const filters: Array<{ filter: [string, string]; matching: number; matches: (r: Row) => boolean }> = [
+        ...(status ? [{ filter: [params.status, status] as [string, string], matching: rows.filter((r) => rowMatchesStatus(r, status)).length, matches: (r: Row) => !rowInFilterVocabulary(r) || rowMatchesStatus(r, status) }] : []),
+        ...(number ? [{ filter: [params.to, number] as [string, string], matching: counts.get(number)!, matches: (r: Row) => r.to === number }] : []),
+      ];
+      if (filters.length === 0) return smallListing(t, 'no status value or number selects two or more rows of the bulk');
+      const findings: string[] = [];
+      for (const { filter, matching, matches } of filters) {
+        // About five pages of the rows that matched in the unfiltered read.
+        const limit = Math.max(1, Math.ceil(matching / 5));
+        // Statuses move as the bulk advances, so only the number's rows bound the walk's length.
+        const w = await walk(t, bulkId, limit, [filter], filter[0] === params.to ? matching : undefined);
+        const seen = new Set<string>();
+        const repeated = w.ids.filter((id) => (seen.has(id) ? true : (seen.add(id), false)));
+        if (repeated.length > 0) findings.push(`${filter[0]}=${filter[1]} at page size ${limit}: rows seen twice: ${repeated.slice(0, 5).join(', ')}`);
+        const outside = w.rows.filter((r) => !matches(r));
+        t.expect(outside.length === 0, filter[0] === params.to ? 'CUR-FILTER-TO' : 'CUR-FILTER-STATUS', `only rows with ${filter[0]}=${filter[1]}`, `${outside.length} other row(s), e.g. ${show(outside[0])}`, ...w.responses.slice(0, 2));
+      }
+      // CUR-WALK is a should: reported after every walk.
+      if (findings.length > 0) t.fail('CUR-WALK', 'every row of a filtered listing once', findings.join('; '));
     },
   );
 

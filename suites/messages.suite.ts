@@ -206,6 +206,30 @@ describe('messages (2.4, 3.2, 4.4)', () => {
 
   check(
     {
+      id: 'other-resource-ids-404',
+      title: 'GET as a message the id of each other resource the fixtures name (a bulk SMS, a template, a webhook endpoint, the business): 404 resource_not_found',
+      requirements: ['MSG-NOT-FOUND'],
+      needs: ['businessId'],
+      maxRequests: 4,
+    },
+    async (t) => {
+      // Blind defect blind-message-lookup-finds-bulk: only individual SMS are retrieved here, so an
+      // id the business holds for anything else (one table for every SMS, a shared id space) is
+      // no message; each id is one the target itself issued, so none is random.
+      const f = t.config.fixtures;
+      const businessId = t.fixture('businessId');
+      const others = Object.entries({ 'bulk SMS': f.expiredCursorBulkId, template: f.templateId, 'webhook endpoint': f.webhookEndpointId, business: businessId })
+        .filter((entry): entry is [string, string] => typeof entry[1] === 'string' && isValid('UuidV7', entry[1]) && entry[1] !== f.messageId);
+      if (others.length === 0) t.skip('the fixtures name no other resource with a UUIDv7 id');
+      for (const [what, id] of others) {
+        const res = await t.api.send({ method: 'GET', path: paths.message(businessId, id) });
+        expectProblem(t, res, { status: 404, codes: ['resource_not_found'], requirement: 'MSG-NOT-FOUND', why: `4.4: the id of a ${what} is no individual SMS` });
+      }
+    },
+  );
+
+  check(
+    {
       id: 'malformed-message-id',
       title: 'GET with a message id that is not a UUIDv7 (free text, a UUIDv4): refused with a 4xx problem, never 2xx or 5xx',
       requirements: ['VAL-PATH-UUIDV7', 'MSG-ERRORS-NOT-SHOWN'],

@@ -1,6 +1,7 @@
 // validation: refusal of bad submissions, one violation at a time (2.1, 4.0, 4.1, 7).
 import * as fc from 'fast-check';
 import type { ApiResponse } from '../harness/client.ts';
+import { bulkBoundaryCaseArbs, type BoundaryCase } from '../generators/boundaries.ts';
 import { INVALID_BULK_KINDS, invalidBulkCaseArb, invalidBulkCaseArbs, type InvalidCase } from '../generators/invalid.ts';
 import type { BulkRequestBody } from '../generators/bulk-request.ts';
 import type { CheckContext } from './support/check.ts';
@@ -29,15 +30,18 @@ const samplesOf = (kind: string) => (kind.includes('not E.164') ? MALFORMED_SAMP
 /** Cases each-kind-of-violation sends in all (counted from the list: building the arbitraries would load ajv). */
 const EACH_KIND_CASES = INVALID_BULK_KINDS.reduce((n, kind) => n + samplesOf(kind), 0);
 
+/** A case of the generators that sends a bulk body (single violation, or a bound). */
+type SentCase = Pick<InvalidCase, 'request' | 'requires'>;
+
 /** Every `to` a case's body addresses (the allowlist rail refuses other numbers against real hosts). */
-function addressed(c: InvalidCase): string[] {
+function addressed(c: SentCase): string[] {
   const body = c.request.body as Partial<BulkRequestBody> | undefined;
   if (!isObject(body) || !Array.isArray(body.recipients)) return [];
   return body.recipients.filter(isObject).map((r) => r.to).filter((to): to is string => typeof to === 'string');
 }
 
 /** Why a case cannot run on this target, or undefined when it can. */
-function cannotRun(t: CheckContext, c: InvalidCase): string | undefined {
+function cannotRun(t: CheckContext, c: SentCase): string | undefined {
   // A synthetic variable against a real template with no known placeholders would be a second violation.
   if (c.requires.includes('template')) {
     if (!t.config.fixtures.templateId) return 'needs a template fixture (CONFORMANCE_TEMPLATE_ID)';
@@ -51,7 +55,7 @@ function cannotRun(t: CheckContext, c: InvalidCase): string | undefined {
   return undefined;
 }
 
-async function sendCase(t: CheckContext, c: InvalidCase): Promise<ApiResponse> {
+async function sendCase(t: CheckContext, c: SentCase): Promise<ApiResponse> {
   const headers: Record<string, string> = {};
   let key: string | null | undefined;
   for (const [name, value] of Object.entries(c.request.headers ?? {})) {
@@ -144,6 +148,22 @@ async function judgeAcceptedInvalid(t: CheckContext, c: InvalidCase, res: ApiRes
   );
 }
 
+/** A bound case's answer: accepted at the bound, the stated refusal (or an allowed reading) one past it. */
+function judgeBound(t: CheckContext, c: BoundaryCase, res: ApiResponse): void {
+  if (!expectNoServerFault(t, res, c.name)) return;
+  if (c.expectation === 'accept') {
+    t.expect(res.status === 202, c.requirement, `202 for ${c.name}`, describeResponse(res), res);
+    return;
+  }
+  if (c.outcomes.some((o) => o.code === null && o.status === res.status)) return;
+  expectProblem(t, res, {
+    status: [...new Set(c.outcomes.filter((o) => o.code !== null).map((o) => o.status))],
+    codes: [...new Set(c.outcomes.flatMap((o) => (o.code !== null ? [o.code as ProblemCode] : [])))],
+    requirement: c.requirement,
+    why: c.name,
+  });
+}
+
 describe('validation (2.1, 4.0, 4.1, 7)', () => {
   check(
     {
@@ -201,6 +221,37 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
             await judgeAnswer(t, c, outcome.value, undefined);
           }
         }
+      }
+      if (skipped.length) t.note(`not sent on this target: ${skipped.join('; ')}`);
+    },
+  );
+
+  check(
+    {
+      id: 'string-length-bounds',
+      title:
+        'POST every string bound of the body from spec/ (message, template variable, sender, number): exactly the maximum or minimum accepted (202), one past refused, free text counted in characters',
+      requirements: ['VAL-MESSAGE-LENGTH', 'VAL-TEMPLATE-VARIABLE-LENGTH', 'VAL-FROM-LENGTH', 'VAL-INVALID-RECIPIENT', 'VAL-SENDER-AUTHORIZED'],
+      needs: ['senderId'],
+      needsOnHost: ['recipients'],
+      maxRequests: 16,
+      writes: CREATES,
+    },
+    async (t) => {
+      // Blind defects blind-message-max-4095, blind-template-variable-max-511 and
+      // blind-message-length-in-bytes: every maxLength / minLength of the body is pinned from both
+      // sides (the generators read the bounds from spec/), none sampled.
+      const cases = Object.entries(bulkBoundaryCaseArbs(bodyOptions(t)))
+        .map(([name, arb]) => generate(t, arb, `bound ${name}`))
+        .filter((c) => c.keyword === 'maxLength' || c.keyword === 'minLength');
+      const skipped: string[] = [];
+      for (const c of cases) {
+        const why = cannotRun(t, c);
+        if (why) {
+          skipped.push(`${c.name}: ${why}`);
+          continue;
+        }
+        judgeBound(t, c, await sendCase(t, c));
       }
       if (skipped.length) t.note(`not sent on this target: ${skipped.join('; ')}`);
     },

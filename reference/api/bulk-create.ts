@@ -292,7 +292,7 @@ function acceptBulk(call: Call, businessId: string, body: BulkBody, pin: BulkRec
     from: body.from,
     classification: body.classification,
     // 4.1: the message as submitted (the blind defect trims it).
-    message: pin ? null : call.defects.has('blind-message-trimmed') && body.message !== undefined ? body.message.trim() : (body.message ?? null),
+    message: pin ? null : body.message ?? null,
     template: pin,
     acceptedAt: now,
     intake: { good: unique.length - malformed, bad: body.recipients.length - unique.length + malformed, empty: 0 },

@@ -30,8 +30,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   'blind-bulk-lookup-before-grant': async (h) =>
     (await h.call('GET', h.paths.bulk(h.f.otherBusinessId, RANDOM_V7))).status !== (await h.call('GET', h.paths.bulk(h.f.otherBusinessId, h.f.foreignBulkId))).status,
   'blind-missing-permission-401': async (h) => (await wallet(h, 'limited')).status !== 403,
-  'blind-token-in-query-accepted': async (h) =>
-    (await h.call('GET', h.paths.wallet(h.b), { as: 'none', query: { access_token: await h.token('primary') } })).status !== 401,
   // idempotency
   'blind-replay-status-200': async (h) => {
     const key = freshKey();
@@ -44,17 +42,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     await advance(h, 2000);
     return (await h.submit(messageBody(h), { key })).text !== first.text;
   },
-  'blind-key-case-insensitive': async (h) => {
-    const key = freshKey('CaseKey');
-    await h.submit(messageBody(h), { key });
-    return (await h.submit(messageBody(h, { message: 'another text' }), { key: key.toLowerCase() })).status !== 202;
-  },
-  'blind-fingerprint-ignores-variables': async (h) => {
-    const key = freshKey();
-    await h.submit(templateBody(h), { key });
-    const other = templateBody(h, { recipients: h.f.recipients.slice(0, 2).map((to) => ({ to, template_variables: vars(h, (p) => `other ${p}`) })) });
-    return (await h.submit(other, { key })).status !== 409;
-  },
   // recipient-limits
   'blind-body-limit-100kb': async (h) => {
     const long = vars(h, (p) => `${p}:${'x'.repeat(200)}`);
@@ -63,33 +50,11 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   },
   'blind-over-limit-invalid-recipient-code': async (h) => (await h.submit(messageBody(h, { recipients: many(h, 1001) }))).json?.code !== 'recipient_limit_exceeded',
   'blind-over-limit-truncated': async (h) => (await h.submit(messageBody(h, { recipients: many(h, 1001) }))).status < 300,
-  // cursors
-  'blind-cursor-number-filter-not-bound': async (h) => {
-    const first = await rows(h, { limit: '10' });
-    return (await rows(h, { cursor: first.json.pagination.next_cursor, to: '+447700900150' })).status === 200;
-  },
-  'blind-has-more-by-full-page': async (h) => (await rows(h, { limit: '250' })).json.pagination.has_more !== false,
   'blind-cursor-overlaps-one-row': async (h) => {
     const first = await rows(h, { limit: '10' });
     const second = await rows(h, { cursor: first.json.pagination.next_cursor });
     const seen = new Set(first.json.data.map((r: { id: string }) => r.id));
     return second.json.data.some((r: { id: string }) => seen.has(r.id));
-  },
-  'blind-filtered-walk-repeats': async (h) => {
-    const ids: string[] = [];
-    let query: Record<string, string> = { status: 'failed', limit: '10' };
-    for (let page = 0; page < 100; page++) {
-      const r = await rows(h, query);
-      ids.push(...r.json.data.map((row: { id: string }) => row.id));
-      if (!r.json.pagination.has_more) break;
-      query = { status: 'failed', limit: '10', cursor: r.json.pagination.next_cursor };
-    }
-    return new Set(ids).size !== ids.length;
-  },
-  'blind-cursor-single-use': async (h) => {
-    const cursor = (await rows(h, { limit: '10' })).json.pagination.next_cursor;
-    await rows(h, { cursor });
-    return (await rows(h, { cursor })).status !== 200;
   },
   'blind-limit-above-max-clamped': async (h) => (await rows(h, { limit: '5000' })).status !== 400,
   // bulk-invariants
@@ -99,22 +64,12 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     const bulk = (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json;
     return bulk.status === 'completed' && bulk.submission.retryable_failed_count === 0 && bulk.settled !== true;
   },
-  'blind-delivery-complete-when-completed': async (h) => {
-    const bulk = (await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId))).json;
-    const all = (await rows(h, { limit: '1000' })).json.data as Array<{ delivery_status: string; submission_status: string }>;
-    const pending = all.some((r) => r.submission_status === 'sent' && r.delivery_status === 'sent');
-    return bulk.delivery_summary?.complete === true && pending;
-  },
-  'blind-message-trimmed': async (h) => (await h.submit(messageBody(h, { message: '  Your parcel is on its way.  ' }))).json.message !== '  Your parcel is on its way.  ',
-  'blind-acceptance-intake-null': async (h) => (await h.submit(messageBody(h))).json.intake === null,
   'blind-location-without-version-prefix': async (h) => {
     const accepted = await h.submit(messageBody(h));
     const location = new URL(accepted.headers.get('location')!, h.ref.baseUrl);
     const read = await h.call('GET', location.pathname);
     return read.status !== 200 || read.json.id !== accepted.json.id;
   },
-  'blind-json-charset-refused': async (h) =>
-    (await h.call('POST', h.paths.bulks(h.b), { body: JSON.stringify(messageBody(h)), headers: { 'content-type': 'application/json; charset=utf-8', 'idempotency-key': freshKey() } })).status !== 202,
   // wallet
   'blind-wallet-balance-grouped': async (h) => !/^-?(?:0|[1-9]\d*)(?:\.\d+)?$/.test(String((await wallet(h)).json.current_balance)),
   'blind-wallet-currency-numeric': async (h) => !/^[A-Z]{3}$/.test(String((await wallet(h)).json.currency)),
@@ -127,16 +82,9 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   'blind-foreign-bulk-rows-listed': async (h) => (await rows(h, {}, h.f.foreignBulkId)).status === 200,
   'blind-rows-listing-skips-grant': async (h) => (await rows(h, {}, h.f.foreignBulkId, h.f.otherBusinessId)).status === 200,
   'blind-foreign-message-404-owner-instance': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId))).text.includes(h.f.otherBusinessId),
-  // request-id
-  'blind-replay-stale-request-id': async (h) => {
-    const key = freshKey();
-    await h.submit(messageBody(h), { key, headers: { 'x-request-id': 'first-attempt' } });
-    return (await h.submit(messageBody(h), { key, headers: { 'x-request-id': 'second-attempt' } })).headers.get('x-request-id') !== 'second-attempt';
-  },
   'blind-request-id-dots-replaced': async (h) => (await wallet(h, 'primary', { 'x-request-id': 'probe.id_1' })).headers.get('x-request-id') !== 'probe.id_1',
   'blind-request-id-lowercased': async (h) => (await wallet(h, 'primary', { 'x-request-id': 'Probe-ABC' })).headers.get('x-request-id') !== 'Probe-ABC',
   'blind-request-id-min-2': async (h) => (await wallet(h, 'primary', { 'x-request-id': 'Z' })).headers.get('x-request-id') !== 'Z',
-  'blind-unknown-path-no-request-id': async (h) => (await h.call('GET', `/v1/businesses/${h.b}/sms/unknown-collection`)).headers.get('x-request-id') === null,
   // problem-details
   'blind-problem-status-as-string': async (h) => typeof (await badNumber(h)).json.status !== 'number',
   'blind-error-item-message': async (h) => errorsOf(await badNumber(h)).some((e) => Object.keys(e).sort().join(',') !== 'code,pointer'),
@@ -145,20 +93,8 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     const p = (await badNumber(h)).json;
     return !String(p.type).endsWith(`/${p.code}`);
   },
-  // validation
-  'blind-classification-case-insensitive': async (h) => (await h.submit(messageBody(h, { classification: 'Transactional' }))).status < 300,
-  'blind-message-length-in-bytes': async (h) => (await h.submit(messageBody(h, { message: 'é'.repeat(4096) }))).status !== 202,
   'blind-recipient-extra-member-accepted': async (h) => (await h.submit(messageBody(h, { recipients: [{ to: h.f.recipients[0], name: 'Ada' }] }))).status < 300,
   'blind-e164-leading-zero-accepted': async (h) => (await h.submit(messageBody(h, { recipients: [{ to: '+0447700900123' }] }))).status < 300,
-  'blind-message-max-4095': async (h) => (await h.submit(messageBody(h, { message: 'm'.repeat(4096) }))).status !== 202,
-  'blind-template-variable-max-511': async (h) => {
-    const body = templateBody(h, { recipients: [{ to: h.f.recipients[0], template_variables: vars(h, () => 'v'.repeat(512)) }] });
-    return (await h.submit(body)).status !== 202;
-  },
-  'blind-template-variable-non-string-accepted': async (h) => {
-    const body = templateBody(h, { recipients: [{ to: h.f.recipients[0], template_variables: vars(h, () => 42) }] });
-    return (await h.submit(body)).status < 300;
-  },
   // schemas
   'blind-row-times-without-offset': async (h) => (await rows(h, { limit: '5' })).json.data.some((r: { accepted_at: string }) => !r.accepted_at.endsWith('Z')),
   'blind-pagination-limit-string': async (h) => typeof (await rows(h, { limit: '10' })).json.pagination.limit !== 'number',
@@ -173,8 +109,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   'blind-webhook-skips-grant': async (h) => (await h.call('DELETE', h.paths.webhook(h.f.otherBusinessId, h.f.foreignWebhookEndpointId))).status < 300,
   // messages
   'blind-message-times-epoch': async (h) => typeof (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.accepted_at !== 'string',
-  // The fixture bulk's id is no individual message's: the retrieval must refuse it.
-  'blind-message-lookup-finds-bulk': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.expiredCursorBulkId))).status === 200,
   'blind-message-template-as-id': async (h) => {
     const template = (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.template;
     return typeof template !== 'object' || template === null;
@@ -189,8 +123,12 @@ describe('blind defect registry', () => {
     expect(asDefects.length).toBe(BLIND_DEFECTS.length);
   });
 
-  it('holds at least 40 defects with unique kebab-case ids prefixed blind-, apart from the main registry', () => {
-    expect(BLIND_DEFECTS.length).toBeGreaterThanOrEqual(40);
+  // A blind defect caught once its misses were closed moves to the main registry with its id
+  // (issue 29): what was written blind is the two together.
+  const writtenBlind = [...BLIND_DEFECTS, ...DEFECTS.filter((d) => d.id.startsWith('blind-'))];
+
+  it('holds at least 40 defects written blind with unique kebab-case ids prefixed blind-, apart from the main registry', () => {
+    expect(writtenBlind.length).toBeGreaterThanOrEqual(40);
     const ids = BLIND_DEFECTS.map((d) => d.id);
     expect(new Set(ids).size).toBe(ids.length);
     const main = new Set(DEFECTS.map((d) => d.id));
@@ -198,11 +136,10 @@ describe('blind defect registry', () => {
       expect(id).toMatch(/^blind-[a-z0-9]+(-[a-z0-9]+)*$/);
       expect(main.has(id), id).toBe(false);
     }
-    for (const d of DEFECTS) expect(d.id.startsWith('blind-'), d.id).toBe(false);
   });
 
-  it('covers every topic with at least two defects, all of round 1', () => {
-    for (const topic of TOPICS) expect(BLIND_DEFECTS.filter((d) => d.topic === topic).length, topic).toBeGreaterThanOrEqual(2);
+  it('covers every topic with at least two defects written blind, those still blind all of round 1', () => {
+    for (const topic of TOPICS) expect(writtenBlind.filter((d) => d.topic === topic).length, topic).toBeGreaterThanOrEqual(2);
     for (const d of BLIND_DEFECTS) expect(d.round, d.id).toBe(1);
   });
 

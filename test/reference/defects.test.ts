@@ -10,6 +10,8 @@ import { RANDOM_V7, basic, freshKey, harnessFor, messageBody, templateBody, type
 
 const DAY = 24 * 3600 * 1000;
 const advance = (h: Harness, ms: number) => h.control('POST', '/clock/advance', { ms });
+/** Template variables filling every placeholder of the fixture template with `value`. */
+const vars = (h: Harness, value: (p: string) => unknown) => Object.fromEntries(h.f.templatePlaceholders.map((p) => [p, value(p)]));
 const many = (h: Harness, n: number) => Array.from({ length: n }, (_, i) => ({ to: h.f.recipients[i % h.f.recipients.length]! }));
 const wallet = (h: Harness, as: 'primary' | 'limited' = 'primary') => h.call('GET', h.paths.wallet(h.b), { as });
 const rows = (h: Harness, query: Record<string, string>, bulk = h.f.expiredCursorBulkId) => h.call('GET', h.paths.rows(h.b, bulk), { query });
@@ -666,6 +668,72 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   'message-business-id-is-message-id': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.business_id !== h.b,
   'message-id-is-read-id': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.id !== h.f.messageId,
   'message-id-parse-500': async (h) => (await h.call('GET', h.paths.message(h.b, 'not-a-uuid'))).status >= 500,
+  // Moved from the blind registry (issue 29): each probe as its author wrote it.
+  'blind-message-max-4095': async (h) => (await h.submit(messageBody(h, { message: 'm'.repeat(4096) }))).status !== 202,
+  'blind-template-variable-max-511': async (h) => {
+    const body = templateBody(h, { recipients: [{ to: h.f.recipients[0], template_variables: vars(h, () => 'v'.repeat(512)) }] });
+    return (await h.submit(body)).status !== 202;
+  },
+  'blind-message-length-in-bytes': async (h) => (await h.submit(messageBody(h, { message: 'é'.repeat(4096) }))).status !== 202,
+  // validation
+  'blind-classification-case-insensitive': async (h) => (await h.submit(messageBody(h, { classification: 'Transactional' }))).status < 300,
+  'blind-template-variable-non-string-accepted': async (h) => {
+    const body = templateBody(h, { recipients: [{ to: h.f.recipients[0], template_variables: vars(h, () => 42) }] });
+    return (await h.submit(body)).status < 300;
+  },
+  'blind-acceptance-intake-null': async (h) => (await h.submit(messageBody(h))).json.intake === null,
+  'blind-json-charset-refused': async (h) =>
+    (await h.call('POST', h.paths.bulks(h.b), { body: JSON.stringify(messageBody(h)), headers: { 'content-type': 'application/json; charset=utf-8', 'idempotency-key': freshKey() } })).status !== 202,
+  'blind-delivery-complete-when-completed': async (h) => {
+    const bulk = (await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId))).json;
+    const all = (await rows(h, { limit: '1000' })).json.data as Array<{ delivery_status: string; submission_status: string }>;
+    const pending = all.some((r) => r.submission_status === 'sent' && r.delivery_status === 'sent');
+    return bulk.delivery_summary?.complete === true && pending;
+  },
+  // The fixture bulk's id is no individual message's: the retrieval must refuse it.
+  'blind-message-lookup-finds-bulk': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.expiredCursorBulkId))).status === 200,
+  'blind-token-in-query-accepted': async (h) =>
+    (await h.call('GET', h.paths.wallet(h.b), { as: 'none', query: { access_token: await h.token('primary') } })).status !== 401,
+  'blind-unknown-path-no-request-id': async (h) => (await h.call('GET', `/v1/businesses/${h.b}/sms/unknown-collection`)).headers.get('x-request-id') === null,
+  // request-id
+  'blind-replay-stale-request-id': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key, headers: { 'x-request-id': 'first-attempt' } });
+    return (await h.submit(messageBody(h), { key, headers: { 'x-request-id': 'second-attempt' } })).headers.get('x-request-id') !== 'second-attempt';
+  },
+  'blind-has-more-by-full-page': async (h) => (await rows(h, { limit: '250' })).json.pagination.has_more !== false,
+  // cursors
+  'blind-cursor-number-filter-not-bound': async (h) => {
+    const first = await rows(h, { limit: '10' });
+    return (await rows(h, { cursor: first.json.pagination.next_cursor, to: '+447700900150' })).status === 200;
+  },
+  'blind-cursor-single-use': async (h) => {
+    const cursor = (await rows(h, { limit: '10' })).json.pagination.next_cursor;
+    await rows(h, { cursor });
+    return (await rows(h, { cursor })).status !== 200;
+  },
+  'blind-filtered-walk-repeats': async (h) => {
+    const ids: string[] = [];
+    let query: Record<string, string> = { status: 'failed', limit: '10' };
+    for (let page = 0; page < 100; page++) {
+      const r = await rows(h, query);
+      ids.push(...r.json.data.map((row: { id: string }) => row.id));
+      if (!r.json.pagination.has_more) break;
+      query = { status: 'failed', limit: '10', cursor: r.json.pagination.next_cursor };
+    }
+    return new Set(ids).size !== ids.length;
+  },
+  'blind-fingerprint-ignores-variables': async (h) => {
+    const key = freshKey();
+    await h.submit(templateBody(h), { key });
+    const other = templateBody(h, { recipients: h.f.recipients.slice(0, 2).map((to) => ({ to, template_variables: vars(h, (p) => `other ${p}`) })) });
+    return (await h.submit(other, { key })).status !== 409;
+  },
+  'blind-key-case-insensitive': async (h) => {
+    const key = freshKey('CaseKey');
+    await h.submit(messageBody(h), { key });
+    return (await h.submit(messageBody(h, { message: 'another text' }), { key: key.toLowerCase() })).status !== 202;
+  },
 };
 
 describe('defect registry', () => {
