@@ -372,6 +372,9 @@ export const NOT_RECORDED: Readonly<Partial<Record<RequirementId, string>>> = {
   'CONC-OTHER-BUSINESS-PATH': 'cross-business answers: the authorization matrix (issue 28) records them',
   'CONC-MAY-CONCEAL': 'cross-business answers: the authorization matrix (issue 28) records them',
   'HOOK-OWNERSHIP': 'cross-business answers: the authorization matrix (issue 28) records them',
+  'CONC-FOREIGN-OBJECT': 'cross-business answers: the authorization matrix records them, cell by cell',
+  'CONC-UNKNOWN-OBJECT': 'cross-business answers: the authorization matrix records them, cell by cell',
+  'CONC-UNIFORM': 'cross-business answers: the authorization matrix records them, cell by cell',
   'PROB-VALIDATION-ERRORS': 'the checker holds every target to the narrower reading (errors where a body field or query parameter is at fault) and judges errors[] wherever present; there is no answer to record',
 };
 
