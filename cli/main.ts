@@ -135,15 +135,25 @@ const loadTraffic = () => import('./traffic.ts');
 const checkCommand: Command = {
   name: 'check',
   summary: 'judge recorded traffic (HAR 1.2 files or a run\'s exchanges.jsonl) against the document; sends no request',
-  usage: 'conformance check FILE [FILE...] [--env-file F] [--report-dir D]',
+  usage: 'conformance check FILE [FILE...] [--env-file F] [--report-dir D] [--partition i/n]\n' + '       conformance check --merge-reports DIR [DIR...] [--env-file F] [--report-dir D]',
   options: {
     'env-file': { type: 'string' },
     'report-dir': { type: 'string' },
+    partition: { type: 'string' },
+    'merge-reports': { type: 'string' },
   },
   allowPositionals: true,
   async run({ values, positionals }, { io }) {
     const { checkCommand: check } = await loadTraffic();
-    return check(positionals, { envFile: str(values['env-file']), reportDir: str(values['report-dir']) }, io);
+    const merge = str(values['merge-reports']);
+    const partition = str(values.partition);
+    if (merge !== undefined && partition !== undefined) throw new HarnessError('CONF_INVALID_VALUE', '--partition and --merge-reports do not go together: judge each partition, then merge their folders');
+    return check(positionals, {
+      envFile: str(values['env-file']),
+      reportDir: str(values['report-dir']),
+      ...(partition !== undefined ? { partition } : {}),
+      ...(merge !== undefined ? { mergeReports: listOf(merge) ?? [] } : {}),
+    }, io);
   },
 };
 
