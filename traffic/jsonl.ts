@@ -1,6 +1,5 @@
 // Reads a run's exchanges.jsonl (one harness Exchange per line) as a stream of byte chunks, cut
 // into lines as they come, so a log of any size is read in constant memory per line.
-import { StringDecoder } from 'node:string_decoder';
 import { HarnessError } from '../harness/errors.ts';
 import { normaliseHeaders, type TrafficExchange } from './model.ts';
 
@@ -23,27 +22,46 @@ export interface JsonlCounts {
   transportFailures: number;
 }
 
-/** The lines of a byte stream, without their line ends (a last line without one included). */
-export async function* linesOf(chunks: AsyncIterable<Buffer | string>): AsyncGenerator<string> {
-  const decoder = new StringDecoder('utf8');
-  let rest = '';
-  for await (const chunk of chunks) {
-    const text = rest + (typeof chunk === 'string' ? chunk : decoder.write(chunk));
+const LF = 10;
+const CR = 13;
+const textOf = (bytes: Buffer, start: number, end: number) => bytes.toString('utf8', start, end > start && bytes[end - 1] === CR ? end - 1 : end);
+
+/**
+ * The lines of a byte stream without their line ends (a last line without one included), a chunk's
+ * worth at a time: lines are cut from the bytes and decoded one by one (a line end byte never
+ * occurs inside a UTF-8 character), with no text copy of the chunk.
+ */
+export async function* linesOf(chunks: AsyncIterable<Buffer | string>): AsyncGenerator<string[]> {
+  let pieces: Buffer[] = [];
+  for await (const raw of chunks) {
+    const chunk = typeof raw === 'string' ? Buffer.from(raw) : raw;
+    const lines: string[] = [];
     let start = 0;
-    for (let end = text.indexOf('\n'); end >= 0; end = text.indexOf('\n', start)) {
-      yield text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end);
+    let end = chunk.indexOf(LF);
+    if (end >= 0 && pieces.length > 0) {
+      const line = Buffer.concat([...pieces, chunk.subarray(0, end)]);
+      lines.push(textOf(line, 0, line.length));
+      pieces = [];
+      start = end + 1;
+      end = chunk.indexOf(LF, start);
+    }
+    for (; end >= 0; end = chunk.indexOf(LF, start)) {
+      lines.push(textOf(chunk, start, end));
       start = end + 1;
     }
-    rest = text.slice(start);
+    if (start < chunk.length) pieces.push(chunk.subarray(start));
+    if (lines.length > 0) yield lines;
   }
-  rest += decoder.end();
-  if (rest !== '') yield rest;
+  if (pieces.length > 0) {
+    const line = Buffer.concat(pieces);
+    yield [textOf(line, 0, line.length)];
+  }
 }
 
 export async function* readJsonl(chunks: AsyncIterable<Buffer | string>, name: string, counts: JsonlCounts): AsyncGenerator<TrafficExchange> {
   let lineNumber = 0;
   let pendingError: HarnessError | undefined;
-  for await (const line of linesOf(chunks)) {
+  for await (const lines of linesOf(chunks)) for (const line of lines) {
     lineNumber += 1;
     if (line.trim() === '') continue;
     // A line that does not parse is an error only if another line follows it; the last one is a cut file.

@@ -63,7 +63,7 @@ export const SAMPLE_LIMIT = 200;
  * Keys of per-key state a rule keeps at most (bulks, idempotency scopes, cursors, ...): enough for
  * every key a session of a day shows together, small enough that a judge stays within its memory.
  */
-export const STATE_LIMIT = 20_000;
+export const STATE_LIMIT = 2048;
 
 const insertByAt = <T extends { at: number }>(list: T[], item: T) => {
   let i = list.length;

@@ -17,6 +17,8 @@ function canonical(value: unknown): string {
 
 const bearerOf = (o: Observed) => (o.bearerRecorded ? o.ex.request.headers['authorization']!.replace(/^\s*Bearer\s*/i, '').trim() : undefined);
 
+const RECENT_CURSORS = 64;
+
 interface Suspect {
   o: Observed;
   at: number;
@@ -30,7 +32,9 @@ interface Suspect {
 export function start(v: Verdicts, ctx: JudgeContext): Reducer {
   /** business + canonical body -> the first submission of it and its key. */
   const submissions = new BoundedMap<string, Observed>(STATE_LIMIT);
+  /** Cursors issued; an unknown one is compared with the RECENT_CURSORS last issued (a client edits the cursor it just got). */
   const cursors = new BoundedMap<string, true>(STATE_LIMIT);
+  const recent: string[] = [];
   let complete = true;
   const apiOrigins = new Set<string | undefined>();
   const tokenOrigins = new Set<string | undefined>();
@@ -45,7 +49,10 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
     if (o.op?.operationId === 'listSmsBulkMessageRecipients' && o.status === 200) {
       if (!o.responseKnown) complete = false;
       const next = objectOf(objectOf(o.json)?.pagination)?.next_cursor;
-      if (typeof next === 'string') cursors.set(next, true);
+      if (typeof next === 'string' && !cursors.has(next)) {
+        cursors.set(next, true);
+        if (recent.push(next) > RECENT_CURSORS) recent.shift();
+      }
     }
     // A bearer token to an origin not (yet) seen as the API's or the token endpoint's: told at the end.
     const origin = parseUrl(o.ex.request.url)?.origin;
@@ -66,7 +73,7 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
       if (o.ex.request.headers['idempotency-key'] === undefined) {
         v.clientFinding('client/submission-without-idempotency-key', 'IDEM-KEY-REQUIRED', 'a bulk submission was sent without an Idempotency-Key, so a retry after a lost answer could send the messages twice', [o]);
       } else if (o.requestKnown && o.requestJson !== undefined) {
-        const fingerprintOf = `${o.op.params.businessId} ${canonical(o.requestJson)}`;
+        const fingerprintOf = fingerprint(`${o.op.params.businessId} ${canonical(o.requestJson)}`);
         const earlier = submissions.get(fingerprintOf);
         if (earlier && earlier.ex.request.headers['idempotency-key'] !== o.ex.request.headers['idempotency-key']) {
           v.clientFinding('client/retry-under-new-key', 'IDEM-REPLAY', 'the same submission was sent again under a new Idempotency-Key: the server cannot replay it and may send the messages again', [earlier, o]);
@@ -76,7 +83,7 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
     }
     if (o.op?.operationId === 'listSmsBulkMessageRecipients') {
       const cursor = o.op.query.get(ctx.params.cursor);
-      if (cursor && !cursors.has(cursor) && alteredFrom(cursor, cursors.keys())) suspect(editedCursors, o);
+      if (cursor && !cursors.has(cursor) && alteredFrom(cursor, recent)) suspect(editedCursors, o);
     }
   };
   const finish = () => {

@@ -5,7 +5,7 @@ import { enumOf } from '../../spec/contract.ts';
 import { isValid } from '../../spec/validators.ts';
 import { describe, objectOf, type JudgeContext, type Observed } from '../context.ts';
 import { leadingItems } from '../model.ts';
-import { BoundedMap, STATE_LIMIT, type CheckDef, type Reducer, type Verdicts } from '../verdicts.ts';
+import { BoundedMap, type CheckDef, type Reducer, type Verdicts } from '../verdicts.ts';
 
 const PAGE = 'traffic/cursors/page-truthful';
 const FILTER = 'traffic/cursors/filters-hold';
@@ -32,6 +32,11 @@ interface Issue {
 
 /** A cursor's lifetime (section 8): past it the cursor can no longer be honoured, so it is let go. */
 export const CURSOR_LIFETIME_MS = 24 * 3600 * 1000;
+/**
+ * Cursors kept at once: each holds its page and the row ids of its walk so far (up to thousands),
+ * so fewer than other keys; a client follows a cursor soon after it gets it.
+ */
+export const CURSOR_LIMIT = 1024;
 
 const STATUS_VALUES = enumOf('RecipientStatusFilter');
 
@@ -89,7 +94,7 @@ function judgeFilters(o: Observed, rows: Array<Record<string, unknown>>, status:
 
 export function start(v: Verdicts, ctx: JudgeContext): Reducer {
   const names = ctx.params;
-  const issued = new BoundedMap<string, Issue>(STATE_LIMIT);
+  const issued = new BoundedMap<string, Issue>(CURSOR_LIMIT);
   const see = (o: Observed): void => {
     if (o.op?.operationId !== 'listSmsBulkMessageRecipients' || o.pacing) return;
     // Cursors are kept in the order issued: those past their lifetime go first.
@@ -158,5 +163,5 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
       issued.set(pagination.next_cursor, { business, bulk, status: effectiveStatus, to: effectiveTo, seen, page: o, ...(now !== undefined ? { issuedAt: now } : {}) });
     }
   };
-  return { see, forgotten: () => [{ check: BOUND, what: 'cursors issued', limit: STATE_LIMIT, count: issued.dropped }] };
+  return { see, forgotten: () => [{ check: BOUND, what: 'cursors issued', limit: CURSOR_LIMIT, count: issued.dropped }] };
 }
