@@ -37,6 +37,8 @@ export interface CheckDigest {
   sample: FindingDigest[];
   notes: Array<[string, number]>;
   advisories: Array<[string, number]>;
+  /** Distinct notes and advisories beyond the listed ones (counted, not listed). */
+  unlisted: number;
 }
 
 export interface ClientDigest {
@@ -113,6 +115,7 @@ export function mergeDigests(parts: readonly Digest[]): Digest {
       sample: all.flatMap((p) => p.sample).sort((a, b) => a.at - b.at),
       notes: mergeTexts(all.map((p) => p.notes)),
       advisories: mergeTexts(all.map((p) => p.advisories)),
+      unlisted: all.reduce((n, p) => n + p.unlisted, 0),
     };
   });
   const client = new Map<string, ClientDigest>();

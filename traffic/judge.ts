@@ -34,7 +34,7 @@ import * as schemas from './rules/schemas.ts';
 import { ServerClock } from './rules/server-clock.ts';
 import * as wallet from './rules/wallet.ts';
 import { addSecretsOf } from './secrets.ts';
-import { AT_END, Verdicts, type CheckDef, type CheckTally, type Reducer, type Violation } from './verdicts.ts';
+import { AT_END, TEXT_LIMIT, Verdicts, type CheckDef, type CheckTally, type Reducer, type Violation } from './verdicts.ts';
 
 interface RuleModule {
   checks: CheckDef[];
@@ -205,6 +205,7 @@ function checkDigest(t: CheckTally, secrets: SecretSet): CheckDigest {
     sample: t.sample.map((x) => ({ requirement: x.requirement, expected: clean(x.expected), actual: clean(x.actual), source: x.exchanges.at(-1)!.ex.source, at: x.at })),
     notes: [...t.notes].map(([text, at]) => [clean(text), at] as [string, number]).sort(byAt),
     advisories: [...t.advisories].map(([text, at]) => [clean(text), at] as [string, number]).sort(byAt),
+    unlisted: t.unlisted,
   };
 }
 
@@ -220,6 +221,7 @@ function collected(def: CheckDef, c: CheckDigest): CollectedCheck {
     advisories: c.advisories.map(([text]) => text),
     evidence: [],
   };
+  if (c.unlisted > 0) check.notes.push(`${c.unlisted} more distinct notes or advisories of this check were counted, not listed (at most ${TEXT_LIMIT} each)`);
   if (c.observed === 0) {
     return { ...check, status: 'skip', skipKind: 'not-observable', skipReason: `${NOT_OBSERVABLE}: no exchange it applies to was recorded` };
   }

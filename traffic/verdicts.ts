@@ -39,6 +39,8 @@ export interface CheckTally {
   /** Text -> where it was first said. */
   notes: Map<string, number>;
   advisories: Map<string, number>;
+  /** Distinct notes and advisories past TEXT_LIMIT, counted, not listed. */
+  unlisted: number;
 }
 
 /** A finding about the client that made the traffic (reported apart, never failing the run). */
@@ -59,6 +61,8 @@ export interface ClientTally {
 /** Where the judge's end-of-traffic decisions are placed: after every exchange. */
 export const AT_END = Number.MAX_SAFE_INTEGER;
 export const SAMPLE_LIMIT = 200;
+/** Distinct notes (and advisories) a check lists at most; the rest are counted. */
+export const TEXT_LIMIT = 100;
 /**
  * Keys of per-key state a rule keeps at most (bulks, idempotency scopes, cursors, ...): enough for
  * every key a session of a day shows together, small enough that a judge stays within its memory.
@@ -84,7 +88,7 @@ export class Verdicts {
 
   constructor(defs: readonly CheckDef[], isMust: (requirement: RequirementId) => boolean) {
     this.isMust = isMust;
-    for (const def of defs) this.tallies.set(def.id, { def, observed: 0, violations: 0, byRequirement: new Map(), sample: [], notes: new Map(), advisories: new Map() });
+    for (const def of defs) this.tallies.set(def.id, { def, observed: 0, violations: 0, byRequirement: new Map(), sample: [], notes: new Map(), advisories: new Map(), unlisted: 0 });
   }
 
   private tally(id: string): CheckTally {
@@ -128,15 +132,19 @@ export class Verdicts {
 
   note(id: string, text: string, at = this.at, about?: Observed): void {
     if (about ? !this.owns(about) : !this.current && at !== AT_END) return;
-    const notes = this.tally(id).notes;
-    if (!notes.has(text)) notes.set(text, at);
+    const t = this.tally(id);
+    if (t.notes.has(text)) return;
+    if (t.notes.size < TEXT_LIMIT) t.notes.set(text, at);
+    else t.unlisted += 1;
   }
 
   /** A finding beyond the document: reported, never failing. */
   advise(id: string, text: string, about?: Observed): void {
     if (!this.mine(about ? [about] : undefined)) return;
-    const advisories = this.tally(id).advisories;
-    if (!advisories.has(text)) advisories.set(text, this.at);
+    const t = this.tally(id);
+    if (t.advisories.has(text)) return;
+    if (t.advisories.size < TEXT_LIMIT) t.advisories.set(text, this.at);
+    else t.unlisted += 1;
   }
 
   clientFinding(id: string, requirement: RequirementId, text: string, exchanges: Observed[], at = this.at): void {
