@@ -17,6 +17,10 @@
 //   BENCH_OUT              also write the printed Markdown to this file
 //   BENCH_ONLY=startup     only the start-up figures (about a minute): builds dist/, then times
 //                          --help, baseline, verify-certificate and plan, compiled and through tsx
+//   BENCH_ONLY=traffic     only `check` at production scale (about fifteen minutes, several GB
+//                          of /tmp written and removed): one whole run for its log, then that log
+//                          repeated with fresh ids to 1 GiB (plain and gzipped), 100 MB and 4 GiB;
+//                          one judgement each (BENCH_REPEATS does not apply): rate and peak RSS
 //   BENCH_ONLY=host        only the runs against a distant host, checks overlapped (about a
 //                          minute): builds dist/, then BENCH_REPEATS runs, wall time and bulk lag
 //   BENCH_ONLY=embedded    only the whole embedded runs (profile full), on each Node line
@@ -62,8 +66,8 @@ const SECONDS = intSetting('BENCH_SECONDS', 3, 1);
 const GENERATOR_RUNS = intSetting('BENCH_GENERATOR_RUNS', 100, 1);
 const TRAFFIC_MB = intSetting('BENCH_TRAFFIC_MB', 100, 1);
 const ONLY = process.env.BENCH_ONLY ?? '';
-if (ONLY !== '' && ONLY !== 'startup' && ONLY !== 'host' && ONLY !== 'embedded') {
-  process.stderr.write(`bench: BENCH_ONLY takes startup, host or embedded (got ${JSON.stringify(ONLY)})\n`);
+if (ONLY !== '' && ONLY !== 'startup' && ONLY !== 'host' && ONLY !== 'embedded' && ONLY !== 'traffic') {
+  process.stderr.write(`bench: BENCH_ONLY takes startup, host, embedded or traffic (got ${JSON.stringify(ONLY)})\n`);
   process.exit(2);
 }
 const LATENCY_MS = intSetting('BENCH_LATENCY_MS', 50, 0);
@@ -82,6 +86,9 @@ const TARGETS = {
   /** `check` reads a 100 MB file as a stream within the run's memory bound (issue 19). */
   trafficPeakRssBytes: 300 * 1024 * 1024,
 };
+/** Issue 31: a 1 GiB log judged on one core at this rate, within this memory whatever the file's size. */
+const TRAFFIC_RATE_GOAL = 50_000;
+const TRAFFIC_SCALE_RSS = 256 * 1024 * 1024;
 
 /** A figure meets its goal only when every run behind it passed: a failed run's figure proves nothing. */
 const verdictOf = (runs: ReadonlyArray<{ exitCode: number | null }>, ok: boolean) => verdict(ok && runs.every((r) => r.exitCode === 0));
@@ -89,9 +96,9 @@ const progress = (line: string) => process.stderr.write(`bench: ${line}\n`);
 const verdict = (ok: boolean) => (ok ? 'PASS' : 'MISS');
 const loads = () => loadavg().map((l) => l.toFixed(2)).join(' / ');
 
-async function wholeRuns(profile: 'full' | 'safe', options: { keepExchangeLog?: string; withoutFlags?: boolean; line?: NodeLine } = {}): Promise<WholeRunFigures[]> {
+async function wholeRuns(profile: 'full' | 'safe', options: { keepExchangeLog?: string; withoutFlags?: boolean; line?: NodeLine; repeats?: number } = {}): Promise<WholeRunFigures[]> {
   const out: WholeRunFigures[] = [];
-  for (let i = 0; i < REPEATS; i++) {
+  for (let i = 0; i < (options.repeats ?? REPEATS); i++) {
     const seed = SEED + i;
     const on = options.line?.node ? `, Node ${options.line.version}` : '';
     progress(`whole run ${i + 1}/${REPEATS}, profile ${profile}, seed ${seed}${options.withoutFlags ? ', plain node (no V8 flags)' : ''}${on}`);
@@ -256,6 +263,45 @@ function print(lines: string[]): void {
   if (process.env.BENCH_OUT) writeFileSync(process.env.BENCH_OUT, text);
 }
 
+const GIB_MB = 1073.741824;
+
+/** Issue 31: `check` on a log of production size, plain and gzipped, and its memory as the file grows. */
+async function scaleSection(): Promise<string[]> {
+  const work = mkdtempSync(join(tmpdir(), 'conformance-bench-log-'));
+  const runLog = join(work, 'exchanges.jsonl');
+  const figures: Array<{ label: string; f: TrafficCheckFigures }> = [];
+  try {
+    await wholeRuns('full', { keepExchangeLog: runLog, repeats: 1 });
+    for (const [label, mb, gzip] of [['1 GiB JSON lines', GIB_MB, false], ['1 GiB JSON lines, gzipped', GIB_MB, true], ['100 MB JSON lines', 100, false], ['4 GiB JSON lines', 4 * GIB_MB, false]] as const) {
+      progress(`check on ${label} (fresh ids)`);
+      const [f] = await measureTrafficCheck(runLog, mb, 1, gzip);
+      progress(`  ${f!.exchanges} exchanges, ${seconds(f!.wallMs)} s, ${f!.exchangesPerS.toFixed(0)} exchanges/s, peak RSS ${mebibytes(f!.peakRss)} MiB, exit ${f!.exitCode}`);
+      figures.push({ label, f: f! });
+    }
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  const rate = (f: TrafficCheckFigures) => f.exchangesPerS.toFixed(0);
+  const of = (label: string) => figures.find((x) => x.label === label)!.f;
+  const [plain, gz] = [of('1 GiB JSON lines'), of('1 GiB JSON lines, gzipped')];
+  const rows = [
+    ['`check`, 1 GiB JSON lines: exchanges judged per second, read included', rate(plain), `>= ${TRAFFIC_RATE_GOAL}`, verdict(plain.exchangesPerS >= TRAFFIC_RATE_GOAL)],
+    ['`check`, 1 GiB JSON lines: peak RSS (MiB)', mebibytes(plain.peakRss), `<= ${mebibytes(TRAFFIC_SCALE_RSS)}`, verdict(plain.peakRss <= TRAFFIC_SCALE_RSS)],
+    [`\`check\`, the same gzipped (${(gz.fileBytes / 2 ** 20).toFixed(0)} MiB on disk): exchanges judged per second`, rate(gz), `>= ${TRAFFIC_RATE_GOAL}`, verdict(gz.exchangesPerS >= TRAFFIC_RATE_GOAL)],
+    ['`check`, the same gzipped: peak RSS (MiB)', mebibytes(gz.peakRss), `<= ${mebibytes(TRAFFIC_SCALE_RSS)}`, verdict(gz.peakRss <= TRAFFIC_SCALE_RSS)],
+    ...['100 MB JSON lines', '1 GiB JSON lines', '4 GiB JSON lines'].map((label) => [`\`check\`, ${label} (${of(label).exchanges} exchanges): peak RSS (MiB)`, mebibytes(of(label).peakRss), `<= ${mebibytes(TRAFFIC_SCALE_RSS)}, flat`, verdict(of(label).peakRss <= TRAFFIC_SCALE_RSS)]),
+  ];
+  return [
+    '### `check` at production scale (issue 31)',
+    '',
+    'A whole run\'s `exchanges.jsonl` repeated with fresh ids (every UUIDv7 moved, every cursor suffixed, per copy), judged once per size by the bin on the compiled code.',
+    '',
+    ...markdownTable(['figure', 'measured', 'target', 'verdict'], rows),
+    '',
+    ...markdownTable(['log', 'exchanges', 'wall (s)', 'exchanges/s', 'peak RSS (MiB)', 'exit'], figures.map(({ label, f }) => [label, String(f.exchanges), seconds(f.wallMs), rate(f), mebibytes(f.peakRss), String(f.exitCode)])),
+  ];
+}
+
 async function main(): Promise<number> {
   const startedAt = new Date();
   const loadAtStart = loads();
@@ -275,6 +321,10 @@ async function main(): Promise<number> {
     const failed = perLine.flatMap((f) => f.runs).filter((r) => r.exitCode !== 0);
     print([...heading(startedAt, loadAtStart, loads()), ...linesSection(perLine, note)]);
     return failed.length ? 1 : 0;
+  }
+  if (ONLY === 'traffic') {
+    print([...heading(startedAt, loadAtStart, loads()), '', ...(await scaleSection())]);
+    return 0;
   }
   if (ONLY === 'host') {
     const host = await hostRuns(undefined, REPEATS);

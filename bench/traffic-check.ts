@@ -1,10 +1,14 @@
 // How fast and how frugal `check` is on recorded traffic: a run's exchanges.jsonl repeated until the
-// file reaches a size (100 MB by default, the size issue 19 names), judged by the bin as users run
+// file reaches a size (100 MB by default, the size issue 19 names; up to gigabytes for issue 31),
+// each copy with fresh ids (so the rules see distinct businesses, bulks, keys and cursors, as a
+// day of real traffic would show them), plain or gzip-compressed, judged by the bin as users run
 // it (`conformance check FILE`), with the process's wall time and peak RSS. Measurement only.
 //
-//   npx tsx bench/traffic-check.ts EXCHANGES.jsonl [MEGABYTES]
-import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+//   npx tsx bench/traffic-check.ts EXCHANGES.jsonl [MEGABYTES] [gzip]
+import { createWriteStream, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { once } from 'node:events';
+import { Writable } from 'node:stream';
+import { createGzip } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,7 +16,11 @@ import { measureTree } from './process-tree.ts';
 import { BIN, DIST_BUILT, cleanEnv } from './whole-run.ts';
 
 export interface TrafficCheckFigures {
+  /** The size of the log as judged (uncompressed). */
   bytes: number;
+  /** The size of the file on disk (the gzip file when compressed). */
+  fileBytes: number;
+  gzip: boolean;
   exchanges: number;
   wallMs: number;
   peakRss: number;
@@ -20,34 +28,54 @@ export interface TrafficCheckFigures {
   exitCode: number | null;
 }
 
-/** Writes `log` repeated to at least `bytes` (streamed, so the bench itself stays small). */
-async function repeatedLog(log: string, bytes: number, file: string): Promise<{ bytes: number; exchanges: number }> {
+const UUID_V7 = /([0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-)([0-9a-f]{12})/g;
+/** Signed cursors (`eyJ….…`, two parts; a JWT's three are left alone, its token lives on): the judge matches them by value only. */
+const TOKEN = /(?<![\w.-])(eyJ[\w-]+\.[\w-]+)(?![\w.-])/g;
+
+/** A copy of the log whose ids are its own: every UUIDv7 moved by the copy number (still a UUIDv7), every cursor suffixed. */
+export function freshCopy(log: string, copy: number): string {
+  if (copy === 0) return log;
+  return log
+    .replace(UUID_V7, (_m, head: string, tail: string) => `${head}${((parseInt(tail, 16) + copy * 0x9e3779b1) % 2 ** 48).toString(16).padStart(12, '0')}`)
+    .replace(TOKEN, (m) => `${m}c${copy.toString(36)}`);
+}
+
+/** Writes `log` repeated with fresh ids to at least `bytes` (streamed, so the bench itself stays small), gzipped if asked. */
+export async function repeatedLog(log: string, bytes: number, file: string, gzip = false): Promise<{ bytes: number; exchanges: number }> {
   const chunk = `${log.trimEnd()}\n`;
   const perChunk = chunk.split('\n').filter((l) => l.trim()).length;
-  const copies = Math.max(1, Math.ceil(bytes / Buffer.byteLength(chunk)));
-  const out = createWriteStream(file);
-  for (let i = 0; i < copies; i++) if (!out.write(chunk)) await once(out, 'drain');
+  const file$ = createWriteStream(file);
+  const out: Writable = gzip ? createGzip({ level: 6 }) : file$;
+  if (gzip) (out as ReturnType<typeof createGzip>).pipe(file$);
+  let written = 0;
+  let copies = 0;
+  while (written < bytes) {
+    const copy = freshCopy(chunk, copies++);
+    written += Buffer.byteLength(copy);
+    if (!out.write(copy)) await once(out, 'drain');
+  }
   out.end();
-  await once(out, 'finish');
-  return { bytes: copies * Buffer.byteLength(chunk), exchanges: copies * perChunk };
+  await once(file$, 'finish');
+  return { bytes: written, exchanges: copies * perChunk };
 }
 
 /**
  * `conformance check` on the log repeated to `megabytes`, timed `repeats` times on the one file;
  * exit 1 (findings) is a finished judgement too.
  */
-export async function measureTrafficCheck(logFile: string, megabytes = 100, repeats = 1): Promise<TrafficCheckFigures[]> {
+export async function measureTrafficCheck(logFile: string, megabytes = 100, repeats = 1, gzip = false): Promise<TrafficCheckFigures[]> {
   const work = mkdtempSync(join(tmpdir(), 'conformance-traffic-bench-'));
   try {
-    const file = join(work, 'traffic.jsonl');
-    const { bytes, exchanges } = await repeatedLog(readFileSync(logFile, 'utf8'), megabytes * 1e6, file);
+    const file = join(work, gzip ? 'traffic.jsonl.gz' : 'traffic.jsonl');
+    const { bytes, exchanges } = await repeatedLog(readFileSync(logFile, 'utf8'), megabytes * 1e6, file, gzip);
+    const fileBytes = statSync(file).size;
     // The compiled code, as the installed package runs it (npm run bench builds it first).
     const env = { ...cleanEnv(), CONFORMANCE_CODE: DIST_BUILT() ? 'dist' : 'source' };
     const figures: TrafficCheckFigures[] = [];
     for (let i = 0; i < repeats; i++) {
       const tree = await measureTree(BIN, ['check', file, '--report-dir', join(work, 'reports')], { cwd: work, env });
       if (tree.exitCode !== 0 && tree.exitCode !== 1) throw new Error(`check exited ${tree.exitCode}: ${tree.stderr.trim().split('\n')[0] ?? ''}`);
-      figures.push({ bytes, exchanges, wallMs: tree.wallMs, peakRss: tree.peakTreeRss, exchangesPerS: exchanges / (tree.wallMs / 1000), exitCode: tree.exitCode });
+      figures.push({ bytes, fileBytes, gzip, exchanges, wallMs: tree.wallMs, peakRss: tree.peakTreeRss, exchangesPerS: exchanges / (tree.wallMs / 1000), exitCode: tree.exitCode });
     }
     return figures;
   } finally {
@@ -56,12 +84,12 @@ export async function measureTrafficCheck(logFile: string, megabytes = 100, repe
 }
 
 if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
-  const [source, megabytes = '100'] = process.argv.slice(2);
+  const [source, megabytes = '100', gzip] = process.argv.slice(2);
   if (!source) {
-    console.error('usage: npx tsx bench/traffic-check.ts EXCHANGES.jsonl [MEGABYTES]');
+    console.error('usage: npx tsx bench/traffic-check.ts EXCHANGES.jsonl [MEGABYTES] [gzip]');
     process.exit(2);
   }
-  const [f] = await measureTrafficCheck(source, Number(megabytes));
+  const [f] = await measureTrafficCheck(source, Number(megabytes), 1, gzip === 'gzip');
   console.log('| file (MB) | exchanges | wall (s) | exchanges/s | peak RSS (MiB) | exit |');
   console.log('| --- | --- | --- | --- | --- | --- |');
   console.log(`| ${(f!.bytes / 1e6).toFixed(0)} | ${f!.exchanges} | ${(f!.wallMs / 1000).toFixed(1)} | ${f!.exchangesPerS.toFixed(0)} | ${(f!.peakRss / 2 ** 20).toFixed(0)} | ${f!.exitCode} |`);

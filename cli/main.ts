@@ -136,15 +136,25 @@ const loadTraffic = () => import('./traffic.ts');
 const checkCommand: Command = {
   name: 'check',
   summary: 'judge recorded traffic (HAR 1.2 files or a run\'s exchanges.jsonl) against the document; sends no request',
-  usage: 'conformance check FILE [FILE...] [--env-file F] [--report-dir D]',
+  usage: 'conformance check FILE [FILE...] [--env-file F] [--report-dir D] [--partition i/n]\n' + '       conformance check --merge-reports DIR [DIR...] [--env-file F] [--report-dir D]',
   options: {
     'env-file': { type: 'string' },
     'report-dir': { type: 'string' },
+    partition: { type: 'string' },
+    'merge-reports': { type: 'string' },
   },
   allowPositionals: true,
   async run({ values, positionals }, { io }) {
     const { checkCommand: check } = await loadTraffic();
-    return check(positionals, { envFile: str(values['env-file']), reportDir: str(values['report-dir']) }, io);
+    const merge = str(values['merge-reports']);
+    const partition = str(values.partition);
+    if (merge !== undefined && partition !== undefined) throw new HarnessError('CONF_INVALID_VALUE', '--partition and --merge-reports do not go together: judge each partition, then merge their folders');
+    return check(positionals, {
+      envFile: str(values['env-file']),
+      reportDir: str(values['report-dir']),
+      ...(partition !== undefined ? { partition } : {}),
+      ...(merge !== undefined ? { mergeReports: listOf(merge) ?? [] } : {}),
+    }, io);
   },
 };
 
@@ -180,7 +190,8 @@ export const OPTION_MEANINGS: Record<string, string> = {
   runs: 'cases per property (CONFORMANCE_RUNS)',
   defects: 'embedded reference only: named defects to switch on (CONFORMANCE_REFERENCE_DEFECTS)',
   shard: 'run only the i-th of n shares of the topic files',
-  'merge-reports': 'merge the report.json of every shard run into one report',
+  'merge-reports': 'merge the reports of every shard run (run) or partition (check) into one report',
+  partition: 'check: judge only the exchanges of the businesses that hash to partition i of n',
   check: 'run only checks whose id or requirement id matches (glob; repeatable)',
   'exclude-check': 'leave out checks whose id or requirement id matches (glob; repeatable)',
   'max-failures': 'after N failed checks, skip the rest (exit 1; the report says it stopped)',

@@ -1,12 +1,10 @@
-// Reads a HAR 1.2 file. A HAR is one JSON document, so it is read whole but bounded: files above
-// HAR_MAX_BYTES are refused with a message instead of exhausting memory (a run's own
-// exchanges.jsonl, which is read line by line, has no such bound).
-import { readFile, stat } from 'node:fs/promises';
+// Reads a HAR 1.2 file as a stream: @streamparser/json picks the members of log.entries one at a
+// time out of the chunks as they come, and each is forgotten once it is turned into an exchange,
+// so a HAR of any size is read in the memory of one entry (README: why this parser).
+import { JSONParser } from '@streamparser/json';
 import { HarnessError } from '../harness/errors.ts';
 import { pathOnly } from './jsonl.ts';
 import { normaliseHeaders, type TrafficExchange } from './model.ts';
-
-export const HAR_MAX_BYTES = 256 * 1024 * 1024;
 
 interface HarHeader {
   name?: unknown;
@@ -34,56 +32,75 @@ function contentText(content: { text?: unknown; encoding?: unknown } | undefined
   return content.encoding === 'base64' ? Buffer.from(content.text, 'base64').toString('utf8') : content.text;
 }
 
-export interface HarOutcome {
-  exchanges: TrafficExchange[];
+/** What reading a file counted besides its exchanges (filled while it is read). */
+export interface HarCounts {
   /** Entries with status 0: the browser recorded no answer (blocked, cancelled); not judged. */
   unanswered: number;
 }
 
-export async function readHar(path: string, name: string, firstIndex: number): Promise<HarOutcome> {
-  const size = (await stat(path)).size;
-  if (size > HAR_MAX_BYTES) {
-    throw new HarnessError('TRAFFIC_UNREADABLE', `${name} is ${Math.round(size / 1048576)} MiB; HAR files are read whole and at most ${HAR_MAX_BYTES / 1048576} MiB are accepted (record less, or check the run's exchanges.jsonl, which is streamed)`);
+/** One HAR entry as an exchange, or undefined when it recorded no answer (status 0). */
+function exchangeOf(entry: HarEntry, i: number, name: string): TrafficExchange | undefined {
+  const request = entry?.request;
+  if (!request || typeof request.method !== 'string' || typeof request.url !== 'string') {
+    throw new HarnessError('TRAFFIC_UNRECOGNIZED', `${name} entry ${i + 1} has no request method and URL`);
   }
-  const text = await readFile(path, 'utf8');
-  let document: { log?: { version?: unknown; entries?: unknown } };
-  try {
-    document = JSON.parse(text) as typeof document;
-  } catch {
-    if (!text.trimEnd().endsWith('}')) throw new HarnessError('TRAFFIC_TRUNCATED', `${name} ends before its JSON document does: the HAR file is truncated`);
-    throw new HarnessError('TRAFFIC_UNRECOGNIZED', `${name} is not valid JSON, so it is neither a HAR 1.2 file nor an exchanges.jsonl`);
+  const response = entry.response;
+  if (!response || typeof response.status !== 'number') {
+    throw new HarnessError('TRAFFIC_NO_RESPONSE', `${name} entry ${i + 1} (${request.method} ${pathOnly(request.url)}) has no response; nothing can be judged from it`);
   }
-  if (!document || typeof document !== 'object' || !document.log || !Array.isArray(document.log.entries)) {
-    throw new HarnessError('TRAFFIC_UNRECOGNIZED', `${name} is JSON but not a HAR file (no log.entries array)`);
+  if (response.status === 0) return undefined;
+  const started = typeof entry.startedDateTime === 'string' ? Date.parse(entry.startedDateTime) : NaN;
+  const body = typeof request.postData?.text === 'string' ? request.postData.text : undefined;
+  const responseBody = contentText(response.content);
+  // No text but a size above zero: the exporter left the body out (not an empty body).
+  const size = (response.content as { size?: unknown } | undefined)?.size;
+  const notRecorded = responseBody === undefined && typeof size === 'number' && size > 0;
+  return {
+    index: 0,
+    source: `${name} entry ${i + 1}`,
+    ...(Number.isFinite(started) ? { startedAt: started } : {}),
+    request: { method: request.method.toUpperCase(), url: request.url, headers: headersOf(request.headers), ...(body !== undefined ? { body } : {}) },
+    response: { status: response.status, headers: headersOf(response.headers), ...(responseBody !== undefined ? { body: responseBody } : {}), ...(notRecorded ? { bodyNotRecorded: true } : {}) },
+  };
+}
+
+export async function* readHar(chunks: AsyncIterable<Buffer | string>, name: string, counts: HarCounts): AsyncGenerator<TrafficExchange> {
+  // Each entry is handed over and dropped from its array (keepStack false); `$.log.entries` itself
+  // then arrives empty at its end, which tells that the document had the array.
+  const parser = new JSONParser({ paths: ['$.log.entries.*', '$.log.entries'], keepStack: false });
+  const found: HarEntry[] = [];
+  let entriesArray: boolean | undefined;
+  parser.onValue = ({ value, key, stack }) => {
+    if (stack.length === 3) {
+      if (typeof key === 'number') found.push(value as HarEntry);
+      else entriesArray = false;
+    } else if (stack.length === 2 && key === 'entries') entriesArray = entriesArray ?? Array.isArray(value);
+  };
+  let parseError: unknown;
+  parser.onError = (error) => (parseError ??= error);
+  parser.onEnd = () => undefined;
+  const notJson = () => new HarnessError('TRAFFIC_UNRECOGNIZED', `${name} is not valid JSON, so it is neither a HAR 1.2 file nor an exchanges.jsonl`);
+  let i = 0;
+  const drain = function* () {
+    for (const entry of found.splice(0)) {
+      const exchange = exchangeOf(entry, i++, name);
+      if (exchange) yield exchange;
+      else counts.unanswered += 1;
+    }
+  };
+  for await (const chunk of chunks) {
+    if (parser.isEnded) {
+      if (String(chunk).trim() !== '') throw notJson();
+      continue;
+    }
+    parser.write(chunk);
+    if (parseError) throw notJson();
+    yield* drain();
   }
-  const exchanges: TrafficExchange[] = [];
-  let unanswered = 0;
-  (document.log.entries as HarEntry[]).forEach((entry, i) => {
-    const request = entry?.request;
-    if (!request || typeof request.method !== 'string' || typeof request.url !== 'string') {
-      throw new HarnessError('TRAFFIC_UNRECOGNIZED', `${name} entry ${i + 1} has no request method and URL`);
-    }
-    const response = entry.response;
-    if (!response || typeof response.status !== 'number') {
-      throw new HarnessError('TRAFFIC_NO_RESPONSE', `${name} entry ${i + 1} (${request.method} ${pathOnly(request.url)}) has no response; nothing can be judged from it`);
-    }
-    if (response.status === 0) {
-      unanswered += 1;
-      return;
-    }
-    const started = typeof entry.startedDateTime === 'string' ? Date.parse(entry.startedDateTime) : NaN;
-    const body = typeof request.postData?.text === 'string' ? request.postData.text : undefined;
-    const responseBody = contentText(response.content);
-    // No text but a size above zero: the exporter left the body out (not an empty body).
-    const size = (response.content as { size?: unknown } | undefined)?.size;
-    const notRecorded = responseBody === undefined && typeof size === 'number' && size > 0;
-    exchanges.push({
-      index: firstIndex + exchanges.length,
-      source: `${name} entry ${i + 1}`,
-      ...(Number.isFinite(started) ? { startedAt: started } : {}),
-      request: { method: request.method.toUpperCase(), url: request.url, headers: headersOf(request.headers), ...(body !== undefined ? { body } : {}) },
-      response: { status: response.status, headers: headersOf(response.headers), ...(responseBody !== undefined ? { body: responseBody } : {}), ...(notRecorded ? { bodyNotRecorded: true } : {}) },
-    });
-  });
-  return { exchanges, unanswered };
+  if (!parser.isEnded) {
+    parser.end();
+    if (parseError) throw new HarnessError('TRAFFIC_TRUNCATED', `${name} ends before its JSON document does: the HAR file is truncated`);
+  }
+  yield* drain();
+  if (entriesArray !== true) throw new HarnessError('TRAFFIC_UNRECOGNIZED', `${name} is JSON but not a HAR file (no log.entries array)`);
 }

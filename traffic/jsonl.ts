@@ -1,7 +1,5 @@
-// Reads a run's exchanges.jsonl (one harness Exchange per line) as a stream, line by line, so a
-// log of any size is read in constant memory per line.
-import { createReadStream } from 'node:fs';
-import { createInterface } from 'node:readline';
+// Reads a run's exchanges.jsonl (one harness Exchange per line) as a stream of byte chunks, cut
+// into lines as they come, so a log of any size is read in constant memory per line.
 import { HarnessError } from '../harness/errors.ts';
 import { normaliseHeaders, type TrafficExchange } from './model.ts';
 
@@ -18,19 +16,52 @@ const headersOf = (value: unknown) =>
       : [],
   );
 
-export interface JsonlOutcome {
-  exchanges: TrafficExchange[];
+/** What reading a file counted besides its exchanges (filled while it is read). */
+export interface JsonlCounts {
   /** Lines that recorded a transport failure instead of an answer (nothing to judge in them). */
   transportFailures: number;
 }
 
-export async function readJsonl(path: string, name: string, firstIndex: number): Promise<JsonlOutcome> {
-  const exchanges: TrafficExchange[] = [];
-  let transportFailures = 0;
+const LF = 10;
+const CR = 13;
+const textOf = (bytes: Buffer, start: number, end: number) => bytes.toString('utf8', start, end > start && bytes[end - 1] === CR ? end - 1 : end);
+
+/**
+ * The lines of a byte stream without their line ends (a last line without one included), a chunk's
+ * worth at a time: lines are cut from the bytes and decoded one by one (a line end byte never
+ * occurs inside a UTF-8 character), with no text copy of the chunk.
+ */
+export async function* linesOf(chunks: AsyncIterable<Buffer | string>): AsyncGenerator<string[]> {
+  let pieces: Buffer[] = [];
+  for await (const raw of chunks) {
+    const chunk = typeof raw === 'string' ? Buffer.from(raw) : raw;
+    const lines: string[] = [];
+    let start = 0;
+    let end = chunk.indexOf(LF);
+    if (end >= 0 && pieces.length > 0) {
+      const line = Buffer.concat([...pieces, chunk.subarray(0, end)]);
+      lines.push(textOf(line, 0, line.length));
+      pieces = [];
+      start = end + 1;
+      end = chunk.indexOf(LF, start);
+    }
+    for (; end >= 0; end = chunk.indexOf(LF, start)) {
+      lines.push(textOf(chunk, start, end));
+      start = end + 1;
+    }
+    if (start < chunk.length) pieces.push(chunk.subarray(start));
+    if (lines.length > 0) yield lines;
+  }
+  if (pieces.length > 0) {
+    const line = Buffer.concat(pieces);
+    yield [textOf(line, 0, line.length)];
+  }
+}
+
+export async function* readJsonl(chunks: AsyncIterable<Buffer | string>, name: string, counts: JsonlCounts): AsyncGenerator<TrafficExchange> {
   let lineNumber = 0;
   let pendingError: HarnessError | undefined;
-  const lines = createInterface({ input: createReadStream(path, { encoding: 'utf8' }), crlfDelay: Infinity });
-  for await (const line of lines) {
+  for await (const lines of linesOf(chunks)) for (const line of lines) {
     lineNumber += 1;
     if (line.trim() === '') continue;
     // A line that does not parse is an error only if another line follows it; the last one is a cut file.
@@ -42,21 +73,21 @@ export async function readJsonl(path: string, name: string, firstIndex: number):
       pendingError = new HarnessError('TRAFFIC_UNRECOGNIZED', `${name} line ${lineNumber} is not JSON; an exchanges.jsonl holds one recorded exchange per line`);
       continue;
     }
-    const request = entry.request;
+    const request = entry?.request;
     if (!request || typeof request.method !== 'string' || typeof request.url !== 'string') {
       throw new HarnessError('TRAFFIC_UNRECOGNIZED', `${name} line ${lineNumber} is not a recorded exchange (no request method and URL)`);
     }
     if (!entry.response) {
       if (entry.transportError !== undefined) {
-        transportFailures += 1;
+        counts.transportFailures += 1;
         continue;
       }
       throw new HarnessError('TRAFFIC_NO_RESPONSE', `${name} line ${lineNumber} (${request.method} ${pathOnly(request.url)}) has no response; nothing can be judged from it`);
     }
     const status = entry.response.status;
     if (typeof status !== 'number') throw new HarnessError('TRAFFIC_UNRECOGNIZED', `${name} line ${lineNumber} has a response without a status`);
-    exchanges.push({
-      index: firstIndex + exchanges.length,
+    yield {
+      index: 0,
       source: `${name} line ${lineNumber}`,
       request: {
         method: request.method.toUpperCase(),
@@ -69,12 +100,11 @@ export async function readJsonl(path: string, name: string, firstIndex: number):
         headers: headersOf(entry.response.headers),
         ...(typeof entry.response.body === 'string' ? { body: entry.response.body } : {}),
       },
-    });
+    };
   }
   if (pendingError) {
     throw new HarnessError('TRAFFIC_TRUNCATED', `${name} ends in the middle of line ${lineNumber === 0 ? 1 : lineNumber}: the file is truncated (was it copied while the run was still writing?)`);
   }
-  return { exchanges, transportFailures };
 }
 
 /** The path of a URL without its query (a query may hold a secret). */

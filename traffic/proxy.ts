@@ -84,10 +84,10 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       options.onFinding(redactText(`${f.status === 'fail' ? 'failed' : 'warned'} ${f.check}: ${f.requirement}: expected ${f.expected}; got ${f.actual} (${f.source})`, judgement.secrets));
     }
     for (const c of judgement.client) {
-      const key = `${c.id}|${c.exchanges.at(-1)!.ex.source}`;
+      const key = `${c.id}|${c.source}`;
       if (printed.has(key)) continue;
       printed.add(key);
-      options.onFinding(redactText(`client side ${c.id} (${c.requirement}): ${c.text} (${c.exchanges.at(-1)!.ex.source})`, judgement.secrets));
+      options.onFinding(redactText(`client side ${c.id} (${c.requirement}): ${c.text} (${c.source})`, judgement.secrets));
     }
   };
 

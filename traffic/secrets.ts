@@ -41,28 +41,31 @@ function decodeURIComponentSafe(text: string): string {
 
 export function collectSecrets(exchanges: readonly TrafficExchange[], extra: readonly string[] = []): SecretSet {
   const secrets = new SecretSet(extra);
+  for (const ex of exchanges) addSecretsOf(secrets, ex);
+  return secrets;
+}
+
+/** Adds the credentials one exchange carries (the judge calls it on every exchange as it streams). */
+export function addSecretsOf(secrets: SecretSet, ex: TrafficExchange): void {
   const fromForm = (body: string | undefined) => {
     if (!body || !body.includes('=')) return;
     for (const [name, value] of new URLSearchParams(body)) if (FORM_SECRETS.includes(name)) add(secrets, value);
   };
-  for (const ex of exchanges) {
-    addAuthorization(secrets, ex.request.headers['authorization']);
-    addAuthorization(secrets, ex.request.headers['proxy-authorization']);
-    fromForm(ex.request.body);
+  addAuthorization(secrets, ex.request.headers['authorization']);
+  addAuthorization(secrets, ex.request.headers['proxy-authorization']);
+  fromForm(ex.request.body);
+  try {
+    fromForm(new URL(ex.request.url).search.slice(1));
+  } catch {
+    // Not a URL: nothing in a query.
+  }
+  const body = ex.response.body;
+  if (body && /"(access|refresh|id)_token"/.test(body)) {
     try {
-      fromForm(new URL(ex.request.url).search.slice(1));
+      const json = objectOf(JSON.parse(body));
+      for (const name of TOKEN_MEMBERS) if (typeof json?.[name] === 'string') add(secrets, json[name] as string);
     } catch {
-      // Not a URL: nothing in a query.
-    }
-    const body = ex.response.body;
-    if (body && /"(access|refresh|id)_token"/.test(body)) {
-      try {
-        const json = objectOf(JSON.parse(body));
-        for (const name of TOKEN_MEMBERS) if (typeof json?.[name] === 'string') add(secrets, json[name] as string);
-      } catch {
-        // A cut or non-JSON body: the token cannot be read, and was redacted by its recorder if it came from a run.
-      }
+      // A cut or non-JSON body: the token cannot be read, and was redacted by its recorder if it came from a run.
     }
   }
-  return secrets;
 }

@@ -1,5 +1,9 @@
-// Collects what the rules find, per check: observations that held, violations with the
-// exchanges that show them, notes (readings chosen, facts) and the client-side findings.
+// Collects what the rules find, per check, in bounded memory whatever the length of the traffic:
+// how many exchanges (or groups) each rule judged, how many broke which requirement, the first
+// violation and the first of a MUST (with the exchanges that show them, for evidence), a bounded
+// sample of the rest, notes and advisories, and the client-side findings. Every entry carries the
+// place in the traffic where the judge would have found it (`at`), so the first violation is the
+// same whether a rule decides at once, decides later, or the traffic was judged in partitions.
 import type { Topic } from '../core/model.ts';
 import type { RequirementId } from '../spec/requirement-ids.ts';
 import type { Observed } from './context.ts';
@@ -19,14 +23,24 @@ export interface Violation {
   expected: string;
   actual: string;
   exchanges: Observed[];
+  at: number;
 }
 
 export interface CheckTally {
   def: CheckDef;
   observed: number;
-  violations: Violation[];
-  notes: Set<string>;
-  advisories: Set<string>;
+  /** Violations in all, and per requirement with the place of its first. */
+  violations: number;
+  byRequirement: Map<RequirementId, { count: number; at: number }>;
+  first?: Violation;
+  firstMust?: Violation;
+  /** The earliest violations (at most SAMPLE_LIMIT, the first of each requirement always among them). */
+  sample: Violation[];
+  /** Text -> where it was first said. */
+  notes: Map<string, number>;
+  advisories: Map<string, number>;
+  /** Distinct notes and advisories past TEXT_LIMIT, counted, not listed. */
+  unlisted: number;
 }
 
 /** A finding about the client that made the traffic (reported apart, never failing the run). */
@@ -35,14 +49,46 @@ export interface ClientFinding {
   requirement: RequirementId;
   text: string;
   exchanges: Observed[];
+  at: number;
 }
+
+export interface ClientTally {
+  first: ClientFinding;
+  count: number;
+  sample: ClientFinding[];
+}
+
+/** Where the judge's end-of-traffic decisions are placed: after every exchange. */
+export const AT_END = Number.MAX_SAFE_INTEGER;
+export const SAMPLE_LIMIT = 200;
+/** Distinct notes (and advisories) a check lists at most; the rest are counted. */
+export const TEXT_LIMIT = 100;
+/**
+ * Keys of per-key state a rule keeps at most (bulks, idempotency scopes, cursors, ...): enough for
+ * every key a session of a day shows together, small enough that a judge stays within its memory.
+ */
+export const STATE_LIMIT = 2048;
+
+const insertByAt = <T extends { at: number }>(list: T[], item: T) => {
+  let i = list.length;
+  while (i > 0 && list[i - 1]!.at > item.at) i--;
+  list.splice(i, 0, item);
+};
 
 export class Verdicts {
   readonly tallies = new Map<string, CheckTally>();
-  readonly client: ClientFinding[] = [];
+  readonly client = new Map<string, ClientTally>();
+  /** Where the judge is in the traffic (the exchange being judged, or AT_END). */
+  at = 0;
+  /** Whether a verdict about an exchange is this judge's to record (false: another partition's). */
+  owns: (o: Observed) => boolean = () => true;
+  /** Whether the exchange being judged is this judge's own (its partition). */
+  current = true;
+  private readonly isMust: (requirement: RequirementId) => boolean;
 
-  constructor(defs: readonly CheckDef[]) {
-    for (const def of defs) this.tallies.set(def.id, { def, observed: 0, violations: [], notes: new Set(), advisories: new Set() });
+  constructor(defs: readonly CheckDef[], isMust: (requirement: RequirementId) => boolean) {
+    this.isMust = isMust;
+    for (const def of defs) this.tallies.set(def.id, { def, observed: 0, violations: 0, byRequirement: new Map(), sample: [], notes: new Map(), advisories: new Map(), unlisted: 0 });
   }
 
   private tally(id: string): CheckTally {
@@ -51,33 +97,105 @@ export class Verdicts {
     return t;
   }
 
-  /** The rule applied to one more exchange (or group) and held. */
-  pass(id: string): void {
-    this.tally(id).observed += 1;
+  /** Whether a verdict showing these exchanges is recorded here (the last one is where it is found). */
+  private mine(exchanges?: Observed[]): boolean {
+    const last = exchanges?.at(-1);
+    return last ? this.owns(last) : this.current;
   }
 
-  fail(id: string, requirement: RequirementId, expected: string, actual: string, exchanges: Observed[]): void {
+  /** The rule applied to one more exchange (or group) and held. */
+  pass(id: string, about?: Observed): void {
+    if (this.mine(about ? [about] : undefined)) this.tally(id).observed += 1;
+  }
+
+  fail(id: string, requirement: RequirementId, expected: string, actual: string, exchanges: Observed[], at = this.at): void {
+    if (!this.mine(exchanges)) return;
     const t = this.tally(id);
     t.observed += 1;
-    t.violations.push({ requirement, expected, actual, exchanges });
+    t.violations += 1;
+    const v: Violation = { requirement, expected, actual, exchanges, at };
+    const seen = t.byRequirement.get(requirement);
+    if (seen) {
+      seen.count += 1;
+      seen.at = Math.min(seen.at, at);
+    } else t.byRequirement.set(requirement, { count: 1, at });
+    if (!t.first || at < t.first.at) t.first = v;
+    if (this.isMust(requirement) && (!t.firstMust || at < t.firstMust.at)) t.firstMust = v;
+    if (t.sample.length < SAMPLE_LIMIT || !seen) insertByAt(t.sample, v);
   }
 
   /** Applies the rule: `violated` is the actual value when it broke, undefined when it held. */
   judge(id: string, requirement: RequirementId, expected: string, violated: string | undefined, exchanges: Observed[]): void {
-    if (violated === undefined) this.pass(id);
+    if (violated === undefined) this.pass(id, exchanges.at(-1));
     else this.fail(id, requirement, expected, violated, exchanges);
   }
 
-  note(id: string, text: string): void {
-    this.tally(id).notes.add(text);
+  note(id: string, text: string, at = this.at, about?: Observed): void {
+    if (about ? !this.owns(about) : !this.current && at !== AT_END) return;
+    const t = this.tally(id);
+    if (t.notes.has(text)) return;
+    if (t.notes.size < TEXT_LIMIT) t.notes.set(text, at);
+    else t.unlisted += 1;
   }
 
   /** A finding beyond the document: reported, never failing. */
-  advise(id: string, text: string): void {
-    this.tally(id).advisories.add(text);
+  advise(id: string, text: string, about?: Observed): void {
+    if (!this.mine(about ? [about] : undefined)) return;
+    const t = this.tally(id);
+    if (t.advisories.has(text)) return;
+    if (t.advisories.size < TEXT_LIMIT) t.advisories.set(text, this.at);
+    else t.unlisted += 1;
   }
 
-  clientFinding(id: string, requirement: RequirementId, text: string, exchanges: Observed[]): void {
-    this.client.push({ id, requirement, text, exchanges });
+  clientFinding(id: string, requirement: RequirementId, text: string, exchanges: Observed[], at = this.at): void {
+    if (!this.mine(exchanges)) return;
+    const finding: ClientFinding = { id, requirement, text, exchanges, at };
+    const t = this.client.get(id);
+    if (!t) {
+      this.client.set(id, { first: finding, count: 1, sample: [finding] });
+      return;
+    }
+    t.count += 1;
+    if (at < t.first.at) t.first = finding;
+    if (t.sample.length < SAMPLE_LIMIT) insertByAt(t.sample, finding);
   }
+}
+
+/** Per-key state of a rule, bounded: past `limit` keys the oldest is let go and counted. */
+export class BoundedMap<K, V> extends Map<K, V> {
+  /** Keys let go at the bound (reported, never a silent loss). */
+  dropped = 0;
+  constructor(
+    readonly limit: number,
+    private readonly onDrop?: (key: K, value: V) => void,
+  ) {
+    super();
+  }
+  override set(key: K, value: V): this {
+    if (!this.has(key) && this.size >= this.limit) {
+      const oldest = this.entries().next();
+      if (!oldest.done) {
+        this.delete(oldest.value[0]);
+        this.dropped += 1;
+        this.onDrop?.(oldest.value[0], oldest.value[1]);
+      }
+    }
+    return super.set(key, value);
+  }
+}
+
+/** What a rule let go at a bound, for the report. */
+export interface Forgotten {
+  check: string;
+  what: string;
+  limit: number;
+  count: number;
+}
+
+/** A rule as a reducer over the exchanges in time order: `see` each, `finish` once at the end. */
+export interface Reducer {
+  see(o: Observed): void;
+  finish?(): void;
+  /** What it let go at its bounds. */
+  forgotten?(): Forgotten[];
 }

@@ -4,7 +4,7 @@
 // of statuses is not shown by the document: it is recorded, and counts going back are advisories.
 import { isDeepStrictEqual } from 'node:util';
 import { describe, objectOf, type Observed } from '../context.ts';
-import type { CheckDef, Verdicts } from '../verdicts.ts';
+import { BoundedMap, STATE_LIMIT, type CheckDef, type Reducer, type Verdicts } from '../verdicts.ts';
 
 const ACCEPT = 'traffic/bulk-invariants/acceptance';
 const READS = 'traffic/bulk-invariants/reads';
@@ -77,36 +77,39 @@ function judgeSettled(o: Observed, body: Record<string, unknown>, v: Verdicts): 
   }
 }
 
-export function judge(traffic: readonly Observed[], v: Verdicts): void {
-  const bulks = new Map<string, Bulk>();
+export function start(v: Verdicts): Reducer {
+  const sequences = new Set<string>();
+  const sequenceOf = (b: Bulk) => b.statuses.length > 1 && sequences.add(b.statuses.join(' → '));
+  // A bulk let go at the bound keeps its status sequence; its later reads are judged as of a bulk not seen accepted.
+  const bulks = new BoundedMap<string, Bulk>(STATE_LIMIT, (_key, b) => sequenceOf(b));
   const bulkOf = (key: string) => {
     let b = bulks.get(key);
     if (!b) bulks.set(key, (b = { statuses: [] }));
     return b;
   };
-  for (const o of traffic) {
-    if (!o.op || o.pacing) continue;
+  const see = (o: Observed): void => {
+    if (!o.op || o.pacing) return;
     const body = objectOf(o.json);
     const business = o.op.params.businessId!;
     if (o.op.operationId === 'createSmsBulkMessage' && o.status === 202 && body && typeof body.id === 'string') {
       const bulk = bulkOf(`${business}/${body.id}`);
-      if (bulk.accepted) continue; // a replay: the idempotency rules judge it
+      if (bulk.accepted) return; // a replay: the idempotency rules judge it
       bulk.accepted = o;
       const recipients = objectOf(o.requestJson)?.recipients;
       if (Array.isArray(recipients)) bulk.entries = recipients.length;
       bulk.template = body.template;
       judgeAcceptance(o, body, v);
       judgeSettled(o, body, v);
-      continue;
+      return;
     }
-    if (o.op.operationId !== 'getSmsBulkMessage') continue;
+    if (o.op.operationId !== 'getSmsBulkMessage') return;
     const key = `${business}/${o.op.params.bulkMessageId}`;
     const bulk = bulks.get(key);
     if (bulk?.accepted && o.status === 404) {
       v.fail(READS, 'BULK-RETRIEVE', 'the bulk SMS accepted earlier in the traffic', describe(o), [bulk.accepted, o]);
-      continue;
+      return;
     }
-    if (o.status !== 200 || !body) continue;
+    if (o.status !== 200 || !body) return;
     judgeSettled(o, body, v);
     const b = bulkOf(key);
     if (b.accepted) v.judge(READS, 'BULK-RETRIEVE', `the bulk SMS ${o.op.params.bulkMessageId}`, body.id === o.op.params.bulkMessageId ? undefined : `id ${String(body.id)}`, [o]);
@@ -129,7 +132,13 @@ export function judge(traffic: readonly Observed[], v: Verdicts): void {
     }
     if (typeof body.status === 'string' && b.statuses.at(-1) !== body.status) b.statuses.push(body.status);
     b.last = { status: body.status, submission, o };
-  }
-  const sequences = new Set([...bulks.values()].filter((b) => b.statuses.length > 1).map((b) => b.statuses.join(' → ')));
-  for (const s of sequences) v.note(READS, `status sequence seen (transitions are not shown by the document, so not judged): ${s}`);
+  };
+  return {
+    see,
+    finish() {
+      for (const b of bulks.values()) sequenceOf(b);
+      for (const s of sequences) v.note(READS, `status sequence seen (transitions are not shown by the document, so not judged): ${s}`);
+    },
+    forgotten: () => [{ check: READS, what: 'bulk SMS', limit: STATE_LIMIT, count: bulks.dropped }],
+  };
 }

@@ -3,8 +3,8 @@
 import { fingerprint, objectOf, type Observed } from '../context.ts';
 import { parseUrl } from '../operations.ts';
 import type { JudgeContext } from '../context.ts';
-import type { Verdicts } from '../verdicts.ts';
-import { alteredFrom, issuedCursors } from './cursors.ts';
+import { AT_END, BoundedMap, STATE_LIMIT, type Reducer, type Verdicts } from '../verdicts.ts';
+import { alteredFrom } from './cursors.ts';
 
 /** JSON with sorted keys: equal for bodies equal as JSON values, whatever their key order. */
 function canonical(value: unknown): string {
@@ -17,14 +17,46 @@ function canonical(value: unknown): string {
 
 const bearerOf = (o: Observed) => (o.bearerRecorded ? o.ex.request.headers['authorization']!.replace(/^\s*Bearer\s*/i, '').trim() : undefined);
 
-export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeContext): void {
+const RECENT_CURSORS = 64;
+
+interface Suspect {
+  o: Observed;
+  at: number;
+}
+
+/**
+ * Reads every exchange of the traffic (tokens, origins and cursors span businesses). What needs the
+ * whole traffic (a token seen anywhere, every origin of the API, every cursor issued) is decided at
+ * the end, over the suspects kept on the way (bounded, and counted when let go).
+ */
+export function start(v: Verdicts, ctx: JudgeContext): Reducer {
   /** business + canonical body -> the first submission of it and its key. */
-  const submissions = new Map<string, Observed>();
-  const { cursors, complete } = issuedCursors(traffic);
-  const apiOrigins = new Set(traffic.filter((o) => o.op || o.unknownApiPath).map((o) => parseUrl(o.ex.request.url)!.origin));
-  const tokenOrigins = new Set(traffic.filter((o) => o.tokenRequest).map((o) => parseUrl(o.ex.request.url)?.origin));
-  const tokens = new Set<string>();
-  for (const o of traffic) {
+  const submissions = new BoundedMap<string, Observed>(STATE_LIMIT);
+  /** Cursors issued; an unknown one is compared with the RECENT_CURSORS last issued (a client edits the cursor it just got). */
+  const cursors = new BoundedMap<string, true>(STATE_LIMIT);
+  const recent: string[] = [];
+  let complete = true;
+  const apiOrigins = new Set<string | undefined>();
+  const tokenOrigins = new Set<string | undefined>();
+  const tokens = new BoundedMap<string, true>(STATE_LIMIT);
+  const editedCursors: Suspect[] = [];
+  const bearersOutside: Suspect[] = [];
+  let suspectsDropped = 0;
+  const suspect = (list: Suspect[], o: Observed) => (list.length < STATE_LIMIT ? list.push({ o, at: v.at }) : (suspectsDropped += 1));
+  const see = (o: Observed): void => {
+    if (o.op || o.unknownApiPath) apiOrigins.add(parseUrl(o.ex.request.url)!.origin);
+    if (o.tokenRequest) tokenOrigins.add(parseUrl(o.ex.request.url)?.origin);
+    if (o.op?.operationId === 'listSmsBulkMessageRecipients' && o.status === 200) {
+      if (!o.responseKnown) complete = false;
+      const next = objectOf(objectOf(o.json)?.pagination)?.next_cursor;
+      if (typeof next === 'string' && !cursors.has(next)) {
+        cursors.set(next, true);
+        if (recent.push(next) > RECENT_CURSORS) recent.shift();
+      }
+    }
+    // A bearer token to an origin not (yet) seen as the API's or the token endpoint's: told at the end.
+    const origin = parseUrl(o.ex.request.url)?.origin;
+    if (bearerOf(o) !== undefined && !apiOrigins.has(origin) && !tokenOrigins.has(origin)) suspect(bearersOutside, o);
     if (o.tokenRequest) {
       const authorization = o.ex.request.headers['authorization'];
       const inBody = /(^|&)client_secret=/.test(o.ex.request.body ?? '');
@@ -32,16 +64,16 @@ export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeConte
         v.clientFinding('client/token-request-without-basic', 'AUTH-TOKEN-BASIC', `a token request authenticates the client ${inBody ? 'with client_secret in the form body' : 'without HTTP Basic'}; the document asks for client_secret_basic`, [o]);
       }
       const access = objectOf(o.json)?.access_token;
-      if (typeof access === 'string' && !access.includes('<redacted>')) tokens.add(fingerprint(access));
-      continue;
+      if (typeof access === 'string' && !access.includes('<redacted>')) tokens.set(fingerprint(access), true);
+      return;
     }
     const bearer = bearerOf(o);
-    if (bearer && (o.op || o.unknownApiPath)) tokens.add(fingerprint(bearer));
+    if (bearer && (o.op || o.unknownApiPath)) tokens.set(fingerprint(bearer), true);
     if (o.op?.operationId === 'createSmsBulkMessage') {
       if (o.ex.request.headers['idempotency-key'] === undefined) {
         v.clientFinding('client/submission-without-idempotency-key', 'IDEM-KEY-REQUIRED', 'a bulk submission was sent without an Idempotency-Key, so a retry after a lost answer could send the messages twice', [o]);
       } else if (o.requestKnown && o.requestJson !== undefined) {
-        const fingerprintOf = `${o.op.params.businessId} ${canonical(o.requestJson)}`;
+        const fingerprintOf = fingerprint(`${o.op.params.businessId} ${canonical(o.requestJson)}`);
         const earlier = submissions.get(fingerprintOf);
         if (earlier && earlier.ex.request.headers['idempotency-key'] !== o.ex.request.headers['idempotency-key']) {
           v.clientFinding('client/retry-under-new-key', 'IDEM-REPLAY', 'the same submission was sent again under a new Idempotency-Key: the server cannot replay it and may send the messages again', [earlier, o]);
@@ -49,20 +81,30 @@ export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeConte
         if (!earlier) submissions.set(fingerprintOf, o);
       }
     }
-    if (o.op?.operationId === 'listSmsBulkMessageRecipients' && complete) {
+    if (o.op?.operationId === 'listSmsBulkMessageRecipients') {
       const cursor = o.op.query.get(ctx.params.cursor);
-      if (cursor && !cursors.has(cursor) && alteredFrom(cursor, cursors)) {
-        v.clientFinding('client/edited-cursor', 'CUR-OPAQUE', 'a cursor was sent that the server never issued but that differs from an issued one by a few characters: cursors are opaque and must be used as given', [o]);
+      if (cursor && !cursors.has(cursor) && alteredFrom(cursor, recent)) suspect(editedCursors, o);
+    }
+  };
+  const finish = () => {
+    // An edited cursor is told only when every listing was recorded whole (else the issued set is partial).
+    for (const { o, at } of complete ? editedCursors : []) {
+      if (cursors.has(o.op!.query.get(ctx.params.cursor)!)) continue;
+      v.clientFinding('client/edited-cursor', 'CUR-OPAQUE', 'a cursor was sent that the server never issued but that differs from an issued one by a few characters: cursors are opaque and must be used as given', [o], at);
+    }
+    // A token seen at the API or issued by the token endpoint must go nowhere else.
+    for (const { o } of bearersOutside) {
+      const bearer = bearerOf(o);
+      if (!bearer || !tokens.has(fingerprint(bearer))) continue;
+      const origin = parseUrl(o.ex.request.url)?.origin;
+      if (origin && !apiOrigins.has(origin) && !tokenOrigins.has(origin)) {
+        v.clientFinding('client/token-sent-elsewhere', 'AUTH-BEARER', `an access token of the API was sent to another origin (${origin}); it must only travel to the API host`, [o], AT_END);
       }
     }
-  }
-  // A token seen at the API or issued by the token endpoint must go nowhere else.
-  for (const o of traffic) {
-    const bearer = bearerOf(o);
-    if (!bearer || !tokens.has(fingerprint(bearer))) continue;
-    const origin = parseUrl(o.ex.request.url)?.origin;
-    if (origin && !apiOrigins.has(origin) && !tokenOrigins.has(origin)) {
-      v.clientFinding('client/token-sent-elsewhere', 'AUTH-BEARER', `an access token of the API was sent to another origin (${origin}); it must only travel to the API host`, [o]);
-    }
-  }
+  };
+  return {
+    see,
+    finish,
+    forgotten: () => [{ check: 'client', what: 'exchanges held for an end-of-traffic client finding', limit: STATE_LIMIT, count: suspectsDropped }],
+  };
 }

@@ -5,7 +5,7 @@ import { enumOf } from '../../spec/contract.ts';
 import { isValid } from '../../spec/validators.ts';
 import { describe, objectOf, type JudgeContext, type Observed } from '../context.ts';
 import { leadingItems } from '../model.ts';
-import type { CheckDef, Verdicts } from '../verdicts.ts';
+import { BoundedMap, type CheckDef, type Reducer, type Verdicts } from '../verdicts.ts';
 
 const PAGE = 'traffic/cursors/page-truthful';
 const FILTER = 'traffic/cursors/filters-hold';
@@ -26,7 +26,17 @@ interface Issue {
   to: string | null;
   seen: Set<string>;
   page: Observed;
+  /** When the page was recorded (epoch ms), if the recording says. */
+  issuedAt?: number;
 }
+
+/** A cursor's lifetime (section 8): past it the cursor can no longer be honoured, so it is let go. */
+export const CURSOR_LIFETIME_MS = 24 * 3600 * 1000;
+/**
+ * Cursors kept at once: each holds its page and the row ids of its walk so far (up to thousands),
+ * so fewer than other keys; a client follows a cursor soon after it gets it.
+ */
+export const CURSOR_LIMIT = 1024;
 
 const STATUS_VALUES = enumOf('RecipientStatusFilter');
 
@@ -49,19 +59,6 @@ export function alteredFrom(cursor: string, issued: Iterable<string>): string | 
     }
   }
   return close;
-}
-
-/** Cursors issued in the traffic, and whether every listing body was recorded whole (else the set is partial). */
-export function issuedCursors(traffic: readonly Observed[]): { cursors: Set<string>; complete: boolean } {
-  const cursors = new Set<string>();
-  let complete = true;
-  for (const o of traffic) {
-    if (o.op?.operationId !== 'listSmsBulkMessageRecipients' || o.status !== 200) continue;
-    if (!o.responseKnown) complete = false;
-    const next = objectOf(objectOf(o.json)?.pagination)?.next_cursor;
-    if (typeof next === 'string') cursors.add(next);
-  }
-  return { cursors, complete };
 }
 
 function rowsOf(o: Observed): Array<Record<string, unknown>> | undefined {
@@ -95,11 +92,19 @@ function judgeFilters(o: Observed, rows: Array<Record<string, unknown>>, status:
   }
 }
 
-export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeContext): void {
+export function start(v: Verdicts, ctx: JudgeContext): Reducer {
   const names = ctx.params;
-  const issued = new Map<string, Issue>();
-  for (const o of traffic) {
-    if (o.op?.operationId !== 'listSmsBulkMessageRecipients' || o.pacing) continue;
+  const issued = new BoundedMap<string, Issue>(CURSOR_LIMIT);
+  const see = (o: Observed): void => {
+    if (o.op?.operationId !== 'listSmsBulkMessageRecipients' || o.pacing) return;
+    // Cursors are kept in the order issued: those past their lifetime go first.
+    const now = o.ex.startedAt;
+    if (now !== undefined) {
+      for (const [cursor, issue] of issued) {
+        if (issue.issuedAt === undefined || issue.issuedAt >= now - CURSOR_LIFETIME_MS) break;
+        issued.delete(cursor);
+      }
+    }
     const q = o.op.query;
     const business = o.op.params.businessId!;
     const bulk = o.op.params.bulkMessageId!;
@@ -129,11 +134,11 @@ export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeConte
     if (!rows) {
       const partial = ok ? leadingRows(o) : [];
       if (partial.length > 0) judgeFilters(o, partial, status, to, v);
-      continue;
+      return;
     }
     const page = objectOf(o.json)!;
     const pagination = objectOf(page.pagination);
-    if (!pagination) continue; // the schema rule reports a missing envelope
+    if (!pagination) return; // the schema rule reports a missing envelope
     const limitAsked = q.get(names.limit);
     if (pagination.has_more === true) {
       v.judge(PAGE, 'CUR-HAS-MORE', 'a non-empty next_cursor when has_more is true', typeof pagination.next_cursor === 'string' && pagination.next_cursor !== '' ? undefined : `next_cursor ${JSON.stringify(pagination.next_cursor)}`, [o]);
@@ -154,7 +159,9 @@ export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeConte
     if (walk) v.judge(WALK, 'CUR-WALK', 'no row id listed twice in one walk', repeated ? `row ${repeated} again` : undefined, [walk.page, o]);
     for (const r of rows) seen.add(String(r.id));
     if (typeof pagination.next_cursor === 'string' && pagination.next_cursor !== '') {
-      issued.set(pagination.next_cursor, { business, bulk, status: effectiveStatus, to: effectiveTo, seen, page: o });
+      issued.delete(pagination.next_cursor);
+      issued.set(pagination.next_cursor, { business, bulk, status: effectiveStatus, to: effectiveTo, seen, page: o, ...(now !== undefined ? { issuedAt: now } : {}) });
     }
-  }
+  };
+  return { see, forgotten: () => [{ check: BOUND, what: 'cursors issued', limit: CURSOR_LIMIT, count: issued.dropped }] };
 }

@@ -4,8 +4,8 @@
 // bulk under the same key may be another application's and is not judged.
 import { isDeepStrictEqual } from 'node:util';
 import { describe, codeOf, objectOf, type Observed } from '../context.ts';
-import type { CheckDef, Verdicts } from '../verdicts.ts';
-import { serverTimes } from './server-clock.ts';
+import { BoundedMap, STATE_LIMIT, type CheckDef, type Reducer, type Verdicts } from '../verdicts.ts';
+import type { ServerClock } from './server-clock.ts';
 
 const REPLAY = 'traffic/idempotency/replay';
 const CONFLICT = 'traffic/idempotency/conflict';
@@ -23,19 +23,36 @@ const bulkIdOf = (o: Observed) => {
   return typeof id === 'string' ? id : undefined;
 };
 
-export function judge(traffic: readonly Observed[], v: Verdicts): void {
-  const clock = serverTimes(traffic);
-  /** Scope -> the accepted original. */
-  const originals = new Map<string, Observed>();
-  for (const o of traffic) {
-    if (o.op?.operationId !== 'createSmsBulkMessage' || o.pacing) continue;
+interface Waiting {
+  original: Observed;
+  o: Observed;
+  acceptedAt: number;
+  at: number;
+}
+
+export function start(v: Verdicts, _ctx: unknown, clock: ServerClock): Reducer {
+  /** Scope -> the accepted original (a key names one bulk SMS for good, so only the bound lets it go). */
+  const originals = new BoundedMap<string, Observed>(STATE_LIMIT);
+  /** Identical repeats refused: a refusal within seven days of acceptance (by the server's clock) breaks the rule; it waits for a later server time to tell. */
+  const waiting: Waiting[] = [];
+  let waitingDropped = 0;
+  clock.onStamp((time) => {
+    for (let i = waiting.length - 1; i >= 0; i--) {
+      const w = waiting[i]!;
+      if (time - w.acceptedAt >= SEVEN_DAYS) continue;
+      waiting.splice(i, 1);
+      v.fail(REPLAY, 'IDEM-REPLAY', 'the original 202 replayed (the repeat came within seven days by the server clock)', describe(w.o), [w.original, w.o], w.at);
+    }
+  });
+  const see = (o: Observed): void => {
+    if (o.op?.operationId !== 'createSmsBulkMessage' || o.pacing) return;
     const key = o.ex.request.headers['idempotency-key'];
-    if (key === undefined || !o.requestKnown) continue;
+    if (key === undefined || !o.requestKnown) return;
     const scope = JSON.stringify([o.app ?? '?', o.op.params.businessId, key]);
     const original = originals.get(scope);
     if (!original) {
       if (o.status === 202 && bulkIdOf(o)) originals.set(scope, o);
-      continue;
+      return;
     }
     const known = o.app !== undefined && original.app !== undefined;
     const identical = o.ex.request.body === original.ex.request.body;
@@ -44,7 +61,7 @@ export function judge(traffic: readonly Observed[], v: Verdicts): void {
     if (newBulk) {
       if (!known) v.note(PERMANENT, 'a key was used again with a new bulk SMS in answer, but the recording hides which application called (redacted tokens), so the scope is not observable in this traffic');
       else v.fail(PERMANENT, equivalent ? 'IDEM-KEY-PERMANENT' : 'IDEM-CONFLICT', equivalent ? `the bulk SMS ${bulkIdOf(original)} replayed (or a refusal)` : '409 idempotency_conflict', `a second bulk SMS ${bulkIdOf(o)} under the same key`, [original, o]);
-      continue;
+      return;
     }
     if (known) v.pass(PERMANENT);
     if (!equivalent) {
@@ -52,24 +69,33 @@ export function judge(traffic: readonly Observed[], v: Verdicts): void {
       if (o.status === 409 && codeOf(o) === 'idempotency_conflict') v.pass(CONFLICT);
       else if (o.status >= 200 && o.status < 300) v.fail(CONFLICT, 'IDEM-CONFLICT', '409 idempotency_conflict for a different body under a used key', `${describe(o)} (the original answer replayed)`, [original, o]);
       else v.note(CONFLICT, `a different body under a used key was refused with ${describe(o)} before the key was judged`);
-      continue;
+      return;
     }
     if (o.status === original.status && isDeepStrictEqual(o.json, original.json)) {
       const location = original.ex.response.headers['location'];
       v.judge(REPLAY, 'IDEM-REPLAY', 'the original answer replayed, Location included', location !== undefined && o.ex.response.headers['location'] === undefined ? 'the replay has no Location header' : undefined, [original, o]);
-      continue;
+      return;
     }
     if (o.status === 409 || (o.status >= 400 && o.status < 500 && !identical)) {
       // After seven days a refusal is one of the readings; before them (by the server's own clock) it is not.
       const acceptedAt = Date.parse(String(objectOf(original.json)?.accepted_at));
-      const laterTime = clock.earliestAtOrAfter(o.ex.index);
-      const within = Number.isFinite(acceptedAt) && laterTime !== undefined && laterTime - acceptedAt < SEVEN_DAYS;
       if (!identical) v.note(REPLAY, `a repeat equal as JSON but not byte for byte was answered ${describe(o)} (a reading the document allows)`);
-      else if (within) v.fail(REPLAY, 'IDEM-REPLAY', 'the original 202 replayed (the repeat came within seven days by the server clock)', describe(o), [original, o]);
-      else v.note(REPLAY, `an identical repeat was answered ${describe(o)}; whether seven days had passed is not observable in this traffic`);
-      continue;
+      else if (!Number.isFinite(acceptedAt)) unknownWindow(o, v.at);
+      else if (waiting.length < STATE_LIMIT) waiting.push({ original, o, acceptedAt, at: v.at });
+      else waitingDropped += 1;
+      return;
     }
     if (o.status >= 200 && o.status < 300) v.fail(REPLAY, 'IDEM-REPLAY', `the original answer replayed (${original.status}, same body)`, `${o.status} with another body`, [original, o]);
     else v.note(REPLAY, `an equivalent repeat was answered ${describe(o)}`);
-  }
+  };
+  const unknownWindow = (o: Observed, at: number) => v.note(REPLAY, `an identical repeat was answered ${describe(o)}; whether seven days had passed is not observable in this traffic`, at, o);
+  return {
+    see,
+    // No later server time within seven days of acceptance came: the refusal may be the window's end.
+    finish: () => waiting.splice(0).forEach((w) => unknownWindow(w.o, w.at)),
+    forgotten: () => [
+      { check: PERMANENT, what: 'idempotency keys', limit: STATE_LIMIT, count: originals.dropped },
+      { check: REPLAY, what: 'refused repeats waiting for a later server time', limit: STATE_LIMIT, count: waitingDropped },
+    ],
+  };
 }

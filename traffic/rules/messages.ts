@@ -2,7 +2,7 @@
 // 4.6): a retrieved message is the one asked for, of the business of the path, and a template-based
 // one shows rendered text; a deactivation repeated is never a server error.
 import { describe, objectOf, type Observed } from '../context.ts';
-import type { CheckDef, Verdicts } from '../verdicts.ts';
+import type { CheckDef, Reducer, Verdicts } from '../verdicts.ts';
 
 const MESSAGE = 'traffic/messages/retrieved';
 const REPEAT = 'traffic/webhooks/repeat-deactivation';
@@ -12,14 +12,14 @@ export const checks: CheckDef[] = [
   { id: REPEAT, topic: 'webhooks', title: 'deactivating an endpoint already deactivated in the traffic is never answered with a server error', requirements: ['HOOK-REPEAT', 'PROB-NO-5XX-FOR-CLIENT-FAULT'] },
 ];
 
-export function judge(traffic: readonly Observed[], v: Verdicts): void {
+export function start(v: Verdicts): Reducer {
   const deactivated = new Set<string>();
-  for (const o of traffic) {
-    if (!o.op || o.pacing) continue;
+  const see = (o: Observed): void => {
+    if (!o.op || o.pacing) return;
     const { businessId, messageId, endpointId } = o.op.params;
     if (o.op.operationId === 'getSmsMessage' && o.status === 200) {
       const body = objectOf(o.json);
-      if (!body) continue;
+      if (!body) return;
       v.judge(MESSAGE, 'MSG-RETRIEVE', `the message ${messageId}`, body.id === messageId ? undefined : `id ${String(body.id)}`, [o]);
       v.judge(MESSAGE, 'MSG-BUSINESS', `business_id ${businessId}`, body.business_id === businessId ? undefined : `business_id ${String(body.business_id)}`, [o]);
       if (body.template !== null && body.template !== undefined && typeof body.message === 'string') {
@@ -33,5 +33,6 @@ export function judge(traffic: readonly Observed[], v: Verdicts): void {
       }
       if (o.status === 204) deactivated.add(key);
     }
-  }
+  };
+  return { see };
 }

@@ -5,7 +5,7 @@ import { PROBLEM_CODE_STATUS, isKnownProblemCode } from '../../spec/problem-code
 import { mediaTypeOf, validate } from '../../spec/validators.ts';
 import { redactText } from '../../harness/redact.ts';
 import { objectOf, type JudgeContext, type Observed } from '../context.ts';
-import type { CheckDef, Verdicts } from '../verdicts.ts';
+import type { CheckDef, Reducer, Verdicts } from '../verdicts.ts';
 
 const SHAPE = 'traffic/problem-details/shape';
 const TYPE = 'traffic/problem-details/type-form';
@@ -37,21 +37,22 @@ function judgeRetryAfter(o: Observed, v: Verdicts): void {
   else if ((o.status === 429 && code === 'rate_limit_exceeded') || (o.status === 503 && code === 'service_unavailable')) v.fail(RETRY, 'PROB-RETRY-AFTER', `a Retry-After header on ${o.status} ${String(code)}`, 'none', [o]);
 }
 
-export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeContext): void {
-  for (const o of traffic) if ((o.op || o.unknownApiPath) && o.responseKnown) judgeRetryAfter(o, v);
+/** Problem codes and type bases are few (section 7): their first title and base are kept for the whole traffic. */
+export function start(v: Verdicts, ctx: JudgeContext): Reducer {
   const titles = new Map<string, { title: string; o: Observed }>();
   const bases = new Map<string, Observed>();
-  for (const o of traffic) {
-    if (!(o.op || o.unknownApiPath) || o.pacing || o.status < 400 || !o.responseKnown) continue;
+  const see = (o: Observed): void => {
+    if ((o.op || o.unknownApiPath) && o.responseKnown) judgeRetryAfter(o, v);
+    if (!(o.op || o.unknownApiPath) || o.pacing || o.status < 400 || !o.responseKnown) return;
     const media = mediaTypeOf(o.ex.response.headers['content-type']);
     if (media !== 'application/problem+json') {
       v.fail(SHAPE, 'PROB-MEDIA-TYPE', 'Content-Type application/problem+json', media ?? '(none)', [o]);
-      continue;
+      return;
     }
     const body = objectOf(o.json);
     if (!body) {
       v.fail(SHAPE, 'PROB-SCHEMA', 'a problem details JSON object', 'a body that is no JSON object', [o]);
-      continue;
+      return;
     }
     const code = body.code;
     const failures = validate('Problem', body).filter((f) => f.keyword !== 'oneOf');
@@ -89,5 +90,6 @@ export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeConte
       const stack = STACK.test(body.detail);
       v.judge(DETAIL, 'PROB-DETAIL-NO-SECRETS', 'a detail without credentials or stack traces', leaks ? 'a detail holding a credential seen in the traffic' : stack ? 'a detail holding a stack trace' : undefined, [o]);
     }
-  }
+  };
+  return { see };
 }

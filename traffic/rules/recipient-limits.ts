@@ -3,7 +3,7 @@
 // are never refused for their number.
 import { isValid } from '../../spec/validators.ts';
 import { codeOf, describe, objectOf, type JudgeContext, type Observed } from '../context.ts';
-import type { CheckDef, Verdicts } from '../verdicts.ts';
+import type { CheckDef, Reducer, Verdicts } from '../verdicts.ts';
 import { requestDefects } from './request-validity.ts';
 
 const ID = 'traffic/recipient-limits/maximum';
@@ -12,11 +12,11 @@ export const checks: CheckDef[] = [
   { id: ID, topic: 'recipient-limits', title: 'a submission of more than 1,000 entries (duplicates and invalid numbers counted) gets 422 recipient_limit_exceeded; 1,000 valid entries are not refused for their number', requirements: ['RLIM-MAX-1000', 'RLIM-COUNT-ALL-ENTRIES', 'RLIM-COUNT-INVALID-ENTRIES', 'RLIM-NO-PARTIAL', 'RLIM-AT-MAX-ACCEPTED'] },
 ];
 
-export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeContext): void {
-  for (const o of traffic) {
-    if (o.op?.operationId !== 'createSmsBulkMessage' || o.pacing) continue;
+export function start(v: Verdicts, ctx: JudgeContext): Reducer {
+  const see = (o: Observed): void => {
+    if (o.op?.operationId !== 'createSmsBulkMessage' || o.pacing) return;
     const recipients = objectOf(o.requestJson)?.recipients;
-    if (!Array.isArray(recipients)) continue;
+    if (!Array.isArray(recipients)) return;
     const defects = requestDefects(o, ctx);
     if (recipients.length > 1000) {
       const numbers = recipients.map((r) => objectOf(r)?.to);
@@ -38,5 +38,6 @@ export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeConte
     } else if (recipients.length === 1000 && defects.length === 0) {
       v.judge(ID, 'RLIM-AT-MAX-ACCEPTED', '1,000 valid entries not refused for their number', o.status === 422 && codeOf(o) === 'recipient_limit_exceeded' ? describe(o) : undefined, [o]);
     }
-  }
+  };
+  return { see };
 }

@@ -2,7 +2,7 @@
 // or invalid one replaced by a generated value of the same shape, and a problem's request_id equal
 // to the header. Pacing answers (429/503) are judged too: the header belongs to every response.
 import { objectOf, type Observed } from '../context.ts';
-import type { CheckDef, Verdicts } from '../verdicts.ts';
+import type { CheckDef, Reducer, Verdicts } from '../verdicts.ts';
 
 const EVERY = 'traffic/request-id/every-response';
 const ECHO = 'traffic/request-id/echo';
@@ -18,14 +18,14 @@ export const checks: CheckDef[] = [
 
 export const VALID_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
-export function judge(traffic: readonly Observed[], v: Verdicts): void {
-  for (const o of traffic) {
-    if (!(o.op || o.unknownApiPath)) continue;
+export function start(v: Verdicts): Reducer {
+  const see = (o: Observed): void => {
+    if (!(o.op || o.unknownApiPath)) return;
     const returned = o.returnedRequestId;
     const sent = o.sentRequestId;
     if (returned === undefined) {
       v.fail(EVERY, sent === undefined ? 'RID-GENERATE-MISSING' : 'RID-EVERY-RESPONSE', 'an X-Request-Id response header', 'none', [o]);
-      continue;
+      return;
     }
     v.judge(EVERY, 'RID-FORMAT', '1 to 128 characters of A-Z a-z 0-9 . _ -', VALID_REQUEST_ID.test(returned) ? undefined : `${JSON.stringify(returned.slice(0, 140))} (${returned.length} characters)`, [o]);
     if (sent !== undefined) {
@@ -39,5 +39,6 @@ export function judge(traffic: readonly Observed[], v: Verdicts): void {
     if (o.status >= 400 && body && 'request_id' in body) {
       v.judge(PROBLEM, 'RID-PROBLEM-MATCH', `request_id equal to the header ${returned}`, body.request_id === returned ? undefined : `request_id ${JSON.stringify(body.request_id)}`, [o]);
     }
-  }
+  };
+  return { see };
 }

@@ -5,7 +5,7 @@ import type { RequirementId } from '../../spec/requirement-ids.ts';
 import { enumOf } from '../../spec/contract.ts';
 import { isValid, mediaTypeOf, validateRequestBody } from '../../spec/validators.ts';
 import { describe, objectOf, type JudgeContext, type Observed } from '../context.ts';
-import type { CheckDef, Verdicts } from '../verdicts.ts';
+import type { CheckDef, Reducer, Verdicts } from '../verdicts.ts';
 
 const ID = 'traffic/validation/invalid-request-refused';
 
@@ -136,13 +136,13 @@ function allowedValueRefused(o: Observed, ctx: JudgeContext, v: Verdicts): void 
   }
 }
 
-export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeContext): void {
-  for (const o of traffic) {
-    if (!o.op || o.pacing) continue;
+export function start(v: Verdicts, ctx: JudgeContext): Reducer {
+  const see = (o: Observed): void => {
+    if (!o.op || o.pacing) return;
     const defects = requestDefects(o, ctx);
     if (defects.length === 0) {
       allowedValueRefused(o, ctx, v);
-      continue;
+      return;
     }
     const first = defects[0]!;
     const why = defects.map((d) => d.reason).join('; ');
@@ -150,7 +150,7 @@ export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeConte
       const rule: RequirementId = first.requirement === 'VAL-PATH-UUIDV7' || first.requirement === 'CUR-EMPTY' ? first.requirement : 'PROB-NO-5XX-FOR-CLIENT-FAULT';
       // 503 is the host's pacing or a brief outage, never judged (o.pacing excludes it above).
       v.fail(ID, rule, `a 4xx refusal of a request with ${why}`, describe(o), [o]);
-      continue;
+      return;
     }
     if (o.status < 200 || o.status >= 300) {
       // A field-level refusal lists its field errors (PROB-VALIDATION-ERRORS assumption: body fields and query parameters).
@@ -159,20 +159,21 @@ export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeConte
         const errors = objectOf(o.json)?.errors;
         v.judge(ID, 'PROB-VALIDATION-ERRORS', 'an errors array naming the invalid fields', Array.isArray(errors) && errors.length > 0 ? undefined : 'no errors array', [o]);
       } else v.pass(ID);
-      continue;
+      return;
     }
     // Served anyway: allowed for shapes whose refusal is not demanded (the cursors rules judge the rows).
-    if (defects.every((d) => d.kind === 'lenient')) continue;
+    if (defects.every((d) => d.kind === 'lenient')) return;
     // The over-limit rules are the recipient-limits topic's; a non-E.164 number may be accepted as a bad entry.
-    if (defects.every((d) => d.kind === 'over-limit' || d.kind === 'recipient-number') && defects.some((d) => d.kind === 'over-limit')) continue;
+    if (defects.every((d) => d.kind === 'over-limit' || d.kind === 'recipient-number') && defects.some((d) => d.kind === 'over-limit')) return;
     if (defects.every((d) => d.kind === 'recipient-number')) {
       const good = objectOf(objectOf(o.json)?.intake)?.good;
       const valid = validNumbers(o);
       if (typeof good === 'number' && valid !== undefined) {
         v.judge(ID, 'VAL-INVALID-RECIPIENT', `intake.good of at most ${valid} (the entries with an E.164 number)`, good > valid ? `intake.good ${good}` : undefined, [o]);
       } else v.note(ID, 'a submission with numbers that are not E.164 was accepted without intake counts; whether they were counted good is not observable in this traffic');
-      continue;
+      return;
     }
     v.fail(ID, first.requirement, `a 4xx refusal of a request with ${why}`, describe(o), [o]);
-  }
+  };
+  return { see };
 }

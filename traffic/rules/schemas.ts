@@ -6,7 +6,7 @@ import type { RequirementId } from '../../spec/requirement-ids.ts';
 import { COMPONENT_RULES_WITH_MESSAGES } from '../../spec/schema-rules.ts';
 import { validateResponse, type SchemaFailure } from '../../spec/validators.ts';
 import type { Observed } from '../context.ts';
-import type { CheckDef, Verdicts } from '../verdicts.ts';
+import type { CheckDef, Reducer, Verdicts } from '../verdicts.ts';
 
 /** One check per operation, so a failure of one operation's answers never hides another's. */
 const idOf = (operationId: OperationId) => `traffic/schemas/${operationId}`;
@@ -61,9 +61,9 @@ function specific(failures: SchemaFailure[]): SchemaFailure[] {
   return rest.length > 0 ? rest : failures;
 }
 
-export function judge(traffic: readonly Observed[], v: Verdicts): void {
-  for (const o of traffic) {
-    if (!o.op || o.pacing || o.status < 200 || o.status >= 300) continue;
+export function start(v: Verdicts): Reducer {
+  const see = (o: Observed): void => {
+    if (!o.op || o.pacing || o.status < 200 || o.status >= 300) return;
     const ID = idOf(o.op.operationId);
     if (!o.responseKnown) {
       v.note(ID, 'answers whose body the recorder cut short were judged on status and headers only');
@@ -81,5 +81,6 @@ export function judge(traffic: readonly Observed[], v: Verdicts): void {
     else {
       v.fail(ID, first.rule, `${o.op.operationId} ${o.status} as the document shapes it (${first.f.schemaPath})`, `${first.f.pointer || '(document)'} ${first.f.message}`, [o]);
     }
-  }
+  };
+  return { see };
 }

@@ -1,7 +1,7 @@
 // Wallet balance reads (section 2.5, 4.5): reserved zero, available equal to current (as amounts:
 // both readings of the document), the business of the path, as_of in UTC.
 import { codeOf, describe, objectOf, type JudgeContext, type Observed } from '../context.ts';
-import type { CheckDef, Verdicts } from '../verdicts.ts';
+import type { CheckDef, Reducer, Verdicts } from '../verdicts.ts';
 
 const ID = 'traffic/wallet/balance-rules';
 const PERMISSION = 'traffic/wallet/permission';
@@ -21,18 +21,18 @@ export function amount(value: unknown): string | undefined {
   return negative && canonical !== '0' ? `-${canonical}` : canonical;
 }
 
-export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeContext): void {
+export function start(v: Verdicts, ctx: JudgeContext): Reducer {
   let lastAsOf: { time: number; o: Observed } | undefined;
-  for (const o of traffic) {
-    if (o.op?.operationId !== 'getWalletBalance' || o.pacing) continue;
+  const see = (o: Observed): void => {
+    if (o.op?.operationId !== 'getWalletBalance' || o.pacing) return;
     // The application without wallet.balance.read (CONFORMANCE_LIMITED_CLIENT_ID) on its granted business.
     if (ctx.limitedApp !== undefined && o.app === ctx.limitedApp && o.op.params.businessId === ctx.fixtures.businessId && o.status !== 401) {
       v.judge(PERMISSION, 'WAL-PERMISSION', '403 permission_denied for the application without wallet.balance.read', o.status === 403 && codeOf(o) === 'permission_denied' ? undefined : describe(o), [o]);
-      continue;
+      return;
     }
-    if (o.status !== 200) continue;
+    if (o.status !== 200) return;
     const body = objectOf(o.json);
-    if (!body) continue;
+    if (!body) return;
     const reserved = amount(body.reserved_balance);
     const current = amount(body.current_balance);
     const available = amount(body.available_balance);
@@ -48,5 +48,6 @@ export function judge(traffic: readonly Observed[], v: Verdicts, ctx: JudgeConte
       if (lastAsOf && Number.isFinite(time) && time < lastAsOf.time) v.advise(ID, 'A later wallet read carried an earlier as_of than the read before it');
       if (Number.isFinite(time)) lastAsOf = { time, o };
     }
-  }
+  };
+  return { see };
 }
