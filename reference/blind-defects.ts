@@ -17,7 +17,7 @@ export interface BlindDefect {
   topic: Topic;
   description: string;
   /** The authoring round that wrote it. */
-  round: 1;
+  round: 1 | 2;
 }
 
 const registry = [
@@ -72,6 +72,62 @@ const registry = [
   // messages
   { id: 'blind-message-times-epoch', requirement: 'MSG-SCHEMA', topic: 'messages', round: 1, description: 'A retrieved message writes accepted_at, submitted_at, delivered_at and failed_at as epoch milliseconds (JSON numbers).' },
   { id: 'blind-message-template-as-id', requirement: 'MSG-TEMPLATE-PIN', topic: 'messages', round: 1, description: 'A template-based message shows template as the bare template id string instead of the pin object.' },
+  // ---- round 2 ----
+  // auth-ordering
+  { id: 'blind-lowercase-bearer-refused', requirement: 'AUTH-BEARER', topic: 'auth-ordering', round: 2, description: 'The Authorization scheme is compared case-sensitively: a valid token sent as "bearer <token>" (the scheme name is case-insensitive) gets 401.' },
+  { id: 'blind-validation-before-grant', requirement: 'AUTH-ORDER', topic: 'auth-ordering', round: 2, description: 'A submission on a business without grant has its body validated first: an invalid body gets 400 validation_failed (with field errors) instead of 403 permission_denied.' },
+  { id: 'blind-alg-none-token-accepted', requirement: 'AUTH-401-INVALID', topic: 'auth-ordering', round: 2, description: 'An unsigned JWT (header alg none) naming a client, the right audience and a future expiry is accepted as a valid bearer token.' },
+  // idempotency
+  { id: 'blind-fingerprint-raw-text', requirement: 'IDEM-REPLAY', topic: 'idempotency', round: 2, description: 'The payload fingerprint is the raw request text, so an equivalent repeat written with other whitespace gets 409 idempotency_conflict instead of the replay.' },
+  { id: 'blind-fingerprint-sorts-recipients', requirement: 'IDEM-CONFLICT', topic: 'idempotency', round: 2, description: 'The fingerprint sorts the recipients by number, so a repeat listing the same recipients in another order replays the original instead of 409.' },
+  { id: 'blind-key-compared-64', requirement: 'IDEM-SCOPE', topic: 'idempotency', round: 2, description: 'Keys are indexed by their first 64 characters: a new key sharing its first 64 characters with a used one is taken for it (409 or replay instead of a new bulk).' },
+  // recipient-limits
+  { id: 'blind-template-limit-500', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', round: 2, description: 'Template-based submissions have a maximum of 500 entries: a valid template-based submission of 1000 entries gets 422 recipient_limit_exceeded.' },
+  { id: 'blind-limit-rolling-window', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', round: 2, description: "The maximum is counted over the business's submissions of the last hour: after one accepted 1000-entry submission the next one gets 422 recipient_limit_exceeded." },
+  { id: 'blind-limit-counts-segments', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', round: 2, description: 'Entries are multiplied by the 160-character SMS segments of the message, so 1000 entries with a 200-character message get 422 recipient_limit_exceeded.' },
+  // cursors
+  { id: 'blind-cursor-lifetime-seconds', requirement: 'CUR-LIFETIME', topic: 'cursors', round: 2, description: 'The 24-hour lifetime is compared in the wrong unit (86.4 seconds): a cursor presented a minute and a half after issue gets 400 validation_failed.' },
+  { id: 'blind-status-filter-submission-only', requirement: 'CUR-FILTER-STATUS', topic: 'cursors', round: 2, description: 'The status filter compares the submission status only, so delivered selects no row (delivered rows have submission status sent).' },
+  { id: 'blind-number-filter-prefix', requirement: 'CUR-FILTER-TO', topic: 'cursors', round: 2, description: 'The number filter matches as a prefix: a valid E.164 filter value selects every row whose number starts with it.' },
+  // bulk-invariants
+  { id: 'blind-read-accepted-at-now', requirement: 'BULK-RETRIEVE', topic: 'bulk-invariants', round: 2, description: "Reads of a bulk show accepted_at as the time of the read, so it moves between reads and differs from the 202's." },
+  { id: 'blind-summary-as-of-accepted', requirement: 'BULK-DELIVERY-SUMMARY-FIELDS', topic: 'bulk-invariants', round: 2, description: "delivery_summary.as_of is the bulk's acceptance time instead of the time of the projection (it equals accepted_at, before any outcome it counts)." },
+  { id: 'blind-pin-lost-on-read', requirement: 'BULK-TEMPLATE-PIN-STABLE', topic: 'bulk-invariants', round: 2, description: 'A template-based bulk shows its pin in the 202 but template null on every later read.' },
+  { id: 'blind-read-classification-default', requirement: 'BULK-ECHO-REQUEST', topic: 'bulk-invariants', round: 2, description: 'Reads of a bulk show classification transactional (a column default) whatever was submitted; the 202 is right.' },
+  // wallet
+  { id: 'blind-wallet-available-rounded', requirement: 'WAL-AVAILABLE-EQUALS-CURRENT', topic: 'wallet', round: 2, description: 'available_balance is current_balance rounded to whole units (1251 for 1250.75).' },
+  { id: 'blind-wallet-permission-wrong-code', requirement: 'WAL-PERMISSION', topic: 'wallet', round: 2, description: 'An application granted on the business without wallet.balance.read gets 403 with code sender_not_authorized instead of permission_denied.' },
+  { id: 'blind-wallet-balance-zero-padded', requirement: 'WAL-MONEY-FORMAT', topic: 'wallet', round: 2, description: 'current_balance and available_balance are zero-padded to a fixed width of 10 (0001250.75), leading zeros the money pattern forbids.' },
+  // concealment
+  { id: 'blind-foreign-bulk-404-content-location', requirement: 'CONC-CROSS-BUSINESS-BULK', topic: 'concealment', round: 2, description: "The 404 for another business's bulk carries a Content-Location header naming the bulk under its owning business." },
+  { id: 'blind-foreign-message-404-last-modified', requirement: 'CONC-SAME-AS-MISSING', topic: 'concealment', round: 2, description: "The 404 for another business's message carries a Last-Modified header (the message's acceptance time) that a random id's 404 lacks." },
+  { id: 'blind-bulk-read-finds-foreign-message', requirement: 'CONC-CROSS-BUSINESS-MESSAGE', topic: 'concealment', round: 2, description: "The bulk read falls through to individual messages of any business: another business's message id read as a bulk under the caller's business answers 200 with its content." },
+  // request-id
+  { id: 'blind-replay-without-request-id', requirement: 'RID-EVERY-RESPONSE', topic: 'request-id', round: 2, description: 'A replayed submission is written from the replay cache without any X-Request-Id header.' },
+  { id: 'blind-request-id-regenerated-on-202', requirement: 'RID-ECHO', topic: 'request-id', round: 2, description: "The 202 of an accepted submission carries a generated X-Request-Id instead of the client's valid one (other answers echo it)." },
+  { id: 'blind-generated-request-id-long', requirement: 'RID-FORMAT', topic: 'request-id', round: 2, description: 'Generated request ids carry an appended trace context and are over 128 characters long.' },
+  // problem-details
+  { id: 'blind-problem-instance-with-space', requirement: 'PROB-INSTANCE', topic: 'problem-details', round: 2, description: 'instance is a phrase with a space (request <id>), not a URI reference.' },
+  { id: 'blind-401-detail-echoes-token', requirement: 'PROB-DETAIL-NO-SECRETS', topic: 'problem-details', round: 2, description: 'The 401 for a presented but invalid (for example expired) token quotes the token in its detail.' },
+  { id: 'blind-problem-title-names-field', requirement: 'PROB-TITLE-STABLE', topic: 'problem-details', round: 2, description: 'validation_failed titles name the first field at fault (Invalid field /recipients/0/to), so the code has a different title per occurrence.' },
+  { id: 'blind-accept-xml-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'problem-details', round: 2, description: 'A request whose Accept header asks for application/xml throws in the serialiser picker: 500 internal_error.' },
+  { id: 'blind-repeated-query-param-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'problem-details', round: 2, description: 'A recipient listing with a query parameter given twice (limit=10&limit=20) throws: 500 internal_error instead of a 4xx.' },
+  // validation
+  { id: 'blind-null-message-ignored', requirement: 'VAL-EXACTLY-ONE-CONTENT', topic: 'validation', round: 2, description: 'message: null beside a template_id is taken for an absent message: the body with both members is accepted as template-based.' },
+  { id: 'blind-path-id-format-suffix', requirement: 'VAL-PATH-UUIDV7', topic: 'validation', round: 2, description: 'A path ending in a .json format suffix is routed without it: a message id followed by .json answers 200 with the message.' },
+  { id: 'blind-template-variable-empty-refused', requirement: 'VAL-TEMPLATE-VARIABLE-LENGTH', topic: 'validation', round: 2, description: 'An empty template variable value (a string of 0 characters, within the 512 maximum) is refused with 400 validation_failed.' },
+  { id: 'blind-recipient-spaces-normalized', requirement: 'VAL-INVALID-RECIPIENT', topic: 'validation', round: 2, description: 'A recipient number written with spaces (+44 7700 900123) is accepted with the spaces stripped instead of refused.' },
+  // schemas
+  { id: 'blind-later-pages-items', requirement: 'SCH-LISTING-ENVELOPE', topic: 'schemas', round: 2, description: 'Pages read with a cursor name their rows items instead of data (the first page is right).' },
+  { id: 'blind-warning-severity', requirement: 'SCH-WARNING-SHAPE', topic: 'schemas', round: 2, description: 'Warnings carry a severity member beside code and detail.' },
+  { id: 'blind-pin-revision-number', requirement: 'SCH-TEMPLATE-PIN', topic: 'schemas', round: 2, description: 'On reads of a template-based bulk the pin carries an extra revision member (the revision number); the 202 is right.' },
+  { id: 'blind-listing-media-type-vendor', requirement: 'SCH-JSON-MEDIA-TYPE', topic: 'schemas', round: 2, description: 'The recipient listing is labelled application/vnd.api+json; the other operations say application/json.' },
+  // webhooks
+  { id: 'blind-webhook-malformed-id-204', requirement: 'HOOK-NOT-FOUND', topic: 'webhooks', round: 2, description: 'An endpoint id that is not a UUIDv7 is taken for nothing to do: 204 instead of a refusal.' },
+  { id: 'blind-webhook-wallet-permission', requirement: 'HOOK-DEACTIVATE-204', topic: 'webhooks', round: 2, description: 'Deactivation asks for wallet.balance.read (copied from the wallet handler): an application granted on the business without it gets 403 for an active endpoint.' },
+  // messages
+  { id: 'blind-message-business-id-uppercase', requirement: 'MSG-BUSINESS', topic: 'messages', round: 2, description: "A retrieved message's business_id is written in upper case, so it differs from the business of the path." },
+  { id: 'blind-message-pin-template-is-message', requirement: 'MSG-TEMPLATE-PIN', topic: 'messages', round: 2, description: "A template-based message's pin shows the message's own id as template_id." },
 ] as const satisfies readonly BlindDefect[];
 
 export type BlindDefectId = (typeof registry)[number]['id'];

@@ -53,6 +53,8 @@ export function validateBulkBody(body: unknown, defects: ActiveDefects): FieldEr
     body.classification = body.classification.toLowerCase();
   }
   if (typeof body.classification !== 'string' || !CLASSIFICATIONS.has(body.classification)) bad('/classification');
+  // 4.1: a member given as null is given (the blind defect takes message: null for no message).
+  if (defects.has('blind-null-message-ignored') && body.message === null) delete body.message;
   const hasMessage = 'message' in body;
   const hasTemplate = 'template_id' in body;
   // 4.1: exactly one of message / template_id.
@@ -81,6 +83,10 @@ export function validateBulkBody(body: unknown, defects: ActiveDefects): FieldEr
     if (!isObject(item)) return void bad(at);
     // 4.1: no extra properties in an entry (the blind defect ignores them).
     if (!defects.has('blind-recipient-extra-member-accepted')) for (const key of Object.keys(item)) if (!RECIPIENT_FIELDS.has(key)) bad(`${at}/${token(key)}`);
+    // 2.1: the pattern admits no spaces (the blind defect strips them and keeps the number).
+    if (defects.has('blind-recipient-spaces-normalized') && typeof item.to === 'string' && / /.test(item.to) && isE164(item.to.replace(/ /g, ''))) {
+      item.to = item.to.replace(/ /g, '');
+    }
     const to = item.to;
     const lenient =
       ((defects.has('invalid-e164-accepted') || defects.has('malformed-numbers-get-rows')) && typeof to === 'string' && /^[1-9]\d{7,14}$/.test(to)) ||
@@ -95,7 +101,9 @@ export function validateBulkBody(body: unknown, defects: ActiveDefects): FieldEr
       for (const [key, value] of Object.entries(vars)) {
         // 2.1: values are strings (the blind defect takes a number as its text).
         if (typeof value === 'number' && defects.has('blind-template-variable-non-string-accepted')) continue;
-        if (typeof value !== 'string' || chars(value) > max) bad(`${at}/template_variables/${token(key)}`);
+        // 2.1: no minimum length (the blind defect refuses an empty value).
+        const empty = value === '' && defects.has('blind-template-variable-empty-refused');
+        if (typeof value !== 'string' || chars(value) > max || empty) bad(`${at}/template_variables/${token(key)}`);
       }
     }
   });

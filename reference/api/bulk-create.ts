@@ -1,6 +1,6 @@
 // 4.1 createSmsBulkMessage: POST /v1/businesses/{businessId}/sms/bulk-messages
 import type { BulkRecord, Business, IdempotencyRecord } from '../store.ts';
-import { uuidv4, uuidv7 } from '../ids.ts';
+import { generateRequestId, uuidv4, uuidv7 } from '../ids.ts';
 import { assignFates } from '../lifecycle.ts';
 import { authorize } from './authorize.ts';
 import type { FieldError } from '../problems.ts';
@@ -32,7 +32,18 @@ export function bulkLocation(businessId: string, bulkId: string): string {
 export function createBulk(call: Call, businessId: string, rawBody: string): void {
   const { store, clock } = call.deps;
   const d = call.defects;
-  // 5.6 steps 2-3 come before any look at the body (reference choice: grant before validation).
+  // 5.6 steps 2-3 come before any look at the body (reference choice: grant before validation;
+  // the blind defect validates the body first, so a business without grant learns of its faults).
+  if (d.has('blind-validation-before-grant') && !call.app?.grants.some((g) => g.businessId === businessId && g.active)) {
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(rawBody);
+    } catch {
+      parsed = undefined;
+    }
+    const early = validateBulkBody(parsed, d);
+    if (early.length > 0) return call.validationFailed('The request body is invalid.', early);
+  }
   // The defect checks the grant and the sender on the application's own business, not the path's.
   const grantedOn = d.has('submission-grant-of-own-business') ? (call.app?.grants.find((g) => g.active)?.businessId ?? businessId) : businessId;
   if (!authorize(call, grantedOn, 'sms.bulk.send')) return;
@@ -68,8 +79,14 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   // anything else about the entries, and create nothing when the count is above the maximum.
   const recipients = isRecord(body) && Array.isArray(body.recipients) ? (body.recipients as unknown[]) : undefined;
   if (recipients) {
-    const max = d.has('recipient-limit-1001-accepted') ? MAX_RECIPIENTS + 1 : d.has('recipient-limit-999') ? MAX_RECIPIENTS - 1 : MAX_RECIPIENTS;
-    const count = d.has('recipient-limit-counts-unique') ? new Set(recipients.map((r) => JSON.stringify(r))).size : recipients.length;
+    let max = d.has('recipient-limit-1001-accepted') ? MAX_RECIPIENTS + 1 : d.has('recipient-limit-999') ? MAX_RECIPIENTS - 1 : MAX_RECIPIENTS;
+    // 8: one maximum for every submission (the blind defect halves it for template-based ones).
+    if (d.has('blind-template-limit-500') && isRecord(body) && 'template_id' in body) max = 500;
+    // 8: the maximum is per submission (the blind defect counts the business's last hour of submissions).
+    if (d.has('blind-limit-rolling-window')) max -= recentEntries(call, businessId);
+    let count = d.has('recipient-limit-counts-unique') ? new Set(recipients.map((r) => JSON.stringify(r))).size : recipients.length;
+    // 8: entries are counted, not SMS segments (the blind defect multiplies by the message's 160-character segments).
+    if (d.has('blind-limit-counts-segments') && isRecord(body) && typeof body.message === 'string') count *= Math.max(1, Math.ceil(body.message.length / 160));
     if (d.has('recipient-limit-after-entry-validation') && count > max) {
       const errors = validateBulkBody(body, d);
       if (errors.length > 0) return call.validationFailed('The request body is invalid.', errors);
@@ -122,12 +139,19 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   // 4.1 rule 2: scope is (application, business, operation, key).
   const appPart = d.has('idempotency-scope-ignores-application') ? '*' : call.app!.clientId;
   // 4.1 rule 2: the key as sent (the blind defect lower-cases it).
-  const scopedKey = d.has('blind-key-case-insensitive') ? key?.toLowerCase() : key;
+  // 4.1 rule 2: the whole key (the blind defect's index keeps its first 64 characters).
+  const scopedKey = d.has('blind-key-case-insensitive') ? key?.toLowerCase() : d.has('blind-key-compared-64') ? key?.slice(0, 64) : key;
   const scope = keyMissing ? undefined : [appPart, businessId, OPERATION, scopedKey].join('\u0000');
   // 4.1 rules 3-4: the whole payload is compared (the blind defect leaves template_variables out).
+  // Equivalence is of JSON values (blind defects: the raw text is compared; the recipients are
+  // compared as a set, sorted by number).
   const fingerprint = d.has('blind-fingerprint-ignores-variables')
     ? canonicalJson({ ...valid, recipients: valid.recipients.map((r) => ({ to: r.to })) })
-    : canonicalJson(valid);
+    : d.has('blind-fingerprint-raw-text')
+      ? rawBody
+      : d.has('blind-fingerprint-sorts-recipients')
+        ? canonicalJson({ ...valid, recipients: [...valid.recipients].sort((a, b) => a.to.localeCompare(b.to)) })
+        : canonicalJson(valid);
   const previous = scope ? store.idempotency(scope) : undefined;
   // 4.1 rule 2: another application's use of a key is another scope (the defect also keeps a
   // business-wide mark of used keys and refuses a key another application took).
@@ -172,6 +196,11 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
       // 4.1 rule 3: the original response (blind defects: status 200, or the bulk as it is now).
       const current = d.has('blind-replay-current-state') ? store.bulk(r.location.split('/').pop() ?? '') : undefined;
       if (current) return call.raw(r.status, JSON.stringify(renderBulk(call, current)), replayHeaders);
+      // 4: every response has X-Request-Id (the blind defect's replay cache writes the stored answer alone).
+      if (d.has('blind-replay-without-request-id')) {
+        call.res.writeHead(r.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(r.body), ...replayHeaders });
+        return void call.res.end(r.body);
+      }
       return call.raw(d.has('blind-replay-status-200') ? 200 : r.status, r.body, replayHeaders);
     }
   }
@@ -228,7 +257,11 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
       if (d.has('idempotency-key-taken-by-other-application')) store.saveIdempotency(businessWide, record);
     }
     // 4.1: Location of the created resource.
-    call.raw(status, text, d.has('location-missing') ? {} : { Location: location });
+    const headers: Record<string, string> = d.has('location-missing') ? {} : { Location: location };
+    // 4.0: the client's valid id is echoed (the blind defect's acceptance path generates its own).
+    if (d.has('blind-request-id-regenerated-on-202')) headers['X-Request-Id'] = generateRequestId();
+    if (d.has('blind-limit-rolling-window')) rememberEntries(call, businessId, valid.recipients.length);
+    call.raw(status, text, headers);
   };
   // 4.1 rule 2: the key is looked up and recorded in one step; the defect puts a slow acceptance
   // between the two, so a concurrent same-key submission finds no record and creates its own bulk.
@@ -240,6 +273,21 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     return void setTimeout(accept, LATE_RECORD_MS);
   }
   accept();
+}
+
+/** Entries accepted per business in the last hour (the `blind-limit-rolling-window` defect). */
+const acceptedEntries = new WeakMap<object, Map<string, Array<{ at: number; n: number }>>>();
+const HOUR = 60 * 60 * 1000;
+
+function recentEntries(call: Call, businessId: string): number {
+  const now = call.deps.clock.now();
+  return (acceptedEntries.get(call.deps.store)?.get(businessId) ?? []).filter((e) => now - e.at < HOUR).reduce((sum, e) => sum + e.n, 0);
+}
+
+function rememberEntries(call: Call, businessId: string, n: number): void {
+  const perStore = acceptedEntries.get(call.deps.store) ?? new Map<string, Array<{ at: number; n: number }>>();
+  acceptedEntries.set(call.deps.store, perStore);
+  perStore.set(businessId, [...(perStore.get(businessId) ?? []), { at: call.deps.clock.now(), n }]);
 }
 
 /** The application part of the business-wide key marks of `idempotency-key-taken-by-other-application`. */

@@ -28,7 +28,11 @@ function ownedBulk(call: Call, businessId: string, bulkId: string, listing = fal
   else if (bulk && !listing && d.has('bulk-404-names-owner')) call.problem('resource_not_found', `${BULK_NOT_FOUND} (it belongs to business ${bulk.businessId}).`);
   // 4.3: an unknown bulk has no rows to list (the defect answers an empty page).
   else if (!bulk && listing && d.has('recipients-unknown-bulk-empty-page')) call.json(200, { data: [], pagination: { limit: DEFAULT_PAGE_SIZE, has_more: false, next_cursor: null } });
-  else call.problem('resource_not_found', BULK_NOT_FOUND);
+  else {
+    // 5.6 step 4: nothing about the other business's bulk (the blind defect's 404 names its home in Content-Location).
+    const headers: Record<string, string> = bulk && d.has('blind-foreign-bulk-404-content-location') ? { 'Content-Location': `/v1/businesses/${bulk.businessId}/sms/bulk-messages/${bulk.id}` } : {};
+    call.problem('resource_not_found', BULK_NOT_FOUND, { headers });
+  }
   return undefined;
 }
 
@@ -47,6 +51,26 @@ export function getBulk(call: Call, pathBusinessId: string, bulkId: string): voi
     return call.problem('resource_not_found', 'No bulk SMS message with this id exists for this business.');
   }
   if (!authorize(call, businessId, 'sms.bulk.read')) return;
+  // 4.2: bulk SMS only (the blind defect's lookup falls through to individual messages of any business,
+  // as with one table for every SMS, and shows the message as a bulk).
+  const single = call.defects.has('blind-bulk-read-finds-foreign-message') && !call.deps.store.bulk(bulkId) ? call.deps.store.message(bulkId) : undefined;
+  if (single) {
+    return call.json(200, {
+      id: single.id,
+      business_id: businessId,
+      from: single.from,
+      classification: single.classification,
+      status: 'completed',
+      settled: null,
+      message: single.message,
+      template: single.template,
+      accepted_at: call.time(single.accepted_at),
+      intake: null,
+      submission: null,
+      delivery_summary: null,
+      warnings: [{ code: 'delivery_summary_unavailable', detail: 'Delivery reporting for this bulk message is not available yet.' }],
+    });
+  }
   const bulk = ownedBulk(call, businessId, bulkId);
   if (bulk) call.json(200, renderBulk(call, bulk));
 }
@@ -70,7 +94,11 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   const invalid = (param: string, detail: string) => call.validationFailed(detail, [{ pointer: param, code: 'field_invalid' }]);
 
   for (const name of Object.values(PARAMS)) {
-    if (q.getAll(name).length > 1) return invalid(name, `The query parameter ${name} may be given once.`);
+    if (q.getAll(name).length > 1) {
+      // 7: a repeated parameter is the caller's fault (the blind defect's parser throws on an array value).
+      if (d.has('blind-repeated-query-param-500')) throw new Error(`${name}: expected a string, got an array`);
+      return invalid(name, `The query parameter ${name} may be given once.`);
+    }
   }
 
   // 4.3: page size is an integer 1 to 1000, default 100; above the maximum gives 400.
@@ -140,7 +168,9 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   if (reading?.ok) {
     const c = reading.payload;
     // 4.3: 24-hour lifetime.
-    if (now - c.issuedAt >= CURSOR_LIFETIME_MS && !d.has('expired-cursor-accepted')) return bad();
+    // (The blind defect reads the lifetime as seconds where the clock counts milliseconds: 86.4 s.)
+    const lifetime = d.has('blind-cursor-lifetime-seconds') ? CURSOR_LIFETIME_MS / 1000 : CURSOR_LIFETIME_MS;
+    if (now - c.issuedAt >= lifetime && !d.has('expired-cursor-accepted')) return bad();
     // 4.3: bound to business, resource, filters and ordering.
     if (c.business !== businessId) return bad();
     if (c.bulk !== bulk.id && !d.has('cursor-not-bound-to-bulk')) return bad();
@@ -174,14 +204,18 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   // 4.3: the number filter keeps only rows sent to that number (one defect compares it without its +).
   const toFilter = filters.to !== null && d.has('number-filter-without-plus') ? filters.to.replace(/^\+/, '') : filters.to;
   const matches = (row: RecipientRow): boolean => {
-    if (toFilter !== null && row.to !== toFilter && !d.has('number-filter-ignored')) return false;
+    // (The blind defect matches the filter as a prefix of the number, as a search box would.)
+    const toDiffers = d.has('blind-number-filter-prefix') && toFilter !== null ? !row.to.startsWith(toFilter) : row.to !== toFilter;
+    if (toFilter !== null && toDiffers && !d.has('number-filter-ignored')) return false;
     if (filters.status !== null) {
       const s = rowStateAt(row, bulk, now);
       // 4.3: the status filter matches submission or delivery status. One defect compares with
       // the statuses in upper case; another reads queued as "not final yet" (delivery status sent).
       const [sub, del] = d.has('status-filter-upper-case') ? [s.submission_status.toUpperCase(), s.delivery_status.toUpperCase()] : [s.submission_status, s.delivery_status];
       const pending = filters.status === 'queued' && del === 'sent' && d.has('status-queued-includes-sent');
-      if (sub !== filters.status && del !== filters.status && !pending) return false;
+      // (The blind defect compares the submission status alone.)
+      const delMatches = del === filters.status && !d.has('blind-status-filter-submission-only');
+      if (sub !== filters.status && !delMatches && !pending) return false;
     }
     return true;
   };
@@ -218,5 +252,8 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   const applied = d.has('blind-pagination-limit-string') && limitText !== null ? (limitText as unknown as number) : (reportedLimit ?? limit);
   // 2.6: has_more is always given (the defect leaves it and next_cursor out on the last page).
   const pagination = !hasMore && d.has('has-more-omitted-on-last-page') ? { limit: applied } : { limit: applied, has_more: hasMore, next_cursor: nextCursor };
-  call.json(200, { data: page, pagination });
+  // 4.3: every page is { data, pagination } (the blind defect's later pages, from another
+  // serialiser, name the rows items); 2: application/json (the blind defect gives a vendor type).
+  const envelope = reading?.ok && d.has('blind-later-pages-items') ? { items: page, pagination } : { data: page, pagination };
+  call.json(200, envelope, {}, d.has('blind-listing-media-type-vendor') ? 'application/vnd.api+json' : undefined);
 }

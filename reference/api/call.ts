@@ -74,9 +74,10 @@ export class Call {
     return { 'X-Request-Id': this.requestId, ...extra };
   }
 
-  json(status: number, body: unknown, headers: Record<string, string> = {}): void {
-    // 1: JSON bodies say application/json (the defect labels them text/plain).
-    const mediaType = this.defects.has('success-media-type-text-plain') ? 'text/plain' : 'application/json';
+  json(status: number, body: unknown, headers: Record<string, string> = {}, vendorType?: string): void {
+    // 1: JSON bodies say application/json (the defect labels them text/plain; a blind defect gives
+    // its caller's vendor type).
+    const mediaType = this.defects.has('success-media-type-text-plain') ? 'text/plain' : (vendorType ?? 'application/json');
     writeJson(this.res, status, body, mediaType, this.baseHeaders(headers, status));
   }
 
@@ -127,6 +128,10 @@ export class Call {
     if (d.has('problem-title-is-detail')) body.title = detail;
     // 7: instance is recommended.
     if (d.has('problem-instance-missing')) delete body.instance;
+    // 7: instance is a URI reference (the blind defect writes a phrase with spaces).
+    if (d.has('blind-problem-instance-with-space') && typeof body.instance === 'string') body.instance = `request ${this.requestId}`;
+    // 7: one title per code (the blind defect names the first field at fault in it).
+    if (d.has('blind-problem-title-names-field') && errors?.[0]) body.title = `Invalid field ${errors[0].pointer}`;
     if (options.status !== undefined) body.status = options.status;
     if (d.has('problem-status-mismatch') && body.status === 422) body.status = 400;
     // 7: status is an integer and type ends in the code (blind defects: a string; the code hyphenated).

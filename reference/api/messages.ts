@@ -71,6 +71,10 @@ export function getMessage(call: Call, businessId: string, messageId: string): v
       return call.problem('resource_not_found', NOT_FOUND_DETAIL, { extra: { instance: `/v1/businesses/${message.business_id}/sms/messages/${message.id}` } });
     }
     if (d.has('foreign-message-404-own-detail')) return call.problem('resource_not_found', 'This SMS message is not accessible to this business.');
+    // The blind defect's 404 keeps the caching header the message's row provides (its acceptance time).
+    if (d.has('blind-foreign-message-404-last-modified')) {
+      return call.problem('resource_not_found', NOT_FOUND_DETAIL, { headers: { 'Last-Modified': new Date(message.accepted_at).toUTCString() } });
+    }
     // The defect names the owning business in the detail: the other one here, the caller's below.
     if (d.has('not-found-detail-names-owner')) return call.problem('resource_not_found', ownerDetail(message.business_id));
     // The defect remembers a refused lookup and answers the next ones as an ownership denial.

@@ -66,12 +66,18 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
   // 2.2: intake holds good, bad and empty only (the blind defect adds their total).
   if (intake && d.has('blind-intake-total-member')) intake = { ...intake, total: intake.good! + intake.bad! + intake.empty! };
   const warnings: Array<{ code: string; detail: string }> = [];
-  const unavailable = { code: 'delivery_summary_unavailable', detail: 'Delivery reporting for this bulk message is not available yet.' };
+  // 2.2: a warning has code and detail only (the blind defect adds a severity).
+  const unavailable = {
+    code: 'delivery_summary_unavailable',
+    detail: 'Delivery reporting for this bulk message is not available yet.',
+    ...(d.has('blind-warning-severity') ? { severity: 'info' } : {}),
+  };
   let deliverySummary: Record<string, unknown> | null = null;
   if (p.delivery) {
     // 2.2: as_of a timestamp, complete a boolean, outcomes_resolved an integer (each defect breaks one).
     deliverySummary = {
-      as_of: d.has('delivery-summary-as-of-epoch') ? p.delivery.asOf : call.time(p.delivery.asOf),
+      // (The blind defect stamps the projection with the bulk's acceptance time.)
+      as_of: d.has('delivery-summary-as-of-epoch') ? p.delivery.asOf : call.time(d.has('blind-summary-as-of-accepted') ? bulk.acceptedAt : p.delivery.asOf),
       complete: p.delivery.complete,
       outcomes_resolved: d.has('outcomes-resolved-as-string') ? String(p.delivery.outcomesResolved) : p.delivery.outcomesResolved,
     };
@@ -93,17 +99,21 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
     // 4.1: the sender as submitted (the defect upper-cases it, as some carriers show it).
     from: d.has('sender-upper-case') ? bulk.from.toUpperCase() : bulk.from,
     // 2.1: transactional or promotional, as written (the defects upper-case or swap it).
+    // (The blind defect's reads fall back to the column default, transactional.)
     classification: d.has('classification-upper-case')
       ? bulk.classification.toUpperCase()
       : d.has('classification-swapped')
         ? SWAPPED_CLASSIFICATION[bulk.classification]
-        : bulk.classification,
+        : d.has('blind-read-classification-default') && !options.acceptance
+          ? 'transactional'
+          : bulk.classification,
     status,
     settled,
     // 4.1: the submitted message (the defect keeps the text with the recipient rows only).
     message: d.has('bulk-message-dropped') ? null : bulk.message,
     template: templatePin(call, bulk, options.acceptance === true),
-    accepted_at: call.time(bulk.acceptedAt),
+    // 2.2: the durable acceptance time (the blind defect's reads show the time of the read).
+    accepted_at: call.time(d.has('blind-read-accepted-at-now') && !options.acceptance ? now : bulk.acceptedAt),
     intake,
     submission,
     delivery_summary: deliverySummary,
@@ -130,6 +140,10 @@ function templatePin(call: Call, bulk: BulkRecord, acceptance: boolean): Record<
     return null;
   }
   if (d.has('bulk-template-pin-dropped')) return null;
+  // 4.2: the pin recorded at acceptance on every read (the blind defect's reads lose it; another
+  // adds the revision's number to it).
+  if (!acceptance && d.has('blind-pin-lost-on-read')) return null;
+  if (!acceptance && d.has('blind-pin-revision-number')) return { ...pin, revision: 1 };
   const current = call.deps.store.template(pin.template_id);
   if (d.has('template-pin-follows-active-revision') && current) return { template_id: pin.template_id, revision_id: current.revisionId };
   // 4.2: the pin is stored with the bulk; the defect looks the pinned revision up among active ones.
@@ -166,12 +180,18 @@ export function renderMessage(call: Call, m: IndividualMessage): Record<string, 
   // 2.4: timestamps (the blind defect writes epoch milliseconds).
   const time = (ms: number | null) => (d.has('blind-message-times-epoch') ? ms : call.time(ms));
   // 2.4: a template pin object (the blind defect shows the bare template id).
-  const pin = m.template && d.has('blind-message-template-as-id') ? m.template.template_id : m.template;
+  // (Another blind defect fills the pin's template_id from the message's own id.)
+  const pin = m.template && d.has('blind-message-template-as-id')
+    ? m.template.template_id
+    : m.template && d.has('blind-message-pin-template-is-message')
+      ? { ...m.template, template_id: m.id }
+      : m.template;
   return {
     // 4.4: the message requested (the defect writes a new id made for the read).
     id: d.has('message-id-is-read-id') ? uuidv7(call.deps.clock.now()) : m.id,
     // 2.4: the business of the path (the defect copies the message's own id).
-    business_id: d.has('message-business-id-is-message-id') ? m.id : m.business_id,
+    // (The blind defect writes it upper-cased, as a database GUID type hands it out.)
+    business_id: d.has('message-business-id-is-message-id') ? m.id : d.has('blind-message-business-id-uppercase') ? m.business_id.toUpperCase() : m.business_id,
     from: m.from,
     // 2.1: E.164 with its leading + (the defect drops it).
     to: d.has('message-to-without-plus') ? m.to.replace(/^\+/, '') : m.to,

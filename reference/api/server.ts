@@ -1,7 +1,8 @@
 // The API origin: request id (4.0), authentication first (5.6 step 1, 5.8), rate limit, routing
 // to the operations of section 4, and the 500 problem for anything unexpected (7).
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { decodeJwt } from 'jose';
+import { randomBytes } from 'node:crypto';
+import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { REQUEST_ID, UUID_V7, generateRequestId } from '../ids.ts';
 import { PROBLEM_MEDIA_TYPE, buildProblem, writeJson } from '../problems.ts';
 import { Call, type Deps } from './call.ts';
@@ -87,7 +88,10 @@ function requestIdFor(req: IncomingMessage, deps: Deps): string {
     if (d.has('request-id-empty-echoed') && given === '') return given;
   }
   // 4.0: a generated id keeps to the pattern (the defect prefixes it with its origin and a colon).
-  return d.has('generated-request-id-prefixed') ? `req:${generateRequestId()}` : generateRequestId();
+  if (d.has('generated-request-id-prefixed')) return `req:${generateRequestId()}`;
+  // 4.0: at most 128 characters (the blind defect appends a trace context, past the maximum).
+  if (d.has('blind-generated-request-id-long')) return `${generateRequestId()}-${randomBytes(64).toString('hex')}`;
+  return generateRequestId();
 }
 
 /** Whether the sandbox's pace is spent: as many answers in the last second of wall time as allowed. */
@@ -107,6 +111,8 @@ function overPace(deps: Deps): boolean {
  */
 function bearerOf(authorization: string, d: Deps['defects']): string | undefined {
   if (d.has('bare-bearer-500') && /^Bearer\b/i.test(authorization)) return authorization.split(' ')[1]!.trim() || undefined;
+  // RFC 9110 11.1: the scheme name is case-insensitive (the blind defect wants it written Bearer).
+  if (d.has('blind-lowercase-bearer-refused') && !authorization.startsWith('Bearer ')) return undefined;
   return (d.has('any-scheme-token-accepted') ? ANY_SCHEME : BEARER).exec(authorization)?.[1];
 }
 const BEARER = /^Bearer[ ]+([^\s]+)\s*$/i;
@@ -123,6 +129,22 @@ function basicClaims(deps: Deps, authorization: string): { clientId: string; exp
     const app = deps.store.application(decodeURIComponent(decoded.slice(0, colon)));
     const secret = decodeURIComponent(decoded.slice(colon + 1));
     return app && app.clientSecret === secret ? { clientId: app.clientId, exp: Math.floor(Date.now() / 1000) + 60 } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The `blind-alg-none-token-accepted` defect: an unsigned JWT (header alg none) is read as if
+ * verified, as long as its audience and expiry look right.
+ */
+function unsignedClaims(token: string): { clientId: string; exp: number } | undefined {
+  try {
+    if (decodeProtectedHeader(token).alg !== 'none') return undefined;
+    const { sub, aud, exp } = decodeJwt(token);
+    const audiences = Array.isArray(aud) ? aud : [aud];
+    if (typeof sub !== 'string' || typeof exp !== 'number' || exp * 1000 <= Date.now() || !audiences.includes('service-external-api')) return undefined;
+    return { clientId: sub, exp };
   } catch {
     return undefined;
   }
@@ -166,7 +188,9 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
     let body = { text: '', tooLarge: false };
     if (method === 'POST' || method === 'PUT' || method === 'PATCH') body = await readBody(req);
     else req.resume();
-    const operation = route(method, path, d.has('batches-path-alias'));
+    // 4.0: path ids are UUIDv7 (the blind defect strips a format suffix such as .json first).
+    const routed = d.has('blind-path-id-format-suffix') ? path.replace(/\.json$/, '') : path;
+    const operation = route(method, routed, d.has('batches-path-alias'));
     const authorization = req.headers.authorization;
 
     // 4.0: an invalid X-Request-Id is replaced, never refused (the defect validates it like any input).
@@ -213,6 +237,8 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
     let claims = bearer ? await deps.tokens.verify(bearer) : undefined;
     // 5.4: only Bearer authenticates (the blind defect also takes the client's Basic credentials).
     if (!claims && typeof authorization === 'string' && d.has('blind-basic-credentials-accepted')) claims = basicClaims(deps, authorization);
+    // 5.8: a token that is not validly signed is invalid (the blind defect takes an unsigned one).
+    if (!claims && bearer && d.has('blind-alg-none-token-accepted')) claims = unsignedClaims(bearer);
     // 5.6: the token is validated before the grant (the defect checks the grant of the token's
     // unverified client first, so an invalid token on a business without grant gets 403).
     if (!claims && bearer && operation && d.has('grant-before-signature')) {
@@ -233,7 +259,9 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
       if (!operation && d.has('unknown-path-unauthenticated-500')) throw new Error('no operation to challenge for');
       // RFC 6750 section 3: the challenge names the scheme.
       const challenge = bearer ? 'Bearer realm="service-external-api", error="invalid_token"' : 'Bearer realm="service-external-api"';
-      return call.problem('authentication_required', 'A valid bearer access token is required.', { headers: { 'WWW-Authenticate': challenge } });
+      // 7: the detail carries no secret (the blind defect names the token it refused).
+      const detail = bearer && d.has('blind-401-detail-echoes-token') ? `The bearer access token ${bearer} is not valid.` : 'A valid bearer access token is required.';
+      return call.problem('authentication_required', detail, { headers: { 'WWW-Authenticate': challenge } });
     }
 
     // 7 / 8: a rate limit per application; its value is not in the document (set via control).
@@ -252,6 +280,9 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
       return call.problem('service_unavailable', 'The service is temporarily unavailable.', { headers: { 'Retry-After': '5' } });
     }
     if (deps.faults.internalError) throw new Error('simulated internal failure');
+    // 7: a header the caller got wrong is no server fault (the blind defect's serialiser picker
+    // throws for an Accept header that asks for XML).
+    if (d.has('blind-accept-xml-500') && /\bapplication\/xml\b/.test(req.headers.accept ?? '')) throw new Error('no serialiser for application/xml');
 
     if (!operation) {
       // 4: every response has X-Request-Id (the blind defect's fallback handler sends none).

@@ -23,6 +23,10 @@ export function getWallet(call: Call, businessId: string): void {
   if (d.has('blind-wallet-permission-404') && grant && !grant.permissions.has('wallet.balance.read')) {
     return call.problem('resource_not_found', 'No wallet balance exists for this business.');
   }
+  // 4.5 / 7: the missing permission is permission_denied (the blind defect reuses the submission's sender code).
+  if (d.has('blind-wallet-permission-wrong-code') && grant && !grant.permissions.has('wallet.balance.read')) {
+    return call.problem('sender_not_authorized', 'The application is not authorized to read the wallet balance.');
+  }
   if (d.has('grant-not-checked') && store.business(businessId)) {
     // Defect: skips 5.6 step 2 (and so step 3) for this one operation.
   } else if (d.has('wallet-grant-any-business') && store.business(businessId)) {
@@ -68,8 +72,13 @@ export function getWallet(call: Call, businessId: string): void {
 function walletBody(call: Call, id: string, name: string, currency: string, current: string, now: number): Record<string, unknown> {
   const d = call.defects;
   // 2.1: a plain decimal string (the blind defect formats it with thousands separators).
+  // (Another blind defect pads it with zeros to a fixed-width column of 10.)
   const grouped = (amount: string) =>
-    d.has('blind-wallet-balance-grouped') ? Number(amount).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 }) : amount;
+    d.has('blind-wallet-balance-grouped')
+      ? Number(amount).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
+      : d.has('blind-wallet-balance-zero-padded')
+        ? amount.padStart(10, '0')
+        : amount;
   const body: Record<string, unknown> = {
     // 2.5: the business of the path (the defect writes the snapshot's own new id).
     business_id: d.has('wallet-business-id-is-snapshot-id') ? uuidv7(now) : id,
@@ -79,7 +88,8 @@ function walletBody(call: Call, id: string, name: string, currency: string, curr
     currency: d.has('wallet-currency-lower-case') ? currency.toLowerCase() : d.has('blind-wallet-currency-numeric') ? (NUMERIC_CURRENCY[currency] ?? '999') : currency,
     current_balance: d.has('wallet-balance-as-number') ? Number(current) : grouped(current),
     // 2.5: available equals current in v1; reserved is always 0.00.
-    available_balance: d.has('available-differs-from-current') ? (Number(current) - 1).toFixed(2) : grouped(current),
+    // (The blind defect rounds available_balance to whole units.)
+    available_balance: d.has('available-differs-from-current') ? (Number(current) - 1).toFixed(2) : d.has('blind-wallet-available-rounded') ? String(Math.round(Number(current))) : grouped(current),
     reserved_balance: '0.00',
     // 2.5: the UTC time of the snapshot (the defect writes it at +01:00).
     as_of: d.has('wallet-as-of-not-utc') ? `${new Date(now + 3_600_000).toISOString().slice(0, -1)}+01:00` : call.time(now),

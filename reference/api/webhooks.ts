@@ -1,4 +1,5 @@
 // 4.6 deactivate a webhook endpoint (3.4: soft delete, 204 with an empty body).
+import { UUID_V7 } from '../ids.ts';
 import { authorize } from './authorize.ts';
 import type { Call } from './call.ts';
 
@@ -13,7 +14,9 @@ export function deactivateWebhookEndpoint(call: Call, businessId: string, endpoi
   // 5.4 / 5.6: authenticated and granted callers only (blind defects: the route reached without a
   // token, or a handler that checks only that the endpoint belongs to the path business).
   const unchecked = (d.has('blind-delete-skips-authentication') && !call.app) || d.has('blind-webhook-skips-grant');
-  if (!unchecked && !authorize(call, business, 'webhook.endpoints.manage')) {
+  // 4.6: the deactivation's own permission (the blind defect's handler, copied from the wallet's, asks for wallet.balance.read).
+  const permission = d.has('blind-webhook-wallet-permission') ? 'wallet.balance.read' : 'webhook.endpoints.manage';
+  if (!unchecked && !authorize(call, business, permission)) {
     // 3.4: a refused call changes nothing (the defect has already written the deactivation).
     if (endpoint?.active && d.has('webhook-refused-still-deactivates')) store.saveWebhookEndpoint({ ...endpoint, active: false, deactivatedAt: clock.now() });
     return;
@@ -22,6 +25,8 @@ export function deactivateWebhookEndpoint(call: Call, businessId: string, endpoi
   if (d.has('blind-delete-requires-content-type') && !call.req.headers['content-type']) {
     return call.validationFailed('The Content-Type header is required.', [{ pointer: 'Content-Type', code: 'field_invalid' }]);
   }
+  // 3.4: only an existing endpoint is deactivated (the blind defect takes an id that is no UUIDv7 for nothing to do).
+  if (!UUID_V7.test(endpointId) && d.has('blind-webhook-malformed-id-204')) return call.empty(204);
   const owned = endpoint && (endpoint.businessId === business || d.has('webhook-delete-foreign-endpoint'));
   if (!endpoint || !owned) {
     if (!endpoint && d.has('webhook-delete-random-204')) return call.empty(204);
