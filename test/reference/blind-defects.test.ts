@@ -249,7 +249,7 @@ describe('blind defect registry', () => {
 
   // A blind defect caught once its misses were closed moves to the main registry with its id
   // (issue 29): what was written blind in round 1 is the two together.
-  const roundOf = (d: { round?: number }) => d.round ?? 1;
+  const roundOf = (d: object) => ('round' in d ? (d.round as number) : 1);
   const writtenBlind = [...BLIND_DEFECTS, ...DEFECTS.filter((d) => d.id.startsWith('blind-'))];
 
   it('holds at least 40 defects per round with unique kebab-case ids prefixed blind-, apart from the main registry', () => {
