@@ -14,6 +14,8 @@ export interface Defect {
    * visible only through the control origin (the matrix lists it in host mode with this reason).
    */
   hostCannotShow?: string;
+  /** For a defect of the sequences topic: why no single check of another topic meets it. */
+  onlySequence?: string;
 }
 
 const registry = [
@@ -239,6 +241,16 @@ const registry = [
   { id: 'message-business-id-is-message-id', requirement: 'MSG-BUSINESS', topic: 'messages', description: "A retrieved message's business_id is the message's own id instead of the business of the path." },
   { id: 'message-id-is-read-id', requirement: 'MSG-RETRIEVE', topic: 'messages', description: "A retrieved message's id is a new UUIDv7 made for the read instead of the id requested." },
   { id: 'message-id-parse-500', requirement: 'VAL-PATH-UUIDV7', topic: 'messages', description: "A message id that is not a UUIDv7 reaches the store, which reads the id's time field to pick a partition and throws: 500 internal_error." },
+  // sequences: each shows only when one operation follows another on the same bulk, key or cursor;
+  // `onlySequence` says why no single check of the other topics meets it.
+  { id: 'replay-after-read-shows-current', requirement: 'SEQ-REPLAY-AFTER-ANY', topic: 'sequences', description: 'Once its bulk has been read, a repeat of the key answers the bulk as it is now (its warnings, its status) instead of the original 202.', onlySequence: 'the idempotency checks repeat a key right after the submission, and the checks that read a bulk never repeat its key' },
+  { id: 'rewritten-repeat-rebinds-key', requirement: 'SEQ-KEY-BOUND-TO-FIRST', topic: 'sequences', description: 'A repeat with equal JSON written otherwise is replayed, but the key is then bound to those bytes: the first body sent again byte for byte gets 409 idempotency_conflict.', onlySequence: 'idempotency/equivalent-payload-variants sends one rewritten repeat per key and nothing after it; replay-same-body never rewrites' },
+  { id: 'replay-adds-intake', requirement: 'SEQ-REPEAT-CHANGES-NOTHING', topic: 'sequences', description: "A replayed repeat adds its entries to the original bulk's intake good count, while the replay itself shows the original counts.", onlySequence: 'the replay checks never read the bulk after the repeat, and the bulk-invariants checks never repeat a key' },
+  { id: 'equivalent-repeat-appends-rows', requirement: 'SEQ-REPEAT-CHANGES-NOTHING', topic: 'sequences', description: "A repeat with equal JSON written otherwise is replayed, but its numbers are appended to the original bulk as new recipient rows (more rows than entries).", onlySequence: "no check lists the rows of a bulk whose key was repeated: the cursors checks list their own bulk or the fixture's" },
+  { id: 'conflict-counts-entries-as-bad', requirement: 'SEQ-REPEAT-CHANGES-NOTHING', topic: 'sequences', description: "A conflicting repeat gets 409 idempotency_conflict, but its entries are counted into the original bulk's intake as bad entries.", onlySequence: 'idempotency/conflict-one-field-changed never reads the original bulk after the conflict' },
+  { id: 'reused-cursor-follows-latest', requirement: 'SEQ-CURSOR-REPLAYS-PAGE', topic: 'sequences', description: "A cursor presented a second time gives the page at the position of the bulk's latest issued cursor instead of its own page.", onlySequence: 'the cursors checks present each cursor once, or again only before any other cursor of the bulk was issued' },
+  { id: 'rows-reversed-after-read', requirement: 'SEQ-LISTING-CONSISTENT', topic: 'sequences', description: 'Once a bulk has been read, its recipient rows are listed newest first instead of in the default order.', onlySequence: 'every cursors check walks and compares listings made after the same reads, so each sees one consistent order; no check lists, reads, then lists again' },
+  { id: 'read-bulk-served-under-any-business', requirement: 'SEQ-OWNERSHIP-AFTER-ANY', topic: 'sequences', description: 'A bulk its business has read is served from a cache keyed by its id alone: a GET of it under a business without grant answers 200.', onlySequence: "the concealment and auth-ordering checks ask for bulks under a business without grant that the caller's business has not read first" },
 ] as const satisfies readonly Defect[];
 
 export type DefectId = (typeof registry)[number]['id'];

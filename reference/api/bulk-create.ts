@@ -25,6 +25,11 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** The bulk id at the end of a Location this module wrote. */
+function bulkIdOfLocation(location: string): string {
+  return location.split('/').pop() ?? '';
+}
+
 export function bulkLocation(businessId: string, bulkId: string): string {
   return `/v1/businesses/${businessId}/sms/bulk-messages/${bulkId}`;
 }
@@ -145,6 +150,9 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
       if (!equivalent) {
         // 4.1 rule 4: 409, nothing created, no Location, and the key keeps its first payload.
         if (d.has('conflict-creates-bulk')) saveOrphan();
+        // The defect counts the refused repeat's entries into the original bulk as bad entries.
+        const original = d.has('conflict-counts-entries-as-bad') ? store.bulk(bulkIdOfLocation(previous.response.location)) : undefined;
+        if (original) original.intake = { ...original.intake, bad: original.intake.bad + valid.recipients.length };
         if (d.has('conflict-rebinds-key')) store.saveIdempotency(scope!, { ...previous, fingerprint });
         const headers: Record<string, string> = d.has('conflict-with-location') ? { Location: previous.response.location } : {};
         return call.problem('idempotency_conflict', 'This Idempotency-Key was already used with a different payload.', { headers });
@@ -153,6 +161,19 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
       // defects run the acceptance again underneath: for a byte-identical repeat, or one rewritten).
       if ((d.has('replay-creates-bulk') && !rewritten) || (d.has('equivalent-repeat-creates-bulk') && rewritten)) saveOrphan();
       const r = previous.response;
+      const replayed = store.bulk(bulkIdOfLocation(r.location));
+      if (replayed) {
+        // Defects of the sequences topic: the repeat changes the original bulk underneath (its intake
+        // counts the entries again; a rewritten repeat appends its numbers as rows), or rebinds the key
+        // to the rewritten bytes, or the replay shows the bulk as it is now once it was read.
+        if (d.has('replay-adds-intake')) replayed.intake = { ...replayed.intake, good: replayed.intake.good + valid.recipients.length };
+        if (d.has('equivalent-repeat-appends-rows') && rewritten) {
+          const extra = valid.recipients.map((x, i) => ({ id: uuidv7(now), position: replayed.rows.length + i, to: x.to, fate: 'delivered' as const }));
+          replayed.rows = [...replayed.rows, ...extra];
+        }
+        if (d.has('rewritten-repeat-rebinds-key') && rewritten) store.saveIdempotency(scope!, { ...previous, fingerprint: `bytes:${rawBody}` });
+        if (d.has('replay-after-read-shows-current') && replayed.readByOwner) return call.raw(r.status, JSON.stringify(renderBulk(call, replayed)), { Location: r.location });
+      }
       return call.raw(r.status, r.body, r.location && !d.has('replay-without-location') ? { Location: r.location } : {});
     }
   }

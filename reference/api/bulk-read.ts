@@ -22,10 +22,22 @@ function ownedBulk(call: Call, businessId: string, bulkId: string): BulkRecord |
 }
 
 export function getBulk(call: Call, businessId: string, bulkId: string): void {
+  // 5: a bulk is shown under its own business only (the defect serves a bulk its owner has read
+  // from a cache keyed by id alone, before the grant is looked at).
+  const cached = call.deps.store.bulk(bulkId);
+  if (cached?.readByOwner && call.defects.has('read-bulk-served-under-any-business')) return call.json(200, renderBulk(call, cached));
   if (!authorize(call, businessId, 'sms.bulk.read')) return;
   const bulk = ownedBulk(call, businessId, bulkId);
-  if (bulk) call.json(200, renderBulk(call, bulk));
+  if (!bulk) return;
+  bulk.readByOwner = true;
+  call.json(200, renderBulk(call, bulk));
 }
+
+/**
+ * What the cursor defect of the sequences topic keeps per bulk: the position of the cursor issued
+ * last and the cursors already presented.
+ */
+const cursorMemory = new WeakMap<BulkRecord, { latestNext: number; presented: Set<string> }>();
 
 export function listRecipients(call: Call, businessId: string, bulkId: string): void {
   const d = call.defects;
@@ -129,6 +141,11 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
       : { status: statusText !== null && !statusBound ? statusText : c.filters.status, to: c.filters.to };
     if (!Number.isInteger(c.next) || c.next < 0) return bad();
     start = c.next;
+    // 4.3: a cursor gives its own page each time (the defect serves a cursor presented again from the
+    // position of the bulk's latest cursor, as a server-side session would).
+    const memory = cursorMemory.get(bulk);
+    if (memory && d.has('reused-cursor-follows-latest') && memory.presented.has(cursorText!)) start = memory.latestNext;
+    if (memory) memory.presented.add(cursorText!);
   }
 
   // 4.3: the number filter keeps only rows sent to that number (one defect compares it without its +).
@@ -150,7 +167,9 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   let lastPosition = -1;
   // 4.3: a page holds at most the size applied (the defect serves one row more).
   const room = d.has('page-one-row-over') ? limit + 1 : limit;
-  for (const row of bulk.rows) {
+  // 4.3: one default ordering (the defect lists a bulk its owner has read newest row first).
+  const ordered = d.has('rows-reversed-after-read') && bulk.readByOwner ? [...bulk.rows].reverse().map((row, position) => ({ ...row, position })) : bulk.rows;
+  for (const row of ordered) {
     if (row.position < start) continue;
     if (!matches(row)) continue;
     if (page.length === room) {
@@ -164,6 +183,11 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   // cursor repeats that page's start; the next page starts one row too far.
   const next = reading?.ok && d.has('cursor-not-advanced') ? start : d.has('cursor-skips-row') ? lastPosition + 2 : lastPosition + 1;
   const nextCursor = hasMore ? call.deps.cursors.encode({ business: businessId, bulk: bulk.id, filters, next, issuedAt: now }) : null;
+  if (nextCursor !== null) {
+    const memory = cursorMemory.get(bulk) ?? { latestNext: next, presented: new Set<string>() };
+    memory.latestNext = next;
+    cursorMemory.set(bulk, memory);
+  }
   // 2.6: has_more tells whether another page follows; the defect asks whether the whole listing exceeds one page.
   if (d.has('has-more-counts-whole-listing')) hasMore = bulk.rows.filter(matches).length > limit;
   const applied = reportedLimit ?? limit;

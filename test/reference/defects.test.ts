@@ -1,4 +1,4 @@
-// The defect registry: at least 40 defects over all 13 topics, each naming a catalogue id, and
+// The defect registry: at least 40 defects over all 14 topics, each naming a catalogue id, and
 // each one observable: its probe finds the rule intact on the faithful reference and broken with
 // the defect switched on (and nothing else).
 import { describe, expect, it } from 'vitest';
@@ -618,6 +618,55 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   'message-business-id-is-message-id': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.business_id !== h.b,
   'message-id-is-read-id': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.id !== h.f.messageId,
   'message-id-parse-500': async (h) => (await h.call('GET', h.paths.message(h.b, 'not-a-uuid'))).status >= 500,
+  // sequences
+  'replay-after-read-shows-current': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    await h.call('GET', h.paths.bulk(h.b, first.json.id));
+    return (await h.submit(messageBody(h), { key })).text !== first.text;
+  },
+  'rewritten-repeat-rebinds-key': async (h) => {
+    const key = freshKey();
+    const body = messageBody(h);
+    await h.submit(body, { key });
+    await h.submit(Object.fromEntries(Object.entries(body).reverse()), { key });
+    return (await h.submit(body, { key })).status !== 202;
+  },
+  'replay-adds-intake': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    await h.submit(messageBody(h), { key });
+    return JSON.stringify((await h.call('GET', h.paths.bulk(h.b, first.json.id))).json.intake) !== JSON.stringify(first.json.intake);
+  },
+  'equivalent-repeat-appends-rows': async (h) => {
+    const key = freshKey();
+    const body = messageBody(h);
+    const first = await h.submit(body, { key });
+    await h.submit(Object.fromEntries(Object.entries(body).reverse()), { key });
+    return (await rows(h, {}, first.json.id)).json.data.length > (body.recipients as unknown[]).length;
+  },
+  'conflict-counts-entries-as-bad': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    await h.submit(messageBody(h, { message: 'other' }), { key });
+    return JSON.stringify((await h.call('GET', h.paths.bulk(h.b, first.json.id))).json.intake) !== JSON.stringify(first.json.intake);
+  },
+  'reused-cursor-follows-latest': async (h) => {
+    const cursor = (await rows(h, { limit: '10' })).json.pagination.next_cursor;
+    const page = await rows(h, { limit: '10', cursor });
+    await rows(h, { limit: '10', cursor: page.json.pagination.next_cursor });
+    return (await rows(h, { limit: '10', cursor })).json.data[0].id !== page.json.data[0].id;
+  },
+  'rows-reversed-after-read': async (h) => {
+    const before = (await rows(h, { limit: '1' })).json.data[0].id;
+    await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId));
+    return (await rows(h, { limit: '1' })).json.data[0].id !== before;
+  },
+  'read-bulk-served-under-any-business': async (h) => {
+    const first = await h.submit(messageBody(h));
+    await h.call('GET', h.paths.bulk(h.b, first.json.id));
+    return (await h.call('GET', h.paths.bulk(h.f.otherBusinessId, first.json.id))).status === 200;
+  },
 };
 
 describe('defect registry', () => {
