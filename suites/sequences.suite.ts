@@ -70,7 +70,8 @@ interface Real {
 const readings = new Set<string>();
 
 const submitted = (m: Readonly<Model>) => m.bulks.filter((b) => b.key !== undefined);
-const pick = <T>(items: readonly T[], n: number): T => items[n % items.length]!;
+/** The `n`th item counted from the latest: steps act mostly on what the sequence touched last. */
+const pick = <T>(items: readonly T[], n: number): T => items[items.length - 1 - (n % items.length)]!;
 const canonical = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (isObject(x) && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
 
 /** Runs one step: its requests are recorded as the step, and a failure names the model's expectation. */
@@ -126,6 +127,10 @@ class Repeat implements fc.AsyncCommand<Model, Real> {
     await step(m, `repeat key ${key} of bulk ${bulk.id} with ${this.kind === 'same' ? 'the same bytes' : this.kind === 'rewritten' ? 'the same JSON written otherwise' : 'a changed body'}`, async (record, expect) => {
       if (this.kind === 'same') {
         const res = record((await submitBulk(t, bulk.body, { key })).response);
+        // A conflict for the very first bytes: the key was bound to something else meanwhile.
+        if (!expect(!isProblem(res, 409, 'idempotency_conflict'), `the original ${first.status} of bulk ${bulk.id} replayed`)) {
+          t.fail('SEQ-KEY-BOUND-TO-FIRST', `the original ${first.status} of bulk ${bulk.id} replayed: key ${key} is bound to that body`, describeResponse(res), first, res);
+        }
         if (!expect(sameResponse(first, res), `the original ${first.status} of bulk ${bulk.id} replayed`)) {
           t.fail('SEQ-REPLAY-AFTER-ANY', `the original ${first.status} of bulk ${bulk.id} replayed`, differences(first, res), first, res);
         }
@@ -409,14 +414,15 @@ function distinctBodies(t: CheckContext): fc.Arbitrary<BulkRequestBody> {
 }
 
 function commandArbs(t: CheckContext, submits: boolean): fc.Arbitrary<fc.AsyncCommand<Model, Real>> {
-  const index = fc.nat({ max: 15 });
+  // Mostly the latest bulk, key or cursor, so that steps meet one another on the same one.
+  const index = fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.nat({ max: 7 }) });
   const filter: fc.Arbitrary<Filter> = fc.oneof(
     { weight: 3, arbitrary: fc.constant<Filter>({ kind: 'none' }) },
     { weight: 2, arbitrary: index.map((which): Filter => ({ kind: 'to', which })) },
     { weight: 1, arbitrary: fc.constantFrom(...STATUS_VALUES).map((value): Filter => ({ kind: 'status', value })) },
   );
   const reads: Array<fc.WeightedArbitrary<fc.AsyncCommand<Model, Real>>> = [
-    { weight: 3, arbitrary: index.map((i) => new ReadBulk(i)) },
+    { weight: 4, arbitrary: index.map((i) => new ReadBulk(i)) },
     { weight: 4, arbitrary: fc.tuple(index, fc.option(fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), { nil: undefined }), filter).map(([i, f, x]) => new List(i, f, x)) },
     { weight: 2, arbitrary: index.map((i) => new ReuseCursor(i)) },
     { weight: 2, arbitrary: fc.tuple(fc.constantFrom<ForeignKind>('bulk-under-other', 'rows-under-other', 'foreign-under-own'), index).map(([k, i]) => new Foreign(k, i)) },
@@ -425,7 +431,7 @@ function commandArbs(t: CheckContext, submits: boolean): fc.Arbitrary<fc.AsyncCo
   ];
   const writes: Array<fc.WeightedArbitrary<fc.AsyncCommand<Model, Real>>> = submits
     ? [
-        { weight: 3, arbitrary: distinctBodies(t).map((b) => new Submit(b)) },
+        { weight: 1, arbitrary: distinctBodies(t).map((b) => new Submit(b)) },
         {
           weight: 5,
           arbitrary: fc

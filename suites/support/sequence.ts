@@ -14,7 +14,7 @@ const clamp = (n: number, min: number, max: number) => Math.max(min, Math.min(ma
 
 /** A handful of short sequences for the default 25 runs; more and longer ones as --runs grows. */
 export function sequencePlan(runs: number): SequencePlan {
-  return { sequences: clamp(Math.ceil(runs / 4), 2, 16), maxSteps: clamp(Math.ceil(runs / 3), 4, 12) };
+  return { sequences: clamp(Math.ceil(runs / 2), 2, 24), maxSteps: clamp(Math.ceil(runs / 3), 4, 12) };
 }
 
 /** The most requests one step sends: a listing walk of at most this many pages. */
