@@ -21,12 +21,13 @@ export function sequencePlan(runs: number): SequencePlan {
 export const MAX_STEP_REQUESTS = 6;
 
 /**
- * Requests the sequences may send, shrinking included: about two a step on average, and a step
- * starts only while a whole walk still fits (so shrinking ends when the allowance does).
+ * Requests the sequences may send, shrinking included: about one and a half a step on average, and
+ * a step starts only while a whole walk still fits, so a run never passes it: late steps, then
+ * shrinking, end when the allowance does.
  */
 export function sequenceBudget(runs: number): number {
   const { sequences, maxSteps } = sequencePlan(runs);
-  return sequences * maxSteps * 2 + 8 * maxSteps;
+  return Math.ceil(sequences * maxSteps * 1.5) + 4 * maxSteps;
 }
 
 /** One step of a sequence as the report tells it. */
