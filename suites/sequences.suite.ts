@@ -7,7 +7,7 @@ import { jsonSchemaFor } from '../spec/validators.ts';
 import { isObject } from '../core/json.ts';
 import type { CheckContext } from './support/check.ts';
 import { checksFor } from './support/check.ts';
-import { describe } from './support/declare.ts';
+import { describe, providedConfig } from './support/declare.ts';
 import { bodyOptions, bulkIdOf, submitBulk, validBodies, type BulkRequestBody } from './support/bulk.ts';
 import { paths } from './support/paths.ts';
 import { codeOf, describeResponse, isProblem } from './support/problem.ts';
@@ -446,11 +446,13 @@ function commandArbs(t: CheckContext, submits: boolean): fc.Arbitrary<fc.AsyncCo
 // ---- the check ----------------------------------------------------------------------------------
 
 describe('sequences (4.1, 4.2, 4.3, 5: a model of one business)', () => {
+  // The size of the sequences follows --runs and is in the title, so `plan` says it before anything is sent.
+  const planned = sequencePlan(providedConfig().settings.runs);
   check(
     {
       id: 'business-model',
       title:
-        'Random sequences of submissions, repeats (same bytes, equal JSON written otherwise, a changed body), reads, listings at any page size and filter, cursors presented again, reads under another business, wallet and message reads: every answer agrees with the model; a failure is shrunk to its shortest sequence',
+        `${planned.sequences} random sequences of at most ${planned.maxSteps} steps: submissions, repeats (same bytes, equal JSON written otherwise, a changed body), reads, listings at any page size and filter, cursors presented again, reads under another business, wallet and message reads: every answer agrees with the model; a failure is shrunk to its shortest sequence`,
       requirements: ['SEQ-REPLAY-AFTER-ANY', 'SEQ-KEY-BOUND-TO-FIRST', 'SEQ-REPEAT-CHANGES-NOTHING', 'SEQ-LISTING-CONSISTENT', 'SEQ-CURSOR-REPLAYS-PAGE', 'SEQ-OWNERSHIP-AFTER-ANY'],
       maxRequests: (run) => sequenceBudget(run.runs),
       writes: 'creates bulk SMS (profile safe: the sequences only read the fixtures)',
