@@ -161,19 +161,6 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
       // defects run the acceptance again underneath: for a byte-identical repeat, or one rewritten).
       if ((d.has('replay-creates-bulk') && !rewritten) || (d.has('equivalent-repeat-creates-bulk') && rewritten)) saveOrphan();
       const r = previous.response;
-      const replayed = store.bulk(bulkIdOfLocation(r.location));
-      if (replayed) {
-        // Defects of the sequences topic: the repeat changes the original bulk underneath (its intake
-        // counts the entries again; a rewritten repeat appends its numbers as rows), or rebinds the key
-        // to the rewritten bytes, or the replay shows the bulk as it is now once it was read.
-        if (d.has('replay-adds-intake')) replayed.intake = { ...replayed.intake, good: replayed.intake.good + valid.recipients.length };
-        if (d.has('equivalent-repeat-appends-rows') && rewritten) {
-          const extra = valid.recipients.map((x, i) => ({ id: uuidv7(now), position: replayed.rows.length + i, to: x.to, fate: 'delivered' as const }));
-          replayed.rows = [...replayed.rows, ...extra];
-        }
-        if (d.has('rewritten-repeat-rebinds-key') && rewritten) store.saveIdempotency(scope!, { ...previous, fingerprint: `bytes:${rawBody}` });
-        if (d.has('replay-after-read-shows-current') && replayed.readByOwner) return call.raw(r.status, JSON.stringify(renderBulk(call, replayed)), { Location: r.location });
-      }
       return call.raw(r.status, r.body, r.location && !d.has('replay-without-location') ? { Location: r.location } : {});
     }
   }

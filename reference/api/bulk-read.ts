@@ -22,10 +22,7 @@ function ownedBulk(call: Call, businessId: string, bulkId: string): BulkRecord |
 }
 
 export function getBulk(call: Call, businessId: string, bulkId: string): void {
-  // 5: a bulk is shown under its own business only (the defect serves a bulk its owner has read
-  // from a cache keyed by id alone, before the grant is looked at).
-  const cached = call.deps.store.bulk(bulkId);
-  if (cached?.readByOwner && call.defects.has('read-bulk-served-under-any-business')) return call.json(200, renderBulk(call, cached));
+  // 5: a bulk is shown under its own business only.
   if (!authorize(call, businessId, 'sms.bulk.read')) return;
   const bulk = ownedBulk(call, businessId, bulkId);
   if (!bulk) return;
@@ -141,10 +138,8 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
       : { status: statusText !== null && !statusBound ? statusText : c.filters.status, to: c.filters.to };
     if (!Number.isInteger(c.next) || c.next < 0) return bad();
     start = c.next;
-    // 4.3: a cursor gives its own page each time (the defect serves a cursor presented again from the
-    // position of the bulk's latest cursor, as a server-side session would).
+    // 4.3: a cursor gives its own page each time.
     const memory = cursorMemory.get(bulk);
-    if (memory && d.has('reused-cursor-follows-latest') && memory.presented.has(cursorText!)) start = memory.latestNext;
     if (memory) memory.presented.add(cursorText!);
   }
 
@@ -167,8 +162,8 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   let lastPosition = -1;
   // 4.3: a page holds at most the size applied (the defect serves one row more).
   const room = d.has('page-one-row-over') ? limit + 1 : limit;
-  // 4.3: one default ordering (the defect lists a bulk its owner has read newest row first).
-  const ordered = d.has('rows-reversed-after-read') && bulk.readByOwner ? [...bulk.rows].reverse().map((row, position) => ({ ...row, position })) : bulk.rows;
+  // 4.3: one default ordering.
+  const ordered = bulk.rows;
   for (const row of ordered) {
     if (row.position < start) continue;
     if (!matches(row)) continue;
