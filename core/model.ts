@@ -15,6 +15,7 @@ export const TOPICS = [
   'schemas',
   'webhooks',
   'messages',
+  'sequences',
 ] as const;
 export type Topic = (typeof TOPICS)[number];
 

@@ -86,6 +86,16 @@ export function spellJson(value: unknown, spelling: Spelling): string {
   return ws + write(value) + ws;
 }
 
+/** Ways of writing a JSON value (drawn before the value is known, as a sequence step draws it). */
+export function spellingArb(): fc.Arbitrary<Spelling> {
+  return fc.record({
+    orderSeed: fc.integer({ min: 0, max: 0x7fffffff }),
+    space: fc.constantFrom<Spelling['space']>('', ' ', '\n', '\t', '\r\n  '),
+    escapes: fc.boolean(),
+    numbers: fc.boolean(),
+  });
+}
+
 export interface EqualVariantOptions {
   /** Never the text JSON.stringify writes (that repeat is the byte-identical replay, not a variant). */
   distinct?: boolean;
@@ -96,14 +106,7 @@ export interface EqualVariantOptions {
  * shrinking heads back to the plain spelling.
  */
 export function equalVariantsArb(body: unknown, options: EqualVariantOptions = {}): fc.Arbitrary<string> {
-  const texts = fc
-    .record({
-      orderSeed: fc.integer({ min: 0, max: 0x7fffffff }),
-      space: fc.constantFrom<Spelling['space']>('', ' ', '\n', '\t', '\r\n  '),
-      escapes: fc.boolean(),
-      numbers: fc.boolean(),
-    })
-    .map((spelling) => spellJson(body, spelling));
+  const texts = spellingArb().map((spelling) => spellJson(body, spelling));
   if (!options.distinct) return texts;
   const plain = JSON.stringify(body);
   // Any whitespace already differs, so the filter only drops the rare plain spelling.

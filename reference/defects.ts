@@ -15,6 +15,8 @@ export interface Defect {
    * visible only through the control origin (the matrix lists it in host mode with this reason).
    */
   hostCannotShow?: string;
+  /** For a defect of the sequences topic: why no single check of another topic meets it. */
+  onlySequence?: string;
 }
 
 const registry = [
@@ -277,6 +279,9 @@ const registry = [
   { id: 'blind-filtered-walk-repeats', requirement: 'CUR-WALK', topic: 'cursors', description: "In a filtered listing the next page starts page-size positions after the page's start (counting unfiltered rows), so a filtered walk repeats rows." },
   { id: 'blind-fingerprint-ignores-variables', requirement: 'IDEM-CONFLICT', topic: 'idempotency', description: "The payload fingerprint leaves out the recipients' template_variables, so a repeat with other variable values replays the original instead of 409 idempotency_conflict." },
   { id: 'blind-key-case-insensitive', requirement: 'IDEM-SCOPE', topic: 'idempotency', description: 'Idempotency keys are compared lower-cased, so a key differing only in letter case from a used one is taken for it (409 or replay instead of a new bulk).' },
+  // sequences: each shows only when one operation follows another on the same bulk, key or cursor;
+  // `onlySequence` says why no single check of the other topics meets it.
+  { id: 'conflict-counts-entries-as-bad', requirement: 'SEQ-REPEAT-CHANGES-NOTHING', topic: 'sequences', description: "A conflicting repeat gets 409 idempotency_conflict, but its entries are counted into the original bulk's intake as bad entries.", onlySequence: 'idempotency/conflict-one-field-changed never reads the original bulk after the conflict' },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

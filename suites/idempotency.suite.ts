@@ -1,6 +1,6 @@
 // idempotency: the Idempotency-Key of bulk submission (4.0, 4.1 rules 2-6, 8).
 import * as fc from 'fast-check';
-import type { ApiResponse, Caller } from '../harness/client.ts';
+import type { Caller } from '../harness/client.ts';
 import { headerBoundaryCaseArbs } from '../generators/boundaries.ts';
 import { differentVariantKinds, equalVariantsArb } from '../generators/equivalence.ts';
 import type { CheckContext } from './support/check.ts';
@@ -18,6 +18,7 @@ import {
 import { describeResponse, expectNoServerFault, expectProblem, isProblem } from './support/problem.ts';
 import { forAll, generate } from './support/property.ts';
 import { advanceClock } from './support/control.ts';
+import { differences, sameResponse } from './support/answers.ts';
 
 const check = checksFor('idempotency', { needs: ['businessId', 'senderId'], needsOnHost: ['recipients'] });
 
@@ -28,39 +29,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** One-field changes conflict-one-field-changed sends at most: each reachable field of two bodies. */
 const CONFLICT_CASES = 12;
-
-/** Status, Location and body of a response, compared for a replay (the request id is not: IDEM-REPLAY-REQUEST-ID). */
-function sameResponse(a: ApiResponse, b: ApiResponse): boolean {
-  return a.status === b.status && (a.headers['location'] ?? null) === (b.headers['location'] ?? null) && canonical(a.json) === canonical(b.json);
-}
-
-function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'undefined';
-}
-
-function differences(a: ApiResponse, b: ApiResponse): string {
-  const out: string[] = [];
-  if (a.status !== b.status) {
-    const code = (b.json as { code?: unknown } | undefined)?.code;
-    return `status ${a.status} then ${b.status}${typeof code === 'string' ? ` ${code}` : ''}`;
-  }
-  if ((a.headers['location'] ?? null) !== (b.headers['location'] ?? null)) out.push(`Location ${a.headers['location']} then ${b.headers['location']}`);
-  const ja = a.json as Record<string, unknown> | undefined;
-  const jb = b.json as Record<string, unknown> | undefined;
-  if (ja && jb && typeof ja === 'object' && typeof jb === 'object') {
-    for (const k of new Set([...Object.keys(ja), ...Object.keys(jb)])) {
-      if (canonical(ja[k]) !== canonical(jb[k])) out.push(`${k} ${JSON.stringify(ja[k])} then ${JSON.stringify(jb[k])}`);
-    }
-  } else if (canonical(a.json) !== canonical(b.json)) out.push('bodies differ');
-  return out.join('; ') || 'no difference';
-}
 
 /** A first accepted submission under a fresh key: the original every repeat is compared with. */
 async function original(t: CheckContext, body: BulkRequestBody, as: Caller = 'primary') {

@@ -25,6 +25,11 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value);
 }
 
+/** The bulk id at the end of a Location this module wrote. */
+function bulkIdOfLocation(location: string): string {
+  return location.split('/').pop() ?? '';
+}
+
 export function bulkLocation(businessId: string, bulkId: string): string {
   return `/v1/businesses/${businessId}/sms/bulk-messages/${bulkId}`;
 }
@@ -182,6 +187,9 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
       if (!equivalent || (rewritten && d.has('equivalent-json-conflict'))) {
         // 4.1 rule 4: 409, nothing created, no Location, and the key keeps its first payload.
         if (d.has('conflict-creates-bulk')) saveOrphan();
+        // The defect counts the refused repeat's entries into the original bulk as bad entries.
+        const original = d.has('conflict-counts-entries-as-bad') ? store.bulk(bulkIdOfLocation(previous.response.location)) : undefined;
+        if (original) original.intake = { ...original.intake, bad: original.intake.bad + valid.recipients.length };
         if (d.has('conflict-rebinds-key')) store.saveIdempotency(scope!, { ...previous, fingerprint });
         const headers: Record<string, string> = d.has('conflict-with-location') ? { Location: previous.response.location } : {};
         return call.problem('idempotency_conflict', 'This Idempotency-Key was already used with a different payload.', { headers });
