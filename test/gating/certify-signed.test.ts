@@ -6,7 +6,7 @@
 // key. No form of the private key may reach an output or a file.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash, randomInt } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -68,6 +68,8 @@ describe(`a signed certificate of a host served by conformance serve (seed ${SEE
     mkdirSync(join(dir, 'keys'));
     ed = testKeyPair(join(dir, 'keys'), 'ed25519');
     server = await serve(envFile);
+    // The served reference is a sandbox: declared, so the cross-business DELETE is sent, not a precondition.
+    appendFileSync(envFile, 'CONFORMANCE_SANDBOX=true\n');
     certified = await cli(['certify', '--env-file', envFile, '--sign-key', ed.privateFile, '--seed', String(SEED), '--runs', '2', '--report-dir', certDir]);
   }, 240_000);
   afterAll(() => {
