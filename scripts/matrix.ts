@@ -769,11 +769,14 @@ class Worker {
     await this.ready;
     this.runs++;
     return new Promise((resolve) => {
+      // A run paced by a host's rate limit takes as long as its requests at that pace: its time grows
+      // below 10 requests a second, so a slow pace is never read as a hung run.
+      const timeoutMs = job.host?.rateLimit ? JOB_TIMEOUT_MS * Math.max(1, 10 / job.host.rateLimit) : JOB_TIMEOUT_MS;
       const timer = setTimeout(() => {
         cleanup();
         this.stop();
-        resolve({ exitCode: -1, verdict: 'none', topics: [], harnessErrors: [], durationMs: JOB_TIMEOUT_MS, error: `timed out after ${JOB_TIMEOUT_MS / 1000} s` });
-      }, JOB_TIMEOUT_MS);
+        resolve({ exitCode: -1, verdict: 'none', topics: [], harnessErrors: [], durationMs: timeoutMs, error: `timed out after ${timeoutMs / 1000} s` });
+      }, timeoutMs);
       const onMessage = (message: DoneMessage) => {
         if (message.type !== 'done' || message.key !== job.key) return;
         cleanup();
