@@ -8,7 +8,7 @@ import { DEFECTS } from '../../reference/defects.ts';
 import { requirementById } from '../../spec/requirements.ts';
 import type { MatrixResult } from '../../scripts/matrix.ts';
 import { HOST_FOCUS, unstableChecks } from '../../scripts/matrix.ts';
-import { HOST_SAMPLE, MATRIX_TIMEOUT_MS, sharedMatrix } from './shared-matrix.ts';
+import { CI_RATE_LIMITS, HOST_SAMPLE, MATRIX_TIMEOUT_MS, sharedMatrix } from './shared-matrix.ts';
 
 let result: MatrixResult;
 
@@ -80,11 +80,12 @@ describe('mutation matrix in host mode: the reference served as a host, the run 
     expect(viaCli[0]!.caught || viaCli[0]!.notShown !== undefined, viaCli[0]!.why.join('; ')).toBe(true);
   });
 
-  it('passes every faithful host run: five fresh seeds, with and without a declared sandbox, and one behind 5 requests/s', () => {
+  it('passes every faithful host run: five fresh seeds, with and without a declared sandbox, and one behind a rate limit', () => {
     const runs = result.host!.faithful;
-    expect(runs.filter((f) => f.rateLimit === undefined)).toHaveLength(5);
+    // Five fresh seeds; the first may also run twice against one host (issue 33's re-run).
+    expect(new Set(runs.filter((f) => f.rateLimit === undefined).map((f) => f.seed)).size).toBe(5);
     expect(runs.some((f) => f.sandbox) && runs.some((f) => !f.sandbox)).toBe(true);
-    expect(runs.some((f) => f.rateLimit === 5)).toBe(true);
+    expect(runs.some((f) => f.rateLimit === CI_RATE_LIMITS[0])).toBe(true);
     for (const run of runs) {
       // No false failure and no run that could not be made (no error check, exit 0).
       expect(run.why, `host seed ${run.seed}${run.rateLimit ? ` at ${run.rateLimit}/s` : ''}`).toEqual([]);

@@ -13,7 +13,7 @@ export const HOST_SAMPLE = 36;
  * The faithful host run behind a rate limit in every `npm test`: 10/s keeps it within CI's budget now
  * that a whole run sends over a thousand requests; `npm run matrix` keeps the slower DEFAULT_RATE_LIMITS.
  */
-const CI_RATE_LIMITS = [10];
+export const CI_RATE_LIMITS = [10];
 
 /** Longer than any matrix: a result or lock older than this belongs to an earlier invocation. */
 const STALE_MS = 20 * 60_000;
