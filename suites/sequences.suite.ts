@@ -104,6 +104,7 @@ class Submit implements fc.AsyncCommand<Model, Real> {
       record(response);
       const id = bulkIdOf(response);
       if (!expect(response.status === 202 && id !== undefined, '202 with the accepted bulk SMS')) {
+        // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
         t.fail('BULK-ACCEPT-202', '202 with the accepted bulk SMS for a valid body', describeResponse(response), response);
       }
       const intake = isObject(response.json) && isObject(response.json.intake) ? canonical(response.json.intake) : undefined;
@@ -129,9 +130,11 @@ class Repeat implements fc.AsyncCommand<Model, Real> {
         const res = record((await submitBulk(t, bulk.body, { key })).response);
         // A conflict for the very first bytes: the key was bound to something else meanwhile.
         if (!expect(!isProblem(res, 409, 'idempotency_conflict'), `the original ${first.status} of bulk ${bulk.id} replayed`)) {
+          // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
           t.fail('SEQ-KEY-BOUND-TO-FIRST', `the original ${first.status} of bulk ${bulk.id} replayed: key ${key} is bound to that body`, describeResponse(res), first, res);
         }
         if (!expect(sameResponse(first, res), `the original ${first.status} of bulk ${bulk.id} replayed`)) {
+          // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
           t.fail('SEQ-REPLAY-AFTER-ANY', `the original ${first.status} of bulk ${bulk.id} replayed`, differences(first, res), first, res);
         }
       } else if (this.kind === 'rewritten') {
@@ -144,9 +147,11 @@ class Repeat implements fc.AsyncCommand<Model, Real> {
         }
         const newId = res.status >= 200 && res.status < 300 ? bulkIdOf(res) : undefined;
         if (!expect(newId === undefined || sameId(newId, bulk.id), `bulk ${bulk.id} replayed, or 409 idempotency_conflict`)) {
+          // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
           t.fail('SEQ-KEY-BOUND-TO-FIRST', `bulk ${bulk.id} replayed, or 409 idempotency_conflict`, `a new bulk ${newId} (${res.status})`, first, res);
         }
         if (!expect(sameResponse(first, res), `the original ${first.status} of bulk ${bulk.id} replayed, or 409 idempotency_conflict`)) {
+          // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
           t.fail('SEQ-REPLAY-AFTER-ANY', `the original ${first.status} of bulk ${bulk.id} replayed, or 409 idempotency_conflict`, differences(first, res), first, res);
         }
         readings.add('equal JSON written otherwise under a used key: replayed (equal JSON values)');
@@ -154,6 +159,7 @@ class Repeat implements fc.AsyncCommand<Model, Real> {
         const [changed] = fc.sample(differentVariantsArb(bulk.body!, bodyOptions(t)), { seed: this.seed, numRuns: 1 });
         const res = record((await submitBulk(t, changed!.body, { key })).response);
         if (!expect(isProblem(res, 409, 'idempotency_conflict'), `409 idempotency_conflict (${changed!.pointer} changed)`)) {
+          // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
           t.fail('SEQ-KEY-BOUND-TO-FIRST', `409 idempotency_conflict: key ${key} is bound to the body of bulk ${bulk.id} (${changed!.pointer} changed)`, describeResponse(res), first, res);
         }
       }
@@ -173,10 +179,12 @@ class ReadBulk implements fc.AsyncCommand<Model, Real> {
     await step(m, `read bulk ${bulk.id}`, async (record, expect) => {
       const res = record(await t.api.send({ method: 'GET', path: paths.bulkMessage(businessId, bulk.id) }));
       if (!expect(res.status === 200 && isObject(res.json), `200 with bulk ${bulk.id}`)) {
+        // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
         t.fail('BULK-RETRIEVE', `200 with bulk ${bulk.id}`, describeResponse(res), res);
       }
       const body = res.json as Record<string, unknown>;
       if (!expect(sameId(body.id, bulk.id) && sameId(body.business_id, businessId), `bulk ${bulk.id} of business ${businessId}`)) {
+        // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
         t.fail('SEQ-OWNERSHIP-AFTER-ANY', `bulk ${bulk.id} of business ${businessId}`, `id ${String(body.id)}, business_id ${String(body.business_id)}`, res);
       }
       if (!isObject(body.intake)) {
@@ -231,6 +239,7 @@ class List implements fc.AsyncCommand<Model, Real> {
         const body = res.json;
         const pagination = isObject(body) ? body.pagination : undefined;
         if (!expect(res.status === 200 && isObject(body) && Array.isArray(body.data) && isObject(pagination), 'a page (200 with data and pagination)')) {
+          // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
           t.fail('SEQ-LISTING-CONSISTENT', `a page of bulk ${bulk.id}${what}`, describeResponse(res), res);
         }
         const rows = (body as { data: unknown[] }).data;
@@ -244,6 +253,7 @@ class List implements fc.AsyncCommand<Model, Real> {
           if (typeof row.to === 'string') tos.set(row.id, row.to);
           const owned = bulk.numbers === undefined || (typeof row.to === 'string' && bulk.numbers.includes(row.to));
           if (!expect(owned && (to === undefined || row.to === to), `rows of bulk ${bulk.id}${to ? ` to ${to}` : ''} only`)) {
+            // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
             t.fail('SEQ-LISTING-CONSISTENT', `rows of bulk ${bulk.id}${to ? ` sent to ${to}` : ` sent to ${bulk.numbers!.join(', ')}`} only`, `row ${row.id} to ${String(row.to)}`, ...(bulk.first ? [bulk.first] : []), res);
           }
         }
@@ -279,6 +289,7 @@ function judgeWalk(t: CheckContext, bulk: KnownBulk, ids: string[], tos: Map<str
   const last = evidence.slice(-2);
   if (bulk.numbers && !to && !partial) {
     if (!expect(ids.length <= bulk.numbers.length, `at most ${bulk.numbers.length} rows (one per entry)`)) {
+      // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
       t.fail('SEQ-REPEAT-CHANGES-NOTHING', `at most ${bulk.numbers.length} rows for bulk ${bulk.id}: its ${bulk.numbers.length} entries`, `${ids.length} rows`, ...(bulk.first ? [bulk.first] : []), ...last);
     }
   }
@@ -287,11 +298,13 @@ function judgeWalk(t: CheckContext, bulk: KnownBulk, ids: string[], tos: Map<str
   const order = ids.filter((id) => bulk.rowTo.has(id));
   const expectedOrder = known.filter((id) => seen.has(id));
   if (!expect(order.join() === expectedOrder.join(), `the rows seen before in their order: ${expectedOrder.join(', ')}`)) {
+    // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
     t.fail('SEQ-LISTING-CONSISTENT', `rows of bulk ${bulk.id} in the order listed before: ${expectedOrder.join(', ')}`, `in this order: ${order.join(', ')}`, ...last);
   }
   if (!partial) {
     const missing = known.filter((id) => !seen.has(id));
     if (!expect(missing.length === 0, `every row listed before${to ? ` to ${to}` : ''} again`)) {
+      // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
       t.fail('SEQ-LISTING-CONSISTENT', `every row of bulk ${bulk.id}${to ? ` to ${to}` : ''} listed before, again (${known.length})`, `missing: ${missing.join(', ')}`, ...last);
     }
     if (!to && ids.length > bulk.rows.length) {
@@ -318,6 +331,7 @@ class ReuseCursor implements fc.AsyncCommand<Model, Real> {
       }
       const data = isObject(res.json) && Array.isArray(res.json.data) ? (res.json.data as unknown[]) : undefined;
       if (!expect(res.status === 200 && data !== undefined, 'the page again, or 400 validation_failed')) {
+        // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
         t.fail('SEQ-CURSOR-REPLAYS-PAGE', 'the page the cursor gave before, or 400 validation_failed', describeResponse(res), res);
       }
       readings.add('a cursor presented again: the page again (reusable within its lifetime)');
@@ -326,6 +340,7 @@ class ReuseCursor implements fc.AsyncCommand<Model, Real> {
       const foreign = ids.filter((id) => typeof id === 'string' && c.bulk.rowTo.size > 0 && !c.bulk.rowTo.has(id) && stable);
       const same = ids.join() === c.ids.join();
       if (!expect(foreign.length === 0 && (!stable || same), `rows ${c.ids.join(', ')} again`)) {
+        // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
         t.fail('SEQ-CURSOR-REPLAYS-PAGE', `the rows the cursor gave before: ${c.ids.join(', ') || 'none'}`, `rows ${ids.join(', ') || 'none'}`, res);
       }
     });
@@ -358,6 +373,7 @@ class Foreign implements fc.AsyncCommand<Model, Real> {
     await step(m, what, async (record, expect) => {
       const res = record(await t.api.send({ method: 'GET', path }));
       if (!expect(res.status === 403 || res.status === 404, '403 or 404, nothing shown')) {
+        // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
         t.fail('SEQ-OWNERSHIP-AFTER-ANY', '403 permission_denied or 404 resource_not_found, nothing shown', describeResponse(res), res);
       }
       readings.add(`${this.kind === 'foreign-under-own' ? "another business's bulk" : 'a bulk under a business without grant'}: ${res.status} ${codeOf(res.json) ?? ''}`.trim());
@@ -377,6 +393,7 @@ class ReadWallet implements fc.AsyncCommand<Model, Real> {
       // Its other answers are the wallet topic's to judge; the model only asks whose wallet it is.
       if (res.status !== 200 || !isObject(res.json)) return;
       if (!expect(sameId(res.json.business_id, businessId), `the wallet of business ${businessId}`)) {
+        // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
         t.fail('SEQ-OWNERSHIP-AFTER-ANY', `the wallet of business ${businessId}`, `business_id ${String(res.json.business_id)}`, res);
       }
     });
@@ -396,6 +413,7 @@ class ReadMessage implements fc.AsyncCommand<Model, Real> {
       const res = record(await t.api.send({ method: 'GET', path: paths.message(businessId, messageId) }));
       if (res.status !== 200 || !isObject(res.json)) return;
       if (!expect(sameId(res.json.id, messageId) && sameId(res.json.business_id, businessId), `message ${messageId} of business ${businessId}`)) {
+        // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
         t.fail('SEQ-OWNERSHIP-AFTER-ANY', `message ${messageId} of business ${businessId}`, `id ${String(res.json.id)}, business_id ${String(res.json.business_id)}`, res);
       }
     });
