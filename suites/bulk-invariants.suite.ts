@@ -140,6 +140,7 @@ function checkObservation(t: CheckContext, body: Json, response: ApiResponse, en
     // own counts then show reporting unfinished (outcomes_resolved below submission.success).
     const success = isObject(submission) ? submission.success : undefined;
     if (summary.complete === true && typeof success === 'number' && typeof summary.outcomes_resolved === 'number') {
+      // waiver: not proven yet: a site of the blind round-1 fixes of 2026-11-26 (docs/accuracy.md) that no one-rule defect has made fail at this very line (its defect is caught an assertion earlier); a defect of its own is next-session work
       t.expect(
         summary.outcomes_resolved >= success,
         'BULK-DELIVERY-COMPLETE-MEANING',
@@ -188,6 +189,7 @@ function countsGoingDown(t: CheckContext, bulkId: string, observations: Observat
     const done = isObject(before.delivery_summary) && before.delivery_summary.complete === true ? before.delivery_summary : undefined;
     const later = isObject(after.delivery_summary) ? after.delivery_summary : undefined;
     if (done && later && (later.complete !== true || later.outcomes_resolved !== done.outcomes_resolved)) {
+      // waiver: not proven yet: a site of the blind round-1 fixes of 2026-11-26 (docs/accuracy.md) that no one-rule defect has made fail at this very line (its defect is caught an assertion earlier); a defect of its own is next-session work
       t.fail(
         'BULK-DELIVERY-COMPLETE-MEANING',
         `bulk ${bulkId}: nothing left to report once delivery_summary.complete is true`,
@@ -351,6 +353,7 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
       const countsNothing = counts.length > 0 && counts.reduce((n, k) => n + ((intake as Json)[k] as number), 0) === 0;
       // The 202 and a later read both reflect the request, field by field.
       const read = await getBulk(t, String(json.id));
+      // waiver: not proven yet: a site of the blind round-1 fixes of 2026-11-26 (docs/accuracy.md) that no one-rule defect has made fail at this very line (its defect is caught an assertion earlier); a defect of its own is next-session work
       t.expect(read.status === 200 && isObject(read.json), 'BULK-RETRIEVE', `GET of accepted bulk ${String(json.id)} answers 200`, `${read.status}`, read);
       for (const [label, shown, evidence] of [['the 202', json, response], ['a later read', read.json as Json, read]] as const) {
         expectEcho(t, body, shown, evidence, label);

@@ -547,6 +547,7 @@ describe('cursors (4.3, 2.6)', () => {
       const again = await list(t, bulkId, query);
       const second = pageOf(t, again, 'CUR-LIFETIME', 'the same cursor presented a second time');
       const ids = (p: Page) => p.rows.map((r) => String(r.id)).join(',');
+      // waiver: not proven yet: a site of the blind round-1 fixes of 2026-11-26 (docs/accuracy.md) that no one-rule defect has made fail at this very line (its defect is caught an assertion earlier); a defect of its own is next-session work
       t.expect(ids(first) === ids(second), 'CUR-LIFETIME', `the same rows for the same cursor (${ids(first).slice(0, 120)})`, `rows ${ids(second).slice(0, 120)}`, again);
     },
   );
@@ -584,6 +585,7 @@ describe('cursors (4.3, 2.6)', () => {
         const repeated = w.ids.filter((id) => (seen.has(id) ? true : (seen.add(id), false)));
         if (repeated.length > 0) findings.push(`${filter[0]}=${filter[1]} at page size ${limit}: rows seen twice: ${repeated.slice(0, 5).join(', ')}`);
         const outside = w.rows.filter((r) => !matches(r));
+        // waiver: not proven yet: a site of the blind round-1 fixes of 2026-11-26 (docs/accuracy.md) that no one-rule defect has made fail at this very line (its defect is caught an assertion earlier); a defect of its own is next-session work
         t.expect(outside.length === 0, filter[0] === params.to ? 'CUR-FILTER-TO' : 'CUR-FILTER-STATUS', `only rows with ${filter[0]}=${filter[1]}`, `${outside.length} other row(s), e.g. ${show(outside[0])}`, ...w.responses.slice(0, 2));
       }
       // CUR-WALK is a should: reported after every walk.

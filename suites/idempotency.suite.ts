@@ -271,6 +271,7 @@ describe('idempotency (4.0, 4.1 rules 2-6)', () => {
       const swapped = [...key].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
       const other = await submitBulk(t, body, { key: swapped });
       const res = other.response;
+      // waiver: not proven yet: a site of the blind round-1 fixes of 2026-11-26 (docs/accuracy.md) that no one-rule defect has made fail at this very line (its defect is caught an assertion earlier); a defect of its own is next-session work
       t.expect(res.status === 202, 'IDEM-SCOPE', `a 202 for key ${swapped} (another key than ${key})`, describeResponse(res), firstUnderKey.response, res);
       const firstId = bulkIdOf(firstUnderKey.response);
       t.expect(bulkIdOf(res) !== undefined && bulkIdOf(res) !== firstId, 'IDEM-SCOPE', `a bulk of its own, not ${firstId}`, `bulk ${bulkIdOf(res)}`, firstUnderKey.response, res);
