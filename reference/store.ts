@@ -98,8 +98,6 @@ export interface BulkRecord {
   rows: readonly RecipientRow[];
   /** Fixture bulks carry a finished history regardless of the timeline constants. */
   finished: boolean;
-  /** Set once its business read it (what the sequences topic's defects key on; faithful code ignores it). */
-  readByOwner?: boolean;
 }
 
 /** The original response of an accepted submission, replayed for an equivalent repeat (4.1). */

@@ -18,7 +18,7 @@ import {
 import { describeResponse, expectNoServerFault, expectProblem, isProblem } from './support/problem.ts';
 import { forAll, generate } from './support/property.ts';
 import { advanceClock } from './support/control.ts';
-import { differences, sameResponse } from './support/answers.ts';
+import { differences, sameResponse } from './support/replay.ts';
 
 const check = checksFor('idempotency', { needs: ['businessId', 'senderId'], needsOnHost: ['recipients'] });
 

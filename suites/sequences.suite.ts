@@ -12,7 +12,7 @@ import { bodyOptions, bulkIdOf, submitBulk, validBodies, type BulkRequestBody } 
 import { paths } from './support/paths.ts';
 import { codeOf, describeResponse, isProblem } from './support/problem.ts';
 import { sameId } from './support/ids.ts';
-import { differences, sameResponse } from './support/answers.ts';
+import { differences, sameResponse } from './support/replay.ts';
 import { CheckSkipped, ConformanceFailure } from './support/failure.ts';
 import { MAX_STEP_REQUESTS, describeSteps, sequenceBudget, sequencePlan, type Step } from './support/sequence.ts';
 

@@ -5,10 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { BLIND_DEFECTS, type BlindDefectId } from '../../reference/blind-defects.ts';
 import { DEFECTS, activeDefects, isDefectId, type Defect } from '../../reference/defects.ts';
-import { startReference } from '../../reference/index.ts';
 import { TOPICS } from '../../core/model.ts';
 import { requirementById } from '../../spec/requirements.ts';
-import { RANDOM_V7, UUID_V7, basic, freshKey, harnessFor, messageBody, templateBody, type Harness, type Reply } from './helpers.ts';
+import { RANDOM_V7, UUID_V7, basic, freshKey, holdsProbesBothWays, messageBody, templateBody, type Harness, type Reply } from './helpers.ts';
 
 const advance = (h: Harness, ms: number) => h.control('POST', '/clock/advance', { ms });
 const wallet = (h: Harness, as: 'primary' | 'limited' = 'primary', headers: Record<string, string> = {}) => h.call('GET', h.paths.wallet(h.b), { as, headers });
@@ -292,18 +291,5 @@ describe('blind defect registry', () => {
 });
 
 describe('each blind defect breaks its rule, and only with the defect on', () => {
-  const T0 = Date.now();
-  for (const defect of BLIND_DEFECTS) {
-    it(`${defect.id} [${defect.requirement}]`, async () => {
-      const probe = probes[defect.id as BlindDefectId];
-      for (const defects of [[], [defect.id]]) {
-        const ref = await startReference({ defects, now: () => T0 });
-        try {
-          expect(await probe(harnessFor(ref)), defects.length ? 'with the defect' : 'faithful').toBe(defects.length > 0);
-        } finally {
-          await ref.close();
-        }
-      }
-    });
-  }
+  holdsProbesBothWays(BLIND_DEFECTS, probes);
 });

@@ -6,7 +6,7 @@ import { DEFECTS, type MainDefectId as DefectId } from '../../reference/defects.
 import { startReference } from '../../reference/index.ts';
 import { TOPICS } from '../../core/model.ts';
 import { requirementById } from '../../spec/requirements.ts';
-import { RANDOM_V7, basic, freshKey, harnessFor, messageBody, templateBody, type Harness, type Reply } from './helpers.ts';
+import { RANDOM_V7, basic, freshKey, holdsProbesBothWays, messageBody, templateBody, type Harness, type Reply } from './helpers.ts';
 
 const DAY = 24 * 3600 * 1000;
 const advance = (h: Harness, ms: number) => h.control('POST', '/clock/advance', { ms });
@@ -785,18 +785,5 @@ describe('defect registry', () => {
 });
 
 describe('each defect breaks its rule, and only with the defect on', () => {
-  const T0 = Date.now();
-  for (const defect of DEFECTS) {
-    it(`${defect.id} [${defect.requirement}]`, async () => {
-      const probe = probes[defect.id as DefectId];
-      for (const defects of [[], [defect.id]]) {
-        const ref = await startReference({ defects, now: () => T0 });
-        try {
-          expect(await probe(harnessFor(ref)), defects.length ? 'with the defect' : 'faithful').toBe(defects.length > 0);
-        } finally {
-          await ref.close();
-        }
-      }
-    });
-  }
+  holdsProbesBothWays(DEFECTS, probes);
 });

@@ -1,7 +1,7 @@
 // Plain-HTTP helpers for the reference's own tests: start it on ephemeral loopback ports, get
 // tokens from its authorization server, call the API and the control origin. Independent of the
 // checker's suites and client on purpose.
-import { afterAll, beforeAll } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startReference, type ReferenceOptions, type RunningReference } from '../../reference/index.ts';
 
 export interface Reply {
@@ -169,4 +169,25 @@ export async function observeBulk(h: Harness, id: string, ms = 1500, every = 40)
     await sleep(every);
   }
   return seen;
+}
+
+/**
+ * One test per defect: its probe finds the rule intact on the faithful reference and broken with
+ * only that defect on (both registries, the main and the blind one, are held to it alike).
+ */
+export function holdsProbesBothWays(defects: ReadonlyArray<{ id: string; requirement: string }>, probes: Record<string, (h: Harness) => Promise<boolean>>): void {
+  const T0 = Date.now();
+  for (const defect of defects) {
+    it(`${defect.id} [${defect.requirement}]`, async () => {
+      const probe = probes[defect.id]!;
+      for (const on of [[], [defect.id]]) {
+        const ref = await startReference({ defects: on, now: () => T0 });
+        try {
+          expect(await probe(harnessFor(ref)), on.length ? 'with the defect' : 'faithful').toBe(on.length > 0);
+        } finally {
+          await ref.close();
+        }
+      }
+    });
+  }
 }
