@@ -44,7 +44,8 @@ export function validateBulkBody(body: unknown, defects: ActiveDefects): FieldEr
   }
   // 4.1: no extra properties.
   if (!defects.has('extra-body-property-accepted')) {
-    for (const key of Object.keys(body)) if (!BODY_FIELDS.has(key)) bad(`/${token(key)}`);
+    // 7: RFC 6901 pointers escape / as ~1 (the blind defect writes member names as they are).
+    for (const key of Object.keys(body)) if (!BODY_FIELDS.has(key)) bad(`/${defects.has('blind3-pointer-slash-unescaped') ? key : token(key)}`);
   }
   const from = body.from;
   if (typeof from !== 'string' || chars(from) < 1 || chars(from) > 20) bad('/from');
@@ -68,9 +69,13 @@ export function validateBulkBody(body: unknown, defects: ActiveDefects): FieldEr
     const max = defects.has('message-4097-accepted') ? 4097 : defects.has('blind-message-max-4095') ? 4095 : 4096;
     // 8: characters (the blind defect counts UTF-8 bytes).
     const length = (s: string) => (defects.has('blind-message-length-in-bytes') ? Buffer.byteLength(s) : chars(s));
-    if (typeof m !== 'string' || length(m) < 1 || length(m) > max) bad('/message');
+    // 8: any 1 to 4096 characters (the blind defect refuses a blank message).
+    const blank = typeof m === 'string' && m.trim() === '' && defects.has('blind3-blank-message-refused');
+    if (typeof m !== 'string' || length(m) < 1 || length(m) > max || blank) bad('/message');
   }
   if (hasTemplate && (typeof body.template_id !== 'string' || !UUID_V7.test(body.template_id))) bad('/template_id');
+  // 4.1: recipients is an array (the blind defect wraps a single object into one).
+  if (defects.has('blind3-recipients-object-wrapped') && isObject(body.recipients)) body.recipients = [body.recipients];
   const recipients = body.recipients;
   if (!Array.isArray(recipients)) {
     bad('/recipients');
@@ -80,6 +85,8 @@ export function validateBulkBody(body: unknown, defects: ActiveDefects): FieldEr
   if (recipients.length === 0 && !defects.has('zero-recipients-accepted')) bad('/recipients');
   recipients.forEach((item, i) => {
     const at = `/recipients/${i}`;
+    // 7: a null entry is the caller's fault (the blind defect reads its number unguarded, which throws).
+    if (item === null && defects.has('blind3-null-recipient-500')) throw new TypeError("Cannot read properties of null (reading 'to')");
     if (!isObject(item)) return void bad(at);
     // 4.1: no extra properties in an entry (the blind defect ignores them).
     if (!defects.has('blind-recipient-extra-member-accepted')) for (const key of Object.keys(item)) if (!RECIPIENT_FIELDS.has(key)) bad(`${at}/${token(key)}`);
@@ -95,10 +102,12 @@ export function validateBulkBody(body: unknown, defects: ActiveDefects): FieldEr
     if (!isE164(to) && !lenient) bad(`${at}/to`);
     if ('template_variables' in item) {
       const vars = item.template_variables;
-      if (!isObject(vars)) return void bad(`${at}/template_variables`);
+      // 2.1: an object (the blind defect's typeof check also lets an array through).
+      const arrayTaken = Array.isArray(vars) && defects.has('blind3-template-variables-array-accepted');
+      if (!isObject(vars) && !arrayTaken) return void bad(`${at}/template_variables`);
       // 8: at most 512 (the blind defect takes the limit as exclusive).
       const max = defects.has('template-variable-513-accepted') ? 513 : defects.has('blind-template-variable-max-511') ? 511 : 512;
-      for (const [key, value] of Object.entries(vars)) {
+      for (const [key, value] of Object.entries(vars as Record<string, unknown>)) {
         // 2.1: values are strings (the blind defect takes a number as its text).
         if (typeof value === 'number' && defects.has('blind-template-variable-non-string-accepted')) continue;
         // 2.1: no minimum length (the blind defect refuses an empty value).

@@ -49,6 +49,19 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     const early = validateBulkBody(parsed, d);
     if (early.length > 0) return call.validationFailed('The request body is invalid.', early);
   }
+  // 5.6: the grant comes first (the blind defect checks the body's sender against the path's business
+  // before it asks for the grant).
+  if (d.has('blind3-sender-before-grant') && !call.app?.grants.some((g) => g.businessId === businessId && g.active)) {
+    let from: unknown;
+    try {
+      from = (JSON.parse(rawBody) as { from?: unknown }).from;
+    } catch {
+      from = undefined;
+    }
+    if (typeof from === 'string' && !store.sender(businessId, from)?.authorized) {
+      return call.problem('sender_not_authorized', 'The sender identity is not authorized for this business.');
+    }
+  }
   // The defect checks the grant and the sender on the application's own business, not the path's.
   const grantedOn = d.has('submission-grant-of-own-business') ? (call.app?.grants.find((g) => g.active)?.businessId ?? businessId) : businessId;
   if (!authorize(call, grantedOn, 'sms.bulk.send')) return;
@@ -90,6 +103,10 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     // 8: the maximum is per submission (the blind defect counts the business's last hour of submissions).
     if (d.has('blind-limit-rolling-window')) max -= recentEntries(call, businessId);
     let count = d.has('recipient-limit-counts-unique') ? new Set(recipients.map((r) => JSON.stringify(r))).size : recipients.length;
+    // 4.1 rule 1: invalid numbers count too (the blind defect counts well-formed numbers only).
+    if (d.has('blind3-limit-skips-invalid-numbers')) count = recipients.filter((r) => isRecord(r) && isE164(r.to)).length;
+    // 8 / 7: an empty list is a validation failure (the blind defect's range check answers it as the limit's).
+    if (count === 0 && d.has('blind3-empty-recipients-limit-code')) return call.problem('recipient_limit_exceeded', 'The submission must have 1 to 1000 recipient entries.');
     // 8: entries are counted, not SMS segments (the blind defect multiplies by the message's 160-character segments).
     if (d.has('blind-limit-counts-segments') && isRecord(body) && typeof body.message === 'string') count *= Math.max(1, Math.ceil(body.message.length / 160));
     if (d.has('recipient-limit-after-entry-validation') && count > max) {
@@ -111,6 +128,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
       // 7: the code is recipient_limit_exceeded (the blind defect reports invalid_recipient).
       return call.problem(d.has('blind-over-limit-invalid-recipient-code') ? 'invalid_recipient' : 'recipient_limit_exceeded', `The submission has ${recipients.length} recipient entries; at most ${MAX_RECIPIENTS} are accepted.`, {
         ...(d.has('recipient-limit-location') ? { headers: { Location: allocated } } : {}),
+        // 7: 422 (the blind defect answers 413, as for a payload too large).
+        ...(d.has('blind3-over-limit-status-413') ? { status: 413 } : {}),
         ...(d.has('recipient-limit-id-in-problem') ? { extra: { id: allocated.split('/').pop() } } : {}),
       });
     }
@@ -150,7 +169,12 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   // 4.1 rules 3-4: the whole payload is compared (the blind defect leaves template_variables out).
   // Equivalence is of JSON values (blind defects: the raw text is compared; the recipients are
   // compared as a set, sorted by number).
-  const fingerprint = d.has('blind-fingerprint-ignores-variables')
+  // (Two more blind defects: classification left out; the recipients taken as distinct numbers.)
+  const fingerprint = d.has('blind3-fingerprint-ignores-classification')
+    ? canonicalJson({ ...valid, classification: undefined })
+    : d.has('blind3-fingerprint-dedupes-recipients')
+      ? canonicalJson({ ...valid, recipients: valid.recipients.filter((r, i, all) => all.findIndex((o) => o.to === r.to) === i) })
+      : d.has('blind-fingerprint-ignores-variables')
     ? canonicalJson({ ...valid, recipients: valid.recipients.map((r) => ({ to: r.to })) })
     : d.has('blind-fingerprint-raw-text')
       ? rawBody
@@ -192,7 +216,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
         if (original) original.intake = { ...original.intake, bad: original.intake.bad + valid.recipients.length };
         if (d.has('conflict-rebinds-key')) store.saveIdempotency(scope!, { ...previous, fingerprint });
         const headers: Record<string, string> = d.has('conflict-with-location') ? { Location: previous.response.location } : {};
-        return call.problem('idempotency_conflict', 'This Idempotency-Key was already used with a different payload.', { headers });
+        // 4.1 rule 4: 409 (the blind defect answers 422).
+        return call.problem('idempotency_conflict', 'This Idempotency-Key was already used with a different payload.', { headers, ...(d.has('blind3-conflict-status-422') ? { status: 422 } : {}) });
       }
       // 4.1 rule 3: replay the original response (status, body, Location) and create nothing (the
       // defects run the acceptance again underneath: for a byte-identical repeat, or one rewritten).
@@ -214,7 +239,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   }
 
   // 5.8: the sender identity must be authorized for the business.
-  const sender = store.sender(grantedOn, valid.from);
+  // (The blind defect trims the sender before the lookup.)
+  const sender = store.sender(grantedOn, d.has('blind3-sender-trimmed') ? valid.from.trim() : valid.from);
   if (!sender?.authorized && !d.has('unauthorized-sender-accepted')) {
     // Nothing is accepted (one defect saves the bulk first; another names the id drafted for it).
     if (d.has('unauthorized-sender-refused-after-save')) saveOrphan();
@@ -311,6 +337,7 @@ function acceptedLocation(call: Call, businessId: string, bulkId: string): strin
   if (d.has('location-collection-path')) return `/v1/businesses/${businessId}/sms/bulk-messages`;
   if (d.has('location-points-to-rows')) return `${bulkLocation(businessId, bulkId)}/messages`;
   if (d.has('blind-location-without-version-prefix')) return bulkLocation(businessId, bulkId).replace(/^\/v1/, '');
+  if (d.has('blind3-location-trailing-slash')) return `${bulkLocation(businessId, bulkId)}/`;
   return bulkLocation(businessId, bulkId);
 }
 

@@ -26,6 +26,8 @@ function ownedBulk(call: Call, businessId: string, bulkId: string, listing = fal
   // 5 / 7: refused like an unknown id; the defects refuse it otherwise (403), or name its owner.
   if (bulk && !listing && d.has('foreign-bulk-403')) call.problem('permission_denied', 'This bulk SMS message belongs to another business.');
   else if (bulk && !listing && d.has('bulk-404-names-owner')) call.problem('resource_not_found', `${BULK_NOT_FOUND} (it belongs to business ${bulk.businessId}).`);
+  // 5.6 step 4: the listing refuses another business's bulk as unknown (the blind defect says it is forbidden).
+  else if (bulk && listing && d.has('blind3-foreign-bulk-rows-403')) call.problem('permission_denied', 'This bulk SMS message belongs to another business.');
   // 4.3: an unknown bulk has no rows to list (the defect answers an empty page).
   else if (!bulk && listing && d.has('recipients-unknown-bulk-empty-page')) call.json(200, { data: [], pagination: { limit: DEFAULT_PAGE_SIZE, has_more: false, next_cursor: null } });
   else {
@@ -105,7 +107,9 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   let limit = d.has('page-size-default-50') ? 50 : DEFAULT_PAGE_SIZE;
   // 4.3: pagination.limit is the size applied; the defects report another one.
   let reportedLimit: number | undefined;
-  const limitText = q.get(PARAMS.limit);
+  // 4.3: an integer (the blind defect reads the size with parseInt, so 10.5 is 10).
+  const givenLimit = q.get(PARAMS.limit);
+  const limitText = givenLimit !== null && d.has('blind3-limit-decimal-truncated') && /^\d+\.\d+$/.test(givenLimit) ? String(Number.parseInt(givenLimit, 10)) : givenLimit;
   if (limitText === null && d.has('default-page-uncut')) {
     // The default is only written into pagination.limit; the rows are not cut below the maximum.
     reportedLimit = limit;
@@ -137,6 +141,8 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
     return invalid(param, detail);
   };
   let statusText = q.get(PARAMS.status);
+  // 4.3: the four values as written (the blind defect lower-cases the value first).
+  if (statusText !== null && d.has('blind3-status-filter-case-insensitive')) statusText = statusText.toLowerCase();
   if (statusText !== null && !STATUS_FILTERS.has(statusText)) {
     // The defect drops a value it does not know and lists every row; another keeps it as a
     // filter no row matches (200 with no rows).
@@ -144,6 +150,8 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
     else if (!d.has('unknown-status-matches-nothing')) return invalidFilter(PARAMS.status, `${PARAMS.status} must be one of queued, sent, delivered, failed.`);
   }
   let toText = q.get(PARAMS.to);
+  // 4.3: E.164 with its + (the blind defect takes a leading space for a + lost to form encoding).
+  if (toText !== null && d.has('blind3-number-filter-space-as-plus') && /^ \d/.test(toText)) toText = `+${toText.slice(1)}`;
   // Defects: a number that is not E.164 is dropped (every row), or kept as a filter no row matches.
   if (toText !== null && !isE164(toText) && d.has('invalid-number-filter-ignored')) toText = null;
   if (toText !== null && !isE164(toText) && !d.has('invalid-number-matches-nothing')) return invalidFilter(PARAMS.to, `${PARAMS.to} must be an E.164 number.`);
@@ -245,13 +253,22 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   if (d.has('blind-has-more-by-full-page')) hasMore = page.length === limit;
   // 2.6: no cursor once no page follows (the defect still offers one, to an empty page after the last).
   const offered = hasMore || d.has('last-page-offers-cursor');
-  const nextCursor = offered ? call.deps.cursors.encode({ business: businessId, bulk: bulk.id, filters, next: lastPosition < 0 ? start : next, issuedAt: now }) : null;
+  // (The blind defect writes no cursor as an empty string.)
+  const noCursor: string | null = d.has('blind3-last-page-cursor-empty-string') ? '' : null;
+  const nextCursor = offered ? call.deps.cursors.encode({ business: businessId, bulk: bulk.id, filters, next: lastPosition < 0 ? start : next, issuedAt: now }) : noCursor;
   // 2.6: has_more tells whether another page follows; the defect asks whether the whole listing exceeds one page.
   if (d.has('has-more-counts-whole-listing')) hasMore = bulk.rows.filter(matches).length > limit;
   // 2.6: limit is an integer (the blind defect echoes the query parameter's text).
-  const applied = d.has('blind-pagination-limit-string') && limitText !== null ? (limitText as unknown as number) : (reportedLimit ?? limit);
+  // (Another blind defect reports the rows on the page.)
+  const applied = d.has('blind-pagination-limit-string') && limitText !== null ? (limitText as unknown as number) : d.has('blind3-limit-reports-rows-returned') ? page.length : (reportedLimit ?? limit);
   // 2.6: has_more is always given (the defect leaves it and next_cursor out on the last page).
-  const pagination = !hasMore && d.has('has-more-omitted-on-last-page') ? { limit: applied } : { limit: applied, has_more: hasMore, next_cursor: nextCursor };
+  // 2.6: has_more and next_cursor (the blind defect's pages that have more name them in camel case).
+  const pagination =
+    !hasMore && d.has('has-more-omitted-on-last-page')
+      ? { limit: applied }
+      : hasMore && d.has('blind3-pagination-camel-case')
+        ? { limit: applied, hasMore, nextCursor }
+        : { limit: applied, has_more: hasMore, next_cursor: nextCursor };
   // 4.3: every page is { data, pagination } (the blind defect's later pages, from another
   // serialiser, name the rows items); 2: application/json (the blind defect gives a vendor type).
   const envelope = reading?.ok && d.has('blind-later-pages-items') ? { items: page, pagination } : { data: page, pagination };

@@ -88,6 +88,11 @@ export class Call {
   }
 
   empty(status: number): void {
+    // 4: every response carries X-Request-Id (the blind defect's bodiless path writes no header).
+    if (status === 204 && this.defects.has('blind3-request-id-missing-on-204')) {
+      this.res.writeHead(status);
+      return void this.res.end();
+    }
     // 4.0: the client's valid id is echoed on every answer (the defect forgets it on the bodiless 204).
     if (status === 204 && this.defects.has('request-id-regenerated-on-204')) {
       this.res.writeHead(status, { ...this.baseHeaders(), 'X-Request-Id': generateRequestId() });
@@ -118,6 +123,9 @@ export class Call {
     if (d.has('problem-request-id-mismatch')) body.request_id = `${this.requestId}-x`;
     // The defect generates a second id for the body when the client sent no valid one.
     if (d.has('problem-request-id-regenerated') && this.req.headers['x-request-id'] !== this.requestId) body.request_id = generateRequestId();
+    // 7: request_id equals the header (the blind defect copies the client's header as sent, valid or not).
+    const sent = this.req.headers['x-request-id'];
+    if (typeof sent === 'string' && d.has('blind3-problem-request-id-raw')) body.request_id = sent;
     if (d.has('problem-missing-detail')) delete body.detail;
     // 7: codes are the section 7 ones; the defect renames resource_not_found (type kept in step).
     if (d.has('not-found-code-unknown') && code === 'resource_not_found') {
@@ -137,8 +145,11 @@ export class Call {
     // 7: status is an integer and type ends in the code (blind defects: a string; the code hyphenated).
     if (d.has('blind-problem-status-as-string')) body.status = String(body.status);
     if (d.has('blind-problem-type-hyphenated')) body.type = String(body.type).replace(/[^/]+$/, (c) => c.replace(/_/g, '-'));
+    // 7: type is {problems_base}/{code} (the blind defect ends it with a slash).
+    if (d.has('blind3-problem-type-trailing-slash')) body.type = `${String(body.type)}/`;
     const status = options.status ?? buildProblem(code, '', this.requestId).status;
-    const mediaType = d.has('problem-media-type-json') ? 'application/json' : PROBLEM_MEDIA_TYPE;
+    // 7: application/problem+json (the blind defect's authentication middleware writes its 401 as application/json).
+    const mediaType = d.has('problem-media-type-json') || (status === 401 && d.has('blind3-401-media-type-json')) ? 'application/json' : PROBLEM_MEDIA_TYPE;
     writeJson(this.res, status, body, mediaType, this.baseHeaders(options.headers, status));
   }
 

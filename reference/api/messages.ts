@@ -52,6 +52,10 @@ export function getMessage(call: Call, businessId: string, messageId: string): v
   // time field to pick the store's partition, which throws on any other shape.
   const wellFormed = UUID_V7.test(messageId);
   if (!wellFormed && d.has('message-id-parse-500')) throw new Error(`cannot read a UUIDv7 time from ${messageId}`);
+  // 5.6 step 4: ownership for every id form (the blind defect's lookup folds case, as a database
+  // collation would, while the ownership check below is skipped for an id not written as stored).
+  const folded = d.has('blind3-message-id-case-folded-lookup') && messageId !== messageId.toLowerCase() ? call.deps.store.message(messageId.toLowerCase()) : undefined;
+  if (folded) return call.json(200, renderMessage(call, folded));
   const stored = call.deps.store.message(messageId);
   // 4.4: every message of the business is retrieved (the defect searches only the last 24 hours).
   const recent = !stored || call.deps.clock.now() - stored.accepted_at <= DAY_MS;

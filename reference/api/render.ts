@@ -57,7 +57,8 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
     // 4.1: the acceptance response shows queued, intake counts, submission null, settled false,
     // warnings empty (one defect shows intake counting nothing).
     if (d.has('acceptance-intake-zeros')) intake = { good: 0, bad: 0, empty: 0 };
-    status = d.has('acceptance-status-processing') ? 'processing' : 'queued';
+    // (The blind defect shows the record's initial state, created.)
+    status = d.has('acceptance-status-processing') ? 'processing' : d.has('blind3-acceptance-status-created') ? 'created' : 'queued';
     submission = d.has('acceptance-submission-zeros') ? { processed: 0, success: 0, failed: 0, retryable_failed_count: 0, exhausted: 0 } : null;
     settled = d.has('acceptance-settled-null') ? null : false;
     // 4.1: the acceptance response shows the intake counts (the blind defect leaves them null).
@@ -110,7 +111,8 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
     status,
     settled,
     // 4.1: the submitted message (the defect keeps the text with the recipient rows only).
-    message: d.has('bulk-message-dropped') ? null : bulk.message,
+    // (The blind defect collapses runs of white space, as its text normaliser does.)
+    message: d.has('bulk-message-dropped') ? null : bulk.message !== null && d.has('blind3-message-whitespace-collapsed') ? bulk.message.replace(/\s+/g, ' ') : bulk.message,
     template: templatePin(call, bulk, options.acceptance === true),
     // 2.2: the durable acceptance time (the blind defect's reads show the time of the read).
     accepted_at: call.time(d.has('blind-read-accepted-at-now') && !options.acceptance ? now : bulk.acceptedAt),
@@ -119,6 +121,10 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
     delivery_summary: deliverySummary,
     warnings,
   };
+  // 2.2: intake counts are integers (the blind defect's reads give them as strings).
+  if (intake && !options.acceptance && d.has('blind3-intake-counts-strings')) body.intake = Object.fromEntries(Object.entries(intake).map(([k, v]) => [k, String(v)]));
+  // 2.2: warnings is an array (the blind defect's reads give null when there is none).
+  if (warnings.length === 0 && !options.acceptance && d.has('blind3-warnings-null-when-none')) body.warnings = null;
   // 4.1: the 202 names the bulk (the defect leaves the id to the Location header).
   if (options.acceptance && d.has('acceptance-id-omitted')) delete body.id;
   if (d.has('bulk-response-extra-property')) body.priority = 'normal';
@@ -159,6 +165,8 @@ export function renderRow(call: Call, bulk: BulkRecord, row: RecipientRow, now: 
   // 2.1: UTC with Z (the blind defect's row serialiser drops the offset).
   const time = (ms: number | null) => {
     const t = call.time(ms);
+    // 2.3: Timestamp or null (the blind defect writes an unknown time as an empty string).
+    if (t === null && call.defects.has('blind3-row-times-empty-string')) return '';
     return t !== null && call.defects.has('blind-row-times-without-offset') ? t.replace(/Z$/, '') : t;
   };
   return {
@@ -194,14 +202,17 @@ export function renderMessage(call: Call, m: IndividualMessage): Record<string, 
     business_id: d.has('message-business-id-is-message-id') ? m.id : d.has('blind-message-business-id-uppercase') ? m.business_id.toUpperCase() : m.business_id,
     from: m.from,
     // 2.1: E.164 with its leading + (the defect drops it).
-    to: d.has('message-to-without-plus') ? m.to.replace(/^\+/, '') : m.to,
+    // (The blind defect formats it for display: +44 7700 900123.)
+    to: d.has('message-to-without-plus') ? m.to.replace(/^\+/, '') : d.has('blind3-message-to-formatted') ? m.to.replace(/^(\+\d{2})(\d{4})(\d+)$/, '$1 $2 $3') : m.to,
     classification: m.classification,
     // 2.4: the content after rendering (the defect shows the pinned template's own text).
     message: (d.has('message-unrendered') && m.template && call.deps.store.template(m.template.template_id)?.text) || m.message,
-    status: d.has('message-status-provider-code') && m.status === 'delivered' ? 'DELIVRD' : m.status,
+    // 3.2: the values as written (the blind defect upper-cases them, as its enum's names).
+    status: d.has('message-status-provider-code') && m.status === 'delivered' ? 'DELIVRD' : d.has('blind3-message-status-upper-case') ? m.status.toUpperCase() : m.status,
     status_reason: m.status_reason,
     template: d.has('message-template-pin-dropped') ? null : pin,
-    accepted_at: time(m.accepted_at),
+    // 2.1: UTC with Z (the blind defect writes accepted_at as a local date-time, no offset).
+    accepted_at: d.has('blind3-message-accepted-at-local') ? call.time(m.accepted_at).replace(/Z$/, '') : time(m.accepted_at),
     submitted_at: time(m.submitted_at),
     delivered_at: time(m.delivered_at),
     failed_at: time(m.failed_at),

@@ -71,7 +71,10 @@ function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boole
 /** 4.0: echo a valid client request id, otherwise generate one. */
 function requestIdFor(req: IncomingMessage, deps: Deps): string {
   const d = deps.defects;
-  const given = req.headers['x-request-id'];
+  const sent = req.headers['x-request-id'];
+  // 4.0: the value as sent (blind defects: percent-decoded first; cut to the maximum length).
+  const decoded = typeof sent === 'string' && d.has('blind3-request-id-percent-decoded') ? percentDecoded(sent) : sent;
+  const given = typeof decoded === 'string' && d.has('blind3-request-id-129-truncated') ? decoded.slice(0, 128) : decoded;
   if (typeof given === 'string' && !d.has('request-id-ignored')) {
     // 8: 1 to 128 characters (the defect takes the maximum as 127).
     const tooLong = d.has('request-id-max-127') && given.length > 127;
@@ -92,6 +95,15 @@ function requestIdFor(req: IncomingMessage, deps: Deps): string {
   // 4.0: at most 128 characters (the blind defect appends a trace context, past the maximum).
   if (d.has('blind-generated-request-id-long')) return `${generateRequestId()}-${randomBytes(64).toString('hex')}`;
   return generateRequestId();
+}
+
+/** `%2D` as `-` (the `blind3-request-id-percent-decoded` defect); the value as sent when it does not decode. */
+function percentDecoded(s: string): string {
+  try {
+    return decodeURIComponent(s);
+  } catch {
+    return s;
+  }
 }
 
 /** Whether the sandbox's pace is spent: as many answers in the last second of wall time as allowed. */
@@ -213,6 +225,16 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
     }
     if (!authorization && d.has('not-found-before-auth') && operation && !deps.store.business(operation.business)) {
       return call.problem('resource_not_found', 'No such business.');
+    }
+    // 5.6 step 1 / 5.8: authentication first, unknown paths included (the blind defect's router answers
+    // a path it does not know before the token is looked at).
+    if (!operation && authorization && d.has('blind3-unknown-path-invalid-token-404')) {
+      return call.problem('resource_not_found', 'No operation exists at this path.');
+    }
+    // 4: every operation needs a bearer token (the blind defect's framework answers HEAD on the wallet
+    // path itself, before the authentication step, with the headers of an empty 200).
+    if (method === 'HEAD' && d.has('blind3-head-skips-auth') && route('GET', routed)?.op === 'getWallet') {
+      return call.json(200, {});
     }
     // 5.4: every operation needs a bearer token (the blind defect mounts deactivation ahead of authentication).
     if (!authorization && d.has('blind-delete-skips-authentication') && operation?.op === 'deactivateWebhook') {

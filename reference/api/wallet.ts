@@ -89,10 +89,19 @@ function walletBody(call: Call, id: string, name: string, currency: string, curr
     current_balance: d.has('wallet-balance-as-number') ? Number(current) : grouped(current),
     // 2.5: available equals current in v1; reserved is always 0.00.
     // (The blind defect rounds available_balance to whole units.)
-    available_balance: d.has('available-differs-from-current') ? (Number(current) - 1).toFixed(2) : d.has('blind-wallet-available-rounded') ? String(Math.round(Number(current))) : grouped(current),
-    reserved_balance: '0.00',
+    // (Another writes it in minor units, as the ledger keeps it.)
+    available_balance: d.has('available-differs-from-current')
+      ? (Number(current) - 1).toFixed(2)
+      : d.has('blind-wallet-available-rounded')
+        ? String(Math.round(Number(current)))
+        : d.has('blind3-wallet-available-minor-units')
+          ? String(Math.round(Number(current) * 100))
+          : grouped(current),
+    // 2.5: a decimal money string (the blind defect writes the JSON number 0).
+    reserved_balance: d.has('blind3-wallet-reserved-number') ? 0 : '0.00',
     // 2.5: the UTC time of the snapshot (the defect writes it at +01:00).
-    as_of: d.has('wallet-as-of-not-utc') ? `${new Date(now + 3_600_000).toISOString().slice(0, -1)}+01:00` : call.time(now),
+    // (The blind defect writes a local date-time with no offset.)
+    as_of: d.has('wallet-as-of-not-utc') ? `${new Date(now + 3_600_000).toISOString().slice(0, -1)}+01:00` : d.has('blind3-wallet-as-of-local') ? call.time(now).replace(/Z$/, '') : call.time(now),
   };
   // 2.5: all seven members (the defect leaves business_name out).
   if (d.has('wallet-business-name-missing')) delete body.business_name;

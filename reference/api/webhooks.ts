@@ -25,9 +25,17 @@ export function deactivateWebhookEndpoint(call: Call, businessId: string, endpoi
   if (d.has('blind-delete-requires-content-type') && !call.req.headers['content-type']) {
     return call.validationFailed('The Content-Type header is required.', [{ pointer: 'Content-Type', code: 'field_invalid' }]);
   }
+  // 4.6: a DELETE with no precondition (the blind defect demands If-Match, 428 without it).
+  if (d.has('blind3-webhook-if-match-required') && !call.req.headers['if-match']) {
+    return call.problem('validation_failed', 'The If-Match header is required.', { status: 428, errors: [{ pointer: 'If-Match', code: 'field_invalid' }] });
+  }
   // 3.4: only an existing endpoint is deactivated (the blind defect takes an id that is no UUIDv7 for nothing to do).
   if (!UUID_V7.test(endpointId) && d.has('blind-webhook-malformed-id-204')) return call.empty(204);
   const owned = endpoint && (endpoint.businessId === business || d.has('webhook-delete-foreign-endpoint'));
+  // 5.6 step 4: another business's endpoint is refused like an unknown one. Blind defects: the
+  // update matches no row of this business and answers 204 all the same; the foreign one gets 403.
+  if (endpoint && !owned && d.has('blind3-webhook-foreign-204-noop')) return call.empty(204);
+  if (endpoint && !owned && d.has('blind3-foreign-webhook-403')) return call.problem('permission_denied', 'This webhook endpoint belongs to another business.');
   if (!endpoint || !owned) {
     if (!endpoint && d.has('webhook-delete-random-204')) return call.empty(204);
     // 5.6 step 4: another business's endpoint is not found here, like a random id.
@@ -47,5 +55,6 @@ export function deactivateWebhookEndpoint(call: Call, businessId: string, endpoi
   }
   if (d.has('webhook-delete-200-with-body')) return call.json(200, { id: endpoint.id, active: false });
   // 3.4: 204 (the blind defect answers 202, as for work still to do).
-  call.empty(d.has('blind-webhook-delete-202') ? 202 : 204);
+  // (Another answers 200 with an empty body, as a framework's plain send does.)
+  call.empty(d.has('blind-webhook-delete-202') ? 202 : d.has('blind3-webhook-delete-200-empty') ? 200 : 204);
 }
