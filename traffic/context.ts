@@ -130,6 +130,16 @@ export function observe(ex: TrafficExchange): Observed {
   };
 }
 
+/**
+ * An exchange a rule holds beyond its own turn (for evidence, or to compare a later one with):
+ * without its parsed request body, and without its parsed answer unless `answer` asks for it.
+ * Thousands are held at once; the parsed bodies were most of their weight (and of the garbage
+ * collector's work as they were replaced). The recorded text stays, so evidence is unchanged.
+ */
+export function kept(o: Observed, answer = false): Observed {
+  return { ...o, json: answer ? o.json : undefined, requestJson: undefined };
+}
+
 /** A JSON object's members, or undefined. */
 export function objectOf(value: unknown): Record<string, unknown> | undefined {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;

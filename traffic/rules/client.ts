@@ -1,6 +1,6 @@
 // The client's side of the traffic: what the client that made it does against the document's
 // advice. Reported in a section of its own (advisories named client/...), never failing the run.
-import { fingerprint, objectOf, type Observed } from '../context.ts';
+import { fingerprint, kept, objectOf, type Observed } from '../context.ts';
 import type { JudgeContext } from '../context.ts';
 import { AT_END, BoundedMap, STATE_LIMIT, type Reducer, type Verdicts } from '../verdicts.ts';
 import { alteredFrom } from './cursors.ts';
@@ -41,7 +41,7 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
   const editedCursors: Suspect[] = [];
   const bearersOutside: Suspect[] = [];
   let suspectsDropped = 0;
-  const suspect = (list: Suspect[], o: Observed) => (list.length < STATE_LIMIT ? list.push({ o, at: v.at }) : (suspectsDropped += 1));
+  const suspect = (list: Suspect[], o: Observed) => (list.length < STATE_LIMIT ? list.push({ o: kept(o), at: v.at }) : (suspectsDropped += 1));
   const see = (o: Observed): void => {
     const origin = o.url?.origin;
     if (o.op || o.unknownApiPath) apiOrigins.add(origin);
@@ -77,7 +77,7 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
         if (earlier && earlier.ex.request.headers['idempotency-key'] !== o.ex.request.headers['idempotency-key']) {
           v.clientFinding('client/retry-under-new-key', 'IDEM-REPLAY', 'the same submission was sent again under a new Idempotency-Key: the server cannot replay it and may send the messages again', [earlier, o]);
         }
-        if (!earlier) submissions.set(fingerprintOf, o);
+        if (!earlier) submissions.set(fingerprintOf, kept(o));
       }
     }
     if (o.op?.operationId === 'listSmsBulkMessageRecipients') {

@@ -3,7 +3,7 @@
 // is refused elsewhere. Cursors are matched by value only; they are never decoded.
 import { enumOf } from '../../spec/contract.ts';
 import { isValid } from '../../spec/validators.ts';
-import { describe, objectOf, type JudgeContext, type Observed } from '../context.ts';
+import { describe, kept, objectOf, type JudgeContext, type Observed } from '../context.ts';
 import { leadingItems } from '../model.ts';
 import { BoundedMap, type CheckDef, type Reducer, type Verdicts } from '../verdicts.ts';
 
@@ -160,7 +160,7 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
     for (const r of rows) seen.add(String(r.id));
     if (typeof pagination.next_cursor === 'string' && pagination.next_cursor !== '') {
       issued.delete(pagination.next_cursor);
-      issued.set(pagination.next_cursor, { business, bulk, status: effectiveStatus, to: effectiveTo, seen, page: o, ...(now !== undefined ? { issuedAt: now } : {}) });
+      issued.set(pagination.next_cursor, { business, bulk, status: effectiveStatus, to: effectiveTo, seen, page: kept(o), ...(now !== undefined ? { issuedAt: now } : {}) });
     }
   };
   return { see, forgotten: () => [{ check: BOUND, what: 'cursors issued', limit: CURSOR_LIMIT, count: issued.dropped }] };
