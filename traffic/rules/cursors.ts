@@ -132,7 +132,8 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
       }
     }
     if (!rows) {
-      const partial = ok ? leadingRows(o) : [];
+      // Only a filtered page's rows are judged here: an unfiltered cut page is not scanned for them.
+      const partial = ok && (status !== null || to !== null) ? leadingRows(o) : [];
       if (partial.length > 0) judgeFilters(o, partial, status, to, v);
       return;
     }
