@@ -2,7 +2,7 @@
 // their own limit, filters hold on every row, and a cursor issued for one bulk SMS and filter set
 // is refused elsewhere. Cursors are matched by value only; they are never decoded.
 import { enumOf } from '../../spec/contract.ts';
-import { isValid } from '../../spec/validators.ts';
+import { isValidText as isValid } from '../valid.ts';
 import { describe, kept, objectOf, type JudgeContext, type Observed } from '../context.ts';
 import { leadingItems } from '../model.ts';
 import { BoundedMap, type CheckDef, type Reducer, type Verdicts } from '../verdicts.ts';
