@@ -275,7 +275,7 @@ async function scaleSection(): Promise<string[]> {
     for (const [label, mb, gzip] of [['1 GiB JSON lines', GIB_MB, false], ['1 GiB JSON lines, gzipped', GIB_MB, true], ['100 MB JSON lines', 100, false], ['4 GiB JSON lines', 4 * GIB_MB, false]] as const) {
       progress(`check on ${label} (fresh ids)`);
       const [f] = await measureTrafficCheck(runLog, mb, 1, gzip);
-      progress(`  ${f!.exchanges} exchanges, ${seconds(f!.wallMs)} s, ${f!.exchangesPerS.toFixed(0)} exchanges/s, peak RSS ${mebibytes(f!.peakRss)} MiB, exit ${f!.exitCode}`);
+      progress(`  ${f!.exchanges} exchanges, ${seconds(f!.wallMs)} s, ${f!.exchangesPerS.toFixed(0)} exchanges/s, CPU ${seconds(f!.cpuMs)} s (${f!.exchangesPerCpuS.toFixed(0)} per CPU second), peak RSS ${mebibytes(f!.peakRss)} MiB, exit ${f!.exitCode}`);
       figures.push({ label, f: f! });
     }
   } finally {
@@ -286,6 +286,7 @@ async function scaleSection(): Promise<string[]> {
   const [plain, gz] = [of('1 GiB JSON lines'), of('1 GiB JSON lines, gzipped')];
   const rows = [
     ['`check`, 1 GiB JSON lines: exchanges judged per second, read included', rate(plain), `>= ${TRAFFIC_RATE_GOAL}`, verdict(plain.exchangesPerS >= TRAFFIC_RATE_GOAL)],
+    ['`check`, 1 GiB JSON lines: exchanges judged per CPU second (user + system; the machine is shared, so the wall rate above carries its load)', plain.exchangesPerCpuS.toFixed(0), `>= ${TRAFFIC_RATE_GOAL}`, verdict(plain.exchangesPerCpuS >= TRAFFIC_RATE_GOAL)],
     ['`check`, 1 GiB JSON lines: peak RSS (MiB)', mebibytes(plain.peakRss), `<= ${mebibytes(TRAFFIC_SCALE_RSS)}`, verdict(plain.peakRss <= TRAFFIC_SCALE_RSS)],
     [`\`check\`, the same gzipped (${(gz.fileBytes / 2 ** 20).toFixed(0)} MiB on disk): exchanges judged per second`, rate(gz), `>= ${TRAFFIC_RATE_GOAL}`, verdict(gz.exchangesPerS >= TRAFFIC_RATE_GOAL)],
     ['`check`, the same gzipped: peak RSS (MiB)', mebibytes(gz.peakRss), `<= ${mebibytes(TRAFFIC_SCALE_RSS)}`, verdict(gz.peakRss <= TRAFFIC_SCALE_RSS)],
@@ -298,7 +299,7 @@ async function scaleSection(): Promise<string[]> {
     '',
     ...markdownTable(['figure', 'measured', 'target', 'verdict'], rows),
     '',
-    ...markdownTable(['log', 'exchanges', 'wall (s)', 'exchanges/s', 'peak RSS (MiB)', 'exit'], figures.map(({ label, f }) => [label, String(f.exchanges), seconds(f.wallMs), rate(f), mebibytes(f.peakRss), String(f.exitCode)])),
+    ...markdownTable(['log', 'exchanges', 'wall (s)', 'exchanges/s', 'CPU (s)', 'exchanges per CPU s', 'peak RSS (MiB)', 'exit'], figures.map(({ label, f }) => [label, String(f.exchanges), seconds(f.wallMs), rate(f), seconds(f.cpuMs), f.exchangesPerCpuS.toFixed(0), mebibytes(f.peakRss), String(f.exitCode)])),
   ];
 }
 

@@ -23,8 +23,12 @@ export interface TrafficCheckFigures {
   gzip: boolean;
   exchanges: number;
   wallMs: number;
+  /** CPU seconds of the process (user + system), in ms: what one core spent, whatever else the shared machine ran. */
+  cpuMs: number;
   peakRss: number;
   exchangesPerS: number;
+  /** Exchanges per CPU second (the rate on one core with the machine to itself, near enough). */
+  exchangesPerCpuS: number;
   exitCode: number | null;
 }
 
@@ -75,7 +79,7 @@ export async function measureTrafficCheck(logFile: string, megabytes = 100, repe
     for (let i = 0; i < repeats; i++) {
       const tree = await measureTree(BIN, ['check', file, '--report-dir', join(work, 'reports')], { cwd: work, env });
       if (tree.exitCode !== 0 && tree.exitCode !== 1) throw new Error(`check exited ${tree.exitCode}: ${tree.stderr.trim().split('\n')[0] ?? ''}`);
-      figures.push({ bytes, fileBytes, gzip, exchanges, wallMs: tree.wallMs, peakRss: tree.peakTreeRss, exchangesPerS: exchanges / (tree.wallMs / 1000), exitCode: tree.exitCode });
+      figures.push({ bytes, fileBytes, gzip, exchanges, wallMs: tree.wallMs, cpuMs: tree.cpuMs, peakRss: tree.peakTreeRss, exchangesPerS: exchanges / (tree.wallMs / 1000), exchangesPerCpuS: exchanges / (Math.max(tree.cpuMs, 1) / 1000), exitCode: tree.exitCode });
     }
     return figures;
   } finally {
@@ -90,7 +94,7 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     process.exit(2);
   }
   const [f] = await measureTrafficCheck(source, Number(megabytes), 1, gzip === 'gzip');
-  console.log('| file (MB) | exchanges | wall (s) | exchanges/s | peak RSS (MiB) | exit |');
-  console.log('| --- | --- | --- | --- | --- | --- |');
-  console.log(`| ${(f!.bytes / 1e6).toFixed(0)} | ${f!.exchanges} | ${(f!.wallMs / 1000).toFixed(1)} | ${f!.exchangesPerS.toFixed(0)} | ${(f!.peakRss / 2 ** 20).toFixed(0)} | ${f!.exitCode} |`);
+  console.log('| file (MB) | exchanges | wall (s) | exchanges/s | CPU (s) | exchanges per CPU s | peak RSS (MiB) | exit |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log(`| ${(f!.bytes / 1e6).toFixed(0)} | ${f!.exchanges} | ${(f!.wallMs / 1000).toFixed(1)} | ${f!.exchangesPerS.toFixed(0)} | ${(f!.cpuMs / 1000).toFixed(1)} | ${f!.exchangesPerCpuS.toFixed(0)} | ${(f!.peakRss / 2 ** 20).toFixed(0)} | ${f!.exitCode} |`);
 }

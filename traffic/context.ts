@@ -5,13 +5,17 @@ import { createHash } from 'node:crypto';
 import type { Fixtures, ListingParamNames } from '../core/model.ts';
 import type { SecretSet } from '../harness/redact.ts';
 import { isCut, jsonOf, type TrafficExchange } from './model.ts';
-import { isTokenRequest, isUnknownApiPath, matchOperation, type MatchedOperation } from './operations.ts';
+import { operationOf, parseUrl, tokenRequestOf, type MatchedOperation, type ParsedUrl } from './operations.ts';
 
 export type AuthKind = 'none' | 'bearer' | 'basic' | 'other';
 
 export interface Observed {
   ex: TrafficExchange;
   op?: MatchedOperation;
+  /** The request URL parsed once (undefined when it is no URL). */
+  url?: ParsedUrl;
+  /** The bearer token sent, when its value was recorded (not redacted). */
+  bearer?: string;
   /** Under `/v1/` but no documented operation. */
   unknownApiPath: boolean;
   tokenRequest: boolean;
@@ -49,48 +53,68 @@ export interface JudgeContext {
 /** The `app` value of an application's JWTs, from its client id. */
 export const appIdFor = (clientId: string) => `app:${createHash('sha256').update(clientId).digest('hex').slice(0, 16)}`;
 
-function claimsOf(token: string): Observed['claims'] {
-  const parts = token.split('.');
-  if (parts.length !== 3) return undefined;
-  try {
-    const claims = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
-    return { aud: claims.aud, ...(typeof claims.exp === 'number' ? { exp: claims.exp } : {}) };
-  } catch {
-    return undefined;
-  }
-}
-
 const REDACTED = '<redacted>';
 
-function appOf(token: string): string | undefined {
-  if (!token || token.includes(REDACTED)) return undefined;
+/** What a bearer token tells without verifying it: its application and a JWT's audience and expiry. */
+interface TokenFacts {
+  app: string | undefined;
+  claims: Observed['claims'];
+}
+
+/**
+ * A traffic carries few tokens, each on many exchanges: what each tells is read once (decoding a
+ * JWT and hashing it for every exchange was a tenth of the judge's time). Bounded: cleared when full.
+ */
+const tokenFacts = new Map<string, TokenFacts>();
+const TOKEN_FACTS_LIMIT = 1024;
+
+function factsOf(token: string): TokenFacts {
+  let facts = tokenFacts.get(token);
+  if (facts) return facts;
+  facts = readToken(token);
+  if (tokenFacts.size >= TOKEN_FACTS_LIMIT) tokenFacts.clear();
+  tokenFacts.set(token, facts);
+  return facts;
+}
+
+function readToken(token: string): TokenFacts {
+  if (!token || token.includes(REDACTED)) return { app: undefined, claims: undefined };
   const parts = token.split('.');
+  let claims: Record<string, unknown> | undefined;
   if (parts.length === 3) {
     try {
-      const claims = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
-      const id = claims.client_id ?? claims.azp ?? claims.sub;
-      if (typeof id === 'string' && id) return appIdFor(id);
+      claims = JSON.parse(Buffer.from(parts[1]!, 'base64url').toString('utf8')) as Record<string, unknown>;
     } catch {
       // Not a JWT after all: the token's fingerprint stands for its application.
     }
   }
-  return `token:${createHash('sha256').update(token).digest('hex').slice(0, 16)}`;
+  const id = claims ? (claims.client_id ?? claims.azp ?? claims.sub) : undefined;
+  const app = typeof id === 'string' && id ? appIdFor(id) : `token:${createHash('sha256').update(token).digest('hex').slice(0, 16)}`;
+  const read = claims !== null && claims !== undefined ? { aud: claims.aud, ...(typeof claims.exp === 'number' ? { exp: claims.exp } : {}) } : undefined;
+  return { app, claims: read };
 }
+
+const BEARER = /^\s*Bearer(\s|$)/i;
+const BASIC = /^\s*Basic\s/i;
 
 export function observe(ex: TrafficExchange): Observed {
   const { method, url, headers, body } = ex.request;
   const authorization = headers['authorization'];
-  const scheme = authorization === undefined ? 'none' : /^\s*Bearer(\s|$)/i.test(authorization) ? 'bearer' : /^\s*Basic\s/i.test(authorization) ? 'basic' : 'other';
+  const scheme: AuthKind = authorization === undefined ? 'none' : BEARER.test(authorization) ? 'bearer' : BASIC.test(authorization) ? 'basic' : 'other';
   const token = scheme === 'bearer' ? authorization!.replace(/^\s*Bearer\s*/i, '').trim() : '';
-  const op = matchOperation(method, url);
+  const parsed = parseUrl(url);
+  const op = parsed ? operationOf(method, parsed) : undefined;
   const status = ex.response.status;
-  const app = scheme === 'bearer' ? appOf(token) : undefined;
-  const claims = scheme === 'bearer' && !token.includes(REDACTED) ? claimsOf(token) : undefined;
+  const facts = scheme === 'bearer' ? factsOf(token) : undefined;
+  const recorded = scheme === 'bearer' && token !== '' && !token.includes(REDACTED);
+  // Every member is set (undefined where absent), so every Observed has one shape for the rules' reads.
   return {
     ex,
-    ...(op ? { op } : {}),
-    unknownApiPath: !op && isUnknownApiPath(method, url),
-    tokenRequest: isTokenRequest(method, url, body),
+    op,
+    url: parsed,
+    bearer: recorded ? token : undefined,
+    unknownApiPath: !op && parsed?.apiPath !== undefined,
+    tokenRequest: tokenRequestOf(method, parsed, body),
     status,
     json: jsonOf(ex.response.body),
     responseKnown: !isCut(ex.response.body) && ex.response.bodyNotRecorded !== true,
@@ -98,12 +122,22 @@ export function observe(ex: TrafficExchange): Observed {
     requestKnown: !isCut(body),
     pacing: status === 429 || status === 503,
     auth: scheme,
-    bearerRecorded: scheme === 'bearer' && token !== '' && !token.includes(REDACTED),
-    ...(app ? { app } : {}),
-    ...(claims ? { claims } : {}),
-    ...(headers['x-request-id'] !== undefined ? { sentRequestId: headers['x-request-id'] } : {}),
-    ...(ex.response.headers['x-request-id'] !== undefined ? { returnedRequestId: ex.response.headers['x-request-id'] } : {}),
+    bearerRecorded: recorded,
+    app: facts?.app,
+    claims: facts?.claims,
+    sentRequestId: headers['x-request-id'],
+    returnedRequestId: ex.response.headers['x-request-id'],
   };
+}
+
+/**
+ * An exchange a rule holds beyond its own turn (for evidence, or to compare a later one with):
+ * without its parsed request body, and without its parsed answer unless `answer` asks for it.
+ * Thousands are held at once; the parsed bodies were most of their weight (and of the garbage
+ * collector's work as they were replaced). The recorded text stays, so evidence is unchanged.
+ */
+export function kept(o: Observed, answer = false): Observed {
+  return { ...o, json: answer ? o.json : undefined, requestJson: undefined };
 }
 
 /** A JSON object's members, or undefined. */

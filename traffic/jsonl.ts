@@ -9,12 +9,22 @@ interface LoggedExchange {
   transportError?: unknown;
 }
 
-const headersOf = (value: unknown) =>
+const normalised = (value: unknown) =>
   normaliseHeaders(
     value && typeof value === 'object'
       ? Object.entries(value as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string')
       : [],
   );
+
+/** A run's log writes header names lower-cased with string values: such an object is used as it was parsed, not copied. */
+function headersOf(value: unknown): Record<string, string> {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return normalised(value);
+  const record = value as Record<string, unknown>;
+  for (const name in record) {
+    if (typeof record[name] !== 'string' || name === '__proto__' || name !== name.toLowerCase()) return normalised(value);
+  }
+  return record as Record<string, string>;
+}
 
 /** What reading a file counted besides its exchanges (filled while it is read). */
 export interface JsonlCounts {
@@ -89,16 +99,17 @@ export async function* readJsonl(chunks: AsyncIterable<Buffer | string>, name: s
     yield {
       index: 0,
       source: `${name} line ${lineNumber}`,
+      // One shape for every exchange (an absent body is undefined), so the rules' reads stay fast.
       request: {
         method: request.method.toUpperCase(),
         url: request.url,
         headers: headersOf(request.headers),
-        ...(typeof request.body === 'string' ? { body: request.body } : {}),
+        body: typeof request.body === 'string' ? request.body : undefined,
       },
       response: {
         status,
         headers: headersOf(entry.response.headers),
-        ...(typeof entry.response.body === 'string' ? { body: entry.response.body } : {}),
+        body: typeof entry.response.body === 'string' ? entry.response.body : undefined,
       },
     };
   }

@@ -169,7 +169,7 @@ export function createJudge(options: Omit<JudgeOptions, 'inputNotes' | 'startedA
               at: first.at,
               count,
               where: clean(`${ex.request.method} ${path ? new URL(ex.request.url).pathname : ''} (${ex.source})`),
-              sample: sample.map((f) => ({ requirement: f.requirement, text: clean(f.text), source: f.exchanges.at(-1)!.ex.source })),
+              sample: sample.map((f) => ({ requirement: f.requirement, text: clean(f.text), source: f.source })),
             };
           }),
         facts: { judged: facts.judged, calls: facts.calls, pacing: facts.pacing, origins: [...facts.origins], read: facts.read },
@@ -190,7 +190,7 @@ function violationDigest(x: Violation, secrets: SecretSet): ViolationDigest {
     seen.add(o.ex.index);
     evidence.push(toEvidence(o.ex, secrets));
   }
-  return { requirement: x.requirement, expected: clean(x.expected), actual: clean(x.actual), at: x.at, source: x.exchanges.at(-1)!.ex.source, evidence };
+  return { requirement: x.requirement, expected: clean(x.expected), actual: clean(x.actual), at: x.at, source: x.source, evidence };
 }
 
 function checkDigest(t: CheckTally, secrets: SecretSet): CheckDigest {
@@ -203,7 +203,7 @@ function checkDigest(t: CheckTally, secrets: SecretSet): CheckDigest {
     byRequirement: [...t.byRequirement].map(([r, { count, at }]) => [r, count, at] as [RequirementId, number, number]).sort((a, b) => a[2] - b[2]),
     ...(t.first ? { first: violationDigest(t.first, secrets) } : {}),
     ...(t.firstMust ? { firstMust: violationDigest(t.firstMust, secrets) } : {}),
-    sample: t.sample.map((x) => ({ requirement: x.requirement, expected: clean(x.expected), actual: clean(x.actual), source: x.exchanges.at(-1)!.ex.source, at: x.at })),
+    sample: t.sample.map((x) => ({ requirement: x.requirement, expected: clean(x.expected), actual: clean(x.actual), source: x.source, at: x.at })),
     notes: [...t.notes].map(([text, at]) => [clean(text), at] as [string, number]).sort(byAt),
     advisories: [...t.advisories].map(([text, at]) => [clean(text), at] as [string, number]).sort(byAt),
     unlisted: t.unlisted,
@@ -256,7 +256,8 @@ function toolInfo(): { name: string; version: string } {
  * configured business's, so they are left out (their credentials are still collected to redact).
  */
 function fromOtherTenant(ex: TrafficExchange): boolean {
-  return Object.entries(ex.request.headers).some(([name, value]) => name.toLowerCase() === 'x-conformance-caller' && value === 'other-tenant');
+  // Header names are lower-cased as exchanges are read (model.ts).
+  return ex.request.headers['x-conformance-caller'] === 'other-tenant';
 }
 
 /** The run result of a digest (one pass's, or partitions' merged); `secrets` redact what is left to redact. */

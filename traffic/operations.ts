@@ -41,8 +41,9 @@ const templates: Template[] = operationIds.map((operationId) => {
 
 export interface ParsedUrl {
   origin: string;
+  pathname: string;
   /** The path after the `/v1` version prefix, or undefined when there is none. */
-  apiPath?: string;
+  apiPath: string | undefined;
   query: URLSearchParams;
 }
 
@@ -53,15 +54,13 @@ export function parseUrl(url: string): ParsedUrl | undefined {
   } catch {
     return undefined;
   }
-  const at = parsed.pathname.indexOf('/v1/');
-  return {
-    origin: parsed.origin,
-    ...(at >= 0 ? { apiPath: parsed.pathname.slice(at + 3) } : {}),
-    query: parsed.searchParams,
-  };
+  const pathname = parsed.pathname;
+  const at = pathname.indexOf('/v1/');
+  return { origin: parsed.origin, pathname, apiPath: at >= 0 ? pathname.slice(at + 3) : undefined, query: parsed.searchParams };
 }
 
 const decode = (segment: string) => {
+  if (!segment.includes('%')) return segment;
   try {
     return decodeURIComponent(segment);
   } catch {
@@ -72,9 +71,15 @@ const decode = (segment: string) => {
 /** The operation an exchange is, or undefined for any other request (token endpoint, unknown paths). */
 export function matchOperation(method: string, url: string): MatchedOperation | undefined {
   const parsed = parseUrl(url);
-  if (!parsed?.apiPath) return undefined;
+  return parsed ? operationOf(method, parsed) : undefined;
+}
+
+/** The operation of a URL parsed once (the judge parses each exchange's URL a single time). */
+export function operationOf(method: string, parsed: ParsedUrl): MatchedOperation | undefined {
+  if (!parsed.apiPath) return undefined;
+  const upper = method.toUpperCase();
   for (const t of templates) {
-    if (t.method !== method.toUpperCase()) continue;
+    if (t.method !== upper) continue;
     const m = t.pattern.exec(parsed.apiPath);
     if (!m) continue;
     const params: Record<string, string> = {};
@@ -84,16 +89,9 @@ export function matchOperation(method: string, url: string): MatchedOperation | 
   return undefined;
 }
 
-/** A request to the API's versioned path space that no documented operation matches. */
-export function isUnknownApiPath(method: string, url: string): boolean {
-  const parsed = parseUrl(url);
-  return parsed?.apiPath !== undefined && matchOperation(method, url) === undefined;
-}
-
 /** A request to an OAuth token endpoint (`.../oauth2/token`, or any form post with grant_type). */
-export function isTokenRequest(method: string, url: string, body: string | undefined): boolean {
+export function tokenRequestOf(method: string, parsed: ParsedUrl | undefined, body: string | undefined): boolean {
   if (method.toUpperCase() !== 'POST') return false;
-  const parsed = parseUrl(url);
-  if (parsed && /\/oauth2?\/token\/?$/.test(new URL(url).pathname)) return true;
+  if (parsed && /\/oauth2?\/token\/?$/.test(parsed.pathname)) return true;
   return body !== undefined && /(^|&)grant_type=/.test(body);
 }

@@ -54,10 +54,13 @@ export function addSecretsOf(secrets: SecretSet, ex: TrafficExchange): void {
   addAuthorization(secrets, ex.request.headers['authorization']);
   addAuthorization(secrets, ex.request.headers['proxy-authorization']);
   fromForm(ex.request.body);
-  try {
-    fromForm(new URL(ex.request.url).search.slice(1));
-  } catch {
-    // Not a URL: nothing in a query.
+  // A URL without `?` has no query (parsing every URL was a twentieth of the judge's time).
+  if (ex.request.url.includes('?')) {
+    try {
+      fromForm(new URL(ex.request.url).search.slice(1));
+    } catch {
+      // Not a URL: nothing in a query.
+    }
   }
   const body = ex.response.body;
   if (body && /"(access|refresh|id)_token"/.test(body)) {

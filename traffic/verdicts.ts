@@ -6,7 +6,7 @@
 // same whether a rule decides at once, decides later, or the traffic was judged in partitions.
 import type { Topic } from '../core/model.ts';
 import type { RequirementId } from '../spec/requirement-ids.ts';
-import type { Observed } from './context.ts';
+import { kept, type Observed } from './context.ts';
 
 /** One rule judged over the whole traffic, reported as one check. */
 export interface CheckDef {
@@ -22,7 +22,10 @@ export interface Violation {
   requirement: RequirementId;
   expected: string;
   actual: string;
+  /** The exchanges that show it (the first violations' evidence); none in a sample's entries. */
   exchanges: Observed[];
+  /** Where the traffic shows it: the last exchange's source. */
+  source: string;
   at: number;
 }
 
@@ -48,7 +51,10 @@ export interface ClientFinding {
   id: string;
   requirement: RequirementId;
   text: string;
+  /** The exchanges that show it (the first finding's); none in a sample's entries. */
   exchanges: Observed[];
+  /** Where the traffic shows it: the last exchange's source. */
+  source: string;
   at: number;
 }
 
@@ -113,14 +119,21 @@ export class Verdicts {
     const t = this.tally(id);
     t.observed += 1;
     t.violations += 1;
-    const v: Violation = { requirement, expected, actual, exchanges, at };
+    const source = exchanges.at(-1)!.ex.source;
+    // Only the first violations keep their exchanges (as evidence, held without parsed bodies); a sample's entry keeps where it is.
+    const v: Violation = { requirement, expected, actual, exchanges: [], source, at };
     const seen = t.byRequirement.get(requirement);
     if (seen) {
       seen.count += 1;
       seen.at = Math.min(seen.at, at);
     } else t.byRequirement.set(requirement, { count: 1, at });
-    if (!t.first || at < t.first.at) t.first = v;
-    if (this.isMust(requirement) && (!t.firstMust || at < t.firstMust.at)) t.firstMust = v;
+    const first = !t.first || at < t.first.at;
+    const firstMust = this.isMust(requirement) && (!t.firstMust || at < t.firstMust.at);
+    if (first || firstMust) {
+      const evidence: Violation = { ...v, exchanges: exchanges.map((o) => kept(o)) };
+      if (first) t.first = evidence;
+      if (firstMust) t.firstMust = evidence;
+    }
     if (t.sample.length < SAMPLE_LIMIT || !seen) insertByAt(t.sample, v);
   }
 
@@ -149,14 +162,15 @@ export class Verdicts {
 
   clientFinding(id: string, requirement: RequirementId, text: string, exchanges: Observed[], at = this.at): void {
     if (!this.mine(exchanges)) return;
-    const finding: ClientFinding = { id, requirement, text, exchanges, at };
+    const finding: ClientFinding = { id, requirement, text, exchanges: [], source: exchanges.at(-1)!.ex.source, at };
+    const withEvidence = (): ClientFinding => ({ ...finding, exchanges: exchanges.map((o) => kept(o)) });
     const t = this.client.get(id);
     if (!t) {
-      this.client.set(id, { first: finding, count: 1, sample: [finding] });
+      this.client.set(id, { first: withEvidence(), count: 1, sample: [finding] });
       return;
     }
     t.count += 1;
-    if (at < t.first.at) t.first = finding;
+    if (at < t.first.at) t.first = withEvidence();
     if (t.sample.length < SAMPLE_LIMIT) insertByAt(t.sample, finding);
   }
 }

@@ -3,7 +3,7 @@
 // defines it, delivery reporting never invented, counts bounded by the entries submitted. The order
 // of statuses is not shown by the document: it is recorded, and counts going back are advisories.
 import { isDeepStrictEqual } from 'node:util';
-import { describe, objectOf, type Observed } from '../context.ts';
+import { describe, kept, objectOf, type Observed } from '../context.ts';
 import { BoundedMap, STATE_LIMIT, type CheckDef, type Reducer, type Verdicts } from '../verdicts.ts';
 
 const ACCEPT = 'traffic/bulk-invariants/acceptance';
@@ -23,7 +23,8 @@ interface Bulk {
   accepted?: Observed;
   entries?: number;
   template?: unknown;
-  last?: { status: unknown; submission: Record<string, unknown> | undefined; o: Observed };
+  /** The submission counts of the last read (only they are compared with the next read). */
+  lastSubmission?: Record<string, unknown> | undefined;
   statuses: string[];
 }
 
@@ -94,7 +95,7 @@ export function start(v: Verdicts): Reducer {
     if (o.op.operationId === 'createSmsBulkMessage' && o.status === 202 && body && typeof body.id === 'string') {
       const bulk = bulkOf(`${business}/${body.id}`);
       if (bulk.accepted) return; // a replay: the idempotency rules judge it
-      bulk.accepted = o;
+      bulk.accepted = kept(o);
       const recipients = objectOf(o.requestJson)?.recipients;
       if (Array.isArray(recipients)) bulk.entries = recipients.length;
       bulk.template = body.template;
@@ -124,14 +125,14 @@ export function start(v: Verdicts): Reducer {
     }
     // Time order: statuses are recorded (transitions are not shown); counts going back are advisories.
     const submission = objectOf(body.submission);
-    if (b.last?.submission && submission) {
-      for (const [name, value] of Object.entries(b.last.submission)) {
+    if (b.lastSubmission && submission) {
+      for (const [name, value] of Object.entries(b.lastSubmission)) {
         if (name === 'retryable_failed_count' || typeof value !== 'number' || typeof submission[name] !== 'number') continue;
         if ((submission[name] as number) < value) v.advise(READS, `submission.${name} of bulk ${o.op.params.bulkMessageId} went from ${value} down to ${String(submission[name])} between two reads`);
       }
     }
     if (typeof body.status === 'string' && b.statuses.at(-1) !== body.status) b.statuses.push(body.status);
-    b.last = { status: body.status, submission, o };
+    b.lastSubmission = submission;
   };
   return {
     see,

@@ -1,7 +1,6 @@
 // The client's side of the traffic: what the client that made it does against the document's
 // advice. Reported in a section of its own (advisories named client/...), never failing the run.
-import { fingerprint, objectOf, type Observed } from '../context.ts';
-import { parseUrl } from '../operations.ts';
+import { fingerprint, kept, objectOf, type Observed } from '../context.ts';
 import type { JudgeContext } from '../context.ts';
 import { AT_END, BoundedMap, STATE_LIMIT, type Reducer, type Verdicts } from '../verdicts.ts';
 import { alteredFrom } from './cursors.ts';
@@ -15,7 +14,7 @@ function canonical(value: unknown): string {
   return JSON.stringify(value) ?? 'null';
 }
 
-const bearerOf = (o: Observed) => (o.bearerRecorded ? o.ex.request.headers['authorization']!.replace(/^\s*Bearer\s*/i, '').trim() : undefined);
+const bearerOf = (o: Observed) => o.bearer;
 
 const RECENT_CURSORS = 64;
 
@@ -42,10 +41,11 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
   const editedCursors: Suspect[] = [];
   const bearersOutside: Suspect[] = [];
   let suspectsDropped = 0;
-  const suspect = (list: Suspect[], o: Observed) => (list.length < STATE_LIMIT ? list.push({ o, at: v.at }) : (suspectsDropped += 1));
+  const suspect = (list: Suspect[], o: Observed) => (list.length < STATE_LIMIT ? list.push({ o: kept(o), at: v.at }) : (suspectsDropped += 1));
   const see = (o: Observed): void => {
-    if (o.op || o.unknownApiPath) apiOrigins.add(parseUrl(o.ex.request.url)!.origin);
-    if (o.tokenRequest) tokenOrigins.add(parseUrl(o.ex.request.url)?.origin);
+    const origin = o.url?.origin;
+    if (o.op || o.unknownApiPath) apiOrigins.add(origin);
+    if (o.tokenRequest) tokenOrigins.add(origin);
     if (o.op?.operationId === 'listSmsBulkMessageRecipients' && o.status === 200) {
       if (!o.responseKnown) complete = false;
       const next = objectOf(objectOf(o.json)?.pagination)?.next_cursor;
@@ -55,7 +55,6 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
       }
     }
     // A bearer token to an origin not (yet) seen as the API's or the token endpoint's: told at the end.
-    const origin = parseUrl(o.ex.request.url)?.origin;
     if (bearerOf(o) !== undefined && !apiOrigins.has(origin) && !tokenOrigins.has(origin)) suspect(bearersOutside, o);
     if (o.tokenRequest) {
       const authorization = o.ex.request.headers['authorization'];
@@ -78,7 +77,7 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
         if (earlier && earlier.ex.request.headers['idempotency-key'] !== o.ex.request.headers['idempotency-key']) {
           v.clientFinding('client/retry-under-new-key', 'IDEM-REPLAY', 'the same submission was sent again under a new Idempotency-Key: the server cannot replay it and may send the messages again', [earlier, o]);
         }
-        if (!earlier) submissions.set(fingerprintOf, o);
+        if (!earlier) submissions.set(fingerprintOf, kept(o));
       }
     }
     if (o.op?.operationId === 'listSmsBulkMessageRecipients') {
@@ -96,7 +95,7 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
     for (const { o } of bearersOutside) {
       const bearer = bearerOf(o);
       if (!bearer || !tokens.has(fingerprint(bearer))) continue;
-      const origin = parseUrl(o.ex.request.url)?.origin;
+      const origin = o.url?.origin;
       if (origin && !apiOrigins.has(origin) && !tokenOrigins.has(origin)) {
         v.clientFinding('client/token-sent-elsewhere', 'AUTH-BEARER', `an access token of the API was sent to another origin (${origin}); it must only travel to the API host`, [o], AT_END);
       }

@@ -2,8 +2,8 @@
 // their own limit, filters hold on every row, and a cursor issued for one bulk SMS and filter set
 // is refused elsewhere. Cursors are matched by value only; they are never decoded.
 import { enumOf } from '../../spec/contract.ts';
-import { isValid } from '../../spec/validators.ts';
-import { describe, objectOf, type JudgeContext, type Observed } from '../context.ts';
+import { isValidText as isValid } from '../valid.ts';
+import { describe, kept, objectOf, type JudgeContext, type Observed } from '../context.ts';
 import { leadingItems } from '../model.ts';
 import { BoundedMap, type CheckDef, type Reducer, type Verdicts } from '../verdicts.ts';
 
@@ -132,7 +132,8 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
       }
     }
     if (!rows) {
-      const partial = ok ? leadingRows(o) : [];
+      // Only a filtered page's rows are judged here: an unfiltered cut page is not scanned for them.
+      const partial = ok && (status !== null || to !== null) ? leadingRows(o) : [];
       if (partial.length > 0) judgeFilters(o, partial, status, to, v);
       return;
     }
@@ -160,7 +161,7 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
     for (const r of rows) seen.add(String(r.id));
     if (typeof pagination.next_cursor === 'string' && pagination.next_cursor !== '') {
       issued.delete(pagination.next_cursor);
-      issued.set(pagination.next_cursor, { business, bulk, status: effectiveStatus, to: effectiveTo, seen, page: o, ...(now !== undefined ? { issuedAt: now } : {}) });
+      issued.set(pagination.next_cursor, { business, bulk, status: effectiveStatus, to: effectiveTo, seen, page: kept(o), ...(now !== undefined ? { issuedAt: now } : {}) });
     }
   };
   return { see, forgotten: () => [{ check: BOUND, what: 'cursors issued', limit: CURSOR_LIMIT, count: issued.dropped }] };

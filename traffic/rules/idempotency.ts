@@ -3,7 +3,8 @@
 // never names a second bulk SMS. When the recording hides who called (redacted tokens), a second
 // bulk under the same key may be another application's and is not judged.
 import { isDeepStrictEqual } from 'node:util';
-import { describe, codeOf, objectOf, type Observed } from '../context.ts';
+import { describe, codeOf, kept, objectOf, type Observed } from '../context.ts';
+import { jsonOf } from '../model.ts';
 import { BoundedMap, STATE_LIMIT, type CheckDef, type Reducer, type Verdicts } from '../verdicts.ts';
 import type { ServerClock } from './server-clock.ts';
 
@@ -51,12 +52,13 @@ export function start(v: Verdicts, _ctx: unknown, clock: ServerClock): Reducer {
     const scope = JSON.stringify([o.app ?? '?', o.op.params.businessId, key]);
     const original = originals.get(scope);
     if (!original) {
-      if (o.status === 202 && bulkIdOf(o)) originals.set(scope, o);
+      if (o.status === 202 && bulkIdOf(o)) originals.set(scope, kept(o, true));
       return;
     }
     const known = o.app !== undefined && original.app !== undefined;
     const identical = o.ex.request.body === original.ex.request.body;
-    const equivalent = identical || isDeepStrictEqual(o.requestJson, original.requestJson);
+    // The original's request is kept as text: parsed again only when the texts differ.
+    const equivalent = identical || isDeepStrictEqual(o.requestJson, jsonOf(original.ex.request.body));
     const newBulk = o.status >= 200 && o.status < 300 && bulkIdOf(o) !== undefined && bulkIdOf(o) !== bulkIdOf(original);
     if (newBulk) {
       if (!known) v.note(PERMANENT, 'a key was used again with a new bulk SMS in answer, but the recording hides which application called (redacted tokens), so the scope is not observable in this traffic');

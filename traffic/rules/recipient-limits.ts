@@ -1,7 +1,7 @@
 // Recipient limits (section 4.1, 8): more than 1,000 entries, duplicates and invalid numbers
 // counted, are refused as a whole with 422 recipient_limit_exceeded; exactly 1,000 valid entries
 // are never refused for their number.
-import { isValid } from '../../spec/validators.ts';
+import { isValidText as isValid } from '../valid.ts';
 import { codeOf, describe, objectOf, type JudgeContext, type Observed } from '../context.ts';
 import type { CheckDef, Reducer, Verdicts } from '../verdicts.ts';
 import { requestDefects } from './request-validity.ts';

@@ -3,7 +3,8 @@
 // document allows (authentication, grant or validation first), except where a rule names it.
 import type { RequirementId } from '../../spec/requirement-ids.ts';
 import { enumOf } from '../../spec/contract.ts';
-import { isValid, mediaTypeOf, validateRequestBody } from '../../spec/validators.ts';
+import { mediaTypeOf, validateRequestBody } from '../../spec/validators.ts';
+import { isValidText as isValid } from '../valid.ts';
 import { describe, objectOf, type JudgeContext, type Observed } from '../context.ts';
 import type { CheckDef, Reducer, Verdicts } from '../verdicts.ts';
 

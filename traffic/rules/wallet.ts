@@ -22,7 +22,7 @@ export function amount(value: unknown): string | undefined {
 }
 
 export function start(v: Verdicts, ctx: JudgeContext): Reducer {
-  let lastAsOf: { time: number; o: Observed } | undefined;
+  let lastAsOf: number | undefined;
   const see = (o: Observed): void => {
     if (o.op?.operationId !== 'getWalletBalance' || o.pacing) return;
     // The application without wallet.balance.read (CONFORMANCE_LIMITED_CLIENT_ID) on its granted business.
@@ -45,8 +45,8 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
     if (typeof body.as_of === 'string') {
       v.judge(ID, 'WAL-AS-OF-UTC', 'as_of in UTC (Z)', /(Z|z)$/.test(body.as_of) ? undefined : `as_of ${body.as_of}`, [o]);
       const time = Date.parse(body.as_of);
-      if (lastAsOf && Number.isFinite(time) && time < lastAsOf.time) v.advise(ID, 'A later wallet read carried an earlier as_of than the read before it');
-      if (Number.isFinite(time)) lastAsOf = { time, o };
+      if (lastAsOf !== undefined && Number.isFinite(time) && time < lastAsOf) v.advise(ID, 'A later wallet read carried an earlier as_of than the read before it');
+      if (Number.isFinite(time)) lastAsOf = time;
     }
   };
   return { see };
