@@ -14,6 +14,7 @@ import { headerDifferences, headerVariation, shapeDifferences, type Answer, type
 import { submissionBody, tamper } from './credentials.ts';
 import { codeOf, describeResponse } from './problem.ts';
 import { randomUuidV7 } from './random-ids.ts';
+import { spendFixture } from './spend.ts';
 import {
   CALLERS,
   RESOURCE_FIXTURES,
@@ -254,6 +255,8 @@ export async function runMatrixColumn(t: CheckContext, caller: CallerKind, rows:
       const endpointId = cell.row.method === 'DELETE' && cell.object.resource !== undefined ? cell.pathIds[1] : undefined;
       const before = observe && endpointId ? await webhookEndpointState(t, endpointId) : undefined;
       cell.res = await t.api.send(cell.request!);
+      // A refusal answered 2xx deactivated the configured endpoint: the next run on this host takes another.
+      if (endpointId !== undefined && endpointId === t.config.fixtures.webhookEndpointId && cell.res.status >= 200 && cell.res.status < 300) spendFixture(t, 'webhookEndpointId', endpointId);
       judge(cell, foreign);
       // A refused write changes nothing (3.4): the embedded reference shows the endpoint's state.
       if (before?.active && cell.expectation.kind !== 'success' && cell.out.verdict !== 'fail') {
