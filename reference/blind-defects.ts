@@ -99,9 +99,6 @@ const registry = [
   { id: 'blind-wallet-permission-wrong-code', requirement: 'WAL-PERMISSION', topic: 'wallet', round: 2, description: 'An application granted on the business without wallet.balance.read gets 403 with code sender_not_authorized instead of permission_denied.' },
   { id: 'blind-wallet-balance-zero-padded', requirement: 'WAL-MONEY-FORMAT', topic: 'wallet', round: 2, description: 'current_balance and available_balance are zero-padded to a fixed width of 10 (0001250.75), leading zeros the money pattern forbids.' },
   // concealment
-  { id: 'blind-foreign-bulk-404-content-location', requirement: 'CONC-CROSS-BUSINESS-BULK', topic: 'concealment', round: 2, description: "The 404 for another business's bulk carries a Content-Location header naming the bulk under its owning business." },
-  { id: 'blind-foreign-message-404-last-modified', requirement: 'CONC-SAME-AS-MISSING', topic: 'concealment', round: 2, description: "The 404 for another business's message carries a Last-Modified header (the message's acceptance time) that a random id's 404 lacks." },
-  { id: 'blind-bulk-read-finds-foreign-message', requirement: 'CONC-CROSS-BUSINESS-MESSAGE', topic: 'concealment', round: 2, description: "The bulk read falls through to individual messages of any business: another business's message id read as a bulk under the caller's business answers 200 with its content." },
   // request-id
   { id: 'blind-replay-without-request-id', requirement: 'RID-EVERY-RESPONSE', topic: 'request-id', round: 2, description: 'A replayed submission is written from the replay cache without any X-Request-Id header.' },
   { id: 'blind-request-id-regenerated-on-202', requirement: 'RID-ECHO', topic: 'request-id', round: 2, description: "The 202 of an accepted submission carries a generated X-Request-Id instead of the client's valid one (other answers echo it)." },

@@ -17,6 +17,8 @@ export interface Defect {
   hostCannotShow?: string;
   /** For a defect of the sequences topic: why no single check of another topic meets it. */
   onlySequence?: string;
+  /** For a defect written blind and moved here once caught: its authoring round (absent: the first). */
+  round?: 1 | 2;
 }
 
 const registry = [
@@ -279,6 +281,10 @@ const registry = [
   { id: 'blind-filtered-walk-repeats', requirement: 'CUR-WALK', topic: 'cursors', description: "In a filtered listing the next page starts page-size positions after the page's start (counting unfiltered rows), so a filtered walk repeats rows." },
   { id: 'blind-fingerprint-ignores-variables', requirement: 'IDEM-CONFLICT', topic: 'idempotency', description: "The payload fingerprint leaves out the recipients' template_variables, so a repeat with other variable values replays the original instead of 409 idempotency_conflict." },
   { id: 'blind-key-case-insensitive', requirement: 'IDEM-SCOPE', topic: 'idempotency', description: 'Idempotency keys are compared lower-cased, so a key differing only in letter case from a used one is taken for it (409 or replay instead of a new bulk).' },
+  // Written blind (round 2), caught once the matrix compared headers and crossed kinds of id (issue 28): ids kept.
+  { id: 'blind-foreign-bulk-404-content-location', requirement: 'CONC-CROSS-BUSINESS-BULK', topic: 'concealment', description: "The 404 for another business's bulk carries a Content-Location header naming the bulk under its owning business.", round: 2 },
+  { id: 'blind-foreign-message-404-last-modified', requirement: 'CONC-SAME-AS-MISSING', topic: 'concealment', description: "The 404 for another business's message carries a Last-Modified header (the message's acceptance time) that a random id's 404 lacks.", round: 2 },
+  { id: 'blind-bulk-read-finds-foreign-message', requirement: 'CONC-CROSS-BUSINESS-MESSAGE', topic: 'concealment', description: "The bulk read falls through to individual messages of any business: another business's message id read as a bulk under the caller's business answers 200 with its content.", round: 2 },
   // sequences: each shows only when one operation follows another on the same bulk, key or cursor;
   // `onlySequence` says why no single check of the other topics meets it.
   { id: 'conflict-counts-entries-as-bad', requirement: 'SEQ-REPEAT-CHANGES-NOTHING', topic: 'sequences', description: "A conflicting repeat gets 409 idempotency_conflict, but its entries are counted into the original bulk's intake as bad entries.", onlySequence: 'idempotency/conflict-one-field-changed never reads the original bulk after the conflict' },

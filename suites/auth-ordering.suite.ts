@@ -9,6 +9,7 @@ import { checksFor, type CheckContext } from './support/check.ts';
 import { hasControl, mintToken } from './support/control.ts';
 import { paths } from './support/paths.ts';
 import { codeOf, describeResponse, expectNoServerFault, expectProblem, isProblem } from './support/problem.ts';
+import { spendFixture } from './support/spend.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
 import { submissionBody, tamper } from './support/credentials.ts';
 import { declareMatrixColumns } from './support/matrix-run.ts';
@@ -26,6 +27,8 @@ interface Operation {
   /** Changes the target when it succeeds: left out in the safe profile. */
   writes: boolean;
   request: ApiRequest;
+  /** The fixture a 2xx uses up on a host (the configured endpoint, deactivated). */
+  spends?: string;
 }
 
 /**
@@ -55,7 +58,7 @@ function operations(t: CheckContext): Operation[] {
   ];
   // Only the configured endpoint is ever the target of a DELETE (harness/safety.ts).
   if (f.webhookEndpointId) {
-    all.push({ name: 'deactivateWebhookEndpoint', writes: true, request: { method: 'DELETE', path: paths.webhookEndpoint(businessId, f.webhookEndpointId) } });
+    all.push({ name: 'deactivateWebhookEndpoint', writes: true, spends: f.webhookEndpointId, request: { method: 'DELETE', path: paths.webhookEndpoint(businessId, f.webhookEndpointId) } });
   }
   if (t.config.settings.profile === 'safe') {
     const left = all.filter((op) => op.writes).map((op) => op.name);
@@ -71,6 +74,8 @@ async function expect401Everywhere(t: CheckContext, caller: Caller, requirement:
   const readsFirst = [...operations(t)].sort((a, b) => Number(a.writes) - Number(b.writes));
   for (const op of readsFirst) {
     const res = await t.api.send({ ...op.request, as: caller, ...(query ? { query } : {}) });
+    // A host that wrongly deactivates without valid credentials spent the endpoint: the next run takes another.
+    if (op.spends && res.status >= 200 && res.status < 300) spendFixture(t, 'webhookEndpointId', op.spends);
     expectProblem(t, res, { status: 401, codes: ['authentication_required'], requirement, why: `${op.name}, ${why}` });
   }
 }

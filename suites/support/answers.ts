@@ -114,7 +114,8 @@ export const describeDifference = (d: Difference) => `${d.what}: ${d.foreign} (o
 
 /**
  * What tells two refusals apart to a client: status, code and the problem's member names (the
- * shape). Values and headers are left out: ids, request ids and times differ per answer anyway.
+ * shape). Member values are left out: ids, request ids and times differ per answer anyway; headers
+ * are `headerDifferences`'s.
  */
 export function shapeDifferences(a: ApiResponse, b: ApiResponse): string[] {
   const out: string[] = [];
@@ -124,5 +125,80 @@ export function shapeDifferences(a: ApiResponse, b: ApiResponse): string[] {
   if (ca !== cb) out.push(`code ${String(ca)} vs ${String(cb)}`);
   const members = (r: ApiResponse) => (r.json !== null && typeof r.json === 'object' && !Array.isArray(r.json) ? Object.keys(r.json).sort().join(', ') : '(no JSON object)');
   if (members(a) !== members(b)) out.push(`members ${members(a)} vs ${members(b)}`);
+  return out;
+}
+
+/** An answer with the ids its request named (a header may echo them). */
+export interface Answer {
+  res: ApiResponse;
+  ids: string[];
+}
+
+/** Headers of connection management, never part of what an answer says. */
+const CONNECTION_HEADERS = new Set(['connection', 'keep-alive', 'transfer-encoding']);
+const HTTP_DATE = /(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} [A-Za-z]{3} \d{4} \d{2}:\d{2}:\d{2} GMT/g;
+
+/** A header value with what is specific to its request replaced: the ids it named, its request id, uuids, times. */
+function headerValue(answer: Answer, name: string): string {
+  const r = answer.res;
+  const requestIds = [r.headers['x-request-id'] ?? '', r.exchange.request.headers['x-request-id'] ?? ''];
+  let s = r.headers[name] ?? '';
+  for (const id of [...requestIds, ...answer.ids]) if (id) s = s.split(id).join('{id}');
+  return (normalise(s.replace(HTTP_DATE, '{time}'), '\u0000', []) as string);
+}
+
+const headerNames = (a: Answer) => Object.keys(a.res.headers).filter((h) => !CONNECTION_HEADERS.has(h));
+
+/** Headers that legitimately differ from one answer to the next, learned from answers that cannot differ in substance. */
+export interface HeaderVariation {
+  /** Present on some of them, absent on others (a header sent now and then). */
+  presence: Set<string>;
+  /** Present with different values once their ids and times are set aside (a date, a counter, a length of another detail). */
+  value: Set<string>;
+}
+
+/**
+ * What varies among `samples`: answers of one caller to objects that exist nowhere, which tell
+ * nothing apart, so whatever differs among them is per response (rate-limit counters, trace ids,
+ * the length of each operation's detail) and is set aside when a foreign object's answer is
+ * compared with an unknown one's. Derived from the host's answers, not from a list of names.
+ */
+export function headerVariation(samples: Answer[]): HeaderVariation {
+  const presence = new Set<string>();
+  const value = new Set<string>();
+  const names = new Set(samples.flatMap(headerNames));
+  for (const name of names) {
+    const having = samples.filter((a) => name in a.res.headers);
+    if (having.length < samples.length) presence.add(name);
+    if (new Set(having.map((a) => headerValue(a, name))).size > 1) value.add(name);
+  }
+  return { presence, value };
+}
+
+/**
+ * Every response header compared between two answers (names, then values with their own ids and
+ * times set aside), but for what `variation` shows to change per response. Content-Length restates
+ * the body's size: set aside where the bodies are equal once their ids are (an id's length differs).
+ */
+export function headerDifferences(a: Answer, b: Answer, variation: HeaderVariation): string[] {
+  const out: string[] = [];
+  const bodiesAlike = (() => {
+    let x = a.res.text;
+    let y = b.res.text;
+    for (const id of a.ids) x = x.split(id).join('{id}');
+    for (const id of b.ids) y = y.split(id).join('{id}');
+    const ids = (r: ApiResponse) => [r.headers['x-request-id'] ?? '', r.exchange.request.headers['x-request-id'] ?? ''];
+    return JSON.stringify(normalise(x, '\u0000', ids(a.res))) === JSON.stringify(normalise(y, '\u0000', ids(b.res)));
+  })();
+  const set = (name: string) => variation.presence.has(name) || (name === 'content-length' && bodiesAlike);
+  const an = headerNames(a).filter((n) => !set(n));
+  const bn = headerNames(b).filter((n) => !set(n));
+  const onlyA = an.filter((n) => !bn.includes(n));
+  const onlyB = bn.filter((n) => !an.includes(n));
+  for (const name of onlyA) out.push(`header ${name} (${a.res.headers[name]}) only on the first`);
+  for (const name of onlyB) out.push(`header ${name} (${b.res.headers[name]}) only on the second`);
+  for (const name of an.filter((n) => bn.includes(n) && !variation.value.has(n))) {
+    if (headerValue(a, name) !== headerValue(b, name)) out.push(`header ${name} ${a.res.headers[name]} vs ${b.res.headers[name]}`);
+  }
   return out;
 }

@@ -74,11 +74,24 @@ export function matrixRows(doc: OpenApiDocument = openapi): MatrixRow[] {
  * A path parameter not listed here still gets its unknown and malformed cells; its own and
  * foreign cells say which variable would name one.
  */
-export const RESOURCE_FIXTURES: Record<string, { own: keyof Fixtures; foreign: keyof Fixtures }> = {
-  bulkMessageId: { own: 'expiredCursorBulkId', foreign: 'foreignBulkId' },
-  messageId: { own: 'messageId', foreign: 'foreignMessageId' },
+export const RESOURCE_FIXTURES: Record<string, { own: keyof Fixtures; foreign: keyof Fixtures; isolation?: RequirementId }> = {
+  bulkMessageId: { own: 'expiredCursorBulkId', foreign: 'foreignBulkId', isolation: 'CONC-CROSS-BUSINESS-BULK' },
+  messageId: { own: 'messageId', foreign: 'foreignMessageId', isolation: 'CONC-CROSS-BUSINESS-MESSAGE' },
   endpointId: { own: 'webhookEndpointId', foreign: 'foreignWebhookEndpointId' },
 };
+
+/**
+ * The rule that keeps another business's object of a kind (a path parameter) from a caller: the
+ * catalogue's own rule for messages (4.4) and bulks (5), the general one for any other kind.
+ */
+export function isolationOf(kind: string | undefined): RequirementId {
+  return (kind ? RESOURCE_FIXTURES[kind]?.isolation : undefined) ?? 'CONC-FOREIGN-OBJECT';
+}
+
+/** Every kind of resource id the spec's paths name (their path parameters besides the business), in the spec's order. */
+export function resourceKinds(rows: MatrixRow[] = matrixRows()): string[] {
+  return [...new Set(rows.map((r) => r.resourceParam).filter((k): k is string => k !== undefined))];
+}
 
 /** What the limited application lacks (CONFORMANCE_LIMITED_CLIENT_ID is configured without it). */
 export const LIMITED_LACKS = 'wallet.balance.read';
@@ -98,14 +111,28 @@ export const CALLERS: Array<{ kind: CallerKind; title: string; granted?: 'own' |
 export type Party = 'own' | 'other' | 'unknown' | 'malformed';
 
 export interface MatrixObject {
-  kind: 'own' | 'foreign' | 'other-business' | 'own-under-other' | 'other-unknown' | 'unknown' | 'malformed';
+  kind: 'own' | 'foreign' | 'other-business' | 'own-under-other' | 'other-unknown' | 'unknown' | 'malformed' | 'own-other-kind' | 'foreign-other-kind';
   business: Party;
   /** Absent on an operation whose path names only the business. */
   resource?: Party;
+  /**
+   * For the other-kind objects: the kind (path parameter) whose id fills the row's slot, a message id
+   * where a bulk id goes (blind-bulk-read-finds-foreign-message: a lookup falling through to another table).
+   */
+  idKind?: string;
 }
 
-/** Every kind of object of a row: under this business and under the other one, existing, unknown, malformed. */
-export function objectsFor(row: MatrixRow): MatrixObject[] {
+/** A column's name in the matrix: the kind, or for an id of another kind its owner and kind (`foreign messageId`). */
+export function objectLabel(object: MatrixObject): string {
+  return object.idKind ? `${object.resource === 'own' ? 'own' : 'foreign'} ${object.idKind}` : object.kind;
+}
+
+/**
+ * Every kind of object of a row: under this business and under the other one, existing, unknown,
+ * malformed; and in its resource slot, the ids of every other kind of resource `rows` name (this
+ * business's and the other's), each to be answered as an unknown id.
+ */
+export function objectsFor(row: MatrixRow, rows: MatrixRow[] = matrixRows()): MatrixObject[] {
   if (!row.resourceParam) {
     return [
       { kind: 'own', business: 'own' },
@@ -122,6 +149,12 @@ export function objectsFor(row: MatrixRow): MatrixObject[] {
     { kind: 'other-unknown', business: 'other', resource: 'unknown' },
     { kind: 'unknown', business: 'own', resource: 'unknown' },
     { kind: 'malformed', business: 'own', resource: 'malformed' },
+    ...resourceKinds(rows)
+      .filter((kind) => kind !== row.resourceParam)
+      .flatMap((idKind): MatrixObject[] => [
+        { kind: 'own-other-kind', business: 'own', resource: 'own', idKind },
+        { kind: 'foreign-other-kind', business: 'own', resource: 'other', idKind },
+      ]),
   ];
 }
 
@@ -136,6 +169,8 @@ export function objectsFor(row: MatrixRow): MatrixObject[] {
  */
 export function leftOut(caller: CallerKind, object: MatrixObject): string | undefined {
   const granted = CALLERS.find((c) => c.kind === caller)!.granted;
+  // Which table a lookup reads does not depend on the caller: the primary application's column asks it.
+  if (object.idKind && caller !== 'primary') return 'left out: an id of another kind is looked up alike for every caller, as for the primary application';
   if (caller === 'limited' && (object.business !== 'own' || object.resource === 'malformed')) return 'left out: decided before the permission, as for the primary application';
   if (caller === 'other-tenant' && (object.business === 'unknown' || object.business === 'malformed' || object.resource === 'malformed')) return 'left out: no grant either way, as for the primary application';
   if (granted === undefined && (object.kind === 'foreign' || object.kind === 'own-under-other' || object.kind === 'other-unknown')) return 'left out: refused before anything, as the other objects of its business';
@@ -144,7 +179,7 @@ export function leftOut(caller: CallerKind, object: MatrixObject): string | unde
 
 /** Requests one column sends at most: one per cell it does not leave out. */
 export function columnCost(caller: CallerKind, rows: MatrixRow[] = matrixRows()): number {
-  return rows.reduce((sum, row) => sum + objectsFor(row).filter((o) => leftOut(caller, o) === undefined).length, 0);
+  return rows.reduce((sum, row) => sum + objectsFor(row, rows).filter((o) => leftOut(caller, o) === undefined).length, 0);
 }
 
 /** An answer a cell accepts: a status and, for a problem, its codes. */
@@ -196,6 +231,15 @@ export function expectationOf(row: MatrixRow, caller: CallerKind, object: Matrix
   }
   // The permissions of the other operations are not shown (5.9): a 403 for the limited application is one reading.
   const open: Accepted[] = caller === 'limited' && !row.permission ? [{ ...DENIED, reading: 'a permission of the limited application missing (not shown, 5.9)' }] : [];
+  if (object.idKind) {
+    // Another kind's id names no object of this one: an unknown id's answer; another business's, under its rule.
+    return {
+      kind: 'refusal',
+      accepted: [NOT_FOUND, DENIED],
+      requirement: object.resource === 'own' ? 'CONC-UNKNOWN-OBJECT' : isolationOf(object.idKind),
+      text: `404 resource_not_found (or 403) as for an unknown id: a ${object.idKind} is no ${row.resourceParam}, never 2xx`,
+    };
+  }
   if (object.resource === undefined || object.resource === granted) {
     return { kind: 'success', accepted: [{ status: '2xx' }, ...open], requirement: 'CONC-FOREIGN-OBJECT', text: open.length > 0 ? '2xx, or 403 permission_denied' : '2xx (the caller\'s own object)' };
   }

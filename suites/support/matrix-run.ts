@@ -10,18 +10,21 @@ import { needsReason } from '../../core/variables.ts';
 import type { CheckContext, CheckSpec } from './check.ts';
 import type { Need } from '../../core/variables.ts';
 import { hasControl, webhookEndpointState } from './control.ts';
-import { shapeDifferences } from './answers.ts';
+import { headerDifferences, headerVariation, shapeDifferences, type Answer, type HeaderVariation } from './answers.ts';
 import { submissionBody, tamper } from './credentials.ts';
 import { codeOf, describeResponse } from './problem.ts';
 import { randomUuidV7 } from './random-ids.ts';
+import { spendFixture } from './spend.ts';
 import {
   CALLERS,
   RESOURCE_FIXTURES,
   acceptedAnswer,
   columnCost,
   expectationOf,
+  isolationOf,
   leftOut,
   matrixRows,
+  objectLabel,
   objectsFor,
   type CallerKind,
   type Expectation,
@@ -59,16 +62,18 @@ function mark(cell: Cell, requirement: RequirementId, reason: string): void {
 }
 
 /** The ids of each party the configuration names, for building paths and spotting foreign data. */
-function partyIds(t: CheckContext, row: MatrixRow): { business: Record<Party, string>; resource: Record<Party, string | undefined> } {
+function partyIds(t: CheckContext, row: MatrixRow): { business: Record<Party, string>; resource: (object: MatrixObject) => string | undefined } {
   const f = t.config.fixtures;
-  const fixtures = row.resourceParam ? RESOURCE_FIXTURES[row.resourceParam] : undefined;
+  const unknown = randomUuidV7(t, `matrix/${row.operation}/unknown`);
   return {
     business: { own: t.fixture('businessId'), other: t.fixture('otherBusinessId'), unknown: randomUuidV7(t, 'matrix/business'), malformed: MALFORMED_ID },
-    resource: {
-      own: fixtures ? (f[fixtures.own] as string | undefined) : undefined,
-      other: fixtures ? (f[fixtures.foreign] as string | undefined) : undefined,
-      unknown: randomUuidV7(t, `matrix/${row.operation}/unknown`),
-      malformed: MALFORMED_ID,
+    // The slot holds an id of the row's kind, or of the object's other kind.
+    resource: (object) => {
+      const fixtures = RESOURCE_FIXTURES[object.idKind ?? row.resourceParam ?? ''];
+      if (object.resource === 'unknown') return unknown;
+      if (object.resource === 'malformed') return MALFORMED_ID;
+      if (object.resource === undefined || !fixtures) return undefined;
+      return f[object.resource === 'own' ? fixtures.own : fixtures.foreign] as string | undefined;
     },
   };
 }
@@ -77,9 +82,10 @@ function partyIds(t: CheckContext, row: MatrixRow): { business: Record<Party, st
 function notSentBecause(t: CheckContext, cell: Omit<Cell, 'out'>, resourceId: string | undefined, caller: CallerKind): string | undefined {
   const { row, object, expectation } = cell;
   if (object.resource !== undefined && resourceId === undefined) {
-    const fixtures = row.resourceParam ? RESOURCE_FIXTURES[row.resourceParam] : undefined;
+    const kind = object.idKind ?? row.resourceParam;
+    const fixtures = kind ? RESOURCE_FIXTURES[kind] : undefined;
     const key = fixtures ? (object.resource === 'own' ? fixtures.own : fixtures.foreign) : undefined;
-    return key ? needsReason([key]) : `no fixture names a resource of ${row.resourceParam}`;
+    return key ? needsReason([key]) : `no fixture names a resource of ${kind}`;
   }
   if (!row.writes) return undefined;
   if (t.config.settings.profile === 'safe') return 'profile safe sends only GET';
@@ -157,27 +163,60 @@ function judge(cell: Cell, foreign: string[]): void {
 }
 
 /** A cell's label in a finding: `getSmsMessage × foreign (404 resource_not_found)`. */
-const label = (c: Cell) => `${c.row.operation} × ${c.object.kind} (${c.out.answer ?? 'not sent'})`;
+const label = (c: Cell) => `${c.row.operation} × ${objectLabel(c.object)} (${c.out.answer ?? 'not sent'})`;
+const answerOf = (c: Cell): Answer => ({ res: c.res!, ids: c.pathIds });
 const judged = (c: Cell) => c.res !== undefined && (c.out.verdict === 'pass' || c.out.verdict === 'recorded');
 
-/** Within one row, each existing resource refused is compared with the unknown id under the same business. */
-function compareCells(cells: Cell[], granted: 'own' | 'other'): void {
+/**
+ * What varies from one answer to the next on this host, learned from the column's answers to
+ * objects that exist nowhere (they can disclose nothing, so what differs among them is per response).
+ */
+function variationOf(cells: Cell[]): HeaderVariation {
+  return headerVariation(cells.filter((c) => c.res && (c.object.resource === 'unknown' || c.object.business === 'unknown')).map(answerOf));
+}
+
+/**
+ * Within one row, each existing resource refused (of the row's kind or another kind) is compared
+ * with the unknown id under the same business: status, code, problem members and every header
+ * (blind-foreign-bulk-404-content-location, blind-foreign-message-404-last-modified), but for what
+ * `variation` shows to change per response. The caller's own objects of another kind are judged
+ * only: their existence is the caller's to know.
+ */
+function compareCells(cells: Cell[], granted: 'own' | 'other', variation: HeaderVariation, foreign: string[]): void {
   for (const business of ['own', 'other'] as const) {
     const group = cells.filter((c) => c.object.business === business);
     const unknown = group.find((c) => c.object.resource === 'unknown' && judged(c));
     if (!unknown) continue;
-    for (const cell of group.filter((c) => (c.object.resource === 'own' || c.object.resource === 'other') && c.expectation.kind === 'refusal' && judged(c))) {
-      const diffs = shapeDifferences(cell.res!, unknown.res!);
+    const compared = group.filter((c) => (c.object.resource === 'own' || c.object.resource === 'other') && !(c.object.idKind && c.object.resource === 'own') && c.expectation.kind === 'refusal' && judged(c));
+    for (const cell of compared) {
+      const headers = headerDifferences(answerOf(cell), answerOf(unknown), variation);
+      const diffs = [...shapeDifferences(cell.res!, unknown.res!), ...headers];
       if (diffs.length === 0) continue;
-      const requirement: RequirementId = business !== granted ? 'CONC-OTHER-BUSINESS-PATH' : cell.row.concealsExistence ? 'CONC-SAME-AS-MISSING' : 'CONC-FOREIGN-LIKE-UNKNOWN';
-      mark(cell, requirement, `${label(cell)} told apart from ${label(unknown)}: ${diffs.join('; ')}`);
+      // A header told apart that names the other party (its business, beyond the path) hands the
+      // object itself back: the rule of the object's kind is broken, not only its concealment.
+      const names = naming(headers, cell.pathIds, foreign);
+      const requirement: RequirementId = names
+        ? isolationOf(cell.object.idKind ?? cell.row.resourceParam)
+        : business !== granted
+          ? 'CONC-OTHER-BUSINESS-PATH'
+          : cell.row.concealsExistence
+            ? 'CONC-SAME-AS-MISSING'
+            : 'CONC-FOREIGN-LIKE-UNKNOWN';
+      mark(cell, requirement, `${label(cell)} told apart from ${label(unknown)}: ${diffs.join('; ')}${names ? ` (naming ${names}, of a business the caller is not granted on)` : ''}`);
     }
   }
 }
 
+/** The first id of `foreign` some difference names, beyond the ids the path named. */
+function naming(diffs: string[], pathIds: string[], foreign: string[]): string | undefined {
+  let text = diffs.join(' ').toLowerCase();
+  for (const id of pathIds) text = text.split(id.toLowerCase()).join('');
+  return foreign.find((id) => text.includes(id));
+}
+
 /** Another business's resources under the caller's granted business, answered alike by every operation. */
 function uniformity(cells: Cell[], granted: 'own' | 'other'): string | undefined {
-  const foreign = cells.filter((c) => c.object.business === granted && c.object.resource !== undefined && c.object.resource !== granted && (c.object.resource === 'own' || c.object.resource === 'other') && c.res);
+  const foreign = cells.filter((c) => c.object.business === granted && !c.object.idKind && c.object.resource !== undefined && c.object.resource !== granted && (c.object.resource === 'own' || c.object.resource === 'other') && c.res);
   const byAnswer = new Map<string, string[]>();
   for (const c of foreign) byAnswer.set(c.out.answer!, [...(byAnswer.get(c.out.answer!) ?? []), c.row.operation]);
   if (byAnswer.size < 2) return undefined;
@@ -193,12 +232,12 @@ export async function runMatrixColumn(t: CheckContext, caller: CallerKind, rows:
   const cells: Cell[] = [];
   for (const row of rows) {
     const ids = partyIds(t, row);
-    for (const object of objectsFor(row)) {
+    for (const object of objectsFor(row, rows)) {
       const expectation = expectationOf(row, caller, object);
       const businessId = ids.business[object.business];
-      const resourceId = object.resource === undefined ? undefined : ids.resource[object.resource];
+      const resourceId = object.resource === undefined ? undefined : ids.resource(object);
       const base = { row, object, expectation, pathIds: [businessId, ...(resourceId ? [resourceId] : [])] };
-      const out: MatrixCell = { operation: row.operation, caller, object: object.kind, expected: expectation.text, verdict: 'skip' };
+      const out: MatrixCell = { operation: row.operation, caller, object: objectLabel(object), expected: expectation.text, verdict: 'skip' };
       const why = leftOut(caller, object) ?? notSentBecause(t, base, resourceId, caller);
       if (why) {
         out.reason = why;
@@ -216,6 +255,8 @@ export async function runMatrixColumn(t: CheckContext, caller: CallerKind, rows:
       const endpointId = cell.row.method === 'DELETE' && cell.object.resource !== undefined ? cell.pathIds[1] : undefined;
       const before = observe && endpointId ? await webhookEndpointState(t, endpointId) : undefined;
       cell.res = await t.api.send(cell.request!);
+      // A refusal answered 2xx deactivated the configured endpoint: the next run on this host takes another.
+      if (endpointId !== undefined && endpointId === t.config.fixtures.webhookEndpointId && cell.res.status >= 200 && cell.res.status < 300) spendFixture(t, 'webhookEndpointId', endpointId);
       judge(cell, foreign);
       // A refused write changes nothing (3.4): the embedded reference shows the endpoint's state.
       if (before?.active && cell.expectation.kind !== 'success' && cell.out.verdict !== 'fail') {
@@ -228,7 +269,8 @@ export async function runMatrixColumn(t: CheckContext, caller: CallerKind, rows:
   );
   const warnings: Array<{ requirement: RequirementId; actual: string; responses: ApiResponse[] }> = [];
   if (column.granted) {
-    for (const row of rows) compareCells(cells.filter((c) => c.row === row), column.granted);
+    const variation = variationOf(cells);
+    for (const row of rows) compareCells(cells.filter((c) => c.row === row), column.granted, variation, foreign);
     const mixed = caller === 'limited' ? undefined : uniformity(cells, column.granted);
     if (mixed) warnings.push({ requirement: 'CONC-UNIFORM', actual: `another business's resources answered differently by operation: ${mixed}`, responses: [] });
   }
@@ -239,7 +281,9 @@ export async function runMatrixColumn(t: CheckContext, caller: CallerKind, rows:
   for (const c of cells.filter((x) => x.out.verdict === 'recorded')) t.note(`${label(c)}: ${c.out.reason}`);
   const broken = cells.filter((c) => c.out.verdict === 'fail' || c.out.verdict === 'warn');
   t.evidence(...broken.slice(0, 6).map((c) => c.res!).filter(Boolean));
-  const order = (c: Cell) => (c.out.verdict === 'fail' ? 0 : 1);
+  // Fails before warnings; among fails, the caller's own object of another kind answered comes after
+  // any other breach (blind-bulk-read-finds-foreign-message: its foreign message is the graver finding).
+  const order = (c: Cell) => (c.out.verdict === 'fail' ? (c.object.kind === 'own-other-kind' ? 1 : 0) : 2);
   const first = [...broken].sort((a, b) => order(a) - order(b))[0];
   if (first && first.out.verdict === 'fail') {
     t.fail(first.out.requirement as RequirementId, first.expectation.text, `${label(first)}: ${first.out.reason}${broken.length > 1 ? ` (and ${broken.length - 1} more cells, see the matrix)` : ''}`, first.res!);
@@ -254,17 +298,17 @@ const COLUMNS: Record<CallerKind, { needs: Need[]; expects: string; requirements
   primary: {
     needs: ['primaryApp'],
     expects: "2xx on its own objects; 403 or 404 on another business's, never 2xx; 404 for an unknown id",
-    requirements: ['CONC-FOREIGN-OBJECT', 'CONC-UNKNOWN-OBJECT', 'CONC-OTHER-BUSINESS-PATH', 'CONC-SAME-AS-MISSING', 'CONC-NO-FOREIGN-DATA', 'VAL-PATH-UUIDV7', 'HOOK-OWNERSHIP', 'HOOK-FORBIDDEN', 'CONC-FOREIGN-LIKE-UNKNOWN', 'CONC-UNIFORM'],
+    requirements: ['CONC-FOREIGN-OBJECT', 'CONC-UNKNOWN-OBJECT', 'CONC-OTHER-BUSINESS-PATH', 'CONC-SAME-AS-MISSING', 'CONC-NO-FOREIGN-DATA', 'VAL-PATH-UUIDV7', 'HOOK-OWNERSHIP', 'HOOK-FORBIDDEN', 'CONC-FOREIGN-LIKE-UNKNOWN', 'CONC-UNIFORM', 'CONC-CROSS-BUSINESS-BULK', 'CONC-CROSS-BUSINESS-MESSAGE'],
   },
   limited: {
     needs: ['limitedApp'],
     expects: '403 permission_denied where the permission it lacks is named; otherwise as the primary application',
-    requirements: ['AUTH-PERMISSION', 'CONC-FOREIGN-OBJECT', 'CONC-UNKNOWN-OBJECT', 'CONC-SAME-AS-MISSING', 'CONC-NO-FOREIGN-DATA', 'HOOK-OWNERSHIP', 'CONC-FOREIGN-LIKE-UNKNOWN'],
+    requirements: ['AUTH-PERMISSION', 'CONC-FOREIGN-OBJECT', 'CONC-UNKNOWN-OBJECT', 'CONC-SAME-AS-MISSING', 'CONC-NO-FOREIGN-DATA', 'HOOK-OWNERSHIP', 'CONC-FOREIGN-LIKE-UNKNOWN', 'CONC-CROSS-BUSINESS-BULK', 'CONC-CROSS-BUSINESS-MESSAGE'],
   },
   'other-tenant': {
     needs: ['otherApp'],
     expects: "403 or 404 on this business's objects and on this business's resources under its own business, never 2xx",
-    requirements: ['CONC-OTHER-BUSINESS-PATH', 'CONC-FOREIGN-OBJECT', 'CONC-UNKNOWN-OBJECT', 'CONC-SAME-AS-MISSING', 'CONC-NO-FOREIGN-DATA', 'HOOK-OWNERSHIP', 'HOOK-FORBIDDEN', 'CONC-FOREIGN-LIKE-UNKNOWN', 'CONC-UNIFORM'],
+    requirements: ['CONC-OTHER-BUSINESS-PATH', 'CONC-FOREIGN-OBJECT', 'CONC-UNKNOWN-OBJECT', 'CONC-SAME-AS-MISSING', 'CONC-NO-FOREIGN-DATA', 'HOOK-OWNERSHIP', 'HOOK-FORBIDDEN', 'CONC-FOREIGN-LIKE-UNKNOWN', 'CONC-UNIFORM', 'CONC-CROSS-BUSINESS-BULK', 'CONC-CROSS-BUSINESS-MESSAGE'],
   },
   'no-token': {
     needs: [],

@@ -16,6 +16,9 @@ const many = (h: Harness, n: number) => Array.from({ length: n }, (_, i) => ({ t
 const wallet = (h: Harness, as: 'primary' | 'limited' = 'primary') => h.call('GET', h.paths.wallet(h.b), { as });
 const rows = (h: Harness, query: Record<string, string>, bulk = h.f.expiredCursorBulkId) => h.call('GET', h.paths.rows(h.b, bulk), { query });
 const typeBase = (r: Reply) => String(r.json.type).slice(0, -String(r.json.code).length - 1);
+/** Header names of an answer, leaving out those that differ between any two answers (date, length, request id). */
+const headerNames = (r: Reply) =>
+  [...r.headers.keys()].filter((k) => !['date', 'content-length', 'x-request-id'].includes(k)).sort().join(',');
 const BULK_STATUSES = ['created', 'scheduled', 'queued', 'processing', 'paused', 'completed', 'failed', 'cancelled'];
 /** A three-recipient bulk read once its delivery reporting is on (2 s after acceptance). */
 async function settledBulk(h: Harness): Promise<any> {
@@ -734,6 +737,12 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await h.submit(messageBody(h), { key });
     return (await h.submit(messageBody(h, { message: 'another text' }), { key: key.toLowerCase() })).status !== 202;
   },
+  // Moved from the blind registry (round 2, issue 28).
+  'blind-foreign-bulk-404-content-location': async (h) =>
+    headerNames(await h.call('GET', h.paths.bulk(h.b, h.f.foreignBulkId))) !== headerNames(await h.call('GET', h.paths.bulk(h.b, RANDOM_V7))),
+  'blind-foreign-message-404-last-modified': async (h) =>
+    headerNames(await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId))) !== headerNames(await h.call('GET', h.paths.message(h.b, RANDOM_V7))),
+  'blind-bulk-read-finds-foreign-message': async (h) => (await h.call('GET', h.paths.bulk(h.b, h.f.foreignMessageId))).status === 200,
   // sequences
   'conflict-counts-entries-as-bad': async (h) => {
     const key = freshKey();

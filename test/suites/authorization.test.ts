@@ -3,7 +3,7 @@
 // expected class follows section 5's order (token, grant, permission, ownership).
 import { describe, expect, it } from 'vitest';
 import { openapi, operationIds, type OpenApiDocument } from '../../spec/contract.ts';
-import { CALLERS, columnCost, expectationOf, leftOut, matrixRows, objectsFor, type CallerKind, type MatrixObject } from '../../suites/support/authorization.ts';
+import { CALLERS, columnCost, expectationOf, leftOut, matrixRows, objectLabel, objectsFor, resourceKinds, type CallerKind, type MatrixObject } from '../../suites/support/authorization.ts';
 
 const rowsOf = (doc: OpenApiDocument = openapi) => matrixRows(doc);
 const rowNamed = (name: string, doc?: OpenApiDocument) => rowsOf(doc).find((r) => r.operation === name)!;
@@ -36,10 +36,17 @@ describe('rows from spec/openapi.yaml', () => {
     const doc = withTemplateRead();
     const row = rowNamed('getSmsTemplate', doc);
     expect(row).toMatchObject({ method: 'GET', template: '/v1/businesses/{businessId}/sms/templates/{templateId}', resourceParam: 'templateId', writes: false });
-    expect(objectsFor(row).map((o) => o.kind)).toEqual(['own', 'foreign', 'other-business', 'own-under-other', 'other-unknown', 'unknown', 'malformed']);
+    const rows = rowsOf(doc);
+    expect(objectsFor(row, rows).map(objectLabel)).toEqual([
+      'own', 'foreign', 'other-business', 'own-under-other', 'other-unknown', 'unknown', 'malformed',
+      'own bulkMessageId', 'foreign bulkMessageId', 'own messageId', 'foreign messageId', 'own endpointId', 'foreign endpointId',
+    ]);
+    // Its kind of id also goes into every other row's resource slot (the primary application's column).
+    expect(objectsFor(rowNamed('getSmsMessage', doc), rows).map(objectLabel)).toContain('foreign templateId');
+    const slots = rows.filter((r) => r.resourceParam !== undefined && r.operation !== row.operation).length;
     for (const { kind } of CALLERS) {
-      const added = objectsFor(row).filter((o) => leftOut(kind, o) === undefined).length;
-      expect(columnCost(kind, rowsOf(doc)), kind).toBe(columnCost(kind, rowsOf()) + added);
+      const added = objectsFor(row, rows).filter((o) => leftOut(kind, o) === undefined).length + (kind === 'primary' ? 2 * slots : 0);
+      expect(columnCost(kind, rows), kind).toBe(columnCost(kind, rowsOf()) + added);
     }
     expect(expectationOf(row, 'primary', object('foreign', row)).requirement).toBe('CONC-FOREIGN-OBJECT');
   });
@@ -70,6 +77,17 @@ describe('expected class of a cell (section 5: token, grant, permission, ownersh
   it('without a valid token, a refusal other than 401 on any object but its own breaks the order (401 first)', () => {
     expect(expectationOf(bulk, 'no-token', object('unknown')).orderRequirement).toBe('AUTH-401-FIRST');
     expect(expectationOf(bulk, 'no-token', object('own')).orderRequirement).toBeUndefined();
+  });
+
+  it('an id of another kind in a resource slot is answered as an unknown id; another business\'s under the rule of its kind', () => {
+    expect(resourceKinds()).toEqual(['bulkMessageId', 'messageId', 'endpointId']);
+    const ofKind = (idKind: string, resource: 'own' | 'other') => objectsFor(bulk).find((o) => o.idKind === idKind && o.resource === resource)!;
+    expect(expectationOf(bulk, 'primary', ofKind('messageId', 'other'))).toMatchObject({ kind: 'refusal', requirement: 'CONC-CROSS-BUSINESS-MESSAGE' });
+    expect(expectationOf(bulk, 'primary', ofKind('messageId', 'own'))).toMatchObject({ kind: 'refusal', requirement: 'CONC-UNKNOWN-OBJECT' });
+    expect(expectationOf(rowNamed('getSmsMessage'), 'primary', objectsFor(rowNamed('getSmsMessage')).find((o) => o.idKind === 'bulkMessageId' && o.resource === 'other')!).requirement).toBe('CONC-CROSS-BUSINESS-BULK');
+    expect(expectationOf(bulk, 'primary', ofKind('endpointId', 'other')).requirement).toBe('CONC-FOREIGN-OBJECT');
+    // Only the primary application's column sends them: which table a lookup reads does not depend on the caller.
+    for (const { kind } of CALLERS) expect(leftOut(kind, ofKind('messageId', 'other')) === undefined, kind).toBe(kind === 'primary');
   });
 
   it('the limited application may be refused an operation whose permission the document does not name (a recorded reading)', () => {
