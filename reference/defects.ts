@@ -2,7 +2,7 @@
 // (`if (defects.has('…'))` in the handler), so the checker can prove it notices. Selected at start.
 import type { Topic } from '../core/model.ts';
 import type { RequirementId } from '../spec/requirement-ids.ts';
-import { isBlindDefectId, type BlindDefectId } from './blind-defects.ts';
+import { isBlindDefectId, type BlindDefect, type BlindDefectId } from './blind-defects.ts';
 
 export interface Defect {
   /** kebab-case, stable */
@@ -18,7 +18,7 @@ export interface Defect {
   /** For a defect of the sequences topic: why no single check of another topic meets it. */
   onlySequence?: string;
   /** For a defect written blind and moved here once caught: its authoring round (absent: the first). */
-  round?: 1 | 2;
+  round?: BlindDefect['round'];
 }
 
 const registry = [
