@@ -8,7 +8,8 @@ import { isObject } from '../core/json.ts';
 import type { CheckContext } from './support/check.ts';
 import { checksFor } from './support/check.ts';
 import { describe, providedConfig } from './support/declare.ts';
-import { bodyOptions, bulkIdOf, submitBulk, validBodies, type BulkRequestBody } from './support/bulk.ts';
+import { bodyOptions, bulkIdOf, submitBulk, type BulkRequestBody } from './support/bulk.ts';
+import { bulkRequestArb } from '../generators/bulk-request.ts';
 import { paths } from './support/paths.ts';
 import { codeOf, describeResponse, isProblem } from './support/problem.ts';
 import { sameId } from './support/ids.ts';
@@ -390,16 +391,30 @@ class Ownership implements fc.AsyncCommand<Model, Real> {
 
 // ---- generation -----------------------------------------------------------------------------------
 
-/** Bodies to distinct numbers (rows are then at most the entries, whatever a target does with duplicates). */
+/**
+ * Bodies to at least two distinct numbers where the allowlist has two (rows are then at most the
+ * entries, whatever a target does with duplicates, and a listing has an order to keep).
+ */
 function distinctBodies(t: CheckContext): fc.Arbitrary<BulkRequestBody> {
-  return validBodies(t).map((body) => {
+  const options = bodyOptions(t, { count: { min: 2, max: 5 } });
+  return bulkRequestArb(options).map((body) => {
     const seen = new Set<string>();
-    return { ...body, recipients: body.recipients.filter((x) => (seen.has(x.to) ? false : (seen.add(x.to), true))) };
+    const recipients = body.recipients.filter((x) => (seen.has(x.to) ? false : (seen.add(x.to), true)));
+    const other = options.pool?.find((n) => !seen.has(n));
+    if (recipients.length < 2 && other !== undefined) recipients.push({ ...recipients[0]!, to: other });
+    return { ...body, recipients };
   });
 }
 
-/** A fraction of what a bulk holds, for a page size (none: the target's default). */
-const fractionArb = fc.option(fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), { nil: undefined });
+/**
+ * A fraction of what a bulk holds, for a page size (none: the target's default): a third of the
+ * listings ask for room for every row at once (one page, the listing whole), the rest split it.
+ */
+const fractionArb = fc.oneof(
+  { weight: 2, arbitrary: fc.constant(undefined) },
+  { weight: 1, arbitrary: fc.constant(0.999) },
+  { weight: 3, arbitrary: fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }) },
+);
 
 /** Present almost always; shrinking may drop it (and only that: each shrinking attempt costs a sequence's requests). */
 const usually = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 1_000_000 });
@@ -421,13 +436,14 @@ function kindsArb(submits: boolean): fc.Arbitrary<Array<fc.AsyncCommand<Model, R
   );
   // Reads under another business mostly of a bulk the sequence holds (what a cache keyed by id meets).
   const ownership = fc.oneof(
-    { weight: 3, arbitrary: fc.constant<OwnershipKind>('bulk-under-other') },
+    { weight: 5, arbitrary: fc.constant<OwnershipKind>('bulk-under-other') },
     { weight: 1, arbitrary: fc.constantFrom<OwnershipKind>('rows-under-other', 'foreign-under-own', 'wallet', 'message') },
   );
   const repeat = (kind: RepeatKind) => fc.tuple(index, spellingArb(), fc.integer()).map(([i, s, seed]) => new Repeat(kind, i, s, seed));
   const writes = submits ? [repeat('same'), repeat('rewritten'), repeat('changed')] : [];
   const observations: Array<fc.Arbitrary<fc.AsyncCommand<Model, Real>>> = [
     index.map((i) => new ReadBulk(i)),
+    fc.tuple(index, fractionArb, filter).map(([i, f, x]) => new List(i, f, x)),
     fc.tuple(index, fractionArb, filter).map(([i, f, x]) => new List(i, f, x)),
     index.map((i) => new ReuseCursor(i)),
     fc.tuple(ownership, index).map(([k, i]) => new Ownership(k, i)),

@@ -23,7 +23,7 @@ export function sequencePlan(runs: number): SequencePlan {
 /** Steps of a sequence's opening (a bulk of its own, the fixture walked, its bulk listed and read). */
 export const OPENING_STEPS = 4;
 /** Steps after it: one of every kind of operation, in a random order. */
-export const KIND_STEPS = 7;
+export const KIND_STEPS = 8;
 const SEQUENCE_STEPS = OPENING_STEPS + KIND_STEPS;
 
 /** The most requests one step sends: a listing walk of at most this many pages. */
