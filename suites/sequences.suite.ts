@@ -281,14 +281,16 @@ class List implements fc.AsyncCommand<Model, Real> {
 }
 
 /**
- * A walk held to what the model knows of the bulk: never more rows than entries; the rows seen
+ * A walk held to what the model knows of the bulk: never more rows than entries (whatever the
+ * filter, however far the walk went); the rows seen
  * before keep their order, and a whole unfiltered or number-filtered walk shows every one of them
  * again (`partial`: a status filter, whose rows change as the bulk advances, or a walk cut short).
  */
 function judgeWalk(bulk: KnownBulk, ids: string[], tos: Map<string, string>, to: string | undefined, partial: boolean, evidence: ApiResponse[]): void {
   const last = evidence.slice(-2);
   const first = bulk.first ? [bulk.first] : [];
-  if (bulk.numbers && !to && !partial) {
+  // Any walk, filtered or cut short, shows a subset of the bulk's rows: never more than its entries.
+  if (bulk.numbers) {
     require(ids.length <= bulk.numbers.length, 'SEQ-REPEAT-CHANGES-NOTHING', `at most ${bulk.numbers.length} rows for bulk ${bulk.id}: its ${bulk.numbers.length} entries`, `${ids.length} rows`, ...first, ...last);
   }
   const known = bulk.rows.filter((id) => (to ? bulk.rowTo.get(id) === to : true));
@@ -420,9 +422,9 @@ const fractionArb = fc.oneof(
 const usually = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 1_000_000 });
 
 /**
- * One step of every kind: the repeats of the sequence's key in a random order, then the
- * observations in a random order. Every repeat is thus observed afterwards (a read, a listing) and
- * the repeats meet one another in both orders across sequences; the opening's listing and read come
+ * One step of every kind: the repeats of the sequence's key (the other two in a random order, then
+ * the byte-identical one), then the observations in a random order. Every repeat is thus observed afterwards (a read, a listing) and
+ * the exact repeat follows the other two; the opening's listing and read come
  * before all of them (independent draws meet a given pair in a few sequences of a run only). Targets
  * favour the latest bulk, key or cursor; shrinking drops steps one by one.
  */
@@ -440,7 +442,8 @@ function kindsArb(submits: boolean): fc.Arbitrary<Array<fc.AsyncCommand<Model, R
     { weight: 1, arbitrary: fc.constantFrom<OwnershipKind>('rows-under-other', 'foreign-under-own', 'wallet', 'message') },
   );
   const repeat = (kind: RepeatKind) => fc.tuple(index, spellingArb(), fc.integer()).map(([i, s, seed]) => new Repeat(kind, i, s, seed));
-  const writes = submits ? [repeat('same'), repeat('rewritten'), repeat('changed')] : [];
+  // The byte-identical repeat last: it asks whether the key still holds its first payload after the others.
+  const writes = submits ? [repeat('rewritten'), repeat('changed')] : [];
   const observations: Array<fc.Arbitrary<fc.AsyncCommand<Model, Real>>> = [
     index.map((i) => new ReadBulk(i)),
     fc.tuple(index, fractionArb, filter).map(([i, f, x]) => new List(i, f, x)),
@@ -448,7 +451,8 @@ function kindsArb(submits: boolean): fc.Arbitrary<Array<fc.AsyncCommand<Model, R
     index.map((i) => new ReuseCursor(i)),
     fc.tuple(ownership, index).map(([k, i]) => new Ownership(k, i)),
   ];
-  return fc.tuple(shuffled(writes), shuffled(observations)).map(([w, o]) => [...w, ...o]);
+  const control = submits ? usually(fc.noShrink(repeat('same'))).map((c) => (c ? [c] : [])) : fc.constant([]);
+  return fc.tuple(shuffled(writes), control, shuffled(observations)).map(([w, c, o]) => [...w, ...c, ...o]);
 }
 
 /** One of each, in a random order; shrinking drops them one by one (and only that). */
