@@ -512,6 +512,7 @@ describe('sequences (4.1, 4.2, 4.3, 5: a model of one business)', () => {
             : 'needs CONFORMANCE_SENDER_ID and CONFORMANCE_RECIPIENTS to submit, or CONFORMANCE_EXPIRED_CURSOR_BULK_ID to read',
         );
       }
+      if (settings.replayPath) t.note(`replaying the sequence of path "${settings.replayPath}" under seed ${settings.seed} alone`);
       t.note(`${sequences} sequence(s) of at most ${maxSteps} steps (--runs ${settings.runs}); ${submits ? 'submissions to allowlisted numbers and reads' : 'read-only, over the fixtures'}; webhook deactivation is left to the webhooks topic`);
       readings.clear();
       const real: Real = { t, limit: sequenceBudget(settings.runs) };
@@ -528,7 +529,8 @@ describe('sequences (4.1, 4.2, 4.3, 5: a model of one business)', () => {
             throw error;
           }
         }),
-        { seed: settings.seed, numRuns: sequences },
+        // `replay` of a report: the shrunk sequence alone (its path under the seed), not a new search.
+        settings.replayPath ? { seed: settings.seed, numRuns: sequences, path: settings.replayPath, endOnFailure: true } : { seed: settings.seed, numRuns: sequences },
       );
       for (const reading of readings) t.note(`reading: ${reading}`);
       t.note(`${ran} sequence run(s), shrinking included; ${t.api.requestCount} request(s)`);
