@@ -37,7 +37,7 @@ export const MAX_STEP_REQUESTS = 6;
  */
 export function sequenceBudget(runs: number): number {
   const { sequences, maxSteps } = sequencePlan(runs);
-  return Math.ceil(sequences * maxSteps * 1.5) + 12 * maxSteps;
+  return Math.ceil(sequences * maxSteps * 1.5) + 20 * maxSteps;
 }
 
 /** One step of a sequence as the report tells it. */
