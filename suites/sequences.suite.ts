@@ -15,12 +15,13 @@ import { codeOf, describeResponse, isProblem } from './support/problem.ts';
 import { sameId } from './support/ids.ts';
 import { differences, sameResponse } from './support/replay.ts';
 import { CheckSkipped, ConformanceFailure } from './support/failure.ts';
+import { OTHER_TENANT_HEADER } from './support/matrix-run.ts';
 import type { RequirementId } from '../spec/requirement-ids.ts';
 import { MAX_STEP_REQUESTS, describeSteps, sequenceBudget, sequencePlan, type Step } from './support/sequence.ts';
 
 const check = checksFor('sequences', {
   needs: ['businessId'],
-  uses: ['senderId', 'recipients', 'expiredCursorBulkId', 'otherBusinessId', 'foreignBulkId', 'messageId', 'templateId'],
+  uses: ['senderId', 'recipients', 'expiredCursorBulkId', 'otherBusinessId', 'foreignBulkId', 'messageId', 'templateId', 'otherApp'],
 });
 
 const STATUS_VALUES = (jsonSchemaFor('RecipientStatusFilter') as { enum: string[] }).enum;
@@ -343,24 +344,26 @@ class ReuseCursor implements fc.AsyncCommand<Model, Real> {
   toString = () => `reuse-cursor(${this.which})`;
 }
 
-type OwnershipKind = 'bulk-under-other' | 'rows-under-other' | 'foreign-under-own' | 'wallet' | 'message';
+type OwnershipKind = 'bulk-under-other' | 'rows-under-other' | 'foreign-under-own' | 'wallet' | 'message' | 'bulk-as-other-tenant' | 'rows-as-other-tenant';
 
 /** What an answer must say about whose it is: another business's objects stay concealed, this one's answers are its own. */
 class Ownership implements fc.AsyncCommand<Model, Real> {
   constructor(readonly kind: OwnershipKind, readonly which: number) {}
-  check = (m: Readonly<Model>) => !this.kind.endsWith('-under-other') || m.bulks.length > 0;
+  check = (m: Readonly<Model>) => !(this.kind.endsWith('-under-other') || this.kind.endsWith('-as-other-tenant')) || m.bulks.length > 0;
   async run(m: Model, r: Real) {
     if (!room(r)) return;
     const { t } = r;
     const { otherBusinessId, foreignBulkId, messageId } = t.config.fixtures;
     const businessId = t.fixture('businessId');
-    const plan = this.plan(m, businessId, otherBusinessId, foreignBulkId, messageId);
+    const plan = this.plan(m, businessId, t.config.apps.other !== undefined, otherBusinessId, foreignBulkId, messageId);
     if (!plan) return;
     const broken = await step(m, plan.what, async (record) => {
-      const res = record(await t.api.send({ method: 'GET', path: plan.path }));
+      // The other business's application says so in a header, for a judge of the recorded traffic (tokens are redacted).
+      const res = record(await t.api.send({ method: 'GET', path: plan.path, ...(plan.asOther ? { as: 'other' as const, headers: { [OTHER_TENANT_HEADER]: 'other-tenant' } } : {}) }));
       if (plan.concealed) {
         require(res.status === 403 || res.status === 404, 'SEQ-OWNERSHIP-AFTER-ANY', '403 permission_denied or 404 resource_not_found, nothing shown', describeResponse(res), res);
-        readings.add(`${this.kind === 'foreign-under-own' ? "another business's bulk" : 'a bulk under a business without grant'}: ${res.status} ${codeOf(res.json) ?? ''}`.trim());
+        const whose = this.kind === 'foreign-under-own' ? "another business's bulk" : plan.asOther ? "this business's bulk to the other business's application" : 'a bulk under a business without grant';
+        readings.add(`${whose}: ${res.status} ${codeOf(res.json) ?? ''}`.trim());
         return;
       }
       // Its other answers are the wallet's and messages' topics to judge; the model only asks whose it is.
@@ -371,8 +374,17 @@ class Ownership implements fc.AsyncCommand<Model, Real> {
     if (broken) t.fail(broken.requirement, broken.expected, broken.actual, ...broken.evidence);
   }
 
-  private plan(m: Model, businessId: string, otherBusinessId?: string, foreignBulkId?: string, messageId?: string) {
+  private plan(m: Model, businessId: string, otherTenant: boolean, otherBusinessId?: string, foreignBulkId?: string, messageId?: string): { path: string; what: string; concealed: boolean; expected: string; asOther?: boolean } | undefined {
     switch (this.kind) {
+      case 'bulk-as-other-tenant':
+      case 'rows-as-other-tenant': {
+        // The other business's application (CONFORMANCE_OTHER_CLIENT_ID) reaching this business's bulk.
+        if (!otherTenant) return undefined;
+        const bulk = pick(m.bulks, this.which);
+        const rows = this.kind === 'rows-as-other-tenant';
+        const path = rows ? paths.bulkRecipients(businessId, bulk.id) : paths.bulkMessage(businessId, bulk.id);
+        return { path, what: `${rows ? 'list the rows of bulk' : 'read bulk'} ${bulk.id} of business ${businessId} as the other business's application`, concealed: true, expected: '', asOther: true };
+      }
       case 'foreign-under-own':
         return foreignBulkId ? { path: paths.bulkMessage(businessId, foreignBulkId), what: `read another business's bulk ${foreignBulkId} under business ${businessId}`, concealed: true, expected: '' } : undefined;
       case 'wallet':
@@ -440,6 +452,7 @@ function kindsArb(submits: boolean): fc.Arbitrary<Array<fc.AsyncCommand<Model, R
   const ownership = fc.oneof(
     { weight: 5, arbitrary: fc.constant<OwnershipKind>('bulk-under-other') },
     { weight: 1, arbitrary: fc.constantFrom<OwnershipKind>('rows-under-other', 'foreign-under-own', 'wallet', 'message') },
+    { weight: 2, arbitrary: fc.constantFrom<OwnershipKind>('bulk-as-other-tenant', 'rows-as-other-tenant') },
   );
   const repeat = (kind: RepeatKind) => fc.tuple(index, spellingArb(), fc.integer()).map(([i, s, seed]) => new Repeat(kind, i, s, seed));
   // The byte-identical repeat last: it asks whether the key still holds its first payload after the others.
