@@ -89,6 +89,11 @@ export interface RunSettings {
   rate?: number;
   /** `--check` / `--exclude-check`: globs over check ids and requirement ids (checkSelected). */
   selection?: { include: string[]; exclude: string[] };
+  /**
+   * `replay`: the fast-check path of the failing case the report recorded for the check replayed
+   * (`seed S, path "P"`): a check that reads it runs that case alone, as shrunk, instead of searching again.
+   */
+  replayPath?: string;
   /** `--max-failures N`: after N failed checks the remaining ones are skipped, saying so. */
   maxFailures?: number;
   /** `--header`: extra headers of every API request (lower-case names); never of token requests. */

@@ -8,17 +8,20 @@ import { isObject } from '../core/json.ts';
 import type { CheckContext } from './support/check.ts';
 import { checksFor } from './support/check.ts';
 import { describe, providedConfig } from './support/declare.ts';
-import { bodyOptions, bulkIdOf, submitBulk, validBodies, type BulkRequestBody } from './support/bulk.ts';
+import { bodyOptions, bulkIdOf, submitBulk, type BulkRequestBody } from './support/bulk.ts';
+import { bulkRequestArb } from '../generators/bulk-request.ts';
 import { paths } from './support/paths.ts';
 import { codeOf, describeResponse, isProblem } from './support/problem.ts';
 import { sameId } from './support/ids.ts';
 import { differences, sameResponse } from './support/replay.ts';
 import { CheckSkipped, ConformanceFailure } from './support/failure.ts';
+import { OTHER_TENANT_HEADER } from './support/matrix-run.ts';
+import type { RequirementId } from '../spec/requirement-ids.ts';
 import { MAX_STEP_REQUESTS, describeSteps, sequenceBudget, sequencePlan, type Step } from './support/sequence.ts';
 
 const check = checksFor('sequences', {
   needs: ['businessId'],
-  uses: ['senderId', 'recipients', 'expiredCursorBulkId', 'otherBusinessId', 'foreignBulkId', 'messageId', 'templateId'],
+  uses: ['senderId', 'recipients', 'expiredCursorBulkId', 'otherBusinessId', 'foreignBulkId', 'messageId', 'templateId', 'otherApp'],
 });
 
 const STATUS_VALUES = (jsonSchemaFor('RecipientStatusFilter') as { enum: string[] }).enum;
@@ -74,20 +77,40 @@ const submitted = (m: Readonly<Model>) => m.bulks.filter((b) => b.key !== undefi
 const pick = <T>(items: readonly T[], n: number): T => items[items.length - 1 - (n % items.length)]!;
 const canonical = (v: unknown) => JSON.stringify(v, (_k, x: unknown) => (isObject(x) && !Array.isArray(x) ? Object.fromEntries(Object.entries(x).sort(([a], [b]) => (a < b ? -1 : 1))) : x));
 
-/** Runs one step: its requests are recorded as the step, and a failure names the model's expectation. */
-async function step(m: Model, operation: string, body: (record: (res: ApiResponse) => ApiResponse, expect: Expect) => Promise<void>): Promise<void> {
+/** A broken expectation of a step: the step ends there, and its command's one assertion site reports it. */
+class Broken {
+  constructor(
+    readonly requirement: RequirementId,
+    readonly expected: string,
+    readonly actual: string,
+    readonly evidence: ApiResponse[],
+  ) {}
+}
+
+/** Ends the step when `ok` is false: the model expected `expected`, the target answered `actual`. */
+type Require = (ok: boolean, requirement: RequirementId, expected: string, actual: string, ...evidence: ApiResponse[]) => void;
+
+const require: Require = (ok, requirement, expected, actual, ...evidence) => {
+  if (!ok) throw new Broken(requirement, expected, actual, evidence);
+};
+
+/**
+ * Runs one step: its requests are recorded as the step, and the first broken expectation ends it,
+ * named in the story and returned for the command to report at its own assertion site.
+ */
+async function step(m: Model, operation: string, body: (record: (res: ApiResponse) => ApiResponse) => Promise<void>): Promise<Broken | undefined> {
   const current: Step = { operation, responses: [] };
   m.steps.push(current);
   const record = (res: ApiResponse) => (current.responses.push(res), res);
-  const expect: Expect = (ok, expected) => {
-    if (!ok) current.expected = expected;
-    return ok;
-  };
-  await body(record, expect);
+  try {
+    await body(record);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof Broken)) throw error;
+    current.expected = error.expected;
+    return error;
+  }
 }
-
-/** Marks the step's expectation (for the story) and says whether it held; the suite line then fails. */
-type Expect = (ok: boolean, expected: string) => boolean;
 
 const room = (r: Real) => r.t.api.requestCount + MAX_STEP_REQUESTS <= r.limit;
 
@@ -99,16 +122,18 @@ class Submit implements fc.AsyncCommand<Model, Real> {
   async run(m: Model, r: Real) {
     if (!room(r)) return;
     const { t } = r;
-    await step(m, `submit a bulk to ${this.body.recipients.length} number(s) under a new key`, async (record, expect) => {
+    // Acceptance of a fresh valid body is bulk-invariants' rule (no sequence breaks it alone): a
+    // refusal only leaves the bulk out of the model.
+    await step(m, `submit a bulk to ${this.body.recipients.length} number(s) under a new key`, async (record) => {
       const { response, key } = await submitBulk(t, this.body);
       record(response);
       const id = bulkIdOf(response);
-      if (!expect(response.status === 202 && id !== undefined, '202 with the accepted bulk SMS')) {
-        // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
-        t.fail('BULK-ACCEPT-202', '202 with the accepted bulk SMS for a valid body', describeResponse(response), response);
+      if (response.status !== 202 || id === undefined) {
+        readings.add(`a valid submission answered ${response.status} (judged by bulk-invariants; left out of the model)`);
+        return;
       }
       const intake = isObject(response.json) && isObject(response.json.intake) ? canonical(response.json.intake) : undefined;
-      m.bulks.push({ id: id!, key: key!, body: this.body, first: response, numbers: this.body.recipients.map((x) => x.to), ...(intake ? { intake } : {}), rows: [], rowTo: new Map() });
+      m.bulks.push({ id, key: key!, body: this.body, first: response, numbers: this.body.recipients.map((x) => x.to), ...(intake ? { intake } : {}), rows: [], rowTo: new Map() });
     });
   }
   toString = () => `submit(${this.body.recipients.length})`;
@@ -125,18 +150,13 @@ class Repeat implements fc.AsyncCommand<Model, Real> {
     const bulk = pick(submitted(m), this.which);
     const key = bulk.key!;
     const first = bulk.first!;
-    await step(m, `repeat key ${key} of bulk ${bulk.id} with ${this.kind === 'same' ? 'the same bytes' : this.kind === 'rewritten' ? 'the same JSON written otherwise' : 'a changed body'}`, async (record, expect) => {
+    const replayed = `the original ${first.status} of bulk ${bulk.id} replayed`;
+    const broken = await step(m, `repeat key ${key} of bulk ${bulk.id} with ${this.kind === 'same' ? 'the same bytes' : this.kind === 'rewritten' ? 'the same JSON written otherwise' : 'a changed body'}`, async (record) => {
       if (this.kind === 'same') {
         const res = record((await submitBulk(t, bulk.body, { key })).response);
         // A conflict for the very first bytes: the key was bound to something else meanwhile.
-        if (!expect(!isProblem(res, 409, 'idempotency_conflict'), `the original ${first.status} of bulk ${bulk.id} replayed`)) {
-          // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
-          t.fail('SEQ-KEY-BOUND-TO-FIRST', `the original ${first.status} of bulk ${bulk.id} replayed: key ${key} is bound to that body`, describeResponse(res), first, res);
-        }
-        if (!expect(sameResponse(first, res), `the original ${first.status} of bulk ${bulk.id} replayed`)) {
-          // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
-          t.fail('SEQ-REPLAY-AFTER-ANY', `the original ${first.status} of bulk ${bulk.id} replayed`, differences(first, res), first, res);
-        }
+        require(!isProblem(res, 409, 'idempotency_conflict'), 'SEQ-KEY-BOUND-TO-FIRST', `${replayed}: key ${key} is bound to that body`, describeResponse(res), first, res);
+        require(sameResponse(first, res), 'SEQ-REPLAY-AFTER-ANY', replayed, differences(first, res), first, res);
       } else if (this.kind === 'rewritten') {
         let text = spellJson(bulk.body, this.spelling);
         if (text === JSON.stringify(bulk.body)) text = ` ${text}`;
@@ -146,24 +166,16 @@ class Repeat implements fc.AsyncCommand<Model, Real> {
           return;
         }
         const newId = res.status >= 200 && res.status < 300 ? bulkIdOf(res) : undefined;
-        if (!expect(newId === undefined || sameId(newId, bulk.id), `bulk ${bulk.id} replayed, or 409 idempotency_conflict`)) {
-          // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
-          t.fail('SEQ-KEY-BOUND-TO-FIRST', `bulk ${bulk.id} replayed, or 409 idempotency_conflict`, `a new bulk ${newId} (${res.status})`, first, res);
-        }
-        if (!expect(sameResponse(first, res), `the original ${first.status} of bulk ${bulk.id} replayed, or 409 idempotency_conflict`)) {
-          // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
-          t.fail('SEQ-REPLAY-AFTER-ANY', `the original ${first.status} of bulk ${bulk.id} replayed, or 409 idempotency_conflict`, differences(first, res), first, res);
-        }
+        require(newId === undefined || sameId(newId, bulk.id), 'SEQ-KEY-BOUND-TO-FIRST', `bulk ${bulk.id} replayed, or 409 idempotency_conflict`, `a new bulk ${newId} (${res.status})`, first, res);
+        require(sameResponse(first, res), 'SEQ-REPLAY-AFTER-ANY', `${replayed}, or 409 idempotency_conflict`, differences(first, res), first, res);
         readings.add('equal JSON written otherwise under a used key: replayed (equal JSON values)');
       } else {
         const [changed] = fc.sample(differentVariantsArb(bulk.body!, bodyOptions(t)), { seed: this.seed, numRuns: 1 });
         const res = record((await submitBulk(t, changed!.body, { key })).response);
-        if (!expect(isProblem(res, 409, 'idempotency_conflict'), `409 idempotency_conflict (${changed!.pointer} changed)`)) {
-          // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
-          t.fail('SEQ-KEY-BOUND-TO-FIRST', `409 idempotency_conflict: key ${key} is bound to the body of bulk ${bulk.id} (${changed!.pointer} changed)`, describeResponse(res), first, res);
-        }
+        require(isProblem(res, 409, 'idempotency_conflict'), 'SEQ-KEY-BOUND-TO-FIRST', `409 idempotency_conflict: key ${key} is bound to the body of bulk ${bulk.id} (${changed!.pointer} changed)`, describeResponse(res), first, res);
       }
     });
+    if (broken) t.fail(broken.requirement, broken.expected, broken.actual, ...broken.evidence);
   }
   toString = () => `repeat(${this.kind}, ${this.which})`;
 }
@@ -176,27 +188,20 @@ class ReadBulk implements fc.AsyncCommand<Model, Real> {
     const { t } = r;
     const bulk = pick(m.bulks, this.which);
     const businessId = t.fixture('businessId');
-    await step(m, `read bulk ${bulk.id}`, async (record, expect) => {
+    const broken = await step(m, `read bulk ${bulk.id}`, async (record) => {
       const res = record(await t.api.send({ method: 'GET', path: paths.bulkMessage(businessId, bulk.id) }));
-      if (!expect(res.status === 200 && isObject(res.json), `200 with bulk ${bulk.id}`)) {
-        // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
-        t.fail('BULK-RETRIEVE', `200 with bulk ${bulk.id}`, describeResponse(res), res);
-      }
+      require(res.status === 200 && isObject(res.json), 'BULK-RETRIEVE', `200 with bulk ${bulk.id}`, describeResponse(res), res);
       const body = res.json as Record<string, unknown>;
-      if (!expect(sameId(body.id, bulk.id) && sameId(body.business_id, businessId), `bulk ${bulk.id} of business ${businessId}`)) {
-        // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
-        t.fail('SEQ-OWNERSHIP-AFTER-ANY', `bulk ${bulk.id} of business ${businessId}`, `id ${String(body.id)}, business_id ${String(body.business_id)}`, res);
-      }
+      require(sameId(body.id, bulk.id) && sameId(body.business_id, businessId), 'SEQ-OWNERSHIP-AFTER-ANY', `bulk ${bulk.id} of business ${businessId}`, `id ${String(body.id)}, business_id ${String(body.business_id)}`, res);
       if (!isObject(body.intake)) {
         readings.add('intake null or omitted on a read');
         return;
       }
       const intake = canonical(body.intake);
       if (bulk.intake === undefined) bulk.intake = intake;
-      if (!expect(intake === bulk.intake, `intake ${bulk.intake}, as first shown`)) {
-        t.fail('SEQ-REPEAT-CHANGES-NOTHING', `intake ${bulk.intake}, as ${bulk.first ? 'at acceptance' : 'first read'}`, `intake ${intake}`, ...(bulk.first ? [bulk.first] : []), res);
-      }
+      require(intake === bulk.intake, 'SEQ-REPEAT-CHANGES-NOTHING', `intake ${bulk.intake}, as ${bulk.first ? 'at acceptance' : 'first read'}`, `intake ${intake}`, ...(bulk.first ? [bulk.first] : []), res);
     });
+    if (broken) t.fail(broken.requirement, broken.expected, broken.actual, ...broken.evidence);
   }
   toString = () => `read(${this.which})`;
 }
@@ -212,13 +217,13 @@ function pageSize(bulk: KnownBulk, fraction: number | undefined): number | undef
 }
 
 class List implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly which: number, readonly fraction: number | undefined, readonly filter: Filter) {}
+  constructor(readonly which: number, readonly fraction: number | undefined, readonly filter: Filter, readonly fixture = false) {}
   check = (m: Readonly<Model>) => m.bulks.length > 0;
   async run(m: Model, r: Real) {
     if (!room(r)) return;
     const { t } = r;
     const { params } = t.config;
-    const bulk = pick(m.bulks, this.which);
+    const bulk = this.fixture ? m.bulks[0]! : pick(m.bulks, this.which);
     const numbers = bulk.numbers ?? [...new Set(bulk.rowTo.values())];
     const to = this.filter.kind === 'to' && numbers.length > 0 ? pick(numbers, this.filter.which) : undefined;
     const status = this.filter.kind === 'status' ? this.filter.value : undefined;
@@ -226,7 +231,7 @@ class List implements fc.AsyncCommand<Model, Real> {
     const filters: Array<[string, string]> = [...(to ? [[params.to, to] as [string, string]] : []), ...(status ? [[params.status, status] as [string, string]] : [])];
     const query: Array<[string, string]> = [...filters, ...(size !== undefined ? [[params.limit, String(size)] as [string, string]] : [])];
     const what = `${to ? ` to ${to}` : ''}${status ? ` status ${status}` : ''}`;
-    await step(m, `list the rows of bulk ${bulk.id} at page size ${size ?? 'default'}${what}, following next_cursor`, async (record, expect) => {
+    const broken = await step(m, `list the rows of bulk ${bulk.id} at page size ${size ?? 'default'}${what}, following next_cursor`, async (record) => {
       const ids: string[] = [];
       const tos = new Map<string, string>();
       let cursor: string | undefined;
@@ -238,10 +243,7 @@ class List implements fc.AsyncCommand<Model, Real> {
         );
         const body = res.json;
         const pagination = isObject(body) ? body.pagination : undefined;
-        if (!expect(res.status === 200 && isObject(body) && Array.isArray(body.data) && isObject(pagination), 'a page (200 with data and pagination)')) {
-          // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
-          t.fail('SEQ-LISTING-CONSISTENT', `a page of bulk ${bulk.id}${what}`, describeResponse(res), res);
-        }
+        require(res.status === 200 && isObject(body) && Array.isArray(body.data) && isObject(pagination), 'SEQ-LISTING-CONSISTENT', `a page of bulk ${bulk.id}${what}`, describeResponse(res), res);
         const rows = (body as { data: unknown[] }).data;
         const pageIds: string[] = [];
         for (const row of rows) {
@@ -252,10 +254,8 @@ class List implements fc.AsyncCommand<Model, Real> {
           pageIds.push(row.id);
           if (typeof row.to === 'string') tos.set(row.id, row.to);
           const owned = bulk.numbers === undefined || (typeof row.to === 'string' && bulk.numbers.includes(row.to));
-          if (!expect(owned && (to === undefined || row.to === to), `rows of bulk ${bulk.id}${to ? ` to ${to}` : ''} only`)) {
-            // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
-            t.fail('SEQ-LISTING-CONSISTENT', `rows of bulk ${bulk.id}${to ? ` sent to ${to}` : ` sent to ${bulk.numbers!.join(', ')}`} only`, `row ${row.id} to ${String(row.to)}`, ...(bulk.first ? [bulk.first] : []), res);
-          }
+          const expected = `rows of bulk ${bulk.id}${to ? ` sent to ${to}` : bulk.numbers ? ` sent to ${bulk.numbers.join(', ')}` : ''} only`;
+          require(owned && (to === undefined || row.to === to), 'SEQ-LISTING-CONSISTENT', expected, `row ${row.id} to ${String(row.to)}`, ...(bulk.first ? [bulk.first] : []), res);
         }
         // A cursor joins the model once the page it gave is known.
         if (previous) m.cursors.push({ ...previous, ids: pageIds });
@@ -273,55 +273,56 @@ class List implements fc.AsyncCommand<Model, Real> {
         readings.add('a walk met a row twice (judged by cursors/walk-visits-every-row-once)');
         return;
       }
-      judgeWalk(t, bulk, ids, tos, to, status !== undefined || !complete, expect, m.steps.at(-1)!.responses);
+      judgeWalk(bulk, ids, tos, to, status !== undefined || !complete, m.steps.at(-1)!.responses);
       for (const c of m.cursors) if (c.bulk === bulk && c.rowsKnown === 0) c.rowsKnown = bulk.rows.length;
     });
+    if (broken) t.fail(broken.requirement, broken.expected, broken.actual, ...broken.evidence);
   }
-  toString = () => `list(${this.which}, ${this.fraction ?? 'default'}, ${this.filter.kind === 'status' ? this.filter.value : this.filter.kind})`;
+  toString = () => `list(${this.fixture ? 'fixture' : this.which}, ${this.fraction ?? 'default'}, ${this.filter.kind === 'status' ? this.filter.value : this.filter.kind})`;
 }
 
 /**
- * A walk held to what the model knows of the bulk: never more rows than entries; the rows seen
+ * A walk held to what the model knows of the bulk: never more rows than entries (whatever the
+ * filter, however far the walk went); the rows seen
  * before keep their order, and a whole unfiltered or number-filtered walk shows every one of them
  * again (`partial`: a status filter, whose rows change as the bulk advances, or a walk cut short).
  */
-function judgeWalk(t: CheckContext, bulk: KnownBulk, ids: string[], tos: Map<string, string>, to: string | undefined, partial: boolean, expect: Expect, evidence: ApiResponse[]): void {
+function judgeWalk(bulk: KnownBulk, ids: string[], tos: Map<string, string>, to: string | undefined, partial: boolean, evidence: ApiResponse[]): void {
   const last = evidence.slice(-2);
-  if (bulk.numbers && !to && !partial) {
-    if (!expect(ids.length <= bulk.numbers.length, `at most ${bulk.numbers.length} rows (one per entry)`)) {
-      // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
-      t.fail('SEQ-REPEAT-CHANGES-NOTHING', `at most ${bulk.numbers.length} rows for bulk ${bulk.id}: its ${bulk.numbers.length} entries`, `${ids.length} rows`, ...(bulk.first ? [bulk.first] : []), ...last);
-    }
+  const first = bulk.first ? [bulk.first] : [];
+  // Any walk, filtered or cut short, shows a subset of the bulk's rows: never more than its entries.
+  if (bulk.numbers) {
+    require(ids.length <= bulk.numbers.length, 'SEQ-REPEAT-CHANGES-NOTHING', `at most ${bulk.numbers.length} rows for bulk ${bulk.id}: its ${bulk.numbers.length} entries`, `${ids.length} rows`, ...first, ...last);
   }
   const known = bulk.rows.filter((id) => (to ? bulk.rowTo.get(id) === to : true));
   const seen = new Set(ids);
   const order = ids.filter((id) => bulk.rowTo.has(id));
   const expectedOrder = known.filter((id) => seen.has(id));
-  if (!expect(order.join() === expectedOrder.join(), `the rows seen before in their order: ${expectedOrder.join(', ')}`)) {
-    // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
-    t.fail('SEQ-LISTING-CONSISTENT', `rows of bulk ${bulk.id} in the order listed before: ${expectedOrder.join(', ')}`, `in this order: ${order.join(', ')}`, ...last);
+  require(order.join() === expectedOrder.join(), 'SEQ-LISTING-CONSISTENT', `rows of bulk ${bulk.id} in the order listed before: ${expectedOrder.join(', ')}`, `in this order: ${order.join(', ')}`, ...last);
+  if (partial) return;
+  const missing = known.filter((id) => !seen.has(id));
+  require(missing.length === 0, 'SEQ-LISTING-CONSISTENT', `every row of bulk ${bulk.id}${to ? ` to ${to}` : ''} listed before, again (${known.length})`, `missing: ${missing.join(', ')}`, ...last);
+  if (!to && ids.length > bulk.rows.length) {
+    bulk.rows = ids;
+    for (const [id, number] of tos) bulk.rowTo.set(id, number);
   }
-  if (!partial) {
-    const missing = known.filter((id) => !seen.has(id));
-    if (!expect(missing.length === 0, `every row listed before${to ? ` to ${to}` : ''} again`)) {
-      // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
-      t.fail('SEQ-LISTING-CONSISTENT', `every row of bulk ${bulk.id}${to ? ` to ${to}` : ''} listed before, again (${known.length})`, `missing: ${missing.join(', ')}`, ...last);
-    }
-    if (!to && ids.length > bulk.rows.length) {
-      bulk.rows = ids;
-      for (const [id, number] of tos) bulk.rowTo.set(id, number);
-    }
-  }
+}
+
+/** Cursors worth presenting again: those of a bulk that issued a later one (the latest is only followed again). */
+function reusable(m: Readonly<Model>): IssuedCursor[] {
+  const known = m.cursors.filter((c) => c.rowsKnown > 0);
+  const older = known.filter((c, i) => known.slice(i + 1).some((later) => later.bulk === c.bulk));
+  return older.length > 0 ? older : known;
 }
 
 class ReuseCursor implements fc.AsyncCommand<Model, Real> {
   constructor(readonly which: number) {}
-  check = (m: Readonly<Model>) => m.cursors.some((c) => c.rowsKnown > 0);
+  check = (m: Readonly<Model>) => reusable(m).length > 0;
   async run(m: Model, r: Real) {
     if (!room(r)) return;
     const { t } = r;
-    const c = pick(m.cursors.filter((x) => x.rowsKnown > 0), this.which);
-    await step(m, `present again a cursor of bulk ${c.bulk.id} (it gave ${c.ids.length} row(s))`, async (record, expect) => {
+    const c = pick(reusable(m), this.which);
+    const broken = await step(m, `present again a cursor of bulk ${c.bulk.id} (it gave ${c.ids.length} row(s))`, async (record) => {
       const res = record(
         await t.api.send({ method: 'GET', path: paths.bulkRecipients(t.fixture('businessId'), c.bulk.id), query: [...c.query, [t.config.params.cursor, c.cursor]] }),
       );
@@ -330,135 +331,171 @@ class ReuseCursor implements fc.AsyncCommand<Model, Real> {
         return;
       }
       const data = isObject(res.json) && Array.isArray(res.json.data) ? (res.json.data as unknown[]) : undefined;
-      if (!expect(res.status === 200 && data !== undefined, 'the page again, or 400 validation_failed')) {
-        // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
-        t.fail('SEQ-CURSOR-REPLAYS-PAGE', 'the page the cursor gave before, or 400 validation_failed', describeResponse(res), res);
-      }
+      require(res.status === 200 && data !== undefined, 'SEQ-CURSOR-REPLAYS-PAGE', 'the page the cursor gave before, or 400 validation_failed', describeResponse(res), res);
       readings.add('a cursor presented again: the page again (reusable within its lifetime)');
       const ids = data!.map((row) => (isObject(row) ? row.id : undefined));
       const stable = c.bulk.rows.length === c.rowsKnown && !c.statusFiltered;
       const foreign = ids.filter((id) => typeof id === 'string' && c.bulk.rowTo.size > 0 && !c.bulk.rowTo.has(id) && stable);
       const same = ids.join() === c.ids.join();
-      if (!expect(foreign.length === 0 && (!stable || same), `rows ${c.ids.join(', ')} again`)) {
-        // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
-        t.fail('SEQ-CURSOR-REPLAYS-PAGE', `the rows the cursor gave before: ${c.ids.join(', ') || 'none'}`, `rows ${ids.join(', ') || 'none'}`, res);
-      }
+      require(foreign.length === 0 && (!stable || same), 'SEQ-CURSOR-REPLAYS-PAGE', `the rows the cursor gave before: ${c.ids.join(', ') || 'none'}`, `rows ${ids.join(', ') || 'none'}`, res);
     });
+    if (broken) t.fail(broken.requirement, broken.expected, broken.actual, ...broken.evidence);
   }
   toString = () => `reuse-cursor(${this.which})`;
 }
 
-type ForeignKind = 'bulk-under-other' | 'rows-under-other' | 'foreign-under-own';
+type OwnershipKind = 'bulk-under-other' | 'rows-under-other' | 'foreign-under-own' | 'wallet' | 'message' | 'bulk-as-other-tenant' | 'rows-as-other-tenant';
 
-class Foreign implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly kind: ForeignKind, readonly which: number) {}
-  check = (m: Readonly<Model>) => this.kind === 'foreign-under-own' || m.bulks.length > 0;
+/** What an answer must say about whose it is: another business's objects stay concealed, this one's answers are its own. */
+class Ownership implements fc.AsyncCommand<Model, Real> {
+  constructor(readonly kind: OwnershipKind, readonly which: number) {}
+  check = (m: Readonly<Model>) => !(this.kind.endsWith('-under-other') || this.kind.endsWith('-as-other-tenant')) || m.bulks.length > 0;
   async run(m: Model, r: Real) {
     if (!room(r)) return;
     const { t } = r;
-    const { otherBusinessId, foreignBulkId } = t.config.fixtures;
+    const { otherBusinessId, foreignBulkId, messageId } = t.config.fixtures;
     const businessId = t.fixture('businessId');
-    let path: string;
-    let what: string;
-    if (this.kind === 'foreign-under-own') {
-      if (!foreignBulkId) return;
-      path = paths.bulkMessage(businessId, foreignBulkId);
-      what = `read another business's bulk ${foreignBulkId} under business ${businessId}`;
-    } else {
-      if (!otherBusinessId) return;
-      const bulk = pick(m.bulks, this.which);
-      path = this.kind === 'bulk-under-other' ? paths.bulkMessage(otherBusinessId, bulk.id) : paths.bulkRecipients(otherBusinessId, bulk.id);
-      what = `${this.kind === 'bulk-under-other' ? 'read bulk' : 'list the rows of bulk'} ${bulk.id} under business ${otherBusinessId} (no grant)`;
+    const plan = this.plan(m, businessId, t.config.apps.other !== undefined, otherBusinessId, foreignBulkId, messageId);
+    if (!plan) return;
+    const broken = await step(m, plan.what, async (record) => {
+      // The other business's application says so in a header, for a judge of the recorded traffic (tokens are redacted).
+      const res = record(await t.api.send({ method: 'GET', path: plan.path, ...(plan.asOther ? { as: 'other' as const, headers: { [OTHER_TENANT_HEADER]: 'other-tenant' } } : {}) }));
+      if (plan.concealed) {
+        require(res.status === 403 || res.status === 404, 'SEQ-OWNERSHIP-AFTER-ANY', '403 permission_denied or 404 resource_not_found, nothing shown', describeResponse(res), res);
+        const whose = this.kind === 'foreign-under-own' ? "another business's bulk" : plan.asOther ? "this business's bulk to the other business's application" : 'a bulk under a business without grant';
+        readings.add(`${whose}: ${res.status} ${codeOf(res.json) ?? ''}`.trim());
+        return;
+      }
+      // Its other answers are the wallet's and messages' topics to judge; the model only asks whose it is.
+      if (res.status !== 200 || !isObject(res.json)) return;
+      const ok = sameId(res.json.business_id, businessId) && (this.kind !== 'message' || sameId(res.json.id, messageId));
+      require(ok, 'SEQ-OWNERSHIP-AFTER-ANY', plan.expected, `id ${String(res.json.id)}, business_id ${String(res.json.business_id)}`, res);
+    });
+    if (broken) t.fail(broken.requirement, broken.expected, broken.actual, ...broken.evidence);
+  }
+
+  private plan(m: Model, businessId: string, otherTenant: boolean, otherBusinessId?: string, foreignBulkId?: string, messageId?: string): { path: string; what: string; concealed: boolean; expected: string; asOther?: boolean } | undefined {
+    switch (this.kind) {
+      case 'bulk-as-other-tenant':
+      case 'rows-as-other-tenant': {
+        // The other business's application (CONFORMANCE_OTHER_CLIENT_ID) reaching this business's bulk.
+        if (!otherTenant) return undefined;
+        const bulk = pick(m.bulks, this.which);
+        const rows = this.kind === 'rows-as-other-tenant';
+        const path = rows ? paths.bulkRecipients(businessId, bulk.id) : paths.bulkMessage(businessId, bulk.id);
+        return { path, what: `${rows ? 'list the rows of bulk' : 'read bulk'} ${bulk.id} of business ${businessId} as the other business's application`, concealed: true, expected: '', asOther: true };
+      }
+      case 'foreign-under-own':
+        return foreignBulkId ? { path: paths.bulkMessage(businessId, foreignBulkId), what: `read another business's bulk ${foreignBulkId} under business ${businessId}`, concealed: true, expected: '' } : undefined;
+      case 'wallet':
+        return { path: paths.walletBalance(businessId), what: 'read the wallet balance', concealed: false, expected: `the wallet of business ${businessId}` };
+      case 'message':
+        return messageId ? { path: paths.message(businessId, messageId), what: `read message ${messageId}`, concealed: false, expected: `message ${messageId} of business ${businessId}` } : undefined;
+      default: {
+        if (!otherBusinessId) return undefined;
+        const bulk = pick(m.bulks, this.which);
+        const rows = this.kind === 'rows-under-other';
+        const path = rows ? paths.bulkRecipients(otherBusinessId, bulk.id) : paths.bulkMessage(otherBusinessId, bulk.id);
+        return { path, what: `${rows ? 'list the rows of bulk' : 'read bulk'} ${bulk.id} under business ${otherBusinessId} (no grant)`, concealed: true, expected: '' };
+      }
     }
-    await step(m, what, async (record, expect) => {
-      const res = record(await t.api.send({ method: 'GET', path }));
-      if (!expect(res.status === 403 || res.status === 404, '403 or 404, nothing shown')) {
-        // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
-        t.fail('SEQ-OWNERSHIP-AFTER-ANY', '403 permission_denied or 404 resource_not_found, nothing shown', describeResponse(res), res);
-      }
-      readings.add(`${this.kind === 'foreign-under-own' ? "another business's bulk" : 'a bulk under a business without grant'}: ${res.status} ${codeOf(res.json) ?? ''}`.trim());
-    });
   }
-  toString = () => `foreign(${this.kind}, ${this.which})`;
-}
-
-class ReadWallet implements fc.AsyncCommand<Model, Real> {
-  check = () => true;
-  async run(m: Model, r: Real) {
-    if (!room(r)) return;
-    const { t } = r;
-    const businessId = t.fixture('businessId');
-    await step(m, 'read the wallet balance', async (record, expect) => {
-      const res = record(await t.api.send({ method: 'GET', path: paths.walletBalance(businessId) }));
-      // Its other answers are the wallet topic's to judge; the model only asks whose wallet it is.
-      if (res.status !== 200 || !isObject(res.json)) return;
-      if (!expect(sameId(res.json.business_id, businessId), `the wallet of business ${businessId}`)) {
-        // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
-        t.fail('SEQ-OWNERSHIP-AFTER-ANY', `the wallet of business ${businessId}`, `business_id ${String(res.json.business_id)}`, res);
-      }
-    });
-  }
-  toString = () => 'wallet';
-}
-
-class ReadMessage implements fc.AsyncCommand<Model, Real> {
-  check = () => true;
-  async run(m: Model, r: Real) {
-    if (!room(r)) return;
-    const { t } = r;
-    const messageId = t.config.fixtures.messageId;
-    if (!messageId) return;
-    const businessId = t.fixture('businessId');
-    await step(m, `read message ${messageId}`, async (record, expect) => {
-      const res = record(await t.api.send({ method: 'GET', path: paths.message(businessId, messageId) }));
-      if (res.status !== 200 || !isObject(res.json)) return;
-      if (!expect(sameId(res.json.id, messageId) && sameId(res.json.business_id, businessId), `message ${messageId} of business ${businessId}`)) {
-        // waiver: not proven yet: the sequence-only defects that reached this line were removed as unreliable on 2026-11-26 (issue 30 stays open for them)
-        t.fail('SEQ-OWNERSHIP-AFTER-ANY', `message ${messageId} of business ${businessId}`, `id ${String(res.json.id)}, business_id ${String(res.json.business_id)}`, res);
-      }
-    });
-  }
-  toString = () => 'message';
+  toString = () => `ownership(${this.kind}, ${this.which})`;
 }
 
 // ---- generation -----------------------------------------------------------------------------------
 
-/** Bodies to distinct numbers (rows are then at most the entries, whatever a target does with duplicates). */
+/**
+ * Bodies to at least two distinct numbers where the allowlist has two (rows are then at most the
+ * entries, whatever a target does with duplicates, and a listing has an order to keep).
+ */
 function distinctBodies(t: CheckContext): fc.Arbitrary<BulkRequestBody> {
-  return validBodies(t).map((body) => {
+  const options = bodyOptions(t, { count: { min: 2, max: 5 } });
+  return bulkRequestArb(options).map((body) => {
     const seen = new Set<string>();
-    return { ...body, recipients: body.recipients.filter((x) => (seen.has(x.to) ? false : (seen.add(x.to), true))) };
+    const recipients = body.recipients.filter((x) => (seen.has(x.to) ? false : (seen.add(x.to), true)));
+    const other = options.pool?.find((n) => !seen.has(n));
+    if (recipients.length < 2 && other !== undefined) recipients.push({ ...recipients[0]!, to: other });
+    return { ...body, recipients };
   });
 }
 
-function commandArbs(t: CheckContext, submits: boolean): fc.Arbitrary<fc.AsyncCommand<Model, Real>> {
+/**
+ * A fraction of what a bulk holds, for a page size (none: the target's default): a third of the
+ * listings ask for room for every row at once (one page, the listing whole), the rest split it.
+ */
+const fractionArb = fc.oneof(
+  { weight: 2, arbitrary: fc.constant(undefined) },
+  { weight: 1, arbitrary: fc.constant(0.999) },
+  { weight: 3, arbitrary: fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }) },
+);
+
+/** Present almost always; shrinking may drop it (and only that: each shrinking attempt costs a sequence's requests). */
+const usually = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 1_000_000 });
+
+/**
+ * One step of every kind: the repeats of the sequence's key (the other two in a random order, then
+ * the byte-identical one), then the observations in a random order. Every repeat is thus observed afterwards (a read, a listing) and
+ * the exact repeat follows the other two; the opening's listing and read come
+ * before all of them (independent draws meet a given pair in a few sequences of a run only). Targets
+ * favour the latest bulk, key or cursor; shrinking drops steps one by one.
+ */
+function kindsArb(submits: boolean): fc.Arbitrary<Array<fc.AsyncCommand<Model, Real>>> {
   // Mostly the latest bulk, key or cursor, so that steps meet one another on the same one.
   const index = fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.nat({ max: 7 }) });
   const filter: fc.Arbitrary<Filter> = fc.oneof(
-    { weight: 3, arbitrary: fc.constant<Filter>({ kind: 'none' }) },
-    { weight: 2, arbitrary: index.map((which): Filter => ({ kind: 'to', which })) },
+    { weight: 4, arbitrary: fc.constant<Filter>({ kind: 'none' }) },
+    { weight: 1, arbitrary: index.map((which): Filter => ({ kind: 'to', which })) },
     { weight: 1, arbitrary: fc.constantFrom(...STATUS_VALUES).map((value): Filter => ({ kind: 'status', value })) },
   );
-  const reads: Array<fc.WeightedArbitrary<fc.AsyncCommand<Model, Real>>> = [
-    { weight: 4, arbitrary: index.map((i) => new ReadBulk(i)) },
-    { weight: 4, arbitrary: fc.tuple(index, fc.option(fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }), { nil: undefined }), filter).map(([i, f, x]) => new List(i, f, x)) },
-    { weight: 2, arbitrary: index.map((i) => new ReuseCursor(i)) },
-    { weight: 2, arbitrary: fc.tuple(fc.constantFrom<ForeignKind>('bulk-under-other', 'rows-under-other', 'foreign-under-own'), index).map(([k, i]) => new Foreign(k, i)) },
-    { weight: 1, arbitrary: fc.constant(new ReadWallet()) },
-    { weight: 1, arbitrary: fc.constant(new ReadMessage()) },
+  // Reads under another business mostly of a bulk the sequence holds (what a cache keyed by id meets).
+  const ownership = fc.oneof(
+    { weight: 5, arbitrary: fc.constant<OwnershipKind>('bulk-under-other') },
+    { weight: 1, arbitrary: fc.constantFrom<OwnershipKind>('rows-under-other', 'foreign-under-own', 'wallet', 'message') },
+    { weight: 2, arbitrary: fc.constantFrom<OwnershipKind>('bulk-as-other-tenant', 'rows-as-other-tenant') },
+  );
+  const repeat = (kind: RepeatKind) => fc.tuple(index, spellingArb(), fc.integer()).map(([i, s, seed]) => new Repeat(kind, i, s, seed));
+  // The byte-identical repeat last: it asks whether the key still holds its first payload after the others.
+  const writes = submits ? [repeat('rewritten'), repeat('changed')] : [];
+  const observations: Array<fc.Arbitrary<fc.AsyncCommand<Model, Real>>> = [
+    index.map((i) => new ReadBulk(i)),
+    fc.tuple(index, fractionArb, filter).map(([i, f, x]) => new List(i, f, x)),
+    fc.tuple(index, fractionArb, filter).map(([i, f, x]) => new List(i, f, x)),
+    index.map((i) => new ReuseCursor(i)),
+    fc.tuple(ownership, index).map(([k, i]) => new Ownership(k, i)),
   ];
-  const writes: Array<fc.WeightedArbitrary<fc.AsyncCommand<Model, Real>>> = submits
-    ? [
-        { weight: 1, arbitrary: distinctBodies(t).map((b) => new Submit(b)) },
-        {
-          weight: 5,
-          arbitrary: fc
-            .tuple(fc.constantFrom<RepeatKind>('same', 'rewritten', 'changed'), index, spellingArb(), fc.integer())
-            .map(([k, i, s, seed]) => new Repeat(k, i, s, seed)),
-        },
-      ]
-    : [];
-  return fc.oneof(...writes, ...reads);
+  const control = submits ? usually(fc.noShrink(repeat('same'))).map((c) => (c ? [c] : [])) : fc.constant([]);
+  return fc.tuple(shuffled(writes), control, shuffled(observations)).map(([w, c, o]) => [...w, ...c, ...o]);
+}
+
+/** One of each, in a random order; shrinking drops them one by one (and only that). */
+function shuffled<T>(arbs: Array<fc.Arbitrary<T>>): fc.Arbitrary<T[]> {
+  const n = arbs.length;
+  if (n === 0) return fc.constant([]);
+  return fc
+    .tuple(fc.tuple(...arbs.map((arb) => usually(fc.noShrink(arb)))), fc.noShrink(fc.uniqueArray(fc.nat({ max: n - 1 }), { minLength: n, maxLength: n })))
+    .map(([items, order]) => order.map((k) => items[k]).filter((x): x is T => x !== undefined));
+}
+
+/**
+ * The opening of every sequence, before its random steps: state the random steps then meet again
+ * (a bulk of its own, the fixture bulk walked at the default page size so that it holds several
+ * cursors, the own bulk listed at the default page size and read). Each part may be shrunk away like any step.
+ */
+function openingArb(t: CheckContext, submits: boolean, fixture: boolean): fc.Arbitrary<Array<fc.AsyncCommand<Model, Real>>> {
+  return fc
+    .tuple(
+      submits ? usually(fc.noShrink(distinctBodies(t))) : fc.constant(undefined),
+      fixture ? usually(fc.constant(true)) : fc.constant(undefined),
+      usually(fc.constant(true)),
+      usually(fc.constant(true)),
+    )
+    .map(([body, walkFixture, list, read]) => [
+      ...(body ? [new Submit(body)] : []),
+      ...(walkFixture ? [new List(0, undefined, { kind: 'none' }, true)] : []),
+      ...(list ? [new List(0, undefined, { kind: 'none' })] : []),
+      ...(read ? [new ReadBulk(0)] : []),
+    ]);
 }
 
 // ---- the check ----------------------------------------------------------------------------------
@@ -488,27 +525,28 @@ describe('sequences (4.1, 4.2, 4.3, 5: a model of one business)', () => {
             : 'needs CONFORMANCE_SENDER_ID and CONFORMANCE_RECIPIENTS to submit, or CONFORMANCE_EXPIRED_CURSOR_BULK_ID to read',
         );
       }
+      if (settings.replayPath) t.note(`replaying the sequence of path "${settings.replayPath}" under seed ${settings.seed} alone`);
       t.note(`${sequences} sequence(s) of at most ${maxSteps} steps (--runs ${settings.runs}); ${submits ? 'submissions to allowlisted numbers and reads' : 'read-only, over the fixtures'}; webhook deactivation is left to the webhooks topic`);
       readings.clear();
       const real: Real = { t, limit: sequenceBudget(settings.runs) };
       let failing: { steps: Step[]; error: unknown } | undefined;
       let ran = 0;
       const details = await fc.check(
-        // A sequence that may submit opens with a submission: its other steps then act on a bulk of its own.
-        fc.asyncProperty(submits ? fc.option(distinctBodies(t), { nil: undefined, freq: 1_000_000 }) : fc.constant(undefined), fc.commands([commandArbs(t, submits)], { maxCommands: maxSteps - 1, size: 'max' }), async (opening, cmds) => {
+        fc.asyncProperty(openingArb(t, submits, Boolean(fixtureBulk)), kindsArb(submits), async (opening, cmds) => {
           const model: Model = { bulks: fixtureBulk ? [{ id: fixtureBulk, rows: [], rowTo: new Map() }] : [], cursors: [], steps: [] };
           ran++;
           try {
-            await fc.asyncModelRun(() => ({ model, real }), opening ? [new Submit(opening), ...cmds] : cmds);
+            await fc.asyncModelRun(() => ({ model, real }), [...opening, ...cmds]);
           } catch (error) {
             if (!(error instanceof CheckSkipped)) failing = { steps: model.steps, error };
             throw error;
           }
         }),
-        { seed: settings.seed, numRuns: sequences },
+        // `replay` of a report: the shrunk sequence alone (its path under the seed), not a new search.
+        settings.replayPath ? { seed: settings.seed, numRuns: sequences, path: settings.replayPath, endOnFailure: true } : { seed: settings.seed, numRuns: sequences },
       );
       for (const reading of readings) t.note(`reading: ${reading}`);
-      t.note(`${ran} sequence run(s), shrinking included`);
+      t.note(`${ran} sequence run(s), shrinking included; ${t.api.requestCount} request(s)`);
       if (!details.failed) return;
       const cause = details.errorInstance;
       if (cause instanceof CheckSkipped) throw cause;

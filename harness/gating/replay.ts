@@ -70,6 +70,8 @@ export function replayConfig(report: RunResult, checkId: string, config: RunConf
     }
   }
   const seed = check.seed ?? report.seed;
+  // The failing case as shrunk (its path under the seed), for a check that runs it alone.
+  const replayPath = /path "([\d:]+)"/.exec(check.counterexample ?? '')?.[1];
   // Checks of these topics judge every exchange of the run: alone they would see almost none.
   const wholeRun = READS_WHOLE_RUN.includes(topic)
     ? `${topic} judges the exchanges of the whole run, so every topic of the report runs again`
@@ -81,7 +83,7 @@ export function replayConfig(report: RunResult, checkId: string, config: RunConf
     defects: report.target.embedded ? [...(report.target.defects ?? [])] : [],
     seedGiven: true,
     reportDir: reportDir ? resolve(reportDir) : join(dirname(resolve(reportFile)), 'replay'),
-    settings: { ...config.settings, seed, runs: report.runs, profile: report.profile },
+    settings: { ...config.settings, seed, runs: report.runs, profile: report.profile, ...(replayPath ? { replayPath } : {}) },
   };
   delete replay.shard;
   return {

@@ -6,6 +6,7 @@ import { authorize } from './authorize.ts';
 import type { FieldError } from '../problems.ts';
 import { MAX_RECIPIENTS, checkVariables, isE164, placeholdersOf, validateBulkBody, type BulkBody } from './bulk-body.ts';
 import type { Call } from './call.ts';
+import { readByOwner } from './bulk-read.ts';
 import { renderBulk } from './render.ts';
 
 const OPERATION = 'createSmsBulkMessage';
@@ -223,6 +224,19 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
       // defects run the acceptance again underneath: for a byte-identical repeat, or one rewritten).
       if ((d.has('replay-creates-bulk') && !rewritten) || (d.has('equivalent-repeat-creates-bulk') && rewritten)) saveOrphan();
       const r = previous.response;
+      const replayed = store.bulk(bulkIdOfLocation(r.location));
+      if (replayed) {
+        // Defects of the sequences topic: the repeat changes the original bulk underneath (its intake
+        // counts the entries again; a rewritten repeat appends its numbers as rows), or rebinds the key
+        // to the rewritten bytes, or the replay shows the bulk as it is now once it was read.
+        if (d.has('replay-adds-intake')) replayed.intake = { ...replayed.intake, good: replayed.intake.good + valid.recipients.length };
+        if (d.has('equivalent-repeat-appends-rows') && rewritten) {
+          const extra = valid.recipients.map((x, i) => ({ id: uuidv7(now), position: replayed.rows.length + i, to: x.to, fate: 'delivered' as const }));
+          replayed.rows = [...replayed.rows, ...extra];
+        }
+        if (d.has('rewritten-repeat-rebinds-key') && rewritten) store.saveIdempotency(scope!, { ...previous, fingerprint: `bytes:${rawBody}` });
+        if (d.has('replay-after-read-shows-current') && readByOwner.has(replayed)) return call.raw(r.status, JSON.stringify(renderBulk(call, replayed)), r.location ? { Location: r.location } : {});
+      }
       const replayHeaders: Record<string, string> = r.location && !d.has('replay-without-location') ? { Location: r.location } : {};
       // 4.0: the repeat's own request id (the blind defect replays the original one with the rest).
       if (d.has('blind-replay-stale-request-id') && r.requestId) replayHeaders['X-Request-Id'] = r.requestId;

@@ -12,6 +12,13 @@ export const MAX_PAGE_SIZE = 1000;
 const STATUS_FILTERS = new Set(['queued', 'sent', 'delivered', 'failed']);
 /** Cursors already presented, per reference (the `blind-cursor-single-use` defect). */
 const spentCursors = new WeakMap<object, Set<string>>();
+/** Bulks their business has read (what defects of the sequences topic key on; faithful code ignores it). */
+export const readByOwner = new WeakSet<BulkRecord>();
+/**
+ * What the cursor defect of the sequences topic keeps per bulk: the position of the cursor issued
+ * last and the cursors already presented.
+ */
+const cursorMemory = new WeakMap<BulkRecord, { latestNext: number; presented: Set<string> }>();
 /** Literal query parameter names (the document does not name them; reference choice). */
 export const PARAMS = { limit: 'limit', cursor: 'cursor', status: 'status', to: 'to' } as const;
 
@@ -52,6 +59,10 @@ export function getBulk(call: Call, pathBusinessId: string, bulkId: string): voi
   if (call.defects.has('blind-bulk-lookup-before-grant') && !call.deps.store.bulk(bulkId)) {
     return call.problem('resource_not_found', 'No bulk SMS message with this id exists for this business.');
   }
+  // 5: a bulk is shown under its own business only (the sequences defect serves a bulk its owner has
+  // read from a cache keyed by id alone, before the grant is looked at).
+  const cached = call.deps.store.bulk(bulkId);
+  if (cached && readByOwner.has(cached) && call.defects.has('read-bulk-served-under-any-business')) return call.json(200, renderBulk(call, cached));
   if (!authorize(call, businessId, 'sms.bulk.read')) return;
   // 4.2: bulk SMS only (the blind defect's lookup falls through to individual messages of any business,
   // as with one table for every SMS, and shows the message as a bulk).
@@ -74,7 +85,9 @@ export function getBulk(call: Call, pathBusinessId: string, bulkId: string): voi
     });
   }
   const bulk = ownedBulk(call, businessId, bulkId);
-  if (bulk) call.json(200, renderBulk(call, bulk));
+  if (!bulk) return;
+  readByOwner.add(bulk);
+  call.json(200, renderBulk(call, bulk));
 }
 
 export function listRecipients(call: Call, businessId: string, bulkId: string): void {
@@ -207,6 +220,11 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
       spent.add(cursorText!);
     }
     start = c.next;
+    // 4.3: a cursor gives its own page each time (the sequences defect serves a cursor presented again
+    // from the position of the bulk's latest issued cursor, as a server-side session would).
+    const memory = cursorMemory.get(bulk);
+    if (memory && d.has('reused-cursor-follows-latest') && memory.presented.has(cursorText!)) start = memory.latestNext;
+    if (memory) memory.presented.add(cursorText!);
   }
 
   // 4.3: the number filter keeps only rows sent to that number (one defect compares it without its +).
@@ -232,7 +250,12 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   let lastPosition = -1;
   // 4.3: a page holds at most the size applied (the defect serves one row more).
   const room = d.has('page-one-row-over') ? limit + 1 : limit;
-  for (const row of bulk.rows) {
+  // 4.3: one default ordering (the sequences defect serves a listing that fits on one page, once its
+  // bulk was read, from the read's cached rows, newest first).
+  const onePage = cursorText === null && bulk.rows.filter(matches).length <= limit;
+  const reversed = d.has('rows-reversed-after-read') && onePage && readByOwner.has(bulk);
+  const ordered = reversed ? [...bulk.rows].reverse().map((row, position) => ({ ...row, position })) : bulk.rows;
+  for (const row of ordered) {
     if (row.position < start) continue;
     if (!matches(row)) continue;
     if (page.length === room) {
@@ -256,6 +279,11 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   // (The blind defect writes no cursor as an empty string.)
   const noCursor: string | null = d.has('blind3-last-page-cursor-empty-string') ? '' : null;
   const nextCursor = offered ? call.deps.cursors.encode({ business: businessId, bulk: bulk.id, filters, next: lastPosition < 0 ? start : next, issuedAt: now }) : noCursor;
+  if (offered) {
+    const memory = cursorMemory.get(bulk) ?? { latestNext: next, presented: new Set<string>() };
+    memory.latestNext = lastPosition < 0 ? start : next;
+    cursorMemory.set(bulk, memory);
+  }
   // 2.6: has_more tells whether another page follows; the defect asks whether the whole listing exceeds one page.
   if (d.has('has-more-counts-whole-listing')) hasMore = bulk.rows.filter(matches).length > limit;
   // 2.6: limit is an integer (the blind defect echoes the query parameter's text).

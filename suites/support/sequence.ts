@@ -12,22 +12,32 @@ export interface SequencePlan {
 
 const clamp = (n: number, min: number, max: number) => Math.max(min, Math.min(max, n));
 
-/** A handful of short sequences for the default 25 runs; more and longer ones as --runs grows. */
+/**
+ * Five sequences for the default 25 runs, each an opening and one step of every kind
+ * (OPENING_STEPS + KIND_STEPS); more sequences as --runs grows.
+ */
 export function sequencePlan(runs: number): SequencePlan {
-  return { sequences: clamp(Math.ceil(runs / 2), 2, 24), maxSteps: clamp(Math.ceil(runs / 3), 4, 12) };
+  return { sequences: clamp(Math.ceil(runs / 5), 2, 24), maxSteps: SEQUENCE_STEPS };
 }
+
+/** Steps of a sequence's opening (a bulk of its own, the fixture walked, its bulk listed and read). */
+export const OPENING_STEPS = 4;
+/** Steps after it: one of every kind of operation, in a random order. */
+export const KIND_STEPS = 8;
+const SEQUENCE_STEPS = OPENING_STEPS + KIND_STEPS;
 
 /** The most requests one step sends: a listing walk of at most this many pages. */
 export const MAX_STEP_REQUESTS = 6;
 
 /**
- * Requests the sequences may send, shrinking included: about one and a half a step on average, and
- * a step starts only while a whole walk still fits, so a run never passes it: late steps, then
- * shrinking, end when the allowance does.
+ * Requests the sequences may send, shrinking included: about one and a half a step on average for
+ * the sequences themselves, and the rest for shrinking a failure (each attempt replays a sequence up
+ * to its failing step). A step starts only while a whole walk still fits, so a run never passes it:
+ * late steps, then shrinking, end when the allowance does. A passing run spends the first part only.
  */
 export function sequenceBudget(runs: number): number {
   const { sequences, maxSteps } = sequencePlan(runs);
-  return Math.ceil(sequences * maxSteps * 1.5) + 4 * maxSteps;
+  return Math.ceil(sequences * maxSteps * 1.5) + 20 * maxSteps;
 }
 
 /** One step of a sequence as the report tells it. */
