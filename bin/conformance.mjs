@@ -10,6 +10,7 @@
 // This file and node-version.mjs are all an old Node loads: plain syntax (no top-level await), the
 // version checked before any other import, so an unsupported Node gets one line and exit 2.
 import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { nodeVersionProblem } from './node-version.mjs';
 
 const tooOld = nodeVersionProblem(process.versions.node);
@@ -52,4 +53,23 @@ function start() {
   return ready.then(() => import(entry.href)).then(({ main }) => main(process.argv.slice(2)));
 }
 
-start().then((status) => process.exit(status));
+/**
+ * `check` streams millions of short-lived exchanges: in the 1 MiB young generation above it spent a
+ * third of its time collecting them, and V8 reads that size only when it starts (check setting it
+ * later changed nothing). So `check` runs in a child Node with an 8 MiB one, this process only
+ * waiting for it (bench: about 15 % less CPU, about 25 MiB more at peak). Its exit status and
+ * output are the child's.
+ */
+const CHECK_YOUNG_GENERATION = '--max-semi-space-size=8';
+
+function startCheck() {
+  return import('node:child_process').then(({ spawn }) => new Promise((resolve) => {
+    const child = spawn(process.execPath, [CHECK_YOUNG_GENERATION, '--', fileURLToPath(import.meta.url), ...process.argv.slice(2)], { stdio: 'inherit' });
+    // Ctrl-C reaches the child from the terminal too; a signal sent to this process alone is passed on.
+    for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+    child.on('exit', (status, signal) => resolve(status ?? (signal ? 128 + (signal === 'SIGINT' ? 2 : 15) : 2)));
+  }));
+}
+
+const isCheck = process.argv[2] === 'check' && !process.execArgv.includes(CHECK_YOUNG_GENERATION);
+(isCheck ? startCheck() : start()).then((status) => process.exit(status));

@@ -63,7 +63,8 @@ export function addSecretsOf(secrets: SecretSet, ex: TrafficExchange): void {
     }
   }
   const body = ex.response.body;
-  if (body && /"(access|refresh|id)_token"/.test(body)) {
+  // A plain search first: every answer passes here, and almost none carries a token.
+  if (body && body.includes('_token"') && /"(access|refresh|id)_token"/.test(body)) {
     try {
       const json = objectOf(JSON.parse(body));
       for (const name of TOKEN_MEMBERS) if (typeof json?.[name] === 'string') add(secrets, json[name] as string);

@@ -1,18 +1,32 @@
 // The client's side of the traffic: what the client that made it does against the document's
 // advice. Reported in a section of its own (advisories named client/...), never failing the run.
+import { createHash } from 'node:crypto';
 import { fingerprint, kept, objectOf, type Observed } from '../context.ts';
 import type { JudgeContext } from '../context.ts';
 import { AT_END, BoundedMap, STATE_LIMIT, type Reducer, type Verdicts } from '../verdicts.ts';
 import { alteredFrom } from './cursors.ts';
 
-/** JSON with sorted keys: equal for bodies equal as JSON values, whatever their key order. */
+/**
+ * JSON with sorted keys: equal for bodies equal as JSON values, whatever their key order. Built by
+ * appending to one string (every keyed submission is walked: no array of parts per node).
+ */
 function canonical(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value).sort().map((k) => `${JSON.stringify(k)}:${canonical((value as Record<string, unknown>)[k])}`).join(',')}}`;
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) {
+    let text = '[';
+    for (let i = 0; i < value.length; i++) text += (i === 0 ? '' : ',') + canonical(value[i]);
+    return `${text}]`;
   }
-  return JSON.stringify(value) ?? 'null';
+  const record = value as Record<string, unknown>;
+  const keys = Object.keys(record);
+  if (keys.length > 1) keys.sort();
+  let text = '{';
+  for (let i = 0; i < keys.length; i++) text += `${i === 0 ? '' : ','}${JSON.stringify(keys[i])}:${canonical(record[keys[i]!])}`;
+  return `${text}}`;
 }
+
+/** The key a submission is remembered by: SHA-1 is enough to tell bodies apart, and cheaper than SHA-256. */
+const submissionKey = (businessId: string | undefined, value: unknown) => createHash('sha1').update(`${businessId} ${canonical(value)}`).digest('base64');
 
 const bearerOf = (o: Observed) => o.bearer;
 
@@ -72,7 +86,7 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
       if (o.ex.request.headers['idempotency-key'] === undefined) {
         v.clientFinding('client/submission-without-idempotency-key', 'IDEM-KEY-REQUIRED', 'a bulk submission was sent without an Idempotency-Key, so a retry after a lost answer could send the messages twice', [o]);
       } else if (o.requestKnown && o.requestJson !== undefined) {
-        const fingerprintOf = fingerprint(`${o.op.params.businessId} ${canonical(o.requestJson)}`);
+        const fingerprintOf = submissionKey(o.op.params.businessId, o.requestJson);
         const earlier = submissions.get(fingerprintOf);
         if (earlier && earlier.ex.request.headers['idempotency-key'] !== o.ex.request.headers['idempotency-key']) {
           v.clientFinding('client/retry-under-new-key', 'IDEM-REPLAY', 'the same submission was sent again under a new Idempotency-Key: the server cannot replay it and may send the messages again', [earlier, o]);
