@@ -13,6 +13,7 @@ import { paths } from './support/paths.ts';
 import {
   codeOf,
   describeResponse,
+  expectNoServerFault,
   problemViolations,
   typeBase,
   viewOfApiResponse,
@@ -22,6 +23,8 @@ import {
   type ResponseView,
 } from './support/problem.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
+import { unusualRequestCount, unusualRequests } from './support/unusual.ts';
+import { isSandbox } from './support/bulk.ts';
 import { isKnownProblemCode } from '../spec/problem-codes.ts';
 
 // The sweep is shared: at most the 401, 403 and 404 reads, a page size too large, the 503, 500
@@ -373,6 +376,34 @@ describe('problem-details (7)', () => {
           t.fail('PROB-CODE-STATUS', '500 internal_error', `${describeResponse(item.view)} on ${where(item.exchange, item.view)}`, ...(item.live ? [item.live] : []));
         }
       }
+    },
+  );
+
+  check(
+    {
+      id: 'unusual-requests-no-5xx',
+      title:
+        'Every operation of the spec sent with one unusual but well-formed change (Accept of another type or with q-values, an unknown or a repeated query parameter, a trailing slash, an extra header, an empty body where none is taken): never a 5xx',
+      requirements: ['PROB-NO-5XX-FOR-CLIENT-FAULT'],
+      uses: ['businessId', 'expiredCursorBulkId', 'messageId', 'recipients'],
+      maxRequests: () => unusualRequestCount(),
+      // Writes go only where a refusal follows (an unknown endpoint, an invalid body): nothing changes.
+      writes: 'sends a DELETE of a random endpoint id and an invalid bulk SMS body, each refused',
+      readsInSafe: true,
+    },
+    async (t) => {
+      // Blind defects blind-accept-xml-500 and blind-repeated-query-param-500: what the document
+      // does not describe is still no server fault, on every operation.
+      const all = unusualRequests(t.config.fixtures, t.config.params, randomUuidV7(t, 'problem/unusual-endpoint'), (label) => t.api.idempotencyKey(`unusual-${label}`), isSandbox(t.config));
+      const cases = all.filter((c) => !c.writes || t.config.settings.profile !== 'safe');
+      if (cases.length === 0) t.skip('the fixtures name no business, so no operation can be called');
+      const answers: string[] = [];
+      for (const c of cases) {
+        const res = await t.api.send(c.request);
+        if (expectNoServerFault(t, res, c.name)) answers.push(`${c.name}: ${describeResponse(res)}`);
+      }
+      t.note(`${cases.length} unusual requests, none answered 5xx${all.length > cases.length ? ` (${all.length - cases.length} writes left out in profile safe)` : ''}`);
+      t.note(answers.slice(0, 12).join('; '));
     },
   );
 });
