@@ -17,6 +17,8 @@ export interface Defect {
   hostCannotShow?: string;
   /** For a defect of the sequences topic: why no single check of another topic meets it. */
   onlySequence?: string;
+  /** Written blind in that round and moved here once caught (round 1's moved before round 2 carry none). */
+  round?: 1 | 2;
 }
 
 const registry = [
@@ -279,6 +281,57 @@ const registry = [
   { id: 'blind-filtered-walk-repeats', requirement: 'CUR-WALK', topic: 'cursors', description: "In a filtered listing the next page starts page-size positions after the page's start (counting unfiltered rows), so a filtered walk repeats rows." },
   { id: 'blind-fingerprint-ignores-variables', requirement: 'IDEM-CONFLICT', topic: 'idempotency', description: "The payload fingerprint leaves out the recipients' template_variables, so a repeat with other variable values replays the original instead of 409 idempotency_conflict." },
   { id: 'blind-key-case-insensitive', requirement: 'IDEM-SCOPE', topic: 'idempotency', description: 'Idempotency keys are compared lower-cased, so a key differing only in letter case from a used one is taken for it (409 or replay instead of a new bulk).' },
+  // Written blind (round 1), already caught requirement-exact in both modes when round 2's misses were closed (issue 29): ids kept.
+  { id: 'blind-basic-credentials-accepted', requirement: 'AUTH-BEARER', topic: 'auth-ordering', description: "The API also accepts the application's client credentials sent as HTTP Basic (the token endpoint's scheme) instead of a bearer token." },
+  { id: 'blind-bulk-lookup-before-grant', requirement: 'AUTH-ORDER', topic: 'auth-ordering', description: 'A bulk read looks the bulk up before checking the grant: on a business without grant an unknown bulk id gets 404 resource_not_found, an existing one 403 permission_denied.' },
+  { id: 'blind-cursor-overlaps-one-row', requirement: 'CUR-WALK', topic: 'cursors', description: "Each next page starts at the previous page's last row, so a walk repeats one row per page." },
+  { id: 'blind-delete-requires-content-type', requirement: 'HOOK-DEACTIVATE-204', topic: 'webhooks', description: 'A DELETE without a Content-Type header (it has no body) is refused with 400 validation_failed instead of deactivating.' },
+  { id: 'blind-e164-leading-zero-accepted', requirement: 'VAL-INVALID-RECIPIENT', topic: 'validation', description: 'Recipient numbers whose first digit is 0 (+0…) are accepted as valid.' },
+  { id: 'blind-error-item-message', requirement: 'PROB-VALIDATION-ERRORS', topic: 'problem-details', description: 'Each errors[] item carries a message member beside pointer and code.' },
+  { id: 'blind-foreign-message-404-owner-instance', requirement: 'CONC-SAME-AS-MISSING', topic: 'concealment', description: "The 404 for another business's message carries as instance that message's path under its owning business." },
+  { id: 'blind-limit-above-max-clamped', requirement: 'CUR-MAX-LIMIT', topic: 'cursors', description: 'A page size above 1000 is clamped to 1000 and served (200) instead of 400 validation_failed.' },
+  { id: 'blind-location-without-version-prefix', requirement: 'BULK-LOCATION', topic: 'bulk-invariants', description: "The 202's Location leaves out the /v1 prefix (/businesses/{id}/sms/bulk-messages/{bulkId}), so it resolves to no resource." },
+  { id: 'blind-message-template-as-id', requirement: 'MSG-TEMPLATE-PIN', topic: 'messages', description: 'A template-based message shows template as the bare template id string instead of the pin object.' },
+  { id: 'blind-message-times-epoch', requirement: 'MSG-SCHEMA', topic: 'messages', description: 'A retrieved message writes accepted_at, submitted_at, delivered_at and failed_at as epoch milliseconds (JSON numbers).' },
+  { id: 'blind-missing-permission-401', requirement: 'AUTH-PERMISSION', topic: 'auth-ordering', description: 'An application granted on the business but lacking the operation permission gets 401 authentication_required instead of 403 permission_denied.' },
+  { id: 'blind-over-limit-invalid-recipient-code', requirement: 'RLIM-MAX-1000', topic: 'recipient-limits', description: 'Too many recipients gives 422 with code invalid_recipient instead of recipient_limit_exceeded.' },
+  { id: 'blind-pagination-limit-string', requirement: 'SCH-PAGINATION', topic: 'schemas', description: 'pagination.limit echoes the page size query parameter as a string ("10") when one is given.' },
+  { id: 'blind-problem-status-as-string', requirement: 'PROB-STATUS-MATCH', topic: 'problem-details', description: 'The status member of problems is a string ("400") instead of an integer.' },
+  { id: 'blind-problem-type-hyphenated', requirement: 'PROB-TYPE-FORM', topic: 'problem-details', description: 'Problem type URIs end in the code written with hyphens (…/validation-failed) instead of the code.' },
+  { id: 'blind-recipient-extra-member-accepted', requirement: 'VAL-RECIPIENT-ITEM-FIELDS', topic: 'validation', description: 'Recipient entries with members beyond to and template_variables are accepted (the extra members ignored).' },
+  { id: 'blind-replay-current-state', requirement: 'IDEM-REPLAY', topic: 'idempotency', description: 'An equivalent repeat answers the bulk as it is now (current status, counts, warnings) instead of replaying the original 202 response.' },
+  { id: 'blind-replay-status-200', requirement: 'IDEM-REPLAY', topic: 'idempotency', description: 'An equivalent repeat replays the original body and Location but with status 200 instead of the original 202.' },
+  { id: 'blind-request-id-dots-replaced', requirement: 'RID-ECHO', topic: 'request-id', description: 'A valid X-Request-Id containing a dot or underscore is replaced by a generated one (the pattern taken as letters, digits and hyphens).' },
+  { id: 'blind-request-id-lowercased', requirement: 'RID-ECHO', topic: 'request-id', description: 'A valid X-Request-Id is echoed lower-cased.' },
+  { id: 'blind-request-id-min-2', requirement: 'RID-LENGTH-BOUNDARY', topic: 'request-id', description: 'A valid one-character X-Request-Id is replaced by a generated one (the minimum taken as 2).' },
+  { id: 'blind-row-ids-uuidv4', requirement: 'SCH-UUIDV7', topic: 'schemas', description: 'Recipient rows of newly accepted bulks get UUID version 4 ids.' },
+  { id: 'blind-row-times-without-offset', requirement: 'SCH-UTC-TIMESTAMPS', topic: 'schemas', description: 'Recipient rows write their timestamps without an offset (2026-01-01T10:00:00.000), unlike every other resource.' },
+  { id: 'blind-rows-listing-skips-grant', requirement: 'CONC-OTHER-BUSINESS-PATH', topic: 'concealment', description: 'The recipient listing does not check the grant: the rows of a bulk of a business without grant are listed (200) under that business.' },
+  { id: 'blind-wallet-balance-grouped', requirement: 'WAL-MONEY-FORMAT', topic: 'wallet', description: 'current_balance and available_balance are written with thousands separators (1,250.75).' },
+  { id: 'blind-wallet-cache-skips-permission', requirement: 'WAL-PERMISSION', topic: 'wallet', description: "Balances are cached per business and served from the cache to any granted application: once another application read it, one without wallet.balance.read gets 200." },
+  { id: 'blind-wallet-currency-numeric', requirement: 'WAL-CURRENCY-FORMAT', topic: 'wallet', description: 'currency is the ISO 4217 numeric code (826) instead of the alphabetic one.' },
+  { id: 'blind-wallet-permission-404', requirement: 'WAL-PERMISSION', topic: 'wallet', description: 'An application granted on the business without wallet.balance.read gets 404 resource_not_found instead of 403 permission_denied.' },
+  { id: 'blind-webhook-delete-202', requirement: 'HOOK-DEACTIVATE-204', topic: 'webhooks', description: 'Deactivation answers 202 Accepted with an empty body instead of 204.' },
+  // Written blind (round 2), caught requirement-exact in both modes (issue 29): ids kept, their round with them.
+  { id: 'blind-401-detail-echoes-token', requirement: 'PROB-DETAIL-NO-SECRETS', topic: 'problem-details', round: 2, description: 'The 401 for a presented but invalid (for example expired) token quotes the token in its detail.' },
+  { id: 'blind-accept-xml-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'problem-details', round: 2, description: 'A request whose Accept header asks for application/xml throws in the serialiser picker: 500 internal_error.' },
+  { id: 'blind-foreign-message-404-last-modified', requirement: 'CONC-SAME-AS-MISSING', topic: 'concealment', round: 2, description: "The 404 for another business's message carries a Last-Modified header (the message's acceptance time) that a random id's 404 lacks." },
+  { id: 'blind-generated-request-id-long', requirement: 'RID-FORMAT', topic: 'request-id', round: 2, description: 'Generated request ids carry an appended trace context and are over 128 characters long.' },
+  { id: 'blind-later-pages-items', requirement: 'SCH-LISTING-ENVELOPE', topic: 'schemas', round: 2, description: 'Pages read with a cursor name their rows items instead of data (the first page is right).' },
+  { id: 'blind-listing-media-type-vendor', requirement: 'SCH-JSON-MEDIA-TYPE', topic: 'schemas', round: 2, description: 'The recipient listing is labelled application/vnd.api+json; the other operations say application/json.' },
+  { id: 'blind-message-pin-template-is-message', requirement: 'MSG-TEMPLATE-PIN', topic: 'messages', round: 2, description: "A template-based message's pin shows the message's own id as template_id." },
+  { id: 'blind-null-message-ignored', requirement: 'VAL-EXACTLY-ONE-CONTENT', topic: 'validation', round: 2, description: 'message: null beside a template_id is taken for an absent message: the body with both members is accepted as template-based.' },
+  { id: 'blind-path-id-format-suffix', requirement: 'VAL-PATH-UUIDV7', topic: 'validation', round: 2, description: 'A path ending in a .json format suffix is routed without it: a message id followed by .json answers 200 with the message.' },
+  { id: 'blind-pin-lost-on-read', requirement: 'BULK-TEMPLATE-PIN-STABLE', topic: 'bulk-invariants', round: 2, description: 'A template-based bulk shows its pin in the 202 but template null on every later read.' },
+  { id: 'blind-problem-title-names-field', requirement: 'PROB-TITLE-STABLE', topic: 'problem-details', round: 2, description: 'validation_failed titles name the first field at fault (Invalid field /recipients/0/to), so the code has a different title per occurrence.' },
+  { id: 'blind-recipient-spaces-normalized', requirement: 'VAL-INVALID-RECIPIENT', topic: 'validation', round: 2, description: 'A recipient number written with spaces (+44 7700 900123) is accepted with the spaces stripped instead of refused.' },
+  { id: 'blind-repeated-query-param-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'problem-details', round: 2, description: 'A recipient listing with a query parameter given twice (limit=10&limit=20) throws: 500 internal_error instead of a 4xx.' },
+  { id: 'blind-replay-without-request-id', requirement: 'RID-EVERY-RESPONSE', topic: 'request-id', round: 2, description: 'A replayed submission is written from the replay cache without any X-Request-Id header.' },
+  { id: 'blind-request-id-regenerated-on-202', requirement: 'RID-ECHO', topic: 'request-id', round: 2, description: "The 202 of an accepted submission carries a generated X-Request-Id instead of the client's valid one (other answers echo it)." },
+  { id: 'blind-template-variable-empty-refused', requirement: 'VAL-TEMPLATE-VARIABLE-LENGTH', topic: 'validation', round: 2, description: 'An empty template variable value (a string of 0 characters, within the 512 maximum) is refused with 400 validation_failed.' },
+  { id: 'blind-wallet-available-rounded', requirement: 'WAL-AVAILABLE-EQUALS-CURRENT', topic: 'wallet', round: 2, description: 'available_balance is current_balance rounded to whole units (1251 for 1250.75).' },
+  { id: 'blind-wallet-balance-zero-padded', requirement: 'WAL-MONEY-FORMAT', topic: 'wallet', round: 2, description: 'current_balance and available_balance are zero-padded to a fixed width of 10 (0001250.75), leading zeros the money pattern forbids.' },
+  { id: 'blind-wallet-permission-wrong-code', requirement: 'WAL-PERMISSION', topic: 'wallet', round: 2, description: 'An application granted on the business without wallet.balance.read gets 403 with code sender_not_authorized instead of permission_denied.' },
   // sequences: each shows only when one operation follows another on the same bulk, key or cursor;
   // `onlySequence` says why no single check of the other topics meets it.
   { id: 'conflict-counts-entries-as-bad', requirement: 'SEQ-REPEAT-CHANGES-NOTHING', topic: 'sequences', description: "A conflicting repeat gets 409 idempotency_conflict, but its entries are counted into the original bulk's intake as bad entries.", onlySequence: 'idempotency/conflict-one-field-changed never reads the original bulk after the conflict' },

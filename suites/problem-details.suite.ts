@@ -354,6 +354,14 @@ describe('problem-details (7)', () => {
         t.evidence(without.exchange);
         t.fail('PROB-INSTANCE', 'an instance member (recommended)', `no instance on ${where(without.exchange, without.view)}`, ...(without.live ? [without.live] : []));
       }
+      // Blind defect blind-problem-instance-with-space: present, it is a URI reference (RFC 3986
+      // leaves no room for a space, a quote or angle brackets in one).
+      const notUri = bodies.find((i) => /[\s"<>{}|\\^`]/.test(String(bodyOf(i)!.instance)));
+      if (notUri) {
+        t.evidence(notUri.exchange);
+        // waiver: proven by blind-problem-instance-with-space in both modes (npm run matrix -- --blind), which stays blind: a space in instance also breaks PROB-SCHEMA's must, so no one-rule defect of the main registry can reach this line alone
+        t.fail('PROB-INSTANCE', 'instance a URI reference', `instance ${JSON.stringify(bodyOf(notUri)!.instance)} on ${where(notUri.exchange, notUri.view)}`, ...(notUri.live ? [notUri.live] : []));
+      }
     },
   );
 
