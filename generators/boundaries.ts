@@ -24,6 +24,8 @@ export interface FieldBound {
   limit: number;
   /** Set when the bound is a quota the service enforces with a problem, not a schema keyword. */
   semantic?: Outcome;
+  /** Set when no keyword writes the bound: a string's minimum 0 when it has no minLength. */
+  implicit?: true;
 }
 
 const BOUND_KEYWORDS: BoundKeyword[] = ['minLength', 'maxLength', 'minimum', 'maximum', 'minItems', 'maxItems'];
@@ -43,6 +45,11 @@ export function boundsOf(name: SchemaName): FieldBound[] {
     }
     for (const keyword of BOUND_KEYWORDS) {
       if (typeof schema[keyword] === 'number') out.push({ pointer, schemaPath, keyword, limit: schema[keyword] as number });
+    }
+    // A free-text string with no minLength has the minimum 0: the empty string is valid (blind
+    // defect blind-template-variable-empty-refused refused an empty template variable).
+    if (schema.type === 'string' && schema.minLength === undefined && schema.pattern === undefined && schema.format === undefined && schema.enum === undefined) {
+      out.push({ pointer, schemaPath, keyword: 'minLength', limit: 0, implicit: true });
     }
     const semantic = schema['x-semantic-limit'];
     if (isSchemaObject(semantic) && typeof semantic.status === 'number' && typeof semantic.code === 'string') {

@@ -134,6 +134,24 @@ function withIndex(bodies: fc.Arbitrary<BulkRequestBody>): fc.Arbitrary<[BulkReq
 }
 
 /**
+ * Every optional member of the body and of a recipient entry sent as JSON null, one kind each: the
+ * schema types none of them nullable, so null is an invalid value, never the member left out (blind
+ * defect blind-null-message-ignored took `message: null` beside a template_id for no message).
+ * Listed, so a budget can count them; invalidBulkCaseArbs derives the members from the schema and
+ * refuses a list that drifted from it.
+ */
+export const OPTIONAL_MEMBER_NULL_KINDS = ['null: /message', 'null: /template_id', 'null: /recipients/*/template_variables'] as const;
+
+/** The optional members of the body ('/x') and of a recipient entry ('/recipients/*' + '/x'), from the schema. */
+function optionalMembers(): string[] {
+  const optional = (name: 'CreateSmsBulkMessageRequest' | 'BulkRecipient') => {
+    const required = (componentSchema(name).required as string[] | undefined) ?? [];
+    return Object.keys(props(name)).filter((m) => !required.includes(m));
+  };
+  return [...optional('CreateSmsBulkMessageRequest').map((m) => `/${m}`), ...optional('BulkRecipient').map((m) => `/recipients/*/${m}`)];
+}
+
+/**
  * The kinds of single-violation submission, in the order each-kind-of-violation sends them: a list
  * rather than the keys of invalidBulkCaseArbs so a budget can count them without building the
  * arbitraries (that checks the run's inputs against the schemas, which loads ajv: `plan` does not).
@@ -167,6 +185,7 @@ export const INVALID_BULK_KINDS = [
   'Idempotency-Key: one past the maximum length',
   'Idempotency-Key: one below the minimum length',
   'Idempotency-Key: missing',
+  ...OPTIONAL_MEMBER_NULL_KINDS,
 ] as const;
 export type InvalidBulkKind = (typeof INVALID_BULK_KINDS)[number];
 
@@ -210,6 +229,8 @@ export function invalidBulkCaseArbs(options: BulkRequestOptions): Record<Invalid
         outcomes: [VALIDATION_FAILED], requirement: 'VAL-TEMPLATE-VARIABLE-LENGTH', requires: tpl.requires,
       });
     });
+
+  const nullCases = nullMemberCases(messageBodies, templateBodies, anyBodies, tpl.requires);
 
   const keySchema = parameterSchema('createSmsBulkMessage', 'Idempotency-Key', 'header');
   const keyMax = lengthOf(keySchema, 'maxLength');
@@ -449,6 +470,7 @@ export function invalidBulkCaseArbs(options: BulkRequestOptions): Record<Invalid
         outcomes: [VALIDATION_FAILED], requirement: 'IDEM-KEY-REQUIRED',
       }),
     ),
+    ...nullCases,
   };
 }
 
@@ -543,4 +565,43 @@ export function requestIdReplacementArb(): fc.Arbitrary<RequestIdCase> {
     expectation: 'replace' as const,
     requirements: ['RID-REPLACE-INVALID', 'RID-INVALID-NOT-REJECTED'] as RequirementId[],
   }));
+}
+
+/** One case per optional member sent as null, beside what keeps the rest of the body valid. */
+function nullMemberCases(
+  messageBodies: fc.Arbitrary<BulkRequestBody>,
+  templateBodies: fc.Arbitrary<BulkRequestBody>,
+  anyBodies: fc.Arbitrary<BulkRequestBody>,
+  templateRequires: Array<'template'>,
+): Record<(typeof OPTIONAL_MEMBER_NULL_KINDS)[number], fc.Arbitrary<InvalidCase>> {
+  const members = optionalMembers();
+  const listed = OPTIONAL_MEMBER_NULL_KINDS.map((k) => k.slice('null: '.length));
+  if (members.length !== listed.length || members.some((m) => !listed.includes(m))) {
+    throw new Error(`the optional members of the body changed in the schema (${members.join(', ')}): update OPTIONAL_MEMBER_NULL_KINDS`);
+  }
+  /** message and template_id: null beside the other one, which makes the body valid on its own. */
+  const contentNull = (member: 'message' | 'template_id', bodies: fc.Arbitrary<BulkRequestBody>, requires: Array<'template'>) =>
+    bodies.map((b) =>
+      make({
+        name: `body with ${member} null beside ${member === 'message' ? 'template_id' : 'message'}`,
+        kind: 'schema', in: 'body', request: { body: { ...b, [member]: null } },
+        // Both branches of exactly-one hold (a member given as null is given), and null is no string.
+        pointer: '', pointers: ['', `/${member}`], keyword: 'oneOf',
+        outcomes: [VALIDATION_FAILED], requirement: 'VAL-EXACTLY-ONE-CONTENT', requires,
+      }),
+    );
+  return {
+    'null: /message': contentNull('message', templateBodies, templateRequires),
+    'null: /template_id': contentNull('template_id', messageBodies, []),
+    'null: /recipients/*/template_variables': withIndex(anyBodies).map(([b, i]) => {
+      const body = clone(b);
+      (body.recipients[i] as unknown as Record<string, unknown>).template_variables = null;
+      return make({
+        name: `recipient ${i} with template_variables null`,
+        kind: 'schema', in: 'body', request: { body },
+        pointer: `/recipients/${i}/template_variables`, keyword: 'type',
+        outcomes: [VALIDATION_FAILED], requirement: 'VAL-RECIPIENT-ITEM-FIELDS',
+      });
+    }),
+  };
 }

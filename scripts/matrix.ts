@@ -70,6 +70,9 @@ const EXPOSED_BY: Partial<Record<DefectId, Topic[]>> = {
   'problem-instance-missing': [],
   'internal-error-stack-in-detail': [],
   'internal-error-as-service-unavailable': [],
+  // Blind-written, moved (issue 29): every 401 of the authorization checks shows them.
+  'blind-problem-type-hyphenated': ['auth-ordering'],
+  'blind-401-detail-echoes-token': ['auth-ordering'],
   // Timestamps of the wallet balance and the individual message.
   'timestamps-plus-offset': ['wallet', 'messages'],
   // Bulk SMS bodies: accepted, retrieved, and new bulk ids.
@@ -90,6 +93,9 @@ const ALSO_RUN: Partial<Record<DefectId, Topic[]>> = {
   'bulk-accepted-201': ['idempotency', 'cursors'],
   // The replays request-id judges are idempotency's (request-id sends no submission of its own).
   'blind-replay-stale-request-id': ['idempotency'],
+  'blind-replay-without-request-id': ['idempotency'],
+  // The 202s request-id judges are idempotency's too.
+  'blind-request-id-regenerated-on-202': ['idempotency'],
 };
 
 /** The topics a defect's run selects, in the run's own order. */

@@ -15,6 +15,8 @@ import type { ProblemCode } from '../spec/problem-codes.ts';
 import { forAll, generate } from './support/property.ts';
 import { E164, mayAddress } from '../spec/phone-numbers.ts';
 import { isObject } from '../core/json.ts';
+import { matrixRows, RESOURCE_FIXTURES } from './support/authorization.ts';
+import type { Fixtures } from '../core/model.ts';
 
 const check = checksFor('validation', { needs: ['businessId'] });
 
@@ -29,6 +31,28 @@ const samplesOf = (kind: string) => (kind.includes('not E.164') ? MALFORMED_SAMP
 
 /** Cases each-kind-of-violation sends in all (counted from the list: building the arbitraries would load ajv). */
 const EACH_KIND_CASES = INVALID_BULK_KINDS.reduce((n, kind) => n + samplesOf(kind), 0);
+
+/**
+ * What a framework may read as no part of an id: a format extension, a matrix parameter, one more
+ * character. Appended to a valid id, each makes a path value that is no UUIDv7.
+ */
+const ID_SUFFIXES = ['.json', '.xml', '.html', ';v=1', '0', '%20'] as const;
+
+/** Every read's path parameters, each with the fixture that names this business's own object. */
+function readPathParams(f: Fixtures): Array<{ template: string; param: string; values: Record<string, string> }> {
+  const out: Array<{ template: string; param: string; values: Record<string, string> }> = [];
+  for (const row of matrixRows().filter((r) => !r.writes && r.businessParam)) {
+    const values: Record<string, string> = { [row.businessParam!]: f.businessId! };
+    const own = row.resourceParam ? RESOURCE_FIXTURES[row.resourceParam]?.own : undefined;
+    if (row.resourceParam) {
+      const id = own ? (f[own] as string | undefined) : undefined;
+      if (!id) continue;
+      values[row.resourceParam] = id;
+    }
+    for (const param of Object.keys(values)) out.push({ template: row.template, param, values });
+  }
+  return out;
+}
 
 /** A case of the generators that sends a bulk body (single violation, or a bound). */
 type SentCase = Pick<InvalidCase, 'request' | 'requires'>;
@@ -414,6 +438,32 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
         },
         { maxRuns: 6 },
       );
+    },
+  );
+
+  check(
+    {
+      id: 'path-ids-with-suffix',
+      title: 'GET every read with each of its path ids followed by a format suffix (.json, and one more of .xml, .html, ;v=1, a character): never 2xx, never 5xx',
+      requirements: ['VAL-PATH-UUIDV7'],
+      uses: ['expiredCursorBulkId', 'messageId'],
+      maxRequests: 2 * 7,
+    },
+    async (t) => {
+      // Blind defect blind-path-id-format-suffix: a router that strips a format suffix (.json)
+      // serves the object; any suffix, on any path id of any read, makes the value no UUIDv7.
+      const params = readPathParams(t.config.fixtures);
+      let sent = 0;
+      for (const [i, { template, param, values }] of params.entries()) {
+        const other = generate(t, fc.constantFrom(...ID_SUFFIXES.slice(1)), `path-suffix ${i}`);
+        for (const suffix of ['.json', other]) {
+          const path = template.replace(/\{([^}]+)\}/g, (_, name: string) => (name === param ? `${encodeURIComponent(values[name]!)}${suffix}` : encodeURIComponent(values[name]!)));
+          if (++sent > 2 * 7) break;
+          const res = await t.api.send({ method: 'GET', path });
+          t.expect(res.status >= 400 && res.status < 500, 'VAL-PATH-UUIDV7', `a 4xx for ${param} followed by ${JSON.stringify(suffix)} on GET ${template}`, describeResponse(res), res);
+        }
+      }
+      t.note(`${sent} reads with a suffixed path id`);
     },
   );
 });

@@ -38,7 +38,7 @@ describe('boundsOf', () => {
         '/from minLength', '/from maxLength', '/message minLength', '/message maxLength',
         '/recipients minItems', '/recipients maxItems (semantic)',
         '/recipients/*/to minLength', '/recipients/*/to maxLength',
-        '/recipients/*/template_variables/* maxLength',
+        '/recipients/*/template_variables/* maxLength', '/recipients/*/template_variables/* minLength',
       ]),
     );
   });

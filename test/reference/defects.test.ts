@@ -6,19 +6,23 @@ import { DEFECTS, type MainDefectId as DefectId } from '../../reference/defects.
 import { startReference } from '../../reference/index.ts';
 import { TOPICS } from '../../core/model.ts';
 import { requirementById } from '../../spec/requirements.ts';
-import { RANDOM_V7, basic, freshKey, holdsProbesBothWays, messageBody, templateBody, type Harness, type Reply } from './helpers.ts';
+import { RANDOM_V7, UUID_V7, basic, freshKey, holdsProbesBothWays, messageBody, templateBody, type Harness, type Reply } from './helpers.ts';
 
 const DAY = 24 * 3600 * 1000;
 const advance = (h: Harness, ms: number) => h.control('POST', '/clock/advance', { ms });
 /** Template variables filling every placeholder of the fixture template with `value`. */
 const vars = (h: Harness, value: (p: string) => unknown) => Object.fromEntries(h.f.templatePlaceholders.map((p) => [p, value(p)]));
 const many = (h: Harness, n: number) => Array.from({ length: n }, (_, i) => ({ to: h.f.recipients[i % h.f.recipients.length]! }));
-const wallet = (h: Harness, as: 'primary' | 'limited' = 'primary') => h.call('GET', h.paths.wallet(h.b), { as });
-const rows = (h: Harness, query: Record<string, string>, bulk = h.f.expiredCursorBulkId) => h.call('GET', h.paths.rows(h.b, bulk), { query });
-const typeBase = (r: Reply) => String(r.json.type).slice(0, -String(r.json.code).length - 1);
+const wallet = (h: Harness, as: 'primary' | 'limited' = 'primary', headers: Record<string, string> = {}) => h.call('GET', h.paths.wallet(h.b), { as, headers });
+const rows = (h: Harness, query: Record<string, string>, bulk = h.f.expiredCursorBulkId, business = h.b) => h.call('GET', h.paths.rows(business, bulk), { query });
+/** A body refused with 400 validation_failed for its first recipient's number. */
+const badNumber = (h: Harness) => h.submit(messageBody(h, { recipients: [{ to: 'not-a-number' }] }));
+const errorsOf = (r: Reply): Array<Record<string, unknown>> => (Array.isArray(r.json?.errors) ? r.json.errors : []);
 /** Header names of an answer, leaving out those that differ between any two answers (date, length, request id). */
 const headerNames = (r: Reply) =>
   [...r.headers.keys()].filter((k) => !['date', 'content-length', 'x-request-id'].includes(k)).sort().join(',');
+const MONEY = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
+const typeBase = (r: Reply) => String(r.json.type).slice(0, -String(r.json.code).length - 1);
 const BULK_STATUSES = ['created', 'scheduled', 'queued', 'processing', 'paused', 'completed', 'failed', 'cancelled'];
 /** A three-recipient bulk read once its delivery reporting is on (2 s after acceptance). */
 async function settledBulk(h: Harness): Promise<any> {
@@ -792,6 +796,106 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     return (await h.call('GET', h.paths.bulk(h.f.otherBusinessId, first.json.id))).status === 200;
   },
 
+  // Moved from the blind registry (issue 29, both rounds): each probe as its author wrote it.
+  'blind-basic-credentials-accepted': async (h) => {
+    const { clientId, clientSecret } = h.ref.apps.primary;
+    return (await h.call('GET', h.paths.wallet(h.b), { as: { authorization: basic(clientId, clientSecret) } })).status !== 401;
+  },
+  'blind-bulk-lookup-before-grant': async (h) =>
+    (await h.call('GET', h.paths.bulk(h.f.otherBusinessId, RANDOM_V7))).status !== (await h.call('GET', h.paths.bulk(h.f.otherBusinessId, h.f.foreignBulkId))).status,
+  'blind-missing-permission-401': async (h) => (await wallet(h, 'limited')).status !== 403,
+  'blind-replay-status-200': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    return (await h.submit(messageBody(h), { key })).status !== first.status;
+  },
+  'blind-replay-current-state': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    await advance(h, 2000);
+    return (await h.submit(messageBody(h), { key })).text !== first.text;
+  },
+  'blind-over-limit-invalid-recipient-code': async (h) => (await h.submit(messageBody(h, { recipients: many(h, 1001) }))).json?.code !== 'recipient_limit_exceeded',
+  'blind-cursor-overlaps-one-row': async (h) => {
+    const first = await rows(h, { limit: '10' });
+    const second = await rows(h, { cursor: first.json.pagination.next_cursor });
+    const seen = new Set(first.json.data.map((r: { id: string }) => r.id));
+    return second.json.data.some((r: { id: string }) => seen.has(r.id));
+  },
+  'blind-limit-above-max-clamped': async (h) => (await rows(h, { limit: '5000' })).status !== 400,
+  'blind-location-without-version-prefix': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    const location = new URL(accepted.headers.get('location')!, h.ref.baseUrl);
+    const read = await h.call('GET', location.pathname);
+    return read.status !== 200 || read.json.id !== accepted.json.id;
+  },
+  'blind-wallet-balance-grouped': async (h) => !/^-?(?:0|[1-9]\d*)(?:\.\d+)?$/.test(String((await wallet(h)).json.current_balance)),
+  'blind-wallet-currency-numeric': async (h) => !/^[A-Z]{3}$/.test(String((await wallet(h)).json.currency)),
+  'blind-wallet-cache-skips-permission': async (h) => {
+    await wallet(h, 'primary');
+    return (await wallet(h, 'limited')).status !== 403;
+  },
+  'blind-wallet-permission-404': async (h) => (await wallet(h, 'limited')).status !== 403,
+  'blind-rows-listing-skips-grant': async (h) => (await rows(h, {}, h.f.foreignBulkId, h.f.otherBusinessId)).status === 200,
+  'blind-foreign-message-404-owner-instance': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId))).text.includes(h.f.otherBusinessId),
+  'blind-request-id-dots-replaced': async (h) => (await wallet(h, 'primary', { 'x-request-id': 'probe.id_1' })).headers.get('x-request-id') !== 'probe.id_1',
+  'blind-request-id-lowercased': async (h) => (await wallet(h, 'primary', { 'x-request-id': 'Probe-ABC' })).headers.get('x-request-id') !== 'Probe-ABC',
+  'blind-request-id-min-2': async (h) => (await wallet(h, 'primary', { 'x-request-id': 'Z' })).headers.get('x-request-id') !== 'Z',
+  'blind-problem-status-as-string': async (h) => typeof (await badNumber(h)).json.status !== 'number',
+  'blind-error-item-message': async (h) => errorsOf(await badNumber(h)).some((e) => Object.keys(e).sort().join(',') !== 'code,pointer'),
+  'blind-problem-type-hyphenated': async (h) => {
+    const p = (await badNumber(h)).json;
+    return !String(p.type).endsWith(`/${p.code}`);
+  },
+  'blind-recipient-extra-member-accepted': async (h) => (await h.submit(messageBody(h, { recipients: [{ to: h.f.recipients[0], name: 'Ada' }] }))).status < 300,
+  'blind-e164-leading-zero-accepted': async (h) => (await h.submit(messageBody(h, { recipients: [{ to: '+0447700900123' }] }))).status < 300,
+  'blind-row-times-without-offset': async (h) => (await rows(h, { limit: '5' })).json.data.some((r: { accepted_at: string }) => !r.accepted_at.endsWith('Z')),
+  'blind-pagination-limit-string': async (h) => typeof (await rows(h, { limit: '10' })).json.pagination.limit !== 'number',
+  'blind-row-ids-uuidv4': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    return (await rows(h, {}, accepted.json.id)).json.data.some((r: { id: string }) => !UUID_V7.test(r.id));
+  },
+  'blind-webhook-delete-202': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId))).status !== 204,
+  'blind-delete-requires-content-type': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId))).status !== 204,
+  'blind-message-times-epoch': async (h) => typeof (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.accepted_at !== 'string',
+  'blind-message-template-as-id': async (h) => {
+    const template = (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.template;
+    return typeof template !== 'object' || template === null;
+  },  // ---- round 2 ----
+  'blind-pin-lost-on-read': async (h) => {
+    const accepted = await h.submit(templateBody(h));
+    return JSON.stringify((await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.template) !== JSON.stringify(accepted.json.template);
+  },
+  'blind-wallet-available-rounded': async (h) => {
+    const w = (await wallet(h)).json;
+    return w.available_balance !== w.current_balance;
+  },
+  'blind-wallet-permission-wrong-code': async (h) => (await wallet(h, 'limited')).json?.code !== 'permission_denied',
+  'blind-wallet-balance-zero-padded': async (h) => !MONEY.test(String((await wallet(h)).json.current_balance)),
+  'blind-replay-without-request-id': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    return (await h.submit(messageBody(h), { key })).headers.get('x-request-id') === null;
+  },
+  'blind-request-id-regenerated-on-202': async (h) => (await h.submit(messageBody(h), { headers: { 'x-request-id': 'probe-202' } })).headers.get('x-request-id') !== 'probe-202',
+  'blind-generated-request-id-long': async (h) => !/^[A-Za-z0-9._-]{1,128}$/.test((await wallet(h)).headers.get('x-request-id') ?? ''),
+  'blind-401-detail-echoes-token': async (h) => String((await h.call('GET', h.paths.wallet(h.b), { as: { bearer: h.f.expiredToken } })).json.detail).includes(h.f.expiredToken),
+  'blind-problem-title-names-field': async (h) => (await badNumber(h)).json.title !== (await h.submit(messageBody(h, { classification: 'other' }))).json.title,
+  'blind-accept-xml-500': async (h) => (await wallet(h, 'primary', { accept: 'application/xml' })).status >= 500,
+  'blind-repeated-query-param-500': async (h) =>
+    (await h.call('GET', h.paths.rows(h.b, h.f.expiredCursorBulkId), { query: [['limit', '10'], ['limit', '20']] })).status >= 500,
+  'blind-null-message-ignored': async (h) => (await h.submit(templateBody(h, { message: null }))).status < 300,
+  'blind-path-id-format-suffix': async (h) => (await h.call('GET', h.paths.message(h.b, `${h.f.messageId}.json`))).status < 300,
+  'blind-template-variable-empty-refused': async (h) =>
+    (await h.submit(templateBody(h, { recipients: [{ to: h.f.recipients[0], template_variables: vars(h, () => '') }] }))).status !== 202,
+  'blind-recipient-spaces-normalized': async (h) => (await h.submit(messageBody(h, { recipients: [{ to: '+44 7700 900123' }] }))).status < 300,
+  'blind-later-pages-items': async (h) => {
+    const first = await rows(h, { limit: '10' });
+    return !Array.isArray((await rows(h, { cursor: first.json.pagination.next_cursor })).json.data);
+  },
+  'blind-listing-media-type-vendor': async (h) => !/^application\/json\b/.test((await rows(h, { limit: '5' })).headers.get('content-type') ?? ''),
+  'blind-message-pin-template-is-message': async (h) =>
+    (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.template?.template_id !== h.f.messageTemplateId,
 };
 
 describe('defect registry', () => {

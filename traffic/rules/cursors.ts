@@ -106,6 +106,8 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
       }
     }
     const q = o.op.query;
+    // A parameter given twice: which value a host reads is not described, so its rows are not judged.
+    if (Object.values(names).some((name) => q.getAll(name).length > 1)) return;
     const business = o.op.params.businessId!;
     const bulk = o.op.params.bulkMessageId!;
     const cursor = q.get(names.cursor);

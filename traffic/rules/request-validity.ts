@@ -57,6 +57,12 @@ export function requestDefects(o: Observed, ctx: JudgeContext): RequestDefect[] 
       if (!isValid('UuidV7', value)) out.push({ requirement: 'VAL-PATH-UUIDV7', reason: `path ${name} is no UUIDv7`, kind: 'other' });
     }
     if (op.operationId === 'listSmsBulkMessageRecipients') {
+      // A parameter given twice: the document describes one value, not what a repetition gets;
+      // only a 5xx is wrong (blind defect blind-repeated-query-param-500).
+      for (const name of Object.values(ctx.params)) {
+        const given = op.query.getAll(name).length;
+        if (given > 1) out.push({ requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', reason: `query parameter ${name} given ${given} times`, kind: 'lenient' });
+      }
       const limit = op.query.get(ctx.params.limit);
       if (limit !== null && /^\d+$/.test(limit) && Number(limit) > 1000) out.push({ requirement: 'CUR-MAX-LIMIT', reason: `page size ${limit} above 1000`, kind: 'other', field: true });
       if (op.query.get(ctx.params.cursor) === '') out.push({ requirement: 'CUR-EMPTY', reason: 'an empty cursor', kind: 'lenient' });

@@ -1,0 +1,109 @@
+// Well-formed but unusual requests (7): for every operation of spec/openapi.yaml, the request a
+// client would send, varied in one way the document does not forbid and does not describe (an
+// Accept of another type or with q-values, a query parameter repeated or unknown, a trailing
+// slash, an extra header, an empty body where none is taken). The document does not say what each
+// gets; it says what none of them may get: a server error (PROB-NO-5XX-FOR-CLIENT-FAULT). Derived
+// from the spec, so an operation or query parameter added to it gets its variants with no new code.
+import type { ApiRequest } from '../../harness/client.ts';
+import type { Fixtures, ListingParamNames } from '../../core/model.ts';
+import { parameterSchema } from '../../generators/parameters.ts';
+import { operation } from '../../spec/validators.ts';
+import type { OperationId } from '../../spec/contract.ts';
+import { matrixRows, RESOURCE_FIXTURES, type MatrixRow } from './authorization.ts';
+
+export interface UnusualRequest {
+  /** What is unusual, and on which operation (a line of the report). */
+  name: string;
+  request: ApiRequest;
+  writes: boolean;
+}
+
+const TRAILING_SLASH = 'a trailing slash';
+
+/** The one-way variations every operation gets (a request with `base` changed in that way). */
+const VARIATIONS: Array<{ what: string; vary: (base: ApiRequest) => ApiRequest }> = [
+  // Blind defect blind-accept-xml-500: a serialiser picker that throws for a type it lacks.
+  { what: 'Accept: application/xml', vary: (b) => ({ ...b, headers: { ...b.headers, Accept: 'application/xml' } }) },
+  { what: 'Accept with q-values', vary: (b) => ({ ...b, headers: { ...b.headers, Accept: 'text/html;q=0.9, application/json;q=0.8, */*;q=0.1' } }) },
+  { what: 'an unknown query parameter', vary: (b) => ({ ...b, query: [...queryOf(b), ['conformance_unknown', '1']] }) },
+  { what: TRAILING_SLASH, vary: (b) => ({ ...b, path: `${b.path}/` }) },
+  { what: 'an extra header', vary: (b) => ({ ...b, headers: { ...b.headers, 'X-Conformance-Extra': 'unusual' } }) },
+];
+
+function queryOf(b: ApiRequest): Array<[string, string]> {
+  return Array.isArray(b.query) ? b.query : Object.entries(b.query ?? {});
+}
+
+/** Two values of a query parameter, each valid for its schema alone (so only the repetition is unusual). */
+function twoValues(operationId: OperationId, name: string, pool: readonly string[]): [string, string] {
+  const schema = parameterSchema(operationId, name, 'query');
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return [String(schema.enum[0]), String(schema.enum.at(-1))];
+  if (schema.type === 'integer') {
+    const min = typeof schema.minimum === 'number' ? schema.minimum : 1;
+    const max = typeof schema.maximum === 'number' ? schema.maximum : min + 1;
+    return [String(min), String(max)];
+  }
+  if (typeof schema.pattern === 'string' && pool.length > 0) return [pool[0]!, pool.at(-1)!];
+  // An opaque string (a cursor): any text is of its type, and neither was issued.
+  return ['conformance-a', 'conformance-b'];
+}
+
+/**
+ * The plain request of an operation for this run, or undefined when the fixtures name no object
+ * for it. A read goes to the business's own object; a write goes where only a refusal can follow
+ * (an unknown endpoint, a body refused as invalid), so no variant changes anything.
+ */
+function plainRequest(row: MatrixRow, f: Fixtures, unknownId: string, key: string): ApiRequest | undefined {
+  if (!f.businessId) return undefined;
+  let path = row.template.replace(`{${row.businessParam}}`, encodeURIComponent(f.businessId));
+  if (row.resourceParam) {
+    const own = RESOURCE_FIXTURES[row.resourceParam]?.own;
+    const id = row.writes ? unknownId : own ? (f[own] as string | undefined) : undefined;
+    if (!id) return undefined;
+    path = path.replace(`{${row.resourceParam}}`, encodeURIComponent(id));
+  }
+  const headers: Record<string, string> = {};
+  for (const h of row.requiredHeaders) headers[h] = key;
+  return { method: row.method, path, headers, ...(row.hasBody ? { json: {} } : {}) };
+}
+
+/** Every operation's unusual requests: the common variations, each query parameter repeated, an empty body where none is taken. */
+export function unusualRequests(
+  f: Fixtures,
+  params: ListingParamNames,
+  unknownId: string,
+  key: (label: string) => string,
+  /** A DELETE of a random id: only the embedded reference or a declared sandbox takes one (harness/safety.ts). */
+  randomDeletes: boolean,
+): UnusualRequest[] {
+  const out: UnusualRequest[] = [];
+  for (const row of matrixRows()) {
+    if (row.method === 'DELETE' && !randomDeletes) continue;
+    const base = plainRequest(row, f, unknownId, key(row.operation));
+    if (!base) continue;
+    const on = `${row.method} ${row.template}`;
+    for (const { what, vary } of VARIATIONS) {
+      // The safety rails read a DELETE's path to know the endpoint: one they cannot read is never sent.
+      if (row.method === 'DELETE' && what === TRAILING_SLASH) continue;
+      out.push({ name: `${what} on ${on}`, request: vary(base), writes: row.writes });
+    }
+    // Blind defect blind-repeated-query-param-500: a parser that throws on an array value.
+    for (const p of operation(row.operation as OperationId).parameters.filter((p) => p.in === 'query')) {
+      const name = params[p.name as keyof ListingParamNames] ?? p.name;
+      const [a, b] = twoValues(row.operation as OperationId, p.name, f.recipients ?? []);
+      out.push({ name: `query parameter ${name} given twice on ${on}`, request: { ...base, query: [...queryOf(base), [name, a], [name, b]] }, writes: row.writes });
+    }
+    if (!row.hasBody) {
+      out.push({ name: `an empty JSON-labelled body on ${on}`, request: { ...base, headers: { ...base.headers, 'Content-Type': 'application/json' }, rawBody: '' }, writes: row.writes });
+    }
+  }
+  return out;
+}
+
+/** How many requests unusualRequests gives at most (every operation with its object), for a budget. */
+export function unusualRequestCount(): number {
+  return matrixRows().reduce((n, row) => {
+    const query = operation(row.operation as OperationId).parameters.filter((p) => p.in === 'query').length;
+    return n + VARIATIONS.length + query + (row.hasBody ? 0 : 1);
+  }, 0);
+}
