@@ -435,6 +435,27 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
 
   check(
     {
+      id: 'blank-message',
+      title: 'POST a bulk whose message is three spaces (within 1 to 4096): accepted, or 400 validation_failed naming /message, recorded as a reading; never another answer',
+      requirements: ['VAL-MESSAGE-LENGTH'],
+      needs: ['senderId'],
+      needsOnHost: ['recipients'],
+      maxRequests: 1,
+      writes: CREATES,
+    },
+    async (t) => {
+      // Blind defect blind3-blank-message-refused: the document bounds the length only, so a
+      // blank text is within it; whether a service may refuse it as no message is not said.
+      const body = { ...generate(t, validBodies(t, { content: 'message' }), 'blank-message'), message: '   ' };
+      const { response } = await submitBulk(t, body);
+      if (response.status === 202) return t.reading('blank-message', 'accepted');
+      expectProblem(t, response, { status: 400, codes: ['validation_failed'], requirement: 'VAL-MESSAGE-LENGTH', why: 'a message of three spaces', fieldErrorsExpected: true });
+      t.reading('blank-message', 'refused', describeResponse(response));
+    },
+  );
+
+  check(
+    {
       id: 'sender-compared-exactly',
       title: 'POST a bulk from the authorized sender with a leading and with a trailing space: refused (403 sender_not_authorized or permission_denied, or 400 validation_failed), never 2xx, nothing created',
       requirements: ['VAL-SENDER-AUTHORIZED'],
