@@ -68,10 +68,12 @@ function repairsOf(sent: string): Array<{ value: string; how: string }> {
  * from a field value (RFC 9110 5.5), so the server is sent the valid id inside it.
  */
 function invalidForms(): Array<{ sent: string; label: string }> {
+  // The schema's pattern read as a regular expression (not through ajv: plan counts this budget).
+  const pattern = new RegExp((jsonSchemaFor('RequestId') as { pattern: string }).pattern, 'u');
   const out: Array<{ sent: string; label: string }> = [];
   for (let code = 0x20; code < 0x7f; code++) {
     const c = String.fromCharCode(code);
-    if (isValidRequestId(c)) continue;
+    if (pattern.test(c)) continue;
     out.push({ sent: `conformance${c}rid`, label: `a value with ${JSON.stringify(c)}` });
   }
   for (const c of ['-', '.', '_', 'A']) {
