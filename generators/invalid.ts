@@ -186,6 +186,8 @@ export const INVALID_BULK_KINDS = [
   'Idempotency-Key: one below the minimum length',
   'Idempotency-Key: missing',
   ...OPTIONAL_MEMBER_NULL_KINDS,
+  'body: unknown member whose name needs escaping',
+  'recipient: unknown member whose name needs escaping',
 ] as const;
 export type InvalidBulkKind = (typeof INVALID_BULK_KINDS)[number];
 
@@ -471,8 +473,31 @@ export function invalidBulkCaseArbs(options: BulkRequestOptions): Record<Invalid
       }),
     ),
     ...nullCases,
+    // Blind defect blind3-pointer-slash-unescaped: errors[].pointer is a JSON Pointer (7), so a
+    // member name holding "/" and "~" (and "~1", which must not be read back as "/") is escaped.
+    'body: unknown member whose name needs escaping': fc.tuple(anyBodies, escapedName, extraValue).map(([b, name, value]) =>
+      make({
+        name: `body with an unknown member ${JSON.stringify(name)}`,
+        kind: 'schema', in: 'body', request: { body: { ...b, [name]: value } },
+        pointer: `/${pointerToken(name)}`, objectPointer: '', property: name, keyword: 'additionalProperties',
+        outcomes: [VALIDATION_FAILED], requirement: 'VAL-BODY-FIELDS',
+      }),
+    ),
+    'recipient: unknown member whose name needs escaping': fc.tuple(withIndex(anyBodies), escapedName, extraValue).map(([[b, i], name, value]) => {
+      const body = clone(b);
+      (body.recipients[i] as unknown as Record<string, unknown>)[name] = value;
+      return make({
+        name: `recipient ${i} with an unknown member ${JSON.stringify(name)}`,
+        kind: 'schema', in: 'body', request: { body },
+        pointer: `/recipients/${i}/${pointerToken(name)}`, objectPointer: `/recipients/${i}`, property: name, keyword: 'additionalProperties',
+        outcomes: [VALIDATION_FAILED], requirement: 'VAL-RECIPIENT-ITEM-FIELDS',
+      });
+    }),
   };
 }
+
+/** A member name holding the two characters RFC 6901 escapes, "~1" among them: `a~1b/c`. */
+const escapedName = fc.tuple(letters(2), letters(2), letters(2)).map(([a, b, c]) => `${a}~1${b}/${c}`);
 
 function recipientLimitOutcome(): Outcome {
   const recipients = props('CreateSmsBulkMessageRequest').recipients!;
@@ -604,4 +629,91 @@ function nullMemberCases(
       });
     }),
   };
+}
+
+// ---- every member given every other JSON type ------------------------------------------------
+
+/** The JSON types a schema can name (integer is a number to JSON). */
+const JSON_TYPES = ['null', 'boolean', 'number', 'string', 'array', 'object'] as const;
+type JsonType = (typeof JSON_TYPES)[number];
+
+/**
+ * A value of `type` made from the valid `value` it replaces, so a lenient server has something to
+ * make of it: an array becomes its first item (which a server could wrap back), any value an array
+ * of itself (which it could unwrap) but an object the empty array (which a typeof-object test takes
+ * for an empty map), anything not text its JSON text (which it could parse).
+ */
+function ofType(type: JsonType, value: unknown): unknown {
+  switch (type) {
+    case 'null': return null;
+    case 'boolean': return true;
+    case 'number': return 1;
+    case 'string': return JSON.stringify(value);
+    case 'array': return isPlainObject(value) ? [] : [value];
+    case 'object': return Array.isArray(value) && value.length > 0 ? value[0] : {};
+  }
+}
+
+function isPlainObject(x: unknown): x is Record<string, unknown> {
+  return typeof x === 'object' && x !== null && !Array.isArray(x);
+}
+
+/** RFC 6901: `~` as `~0`, `/` as `~1`. */
+const pointerToken = (name: string) => name.replace(/~/g, '~0').replace(/\//g, '~1');
+
+/**
+ * Every position of a valid submission body (each member, the first recipient entry, each member
+ * of it, each template variable) given each JSON type its schema does not allow, one case each:
+ * 400 validation_failed naming that position (or, for null read as absent, the object holding it).
+ * Positions and types come from the CreateSmsBulkMessageRequest schema, walked along `body`.
+ */
+export function wrongTypeCases(body: BulkRequestBody, requires: Array<'template'> = []): InvalidCase[] {
+  const root = componentSchema('CreateSmsBulkMessageRequest');
+  const defs = (root.$defs ?? {}) as Record<string, SchemaObject>;
+  const resolve = (s: SchemaObject): SchemaObject => (typeof s.$ref === 'string' ? resolve(defs[s.$ref.replace('#/$defs/', '')]!) : s);
+  const cases: InvalidCase[] = [];
+  const walk = (value: unknown, schema: SchemaObject, at: string[], parent: string): void => {
+    const s = resolve(schema);
+    const pointer = at.map((p) => `/${pointerToken(p)}`).join('');
+    if (at.length > 0 && typeof s.type === 'string') {
+      const allowed = s.type === 'integer' ? 'number' : (s.type as JsonType);
+      const requirement: RequirementId = at[0] !== 'recipients' || at.length === 1 ? 'VAL-BODY-FIELDS' : at[2] === 'template_variables' && at.length === 4 ? 'VAL-TEMPLATE-VARIABLE-LENGTH' : 'VAL-RECIPIENT-ITEM-FIELDS';
+      for (const type of JSON_TYPES) {
+        if (type === allowed) continue;
+        const wrong = ofType(type, value);
+        const sent = structuredClone(body) as unknown as Record<string, unknown>;
+        let holder: Record<string, unknown> | unknown[] = sent;
+        for (const p of at.slice(0, -1)) holder = (holder as Record<string, unknown>)[p] as Record<string, unknown>;
+        (holder as Record<string, unknown>)[at[at.length - 1]!] = wrong;
+        cases.push(
+          make({
+            name: `${pointer} given as ${type} ${JSON.stringify(wrong)}`,
+            kind: 'schema', in: 'body', request: { body: sent },
+            pointer, objectPointer: parent, property: at[at.length - 1]!, keyword: 'type',
+            outcomes: [VALIDATION_FAILED], requirement, requires,
+          }),
+        );
+      }
+    }
+    if (isPlainObject(value)) {
+      const props = (s.properties ?? {}) as Record<string, SchemaObject>;
+      const extra = isPlainObject(s.additionalProperties) ? (s.additionalProperties as SchemaObject) : undefined;
+      for (const [key, member] of Object.entries(value)) {
+        const memberSchema = props[key] ?? extra;
+        if (memberSchema) walk(member, memberSchema, [...at, key], pointer);
+      }
+      // An optional member the body leaves out is a position too (template_variables of a
+      // message body), walked with the empty object it may be; not where a oneOf makes the
+      // members' presence count (the body's message / template_id).
+      if (s.oneOf === undefined) {
+        for (const [key, member] of Object.entries(props)) {
+          if (!(key in value) && resolve(member).type === 'object') walk({}, member, [...at, key], pointer);
+        }
+      }
+    } else if (Array.isArray(value) && value.length > 0 && isPlainObject(s.items)) {
+      walk(value[0], s.items as SchemaObject, [...at, '0'], pointer);
+    }
+  };
+  walk(body, root, [], '');
+  return cases;
 }

@@ -311,6 +311,16 @@ const points = {
       accepted: { text: 'accepted with the entry counted as bad' },
     },
   },
+  'blank-message': {
+    requirement: 'VAL-MESSAGE-LENGTH',
+    title: 'A message of white space only',
+    open: '4.1 and 8 bound the length of message and say nothing of its content, so text of spaces alone is within them.',
+    choices: {
+      accepted: { text: 'accepted (its length is within the bounds)' },
+      // No warning: the refusal is a 400 naming /message, which a client sees and can act on.
+      refused: { text: '400 validation_failed naming /message (a blank text refused)' },
+    },
+  },
   'content-type': {
     requirement: 'VAL-CONTENT-TYPE',
     title: 'A JSON body labelled text/plain',

@@ -13,6 +13,7 @@ import { spendFixture } from './support/spend.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
 import { submissionBody, tamper } from './support/credentials.ts';
 import { declareMatrixColumns } from './support/matrix-run.ts';
+import { openapi } from '../spec/contract.ts';
 
 const check = checksFor('auth-ordering');
 
@@ -99,7 +100,83 @@ function basicOf(clientId: string, secret: string): string {
   return `Basic ${Buffer.from(`${form(clientId)}:${form(secret)}`).toString('base64')}`;
 }
 
+/** The path templates of the document (spec/openapi.yaml). */
+const DOCUMENT_PATHS = Object.keys(openapi.paths);
+
+/** A path template filled in: the business of the run, a fresh UUIDv7 for every other id. */
+function filled(t: CheckContext, template: string): string {
+  const businessId = t.config.fixtures.businessId ?? randomUuidV7(t, 'auth/paths/business');
+  return template.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(name === 'businessId' ? businessId : randomUuidV7(t, `auth/paths/${name}`)));
+}
+
+/**
+ * Paths under the API that are no operation, derived from the document's: each operation path
+ * with one more segment, and each parent of one that is no path of the document itself.
+ */
+function unknownPathTemplates(): string[] {
+  const known = new Set(DOCUMENT_PATHS);
+  const out = new Set<string>();
+  for (const p of DOCUMENT_PATHS) {
+    out.add(`${p}/conformance-unknown`);
+    const segments = p.split('/');
+    for (let n = segments.length - 1; n > 2; n--) {
+      const parent = segments.slice(0, n).join('/');
+      if (!known.has(parent)) out.add(parent);
+    }
+  }
+  return [...out];
+}
+
 describe('auth-ordering (4, 5)', () => {
+  check(
+    {
+      id: 'unknown-paths-missing-and-invalid-token-alike',
+      title:
+        'Each path under the API that is no operation (derived from the document: one segment more, or a parent), without a token and with an invalid one: answered alike (401 for both, or 404 for both)',
+      requirements: ['AUTH-401-FIRST', 'AUTH-UNKNOWN-PATH'],
+      maxRequests: 2 * unknownPathTemplates().length + 1,
+    },
+    async (t) => {
+      // Blind defect blind3-unknown-path-invalid-token-404: what an unknown path gets is not shown
+      // (AUTH-UNKNOWN-PATH: 401 or 404), but 5.8 makes missing and invalid authentication one
+      // case, so whichever the host answers without a token it answers with an invalid one.
+      const { token, how } = tamper(await t.api.token('primary'));
+      const answers: string[] = [];
+      for (const template of unknownPathTemplates()) {
+        const path = filled(t, template);
+        const none = await t.api.send({ method: 'GET', path, as: 'none' });
+        const invalid = await t.api.send({ method: 'GET', path, as: { bearer: token } });
+        const [a, b] = [none, invalid].map((r) => `${r.status} ${codeOf(r.json) ?? ''}`.trim());
+        t.expect(a === b, 'AUTH-401-FIRST', `${template} (no operation) answered alike without a token and with an invalid one (${how})`, `without a token ${a}, with an invalid one ${b}`, none, invalid);
+        answers.push(`${template}: ${a}`);
+      }
+      t.note(`paths that are no operation: ${answers.join('; ')}`);
+    },
+  );
+
+  check(
+    {
+      id: 'head-without-token',
+      title: 'HEAD on every path of the document, without a token: never 2xx (HEAD is the GET of a path without its body, RFC 9110 9.3.2)',
+      requirements: ['AUTH-ALL-OPERATIONS'],
+      maxRequests: DOCUMENT_PATHS.length,
+      // Profile safe sends only GET (harness/safety.ts).
+      writes: 'sends HEAD, which profile safe does not send',
+    },
+    async (t) => {
+      // Blind defect blind3-head-skips-auth: a framework's automatic HEAD answers before the
+      // authentication step. OPTIONS is left out: the document says nothing of it, and a CORS
+      // preflight is answered without credentials by design.
+      const answers: string[] = [];
+      for (const template of DOCUMENT_PATHS) {
+        const res = await t.api.send({ method: 'HEAD', path: filled(t, template), as: 'none' });
+        t.expect(res.status < 200 || res.status >= 300, 'AUTH-ALL-OPERATIONS', `no 2xx for HEAD ${template} without a token (401 authentication_required, or 404/405)`, `${res.status}`, res);
+        answers.push(`${template}: ${res.status}`);
+      }
+      t.note(`HEAD without a token: ${answers.join('; ')}`);
+    },
+  );
+
   check(
     {
       id: 'no-authorization-401',

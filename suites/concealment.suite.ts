@@ -194,5 +194,34 @@ describe('concealment (4.4, 5.8)', () => {
     },
   );
 
+  check(
+    {
+      id: 'foreign-message-other-letter-case',
+      title: "GET another business's message under the caller's business by its id in upper case and in mixed case: concealed (404 resource_not_found, or 400 validation_failed), never 2xx",
+      requirements: ['CONC-CROSS-BUSINESS-MESSAGE'],
+      needs: ['businessId', 'foreignMessageId'],
+      maxRequests: 2,
+    },
+    async (t) => {
+      // Blind defect blind3-message-id-case-folded-lookup: a UUID's hex digits may come in either
+      // case (RFC 9562), so a lookup may fold them, but the ownership check must hold for every
+      // spelling of the id, not only the one stored.
+      const businessId = t.fixture('businessId');
+      const id = t.fixture('foreignMessageId');
+      const mixed = [...id].map((c, i) => (i % 2 === 0 ? c.toUpperCase() : c.toLowerCase())).join('');
+      const spellings = [...new Set([id.toUpperCase(), mixed])].filter((s) => s !== id);
+      if (spellings.length === 0) t.skip('the message id has no letter to spell in another case', 'not-observable');
+      for (const spelled of spellings) {
+        const res = await t.api.send({ method: 'GET', path: paths.message(businessId, spelled) });
+        expectProblem(t, res, {
+          status: [400, 404],
+          codes: ['resource_not_found', 'validation_failed'],
+          requirement: 'CONC-CROSS-BUSINESS-MESSAGE',
+          why: `4.4: another business's message, its id spelled ${spelled}`,
+        });
+      }
+    },
+  );
+
   declareMatrixColumns(check, ['primary', 'limited', 'other-tenant']);
 });

@@ -3,6 +3,8 @@ import * as fc from 'fast-check';
 import type { ApiResponse } from '../harness/client.ts';
 import { listingBoundaryCaseArbs } from '../generators/boundaries.ts';
 import { invalidListingCaseArbs, type InvalidCase } from '../generators/invalid.ts';
+import { parameterSchema } from '../generators/parameters.ts';
+import { e164Arb } from '../generators/domain.ts';
 import { jsonSchemaFor } from '../spec/validators.ts';
 import type { RequirementId } from '../spec/requirement-ids.ts';
 import type { CheckContext } from './support/check.ts';
@@ -27,6 +29,32 @@ interface Page {
   limit: unknown;
   hasMore: unknown;
   nextCursor: unknown;
+}
+
+/** How many fractional page sizes page-size-invalid always sends. */
+const FRACTIONAL_SIZES = 4;
+
+/**
+ * Page sizes that are no integer though their whole part is a valid size, from the parameter's
+ * range: n.5 at the minimum, just under the maximum and at a size of the run, and n.5 written as
+ * an exponent. Whether integral spellings (010, +10, 1e1, 10.0) are integers in a query the
+ * document does not say: they are not sent.
+ */
+function fractionalSizes(t: CheckContext): string[] {
+  const { minimum: min, maximum: max } = parameterSchema('listSmsBulkMessageRecipients', 'limit', 'query') as { minimum: number; maximum: number };
+  const n = generate(t, fc.integer({ min, max: max - 1 }), 'fractional page size');
+  return [`${min}.5`, `${max - 1}.9`, `${n}.5`, `${n * 10 + 5}e-1`];
+}
+
+/** Filter values one slip away from valid ones: each status upper-cased, a number with its + as a space or left out. */
+function nearMissFilters(t: CheckContext): Array<{ name: string; request: { query: Array<[string, string]> }; isStatus: boolean }> {
+  const { status, to } = t.config.params;
+  const number = t.config.fixtures.recipients?.[0] ?? generate(t, e164Arb(), 'near-miss number');
+  const out = STATUS_VALUES.map((v) => ({ name: `${status}=${v.toUpperCase()}`, request: { query: [[status, v.toUpperCase()]] as Array<[string, string]> }, isStatus: true }));
+  for (const [form, how] of [[` ${number.slice(1)}`, 'its + sent unencoded (a space)'], [number.slice(1), 'without its +']] as const) {
+    out.push({ name: `${to}=${JSON.stringify(form)} (${how})`, request: { query: [[to, form]] }, isStatus: false });
+  }
+  return out;
 }
 
 /** A value for a message, cut short (undefined shows as such). */
@@ -300,8 +328,8 @@ describe('cursors (4.3, 2.6)', () => {
       title:
         'GET the rows with page size 1001: 400 validation_failed naming the parameter; with 0, negative, fractional or not a number: the same (a page of a size from 1 to 1000 instead is a warning), never a 5xx',
       requirements: ['CUR-MAX-LIMIT', 'CUR-LIMIT-INVALID', 'CUR-LIMIT-APPLIED', 'PROB-NO-5XX-FOR-CLIENT-FAULT'],
-      // The boundary cases (1001 and 0), then up to six cases of each property.
-      maxRequests: { fixed: 2, perCase: 2, maxCases: 6 },
+      // The boundary cases (1001 and 0), the fractional sizes, then up to six cases of each property.
+      maxRequests: { fixed: 2 + FRACTIONAL_SIZES, perCase: 2, maxCases: 6 },
       ...LISTING_BULK,
     },
     async (t) => {
@@ -338,6 +366,9 @@ describe('cursors (4.3, 2.6)', () => {
       for (const c of boundary.filter(isAboveMaximum)) await send(c.request.query ?? [], c.requirement, c.name);
       await forAll(t, aboveMaximum, (c: InvalidCase) => send(c.request.query ?? [], c.requirement, c.name), { maxRuns: 6 });
       for (const c of boundary.filter((c) => !isAboveMaximum(c))) await send(c.request.query ?? [], c.requirement, c.name);
+      // Blind defect blind3-limit-decimal-truncated: every fractional form of a size inside the
+      // range (decimal and exponent notation) is no integer, always sent, not only when sampled.
+      for (const v of fractionalSizes(t)) await send([[params.limit, v]], 'CUR-LIMIT-INVALID', `${params.limit}=${v}`);
       await forAll(t, otherInvalid, (c: InvalidCase) => send(c.request.query ?? [], c.requirement, c.name), { maxRuns: 6 });
     },
   );
@@ -755,7 +786,7 @@ describe('cursors (4.3, 2.6)', () => {
       title:
         "GET the rows with a status outside its four values or a number that is not E.164: never a 5xx (the listing's errors are not shown); a 200 instead of a refusal, with rows or with none, is a warning (a client's typo reads as an answer)",
       requirements: ['CUR-FILTER-UNKNOWN-VALUE', 'PROB-NO-5XX-FOR-CLIENT-FAULT', 'CUR-FILTER-STATUS-UNKNOWN', 'CUR-FILTER-TO-INVALID'],
-      maxRequests: { fixed: 1, perCase: 1, maxCases: 6 },
+      maxRequests: { fixed: 1 + STATUS_VALUES.length + 2, perCase: 1, maxCases: 6 },
       ...LISTING_BULK,
     },
     async (t) => {
@@ -776,6 +807,11 @@ describe('cursors (4.3, 2.6)', () => {
       };
       // One status value outside the four always, so the reading of unknown status values is known.
       await judge(generate(t, statusCases, 'unknown status'), true);
+      // Blind defects blind3-status-filter-case-insensitive and blind3-number-filter-space-as-plus:
+      // the near misses a client makes are always sent, derived from the filters' schemas: each
+      // status value in upper case (an enum is matched exactly), and a number whose + a client
+      // forgot to encode (a form decoder reads it as a space) or left out.
+      for (const c of nearMissFilters(t)) await judge(c, c.isStatus);
       await forAll(t, fc.oneof(statusCases.map((c) => ({ c, isStatus: true })), invalid['to: not E.164']!.map((c) => ({ c, isStatus: false }))), ({ c, isStatus }) => judge(c, isStatus), {
         maxRuns: 6,
       });

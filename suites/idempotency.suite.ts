@@ -28,7 +28,7 @@ const CREATES = 'creates a bulk SMS';
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** One-field changes conflict-one-field-changed sends at most: each reachable field of two bodies. */
-const CONFLICT_CASES = 12;
+const CONFLICT_CASES = 14;
 
 /** A first accepted submission under a fresh key: the original every repeat is compared with. */
 async function original(t: CheckContext, body: BulkRequestBody, as: Caller = 'primary') {

@@ -36,6 +36,53 @@ function probe(t: CheckContext, requestId: string | null): ApiRequest {
   };
 }
 
+/**
+ * The valid values a server could make of an invalid id by altering it instead of replacing it:
+ * cut to the maximum, trimmed, percent-decoded, its forbidden characters removed or swapped for
+ * an allowed one. Only those that are valid ids and differ from what was sent.
+ */
+function repairsOf(sent: string): Array<{ value: string; how: string }> {
+  const forbidden = /[^A-Za-z0-9._-]/g;
+  const decoded = (() => {
+    try {
+      return decodeURIComponent(sent);
+    } catch {
+      return sent;
+    }
+  })();
+  const all = [
+    { value: sent.slice(0, 128), how: 'cut to 128 characters' },
+    { value: sent.slice(-128), how: 'its last 128 characters' },
+    { value: sent.trim(), how: 'trimmed' },
+    { value: decoded, how: 'percent-decoded' },
+    { value: sent.replace(forbidden, ''), how: 'its forbidden characters removed' },
+    ...['-', '_', '.'].map((c) => ({ value: sent.replace(forbidden, c), how: `its forbidden characters replaced by ${JSON.stringify(c)}` })),
+  ];
+  return all.filter((r) => r.value !== sent && isValidRequestId(r.value));
+}
+
+/**
+ * Invalid ids derived from the RequestId pattern: one per printable ASCII character the pattern
+ * refuses, set inside a valid id, and the percent-encoded form of each allowed punctuation mark and
+ * of a letter (valid once decoded). Leading and trailing white space is left out: HTTP strips it
+ * from a field value (RFC 9110 5.5), so the server is sent the valid id inside it.
+ */
+function invalidForms(): Array<{ sent: string; label: string }> {
+  // The schema's pattern read as a regular expression (not through ajv: plan counts this budget).
+  const pattern = new RegExp((jsonSchemaFor('RequestId') as { pattern: string }).pattern, 'u');
+  const out: Array<{ sent: string; label: string }> = [];
+  for (let code = 0x20; code < 0x7f; code++) {
+    const c = String.fromCharCode(code);
+    if (pattern.test(c)) continue;
+    out.push({ sent: `conformance${c}rid`, label: `a value with ${JSON.stringify(c)}` });
+  }
+  for (const c of ['-', '.', '_', 'A']) {
+    const encoded = `%${c.charCodeAt(0).toString(16).toUpperCase().padStart(2, '0')}`;
+    out.push({ sent: `conformance${encoded}rid`, label: `a value with ${JSON.stringify(c)} percent-encoded (${encoded})` });
+  }
+  return out;
+}
+
 /** Status of the probe with no request id at all: an invalid id must not change it. */
 let baseline: Promise<ApiResponse> | undefined;
 function baselineOf(t: CheckContext): Promise<ApiResponse> {
@@ -50,6 +97,10 @@ async function expectReplaced(t: CheckContext, sent: string, label: string): Pro
   const got = res.headers['x-request-id'];
   t.expect(got !== undefined, 'RID-EVERY-RESPONSE', 'an X-Request-Id header', 'no X-Request-Id header', res);
   t.expect(got !== sent, 'RID-REPLACE-INVALID', `a generated X-Request-Id in place of ${label}`, `X-Request-Id echoed: ${JSON.stringify(got)}`, res);
+  // Replaced, never altered into a valid value (blind defects blind3-request-id-129-truncated,
+  // blind3-request-id-percent-decoded): an id derived from the invalid one is no generated one.
+  const repair = repairsOf(sent).find((r) => r.value === got);
+  t.expect(repair === undefined, 'RID-REPLACE-INVALID', `a generated X-Request-Id in place of ${label}, not the value altered`, `X-Request-Id ${JSON.stringify(got)}: the value sent, ${repair?.how}`, res);
   t.expect(isValidRequestId(got), 'RID-FORMAT', 'X-Request-Id of 1 to 128 characters from A-Z a-z 0-9 . _ -', `X-Request-Id ${JSON.stringify(got)}`, res);
   t.expect(
     res.status === before.status,
@@ -209,6 +260,21 @@ describe('request-id (4.0, 4, 7, 8)', () => {
       await expectReplaced(t, 'conformance:colon', 'a value with ":"');
       await expectReplaced(t, 'conformance space', 'a value with a space');
       await expectReplaced(t, 'conformance+plus', 'a value with "+"');
+    },
+  );
+
+  check(
+    {
+      id: 'replace-every-invalid-form',
+      title:
+        'GET with an X-Request-Id holding each printable character the pattern refuses, and with percent-encoded allowed characters: each replaced by a generated value (never echoed, decoded, cut or cleaned into a valid one), request answered as usual',
+      requirements: ['RID-REPLACE-INVALID', 'RID-INVALID-NOT-REJECTED', 'RID-FORMAT'],
+      maxRequests: invalidForms().length,
+    },
+    async (t) => {
+      // Blind defect blind3-request-id-percent-decoded: every invalid form the pattern implies, not only a few.
+      for (const { sent, label } of invalidForms()) await expectReplaced(t, sent, label);
+      t.note(`${invalidForms().length} invalid forms derived from the RequestId pattern, each replaced`);
     },
   );
 

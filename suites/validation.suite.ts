@@ -2,7 +2,7 @@
 import * as fc from 'fast-check';
 import type { ApiResponse } from '../harness/client.ts';
 import { bulkBoundaryCaseArbs, type BoundaryCase } from '../generators/boundaries.ts';
-import { INVALID_BULK_KINDS, invalidBulkCaseArb, invalidBulkCaseArbs, type InvalidCase } from '../generators/invalid.ts';
+import { INVALID_BULK_KINDS, invalidBulkCaseArb, invalidBulkCaseArbs, wrongTypeCases, type InvalidCase } from '../generators/invalid.ts';
 import type { BulkRequestBody } from '../generators/bulk-request.ts';
 import type { CheckContext } from './support/check.ts';
 import { describe } from './support/declare.ts';
@@ -253,6 +253,45 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
 
   check(
     {
+      id: 'every-member-every-json-type',
+      title:
+        'POST a valid body with one position (each member, the first recipient entry, each member of it, each template variable) given each JSON type its schema does not allow, null included: 400 validation_failed naming it, never 5xx, nothing created',
+      requirements: ['VAL-BODY-FIELDS', 'VAL-RECIPIENT-ITEM-FIELDS', 'VAL-TEMPLATE-VARIABLE-LENGTH', 'PROB-NO-5XX-FOR-CLIENT-FAULT', 'VAL-NOTHING-ACCEPTED-ON-REJECTION', 'PROB-VALIDATION-ERRORS'],
+      needs: ['senderId'],
+      needsOnHost: ['recipients'],
+      // Five wrong types at each of at most nine positions (from, classification, message,
+      // template_id, recipients, an entry, to, template_variables, a variable), spec/openapi.yaml.
+      maxRequests: 45,
+      writes: CREATES,
+    },
+    async (t) => {
+      // Blind defects blind3-recipients-object-wrapped, blind3-template-variables-array-accepted and
+      // blind3-null-recipient-500: a wrong JSON type anywhere in the body, derived from the schema,
+      // not only the few each-kind-of-violation samples.
+      const one = { count: { min: 1, max: 1 } };
+      const cases = wrongTypeCases(generate(t, validBodies(t, { ...one, content: 'message' }), 'wrong-type/message'));
+      const f = t.config.fixtures;
+      if (f.templateId) {
+        const seen = new Set(cases.map((c) => c.pointer));
+        const templated = wrongTypeCases(generate(t, validBodies(t, { ...one, content: 'template' }), 'wrong-type/template'));
+        cases.push(...templated.filter((c) => !seen.has(c.pointer)));
+      } else t.note('no template fixture: template_id and template_variables not sent');
+      for (const c of cases) {
+        const why = cannotRun(t, c);
+        if (why) {
+          t.note(`${c.name}: ${why}`);
+          continue;
+        }
+        const { result: res, created } = await createdDuring(t, () => sendCase(t, c));
+        if (!expectNoServerFault(t, res, c.name)) continue;
+        await judgeAnswer(t, c, res, created);
+      }
+      t.note(`${cases.length} wrong-type positions sent`);
+    },
+  );
+
+  check(
+    {
       id: 'string-length-bounds',
       title:
         'POST every string bound of the body from spec/ (message, template variable, sender, number): exactly the maximum or minimum accepted (202), one past refused, free text counted in characters',
@@ -415,6 +454,56 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
       t.reading('sender-code', codeOf(result.json) === 'permission_denied' ? 'permission-denied' : 'sender-not-authorized');
       t.expect(bulkIdOf(result) === undefined, 'VAL-SENDER-AUTHORIZED', 'no bulk in the answer', `bulk ${bulkIdOf(result)}`, result);
       if (created !== undefined) t.expect(created === 0, 'VAL-SENDER-AUTHORIZED', 'nothing created', `${created} created`, result);
+    },
+  );
+
+  check(
+    {
+      id: 'blank-message',
+      title: 'POST a bulk whose message is three spaces (within 1 to 4096): accepted, or 400 validation_failed naming /message, recorded as a reading; never another answer',
+      requirements: ['VAL-MESSAGE-LENGTH'],
+      needs: ['senderId'],
+      needsOnHost: ['recipients'],
+      maxRequests: 1,
+      writes: CREATES,
+    },
+    async (t) => {
+      // Blind defect blind3-blank-message-refused: the document bounds the length only, so a
+      // blank text is within it; whether a service may refuse it as no message is not said.
+      const body = { ...generate(t, validBodies(t, { content: 'message' }), 'blank-message'), message: '   ' };
+      const { response } = await submitBulk(t, body);
+      if (response.status === 202) return t.reading('blank-message', 'accepted');
+      expectProblem(t, response, { status: 400, codes: ['validation_failed'], requirement: 'VAL-MESSAGE-LENGTH', why: 'a message of three spaces', fieldErrorsExpected: true });
+      t.reading('blank-message', 'refused', describeResponse(response));
+    },
+  );
+
+  check(
+    {
+      id: 'sender-compared-exactly',
+      title: 'POST a bulk from the authorized sender with a leading and with a trailing space: refused (403 sender_not_authorized or permission_denied, or 400 validation_failed), never 2xx, nothing created',
+      requirements: ['VAL-SENDER-AUTHORIZED'],
+      needs: ['senderId'],
+      needsOnHost: ['recipients'],
+      maxRequests: 2,
+      writes: CREATES,
+    },
+    async (t) => {
+      // Blind defect blind3-sender-trimmed: from is compared as sent; a padded sender is another
+      // identity, which the business is not authorized for (letter case is left alone: the
+      // document does not say whether sender identities are case-sensitive).
+      const sender = t.fixture('senderId');
+      for (const padded of [` ${sender}`, `${sender} `]) {
+        const body = { ...generate(t, validBodies(t), 'sender-compared-exactly'), from: padded };
+        const { result, created } = await createdDuring(t, async () => (await submitBulk(t, body)).response);
+        expectProblem(t, result, {
+          status: [400, 403],
+          codes: ['validation_failed', 'sender_not_authorized', 'permission_denied'],
+          requirement: 'VAL-SENDER-AUTHORIZED',
+          why: `sender ${JSON.stringify(padded)}, the authorized ${JSON.stringify(sender)} padded`,
+        });
+        if (created !== undefined) t.expect(created === 0, 'VAL-SENDER-AUTHORIZED', 'nothing created', `${created} created`, result);
+      }
     },
   );
 

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validate, validateRequestBody } from '../../spec/validators.ts';
 import { requirementById } from '../../spec/requirements.ts';
-import { INVALID_BULK_KINDS, invalidBulkCaseArbs, invalidListingCaseArbs, requestIdReplacementArb, type InvalidCase } from '../../generators/invalid.ts';
+import { INVALID_BULK_KINDS, invalidBulkCaseArbs, invalidListingCaseArbs, requestIdReplacementArb, wrongTypeCases, type InvalidCase } from '../../generators/invalid.ts';
 import { parameterFailures } from '../../generators/parameters.ts';
 import { expectDeterministic, pointersOf, SEED } from './helpers.ts';
 
@@ -28,7 +28,7 @@ function checkCase(c: InvalidCase, operation: 'createSmsBulkMessage' | 'listSmsB
     expect(failures.map((f) => f.keyword)).toContain(c.keyword);
     if (c.keyword === 'additionalProperties' || c.keyword === 'required') {
       const f = failures.find((x) => x.keyword === c.keyword)!;
-      expect(`${c.objectPointer}/${c.property}`).toBe(c.pointer);
+      expect(`${c.objectPointer}/${c.property!.replace(/~/g, '~0').replace(/\//g, '~1')}`).toBe(c.pointer);
       expect(f.params.additionalProperty ?? f.params.missingProperty).toBe(c.property);
     }
     return;
@@ -93,4 +93,26 @@ describe('invalid X-Request-Id', () => {
       { seed: SEED, numRuns: 300 },
     );
   });
+});
+
+describe('every body position given every other JSON type', () => {
+  const templateId = '01900000-0000-7000-8000-000000000000';
+  const bodies = {
+    message: { from: 'ACME', classification: 'transactional', message: 'hi', recipients: [{ to: '+447700900123' }] },
+    template: { from: 'ACME', classification: 'transactional', template_id: templateId, recipients: [{ to: '+447700900123', template_variables: { name: 'x' } }] },
+  };
+  for (const [content, body] of Object.entries(bodies)) {
+    it(`${content} body: each case breaks the type at its position only, within the check's budget of 45`, () => {
+      expect(validateRequestBody('createSmsBulkMessage', body)).toEqual([]);
+      const cases = wrongTypeCases(body as never);
+      expect(cases.length).toBeLessThanOrEqual(45);
+      for (const c of cases) {
+        const failures = validateRequestBody('createSmsBulkMessage', c.request.body);
+        expect(failures.some((f) => f.keyword === 'type'), c.name).toBe(true);
+        expect(pointersOf(failures), c.name).toContain(c.pointer);
+      }
+      // The optional template_variables of a message body is a position too.
+      expect(cases.some((c) => c.pointer === '/recipients/0/template_variables' && Array.isArray((c.request.body as typeof bodies.template).recipients[0]!.template_variables))).toBe(true);
+    });
+  }
 });

@@ -123,9 +123,7 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   'blind-message-business-id-uppercase': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.business_id !== h.b,
   // round 3
   // auth-ordering
-  'blind3-unknown-path-invalid-token-404': async (h) => (await h.call('GET', `/v1/businesses/${h.b}/no-such-operation`, { as: { bearer: h.f.expiredToken } })).status !== 401,
   'blind3-sender-before-grant': async (h) => (await h.submit(messageBody(h), { business: h.f.otherBusinessId })).json?.code !== 'permission_denied',
-  'blind3-head-skips-auth': async (h) => (await h.call('HEAD', h.paths.wallet(h.b), { as: 'none' })).status !== 401,
   // idempotency
   'blind3-fingerprint-ignores-classification': async (h) => {
     const key = freshKey();
@@ -137,34 +135,19 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     await h.submit(messageBody(h), { key });
     return (await h.submit(messageBody(h, { message: 'Another text.' }), { key })).status !== 409;
   },
-  'blind3-fingerprint-dedupes-recipients': async (h) => {
-    const key = freshKey();
-    const [a, b] = h.f.recipients;
-    await h.submit(messageBody(h, { recipients: [{ to: a }, { to: b }] }), { key });
-    return (await h.submit(messageBody(h, { recipients: [{ to: a }, { to: b }, { to: a }] }), { key })).status !== 409;
-  },
   // recipient-limits
   'blind3-limit-skips-invalid-numbers': async (h) =>
     (await h.submit(messageBody(h, { recipients: [...many(h, 1000), { to: 'not-a-number' }] }))).json?.code !== 'recipient_limit_exceeded',
   'blind3-empty-recipients-limit-code': async (h) => (await h.submit(messageBody(h, { recipients: [] }))).json?.code !== 'validation_failed',
   'blind3-over-limit-status-413': async (h) => (await h.submit(messageBody(h, { recipients: many(h, 1001) }))).status !== 422,
   // cursors
-  'blind3-limit-decimal-truncated': async (h) => (await rows(h, { limit: '10.5' })).status !== 400,
   'blind3-last-page-cursor-empty-string': async (h) => {
     const last = (await rows(h, { limit: '1000' })).json.pagination;
     return last.has_more === false && last.next_cursor !== null;
   },
   'blind3-limit-reports-rows-returned': async (h) => (await rows(h, { limit: '1000' })).json.pagination.limit !== 1000,
-  'blind3-status-filter-case-insensitive': async (h) => (await rows(h, { status: 'DELIVERED' })).status !== 400,
-  // An unencoded + arrives as a space (URLSearchParams writes the space as +).
-  'blind3-number-filter-space-as-plus': async (h) => (await rows(h, { to: ` ${h.f.recipients[0]!.slice(1)}` })).status !== 400,
   // bulk-invariants
   'blind3-acceptance-status-created': async (h) => (await h.submit(messageBody(h))).json.status !== 'queued',
-  'blind3-message-whitespace-collapsed': async (h) => {
-    const message = 'Line one.\n\nLine  two.';
-    const accepted = await h.submit(messageBody(h, { message }));
-    return accepted.json.message !== message || (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.message !== message;
-  },
   'blind3-location-trailing-slash': async (h) => {
     const accepted = await h.submit(messageBody(h));
     const read = await h.call('GET', new URL(accepted.headers.get('location')!, h.ref.baseUrl).pathname);
@@ -181,15 +164,12 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   'blind3-foreign-bulk-rows-403': async (h) => (await rows(h, {}, h.f.foreignBulkId)).status !== (await rows(h, {}, RANDOM_V7)).status,
   'blind3-foreign-webhook-403': async (h) =>
     (await h.call('DELETE', h.paths.webhook(h.b, h.f.foreignWebhookEndpointId))).status !== (await h.call('DELETE', h.paths.webhook(h.b, RANDOM_V7))).status,
-  'blind3-message-id-case-folded-lookup': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId.toUpperCase()))).status === 200,
   // request-id
-  'blind3-request-id-129-truncated': async (h) => (await wallet(h, 'primary', { 'x-request-id': 'r'.repeat(129) })).headers.get('x-request-id') === 'r'.repeat(128),
   'blind3-problem-request-id-raw': async (h) => {
     const r = await wallet(h, 'limited', { 'x-request-id': 'not~valid' });
     return r.json.request_id !== r.headers.get('x-request-id');
   },
   'blind3-request-id-missing-on-204': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId))).headers.get('x-request-id') === null,
-  'blind3-request-id-percent-decoded': async (h) => (await wallet(h, 'primary', { 'x-request-id': 'abc%2Ddef' })).headers.get('x-request-id') === 'abc-def',
   // problem-details
   'blind3-problem-type-trailing-slash': async (h) => !String((await badNumber(h)).json.type).endsWith('/validation_failed'),
   'blind3-pointer-slash-unescaped': async (h) => !errorsOf(await h.submit(messageBody(h, { 'a/b': 'x' }))).some((e) => e.pointer === '/a~1b'),
@@ -197,9 +177,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   'blind3-null-recipient-500': async (h) => (await h.submit(messageBody(h, { recipients: [null] }))).status >= 500,
   // validation
   'blind3-blank-message-refused': async (h) => (await h.submit(messageBody(h, { message: '   ' }))).status !== 202,
-  'blind3-recipients-object-wrapped': async (h) => (await h.submit(messageBody(h, { recipients: { to: h.f.recipients[0] } }))).status < 300,
-  'blind3-sender-trimmed': async (h) => (await h.submit(messageBody(h, { from: `${h.f.senderId} ` }))).status < 300,
-  'blind3-template-variables-array-accepted': async (h) => (await h.submit(messageBody(h, { recipients: [{ to: h.f.recipients[0], template_variables: [] }] }))).status < 300,
   // schemas
   'blind3-intake-counts-strings': async (h) => {
     const accepted = await h.submit(messageBody(h));
@@ -236,8 +213,9 @@ describe('blind defect registry', () => {
 
   // A blind defect caught once its misses were closed moves to the main registry with its id
   // (issue 29): what was written blind in round 1 is the two together.
-  const roundOf = (d: object) => ('round' in d ? (d.round as number) : 1);
-  const writtenBlind = [...BLIND_DEFECTS, ...DEFECTS.filter((d) => d.id.startsWith('blind-'))];
+  // Round 3's ids say their round (blind3-), moved or not.
+  const roundOf = (d: { id: string }) => ('round' in d ? (d.round as number) : d.id.startsWith('blind3-') ? 3 : 1);
+  const writtenBlind = [...BLIND_DEFECTS, ...DEFECTS.filter((d) => /^blind3?-/.test(d.id))];
 
   it('holds at least 40 defects per round with unique kebab-case ids prefixed blind- (blind3- in round 3), apart from the main registry', () => {
     for (const round of ROUNDS) expect(writtenBlind.filter((d) => roundOf(d) === round).length, `round ${round}`).toBeGreaterThanOrEqual(40);

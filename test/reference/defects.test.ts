@@ -747,6 +747,30 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   'blind-foreign-message-404-last-modified': async (h) =>
     headerNames(await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId))) !== headerNames(await h.call('GET', h.paths.message(h.b, RANDOM_V7))),
   'blind-bulk-read-finds-foreign-message': async (h) => (await h.call('GET', h.paths.bulk(h.b, h.f.foreignMessageId))).status === 200,
+  // Written blind, round 3 (ids kept).
+  'blind3-unknown-path-invalid-token-404': async (h) => (await h.call('GET', `/v1/businesses/${h.b}/no-such-operation`, { as: { bearer: h.f.expiredToken } })).status !== 401,
+  'blind3-head-skips-auth': async (h) => (await h.call('HEAD', h.paths.wallet(h.b), { as: 'none' })).status !== 401,
+  'blind3-fingerprint-dedupes-recipients': async (h) => {
+    const key = freshKey();
+    const [a, b] = h.f.recipients;
+    await h.submit(messageBody(h, { recipients: [{ to: a }, { to: b }] }), { key });
+    return (await h.submit(messageBody(h, { recipients: [{ to: a }, { to: b }, { to: a }] }), { key })).status !== 409;
+  },
+  'blind3-limit-decimal-truncated': async (h) => (await rows(h, { limit: '10.5' })).status !== 400,
+  'blind3-status-filter-case-insensitive': async (h) => (await rows(h, { status: 'DELIVERED' })).status !== 400,
+  // An unencoded + arrives as a space (URLSearchParams writes the space as +).
+  'blind3-number-filter-space-as-plus': async (h) => (await rows(h, { to: ` ${h.f.recipients[0]!.slice(1)}` })).status !== 400,
+  'blind3-message-whitespace-collapsed': async (h) => {
+    const message = 'Line one.\n\nLine  two.';
+    const accepted = await h.submit(messageBody(h, { message }));
+    return accepted.json.message !== message || (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.message !== message;
+  },
+  'blind3-message-id-case-folded-lookup': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId.toUpperCase()))).status === 200,
+  'blind3-request-id-129-truncated': async (h) => (await h.call('GET', h.paths.wallet(h.b), { headers: { 'x-request-id': 'r'.repeat(129) } })).headers.get('x-request-id') === 'r'.repeat(128),
+  'blind3-request-id-percent-decoded': async (h) => (await h.call('GET', h.paths.wallet(h.b), { headers: { 'x-request-id': 'abc%2Ddef' } })).headers.get('x-request-id') === 'abc-def',
+  'blind3-recipients-object-wrapped': async (h) => (await h.submit(messageBody(h, { recipients: { to: h.f.recipients[0] } }))).status < 300,
+  'blind3-sender-trimmed': async (h) => (await h.submit(messageBody(h, { from: `${h.f.senderId} ` }))).status < 300,
+  'blind3-template-variables-array-accepted': async (h) => (await h.submit(messageBody(h, { recipients: [{ to: h.f.recipients[0], template_variables: [] }] }))).status < 300,
   // sequences
   'replay-after-read-shows-current': async (h) => {
     const key = freshKey();
