@@ -17,6 +17,8 @@ export interface Defect {
   hostCannotShow?: string;
   /** For a defect of the sequences topic: why no single check of another topic meets it. */
   onlySequence?: string;
+  /** For a defect written blind (moved from reference/blind-defects.ts): its authoring round, when not the first. */
+  round?: 1 | 2;
 }
 
 const registry = [
@@ -113,6 +115,8 @@ const registry = [
   { id: 'status-queued-includes-sent', requirement: 'CUR-FILTER-STATUS', topic: 'cursors', description: 'The status filter queued also selects rows still waiting for their delivery report (delivery status sent).' },
   { id: 'status-filter-upper-case', requirement: 'CUR-FILTER-STATUS', topic: 'cursors', description: 'The status filter is compared with the statuses in upper case, so it selects no row.' },
   { id: 'number-filter-without-plus', requirement: 'CUR-FILTER-TO', topic: 'cursors', description: 'The number filter is compared without its leading + against numbers stored with it, so it selects no row.' },
+  { id: 'cursor-repeat-starts-later', requirement: 'CUR-LIFETIME', topic: 'cursors', description: 'A cursor presented a second time (within its lifetime) is answered 200 with the page starting one row later than its first use.' },
+  { id: 'filtered-later-pages-unfiltered', requirement: 'CUR-FILTER-STATUS', topic: 'cursors', description: 'A page read with a cursor applies no filter (the cursor still binds the filters given with it), so a filtered walk lists rows outside the filter from its second page on.' },
   // bulk-invariants
   { id: 'settled-true-with-retries-some-bulks', requirement: 'BULK-SETTLED-RULE', topic: 'bulk-invariants', description: 'For bulks whose id does not end in f (most, not all), settled is true once completed even while retries are outstanding.' },
   { id: 'settled-ignores-status', requirement: 'BULK-SETTLED-RULE', topic: 'bulk-invariants', description: 'settled is true while processing when no retries are outstanding.' },
@@ -127,6 +131,8 @@ const registry = [
   { id: 'template-pin-follows-active-revision', requirement: 'BULK-TEMPLATE-PIN-STABLE', topic: 'bulk-invariants', description: "Reads of a template-based bulk show the template's current active revision instead of the one pinned at acceptance.", hostCannotShow: 'a new active revision of the template is made through the control origin; the document has no way to revise a template' },
   { id: 'invented-zero-counts', requirement: 'BULK-NO-INVENTED-ZEROS', topic: 'bulk-invariants', description: 'While intake and submission totals are unavailable (fault countsUnavailable), reads show zero counts instead of null.' },
   { id: 'processed-from-lagging-replica', requirement: 'BULK-COUNTS-ONE-WAY', topic: 'bulk-invariants', description: 'Every second read of a bulk takes submission.processed from a replica a second behind, so the count goes down between reads while the bulk advances.' },
+  { id: 'bulk-unreadable-while-queued', requirement: 'BULK-RETRIEVE', topic: 'bulk-invariants', description: 'A bulk cannot be read until processing starts (the read side is fed by the processor): a read right after the 202, while it is queued, answers 404 resource_not_found.' },
+  { id: 'summary-as-of-lagging-replica', requirement: 'BULK-DELIVERY-SUMMARY-FIELDS', topic: 'bulk-invariants', description: 'Every second read of a bulk takes delivery_summary.as_of from a replica a second behind (never before reporting began), so the time of the projection goes back between reads.' },
   { id: 'bulk-status-in-progress', requirement: 'BULK-STATUS-VALUES', topic: 'bulk-invariants', description: 'Reads of a bulk that is processing show status in_progress, which 3.1 does not list.' },
   { id: 'retryable-count-omitted-when-zero', requirement: 'BULK-SETTLED-NULL', topic: 'bulk-invariants', description: 'submission leaves retryable_failed_count out when it is 0, yet settled still says true once completed.' },
   { id: 'delivery-summary-without-complete', requirement: 'BULK-DELIVERY-SUMMARY-FIELDS', topic: 'bulk-invariants', description: 'delivery_summary has as_of and outcomes_resolved but no complete member.' },
@@ -214,6 +220,7 @@ const registry = [
   { id: 'repeat-deactivation-410-not-found', requirement: 'PROB-CODE-STATUS', topic: 'problem-details', description: 'Deactivating an already deactivated webhook endpoint is refused 410 with code resource_not_found, a code whose status is 404.' },
   { id: 'path-id-problem-status-400', requirement: 'PROB-STATUS-MATCH', topic: 'problem-details', description: 'A message id that is not a UUIDv7 is answered 404 resource_not_found whose body says status 400 (built as for a validation failure).' },
   // validation
+  { id: 'message-at-maximum-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'validation', description: 'A message of exactly 4096 characters (the maximum) throws in a segmenter whose buffer is one short: 500 internal_error instead of 202.' },
   { id: 'both-message-and-template-accepted', requirement: 'VAL-EXACTLY-ONE-CONTENT', topic: 'validation', description: 'A body with both message and template_id is accepted.' },
   { id: 'extra-body-property-accepted', requirement: 'VAL-BODY-FIELDS', topic: 'validation', description: 'Unknown top-level body members are ignored instead of refused.' },
   { id: 'message-4097-accepted', requirement: 'VAL-MESSAGE-LENGTH', topic: 'validation', description: 'A message of 4097 characters is accepted.' },
@@ -279,6 +286,21 @@ const registry = [
   { id: 'blind-filtered-walk-repeats', requirement: 'CUR-WALK', topic: 'cursors', description: "In a filtered listing the next page starts page-size positions after the page's start (counting unfiltered rows), so a filtered walk repeats rows." },
   { id: 'blind-fingerprint-ignores-variables', requirement: 'IDEM-CONFLICT', topic: 'idempotency', description: "The payload fingerprint leaves out the recipients' template_variables, so a repeat with other variable values replays the original instead of 409 idempotency_conflict." },
   { id: 'blind-key-case-insensitive', requirement: 'IDEM-SCOPE', topic: 'idempotency', description: 'Idempotency keys are compared lower-cased, so a key differing only in letter case from a used one is taken for it (409 or replay instead of a new bulk).' },
+  { id: 'blind-alg-none-token-accepted', requirement: 'AUTH-401-INVALID', topic: 'auth-ordering', round: 2, description: 'An unsigned JWT (header alg none) naming a client, the right audience and a future expiry is accepted as a valid bearer token.' },
+  { id: 'blind-fingerprint-sorts-recipients', requirement: 'IDEM-CONFLICT', topic: 'idempotency', round: 2, description: 'The fingerprint sorts the recipients by number, so a repeat listing the same recipients in another order replays the original instead of 409.' },
+  { id: 'blind-key-compared-64', requirement: 'IDEM-SCOPE', topic: 'idempotency', round: 2, description: 'Keys are indexed by their first 64 characters: a new key sharing its first 64 characters with a used one is taken for it (409 or replay instead of a new bulk).' },
+  { id: 'blind-template-limit-500', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', round: 2, description: 'Template-based submissions have a maximum of 500 entries: a valid template-based submission of 1000 entries gets 422 recipient_limit_exceeded.' },
+  { id: 'blind-limit-rolling-window', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', round: 2, description: "The maximum is counted over the business's submissions of the last hour: after one accepted 1000-entry submission the next one gets 422 recipient_limit_exceeded." },
+  { id: 'blind-limit-counts-segments', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', round: 2, description: 'Entries are multiplied by the 160-character SMS segments of the message, so 1000 entries with a 200-character message get 422 recipient_limit_exceeded.' },
+  { id: 'blind-status-filter-submission-only', requirement: 'CUR-FILTER-STATUS', topic: 'cursors', round: 2, description: 'The status filter compares the submission status only, so delivered selects no row (delivered rows have submission status sent).' },
+  { id: 'blind-number-filter-prefix', requirement: 'CUR-FILTER-TO', topic: 'cursors', round: 2, description: 'The number filter matches as a prefix: a valid E.164 filter value selects every row whose number starts with it.' },
+  { id: 'blind-read-accepted-at-now', requirement: 'BULK-RETRIEVE', topic: 'bulk-invariants', round: 2, description: "Reads of a bulk show accepted_at as the time of the read, so it moves between reads and differs from the 202's." },
+  { id: 'blind-summary-as-of-accepted', requirement: 'BULK-DELIVERY-SUMMARY-FIELDS', topic: 'bulk-invariants', round: 2, description: "delivery_summary.as_of is the bulk's acceptance time instead of the time of the projection (it equals accepted_at, before any outcome it counts)." },
+  { id: 'blind-pin-lost-on-read', requirement: 'BULK-TEMPLATE-PIN-STABLE', topic: 'bulk-invariants', round: 2, description: 'A template-based bulk shows its pin in the 202 but template null on every later read.' },
+  { id: 'blind-read-classification-default', requirement: 'BULK-ECHO-REQUEST', topic: 'bulk-invariants', round: 2, description: 'Reads of a bulk show classification transactional (a column default) whatever was submitted; the 202 is right.' },
+  { id: 'blind-wallet-available-rounded', requirement: 'WAL-AVAILABLE-EQUALS-CURRENT', topic: 'wallet', round: 2, description: 'available_balance is current_balance rounded to whole units (1251 for 1250.75).' },
+  { id: 'blind-wallet-permission-wrong-code', requirement: 'WAL-PERMISSION', topic: 'wallet', round: 2, description: 'An application granted on the business without wallet.balance.read gets 403 with code sender_not_authorized instead of permission_denied.' },
+  { id: 'blind-wallet-balance-zero-padded', requirement: 'WAL-MONEY-FORMAT', topic: 'wallet', round: 2, description: 'current_balance and available_balance are zero-padded to a fixed width of 10 (0001250.75), leading zeros the money pattern forbids.' },
   // sequences: each shows only when one operation follows another on the same bulk, key or cursor;
   // `onlySequence` says why no single check of the other topics meets it.
   { id: 'conflict-counts-entries-as-bad', requirement: 'SEQ-REPEAT-CHANGES-NOTHING', topic: 'sequences', description: "A conflicting repeat gets 409 idempotency_conflict, but its entries are counted into the original bulk's intake as bad entries.", onlySequence: 'idempotency/conflict-one-field-changed never reads the original bulk after the conflict' },

@@ -68,6 +68,8 @@ export function validateBulkBody(body: unknown, defects: ActiveDefects): FieldEr
     const max = defects.has('message-4097-accepted') ? 4097 : defects.has('blind-message-max-4095') ? 4095 : 4096;
     // 8: characters (the blind defect counts UTF-8 bytes).
     const length = (s: string) => (defects.has('blind-message-length-in-bytes') ? Buffer.byteLength(s) : chars(s));
+    // (The defect's segmenter sizes its buffer one short and throws on a message of the maximum.)
+    if (typeof m === 'string' && length(m) === max && defects.has('message-at-maximum-500')) throw new RangeError('segment buffer overflow');
     if (typeof m !== 'string' || length(m) < 1 || length(m) > max) bad('/message');
   }
   if (hasTemplate && (typeof body.template_id !== 'string' || !UUID_V7.test(body.template_id))) bad('/template_id');
