@@ -146,6 +146,15 @@ export function differentVariantsArb(body: BulkRequestBody, options: DifferentVa
   return fc.oneof(...differentVariantKinds(body, options));
 }
 
+/** The entries reversed, or rotated by one where reversing leaves them as they were; undefined when no order differs. */
+function reorderedRecipients<R>(recipients: readonly R[]): R[] | undefined {
+  const same = (xs: readonly R[]) => JSON.stringify(xs) === JSON.stringify(recipients);
+  const reversed = [...recipients].reverse();
+  if (!same(reversed)) return reversed;
+  const rotated = [...recipients.slice(1), ...recipients.slice(0, 1)];
+  return same(rotated) ? undefined : rotated;
+}
+
 /** One arbitrary per field of `body` that a one-field change can reach (differentVariantsArb picks among them). */
 export function differentVariantKinds(body: BulkRequestBody, options: DifferentVariantOptions): Array<fc.Arbitrary<DifferentVariant>> {
   const kinds: Array<fc.Arbitrary<DifferentVariant>> = [];
@@ -188,6 +197,11 @@ export function differentVariantKinds(body: BulkRequestBody, options: DifferentV
   if (body.recipients.length > 1) {
     kinds.push(fc.constant({ pointer: '/recipients', body: { ...body, recipients: body.recipients.slice(0, -1) } }));
   }
+  // The same entries in another order: a JSON array is an ordered sequence (RFC 8259), and a
+  // bulk's rows keep the submitted order, so the order is part of the payload (blind defect
+  // blind-fingerprint-sorts-recipients compared the recipients as a sorted set).
+  const reordered = reorderedRecipients(body.recipients);
+  if (reordered) kinds.push(fc.constant({ pointer: '/recipients (order)', body: { ...body, recipients: reordered } }));
   const others = (options.otherSenderIds ?? []).filter((s) => s !== body.from);
   if (others.length > 0) kinds.push(fc.constantFrom(...others).map((from) => ({ pointer: '/from', body: { ...body, from } })));
   const templates = (options.otherTemplateIds ?? []).filter((t) => t !== body.template_id);

@@ -40,23 +40,11 @@ const registry = [
   // auth-ordering
   { id: 'blind-lowercase-bearer-refused', requirement: 'AUTH-BEARER', topic: 'auth-ordering', round: 2, description: 'The Authorization scheme is compared case-sensitively: a valid token sent as "bearer <token>" (the scheme name is case-insensitive) gets 401.' },
   { id: 'blind-validation-before-grant', requirement: 'AUTH-ORDER', topic: 'auth-ordering', round: 2, description: 'A submission on a business without grant has its body validated first: an invalid body gets 400 validation_failed (with field errors) instead of 403 permission_denied.' },
-  { id: 'blind-alg-none-token-accepted', requirement: 'AUTH-401-INVALID', topic: 'auth-ordering', round: 2, description: 'An unsigned JWT (header alg none) naming a client, the right audience and a future expiry is accepted as a valid bearer token.' },
   // idempotency
   { id: 'blind-fingerprint-raw-text', requirement: 'IDEM-REPLAY', topic: 'idempotency', round: 2, description: 'The payload fingerprint is the raw request text, so an equivalent repeat written with other whitespace gets 409 idempotency_conflict instead of the replay.' },
-  { id: 'blind-fingerprint-sorts-recipients', requirement: 'IDEM-CONFLICT', topic: 'idempotency', round: 2, description: 'The fingerprint sorts the recipients by number, so a repeat listing the same recipients in another order replays the original instead of 409.' },
-  { id: 'blind-key-compared-64', requirement: 'IDEM-SCOPE', topic: 'idempotency', round: 2, description: 'Keys are indexed by their first 64 characters: a new key sharing its first 64 characters with a used one is taken for it (409 or replay instead of a new bulk).' },
-  // recipient-limits
-  { id: 'blind-template-limit-500', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', round: 2, description: 'Template-based submissions have a maximum of 500 entries: a valid template-based submission of 1000 entries gets 422 recipient_limit_exceeded.' },
-  { id: 'blind-limit-rolling-window', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', round: 2, description: "The maximum is counted over the business's submissions of the last hour: after one accepted 1000-entry submission the next one gets 422 recipient_limit_exceeded." },
-  { id: 'blind-limit-counts-segments', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', round: 2, description: 'Entries are multiplied by the 160-character SMS segments of the message, so 1000 entries with a 200-character message get 422 recipient_limit_exceeded.' },
   // cursors
   { id: 'blind-cursor-lifetime-seconds', requirement: 'CUR-LIFETIME', topic: 'cursors', round: 2, description: 'The 24-hour lifetime is compared in the wrong unit (86.4 seconds): a cursor presented a minute and a half after issue gets 400 validation_failed.' },
-  { id: 'blind-status-filter-submission-only', requirement: 'CUR-FILTER-STATUS', topic: 'cursors', round: 2, description: 'The status filter compares the submission status only, so delivered selects no row (delivered rows have submission status sent).' },
-  { id: 'blind-number-filter-prefix', requirement: 'CUR-FILTER-TO', topic: 'cursors', round: 2, description: 'The number filter matches as a prefix: a valid E.164 filter value selects every row whose number starts with it.' },
   // bulk-invariants
-  { id: 'blind-read-accepted-at-now', requirement: 'BULK-RETRIEVE', topic: 'bulk-invariants', round: 2, description: "Reads of a bulk show accepted_at as the time of the read, so it moves between reads and differs from the 202's." },
-  { id: 'blind-summary-as-of-accepted', requirement: 'BULK-DELIVERY-SUMMARY-FIELDS', topic: 'bulk-invariants', round: 2, description: "delivery_summary.as_of is the bulk's acceptance time instead of the time of the projection (it equals accepted_at, before any outcome it counts)." },
-  { id: 'blind-read-classification-default', requirement: 'BULK-ECHO-REQUEST', topic: 'bulk-invariants', round: 2, description: 'Reads of a bulk show classification transactional (a column default) whatever was submitted; the 202 is right.' },
   // concealment
   // request-id
   // problem-details

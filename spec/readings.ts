@@ -54,6 +54,19 @@ const points = {
     },
     warns: 'AUTH-401-BEFORE-VALIDATION',
   },
+  'bearer-scheme-case': {
+    requirement: 'AUTH-BEARER-CASE',
+    title: 'The Bearer scheme written in another letter case',
+    open: '5 writes the header with Bearer; the letter case of the scheme name is left to HTTP, which does not distinguish it.',
+    choices: {
+      'case-insensitive': { text: 'accepted (the scheme name is case-insensitive)' },
+      'exact-case': {
+        text: '401 unless written Bearer',
+        breaks: "a client that writes the scheme as the token response's token_type gives it (bearer) is refused with a valid token",
+      },
+    },
+    warns: 'AUTH-BEARER-CASE',
+  },
   'unknown-path': {
     requirement: 'AUTH-UNKNOWN-PATH',
     title: 'A path that is no operation, without a token',

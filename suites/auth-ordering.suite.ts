@@ -11,7 +11,7 @@ import { paths } from './support/paths.ts';
 import { codeOf, describeResponse, expectNoServerFault, expectProblem, isProblem } from './support/problem.ts';
 import { spendFixture } from './support/spend.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
-import { submissionBody, tamper } from './support/credentials.ts';
+import { MAX_FORGERIES, forgeries, submissionBody, tamper } from './support/credentials.ts';
 import { declareMatrixColumns } from './support/matrix-run.ts';
 import { openapi } from '../spec/contract.ts';
 
@@ -264,6 +264,52 @@ describe('auth-ordering (4, 5)', () => {
       const { token, how } = tamper(await t.api.token('primary'));
       t.note(how);
       await expect401Everywhere(t, { bearer: token }, 'AUTH-401-INVALID', how);
+    },
+  );
+
+  check(
+    {
+      id: 'forged-token-401',
+      title:
+        "The wallet with tokens forged from the application's valid token (JWT: alg none, signature stripped, payload altered under the original signature; any token: a character changed, cut or appended): 401 authentication_required for each",
+      requirements: ['AUTH-401-INVALID'],
+      needs: ['businessId'],
+      maxRequests: MAX_FORGERIES,
+    },
+    async (t) => {
+      // Blind defect blind-alg-none-token-accepted: only a token the host issued authenticates,
+      // whatever its form (opaque or JWT); each forgery is derived from the token this client
+      // holds, so every record of it is redacted like the token.
+      const businessId = t.fixture('businessId');
+      for (const { token, how } of forgeries(await t.api.token('primary'))) {
+        const res = await t.api.send({ method: 'GET', path: paths.walletBalance(businessId), as: { bearer: token } });
+        expectProblem(t, res, { status: 401, codes: ['authentication_required'], requirement: 'AUTH-401-INVALID', why: how });
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'bearer-scheme-case',
+      title: 'The wallet with a valid token under the scheme written bearer and BEARER: 200 (the scheme name is case-insensitive); a 401 is a warning',
+      requirements: ['AUTH-BEARER', 'AUTH-BEARER-CASE'],
+      needs: ['businessId'],
+      maxRequests: 2,
+    },
+    async (t) => {
+      // Blind defect blind-lowercase-bearer-refused: 5 writes the header as Bearer, in HTTP's
+      // authentication framework, whose scheme names are case-insensitive (RFC 9110 11.1). A client
+      // written from the document sends Bearer; one that writes the scheme from the token
+      // response's token_type (RFC 6749 7.1, where bearer is common) is locked out by a refusal.
+      const businessId = t.fixture('businessId');
+      const token = await t.api.token('primary');
+      for (const scheme of ['bearer', 'BEARER']) {
+        const res = await t.api.send({ method: 'GET', path: paths.walletBalance(businessId), as: { authorization: `${scheme} ${token}` } });
+        if (!expectNoServerFault(t, res, `the scheme written ${scheme}`)) continue;
+        if (res.status === 200) t.reading('bearer-scheme-case', 'case-insensitive', scheme);
+        else if (isProblem(res, 401, 'authentication_required')) t.reading('bearer-scheme-case', 'exact-case', scheme, res);
+        else t.note(`the scheme written ${scheme}: ${describeResponse(res)}`);
+      }
     },
   );
 

@@ -33,6 +33,7 @@ const check = checksFor('bulk-invariants', { needs: ['businessId', 'senderId'], 
 const CREATES = 'creates a bulk SMS';
 
 const STATUSES = enumOf('BulkProcessingStatus');
+const CLASSIFICATIONS = enumOf('MessageClassification');
 /** Statuses in which nothing has been dispatched, so there is no delivery to report on yet. */
 const NOT_YET_DISPATCHED = ['created', 'scheduled', 'queued'];
 const COUNT_FIELDS = {
@@ -45,11 +46,17 @@ type Json = Record<string, unknown>;
 /** Null and omitted are the same thing for the optional objects of 2.2. */
 const isAbsent = (v: unknown) => v === null || v === undefined;
 
+/** The earlier read of a bulk whose delivery_summary said complete. */
+interface CompleteRead {
+  outcomesResolved: unknown;
+  response: ApiResponse;
+}
+
 /**
  * The rules every observation of a bulk must satisfy, whatever its state. `entries` is the
  * number of submitted recipient entries (an upper bound for resolved outcomes).
  */
-function checkObservation(t: CheckContext, body: Json, response: ApiResponse, entries: number): void {
+function checkObservation(t: CheckContext, body: Json, response: ApiResponse, entries: number, done?: CompleteRead): void {
   const status = body.status;
   t.expect(
     isValid('BulkProcessingStatus', status),
@@ -126,29 +133,30 @@ function checkObservation(t: CheckContext, body: Json, response: ApiResponse, en
       response,
     );
     // Blind defect blind-delivery-complete-when-completed: complete vouches that reporting is
-    // finished, which no retry still outstanding (a delivery yet to come) allows.
-    if (summary.complete === true && typeof retryable === 'number') {
-      t.expect(
-        retryable === 0,
-        'BULK-DELIVERY-COMPLETE-MEANING',
-        'delivery_summary.complete false while retries are outstanding (their deliveries are still to come)',
-        `complete true with retryable_failed_count ${retryable} at status ${String(status)}`,
-        response,
-      );
-    }
-    // Nor does it while a recipient submitted successfully has no resolved outcome: the summary's
-    // own counts then show reporting unfinished (outcomes_resolved below submission.success).
+    // finished, which no retry still outstanding (a delivery yet to come) allows, nor a recipient
+    // submitted successfully whose outcome is unresolved (outcomes_resolved below
+    // submission.success), nor a later read that resolves more outcomes or takes completeness back.
+    // One assertion for all three: on the reference a bulk's reads end once it settles, so no
+    // one-rule defect shows the second or third apart from the first.
     const success = isObject(submission) ? submission.success : undefined;
-    if (summary.complete === true && typeof success === 'number' && typeof summary.outcomes_resolved === 'number') {
-      // waiver: not proven yet: a site of the blind round-1 fixes of 2026-11-26 (docs/accuracy.md) that no one-rule defect has made fail at this very line (its defect is caught an assertion earlier); a defect of its own is next-session work
-      t.expect(
-        summary.outcomes_resolved >= success,
-        'BULK-DELIVERY-COMPLETE-MEANING',
-        `delivery_summary.complete false while fewer outcomes are resolved than the ${success} successful submissions`,
-        `complete true with outcomes_resolved ${summary.outcomes_resolved} and submission.success ${success} at status ${String(status)}`,
-        response,
-      );
+    const findings: string[] = [];
+    if (summary.complete === true) {
+      if (typeof retryable === 'number' && retryable > 0) findings.push(`complete true with retryable_failed_count ${retryable}`);
+      if (typeof success === 'number' && typeof summary.outcomes_resolved === 'number' && summary.outcomes_resolved < success) {
+        findings.push(`complete true with outcomes_resolved ${summary.outcomes_resolved} below submission.success ${success}`);
+      }
     }
+    if (done && (summary.complete !== true || summary.outcomes_resolved !== done.outcomesResolved)) {
+      findings.push(`complete true with outcomes_resolved ${JSON.stringify(done.outcomesResolved)} on an earlier read, then complete ${JSON.stringify(summary.complete)} with ${JSON.stringify(summary.outcomes_resolved)}`);
+    }
+    t.expect(
+      findings.length === 0,
+      'BULK-DELIVERY-COMPLETE-MEANING',
+      'delivery_summary.complete true only when nothing is left to report: no retry outstanding, no successful submission without a resolved outcome, and nothing changing on later reads',
+      `${findings.join('; ')} at status ${String(status)}`,
+      response,
+      ...(done ? [done.response] : []),
+    );
     const resolved = summary.outcomes_resolved;
     t.expect(
       typeof resolved === 'number' && Number.isInteger(resolved) && resolved >= 0,
@@ -184,20 +192,6 @@ function countsGoingDown(t: CheckContext, bulkId: string, observations: Observat
     const before = observations[i - 1]!.body;
     const after = observations[i]!.body;
     const response = observations[i]!.response;
-    // Complete reporting is finished reporting: a later read that resolves more outcomes, or takes
-    // completeness back, shows it was not (blind defect blind-delivery-complete-when-completed).
-    const done = isObject(before.delivery_summary) && before.delivery_summary.complete === true ? before.delivery_summary : undefined;
-    const later = isObject(after.delivery_summary) ? after.delivery_summary : undefined;
-    if (done && later && (later.complete !== true || later.outcomes_resolved !== done.outcomes_resolved)) {
-      // waiver: not proven yet: a site of the blind round-1 fixes of 2026-11-26 (docs/accuracy.md) that no one-rule defect has made fail at this very line (its defect is caught an assertion earlier); a defect of its own is next-session work
-      t.fail(
-        'BULK-DELIVERY-COMPLETE-MEANING',
-        `bulk ${bulkId}: nothing left to report once delivery_summary.complete is true`,
-        `complete true with outcomes_resolved ${JSON.stringify(done.outcomes_resolved)}, then complete ${JSON.stringify(later.complete)} with ${JSON.stringify(later.outcomes_resolved)}`,
-        observations[i - 1]!.response,
-        observations[i]!.response,
-      );
-    }
     for (const [group, fields] of Object.entries(COUNT_FIELDS)) {
       const a = before[group];
       const b = after[group];
@@ -221,6 +215,63 @@ function countsGoingDown(t: CheckContext, bulkId: string, observations: Observat
     }
   }
   return down;
+}
+
+/** The instant a Timestamp names, or undefined when it is none (its format is judged elsewhere). */
+function instantOf(v: unknown): number | undefined {
+  if (typeof v !== 'string' || !isValid('Timestamp', v)) return undefined;
+  const ms = Date.parse(v);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/**
+ * Every timestamp of a bulk compared across its reads (blind defects blind-read-accepted-at-now and
+ * blind-summary-as-of-accepted). accepted_at is the durable acceptance (2.2): one instant, the 202's,
+ * on every read. delivery_summary.as_of is the time of the projection: never before the acceptance
+ * it projects, never going back between reads, and once it counts a resolved outcome, after the
+ * acceptance (an outcome needs a submission and a report, which come after it).
+ */
+function timesAcrossReads(t: CheckContext, bulkId: string, accepted: ApiResponse, observations: Observation[]): void {
+  const acceptedAt = instantOf(isObject(accepted.json) ? accepted.json.accepted_at : undefined);
+  if (acceptedAt === undefined) return;
+  let previous: { asOf: number; response: ApiResponse } | undefined;
+  for (const { body, response } of observations) {
+    const readAt = instantOf(body.accepted_at);
+    if (readAt !== undefined) {
+      t.expect(
+        readAt === acceptedAt,
+        'BULK-RETRIEVE',
+        `bulk ${bulkId}: accepted_at ${String((accepted.json as Json).accepted_at)} on every read, as in the 202 (the durable acceptance does not move)`,
+        `accepted_at ${String(body.accepted_at)}`,
+        accepted,
+        response,
+      );
+    }
+    const summary = isObject(body.delivery_summary) ? body.delivery_summary : undefined;
+    const asOf = instantOf(summary?.as_of);
+    if (asOf === undefined) continue;
+    const resolved = typeof summary!.outcomes_resolved === 'number' ? summary!.outcomes_resolved : 0;
+    const afterAcceptance = resolved > 0 ? asOf > acceptedAt : asOf >= acceptedAt;
+    t.expect(
+      afterAcceptance,
+      'BULK-DELIVERY-SUMMARY-FIELDS',
+      `bulk ${bulkId}: delivery_summary.as_of ${resolved > 0 ? 'after' : 'not before'} the acceptance (${String((accepted.json as Json).accepted_at)})${resolved > 0 ? `, since it counts ${resolved} resolved outcome(s)` : ''}`,
+      `as_of ${String(summary!.as_of)} with outcomes_resolved ${resolved}`,
+      accepted,
+      response,
+    );
+    if (previous) {
+      t.expect(
+        asOf >= previous.asOf,
+        'BULK-DELIVERY-SUMMARY-FIELDS',
+        `bulk ${bulkId}: delivery_summary.as_of never earlier than on a previous read (a later read shows a later projection)`,
+        `as_of ${String(summary!.as_of)} after ${new Date(previous.asOf).toISOString()}`,
+        previous.response,
+        response,
+      );
+    }
+    previous = { asOf, response };
+  }
 }
 
 /** The members of a TemplateRevisionPin, as far as they are strings. */
@@ -356,7 +407,7 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
       const countsNothing = counts.length > 0 && counts.reduce((n, k) => n + ((intake as Json)[k] as number), 0) === 0;
       // The 202 and a later read both reflect the request, field by field.
       const read = await getBulk(t, String(json.id));
-      // waiver: not proven yet: a site of the blind round-1 fixes of 2026-11-26 (docs/accuracy.md) that no one-rule defect has made fail at this very line (its defect is caught an assertion earlier); a defect of its own is next-session work
+      // Proven by defect bulk-unreadable-while-queued (a bulk not readable until processing starts).
       t.expect(read.status === 200 && isObject(read.json), 'BULK-RETRIEVE', `GET of accepted bulk ${String(json.id)} answers 200`, `${read.status}`, read);
       for (const [label, shown, evidence] of [['the 202', json, response], ['a later read', read.json as Json, read]] as const) {
         expectEcho(t, body, shown, evidence, label);
@@ -553,8 +604,9 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
     {
       id: 'every-observation-consistent',
       title:
-        'POST several generated bulks and read each until completed: every read keeps the settled rule, warns when delivery_summary is missing, and bounds outcomes_resolved',
+        'POST several generated bulks (each classification in turn) and read each until completed: every read keeps the settled rule, warns when delivery_summary is missing, bounds outcomes_resolved, echoes the request, shows the 202\'s accepted_at, and a delivery_summary.as_of after the acceptance that never goes back',
       requirements: [
+        'BULK-ECHO-REQUEST',
         'BULK-SETTLED-RULE',
         'BULK-SETTLED-NULL',
         'BULK-SETTLED-INDEPENDENT',
@@ -567,13 +619,15 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
         'BULK-COUNTS-ONE-WAY',
       ],
       // One case: a batch of bulks, each submitted and read until settled.
-      maxRequests: (run) => ({ perCase: BATCH_COUNTS.length * (1 + maxPollReads(run)), maxCases: 1 }),
+      maxRequests: (run) => ({ perCase: BATCH_COUNTS.length * (2 + maxPollReads(run)), maxCases: 1 }),
       writes: CREATES,
     },
     async (t) => {
       // The whole batch is read in parallel, so the property costs one settle time, not one per
       // bulk: waiting on the host's timeline is most of this check's time.
-      const batch = fc.tuple(...BATCH_COUNTS.map((count) => validBodies(t, { count })));
+      // Each classification of the enum in turn, so a read that shows a default instead of the
+      // value submitted is met whatever the seed (blind defect blind-read-classification-default).
+      const batch = fc.tuple(...BATCH_COUNTS.map((count, i) => validBodies(t, { count }).map((b) => ({ ...b, classification: CLASSIFICATIONS[i % CLASSIFICATIONS.length]! }))));
       let reads = 0;
       let completedCount = 0;
       const wentDown: WentDown[] = [];
@@ -589,20 +643,38 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
               const bulkId = bulkIdOf(response);
               t.expect(bulkId !== undefined, 'BULK-ACCEPT-202', '202 body with an id', response.text.slice(0, 200), response);
               const entries = body.recipients.length;
+              let done: CompleteRead | undefined;
               const result = await pollUntilCompleted(
                 t,
                 bulkId!,
                 (o) => {
                   reads++;
-                  checkObservation(t, o.body, o.response, entries);
+                  checkObservation(t, o.body, o.response, entries, done);
+                  const summary = o.body.delivery_summary;
+                  if (!done && isObject(summary) && summary.complete === true) done = { outcomesResolved: summary.outcomes_resolved, response: o.response };
+                  // Blind defect blind-read-classification-default: every read echoes the request.
+                  expectEcho(t, body, o.body, o.response, 'every read');
                 },
                 { untilSettled: true },
               );
               if (result.unexpected) {
                 t.fail('BULK-RETRIEVE', `GET of accepted bulk ${bulkId} answers 200`, `${result.unexpected.status}`, result.unexpected);
               }
+              // One read more once a summary shows, so every bulk that has one is seen with it twice
+              // (its as_of compared between reads; a host's pace may leave one summary read only).
+              const observations = [...result.observations];
+              if (isObject(result.final?.body.delivery_summary)) {
+                const again = await getBulk(t, bulkId!);
+                if (again.status === 200 && isObject(again.json)) {
+                  reads++;
+                  const o = { response: again, body: again.json as Json, atMs: Date.now() };
+                  checkObservation(t, o.body, o.response, entries, done);
+                  observations.push(o);
+                }
+              }
+              timesAcrossReads(t, bulkId!, response, observations);
               if (result.completed) completedCount++;
-              wentDown.push(...countsGoingDown(t, bulkId!, result.observations));
+              wentDown.push(...countsGoingDown(t, bulkId!, observations));
             }),
           );
           const failed = outcomes.find((o): o is PromiseRejectedResult => o.status === 'rejected');

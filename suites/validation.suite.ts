@@ -174,7 +174,7 @@ async function judgeAcceptedInvalid(t: CheckContext, c: InvalidCase, res: ApiRes
 
 /** A bound case's answer: accepted at the bound, the stated refusal (or an allowed reading) one past it. */
 function judgeBound(t: CheckContext, c: BoundaryCase, res: ApiResponse): void {
-  // waiver: not proven yet: a site of the blind round-1 fixes of 2026-11-26 (docs/accuracy.md) that no one-rule defect has made fail at this very line (its defect is caught an assertion earlier); a defect of its own is next-session work
+  // Proven by defect message-at-maximum-500.
   if (!expectNoServerFault(t, res, c.name)) return;
   if (c.expectation === 'accept') {
     t.expect(res.status === 202, c.requirement, `202 for ${c.name}`, describeResponse(res), res);

@@ -71,6 +71,8 @@ export function validateBulkBody(body: unknown, defects: ActiveDefects): FieldEr
     const length = (s: string) => (defects.has('blind-message-length-in-bytes') ? Buffer.byteLength(s) : chars(s));
     // 8: any 1 to 4096 characters (the blind defect refuses a blank message).
     const blank = typeof m === 'string' && m.trim() === '' && defects.has('blind3-blank-message-refused');
+    // (The defect's segmenter sizes its buffer one short and throws on a message of the maximum.)
+    if (typeof m === 'string' && length(m) === max && defects.has('message-at-maximum-500')) throw new RangeError('segment buffer overflow');
     if (typeof m !== 'string' || length(m) < 1 || length(m) > max || blank) bad('/message');
   }
   if (hasTemplate && (typeof body.template_id !== 'string' || !UUID_V7.test(body.template_id))) bad('/template_id');

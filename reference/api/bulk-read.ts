@@ -1,7 +1,7 @@
 // 4.2 retrieve a bulk SMS and 4.3 list its recipient rows.
 import type { BulkRecord, RecipientRow } from '../store.ts';
 import { CURSOR_LIFETIME_MS, type CursorFilters } from '../cursors.ts';
-import { rowStateAt } from '../lifecycle.ts';
+import { projectBulk, rowStateAt } from '../lifecycle.ts';
 import { authorize } from './authorize.ts';
 import { isE164 } from './bulk-body.ts';
 import type { Call } from './call.ts';
@@ -85,6 +85,11 @@ export function getBulk(call: Call, pathBusinessId: string, bulkId: string): voi
     });
   }
   const bulk = ownedBulk(call, businessId, bulkId);
+  // 4.2: an accepted bulk is readable at once (the defect's read side is fed by the processor, so
+  // a bulk still queued is not found).
+  if (bulk && call.defects.has('bulk-unreadable-while-queued') && projectBulk(bulk, call.deps.clock.now(), call.defects).status === 'queued') {
+    return call.problem('resource_not_found', 'No bulk SMS message with this id exists for this business.');
+  }
   if (!bulk) return;
   readByOwner.add(bulk);
   call.json(200, renderBulk(call, bulk));
@@ -225,11 +230,23 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
     const memory = cursorMemory.get(bulk);
     if (memory && d.has('reused-cursor-follows-latest') && memory.presented.has(cursorText!)) start = memory.latestNext;
     if (memory) memory.presented.add(cursorText!);
+    // 4.3: the same cursor gives the same page all its life (the defect remembers the cursors it
+    // served and starts a repeat one row later, as a server-side read position would).
+    if (d.has('cursor-repeat-starts-later')) {
+      const served = spentCursors.get(call.deps.store) ?? new Set<string>();
+      spentCursors.set(call.deps.store, served);
+      if (served.has(cursorText!)) start += 1;
+      served.add(cursorText!);
+    }
   }
 
   // 4.3: the number filter keeps only rows sent to that number (one defect compares it without its +).
   const toFilter = filters.to !== null && d.has('number-filter-without-plus') ? filters.to.replace(/^\+/, '') : filters.to;
+  // 4.3: every page of a filtered listing is filtered (the defect applies the filters of the
+  // cursor's binding to the first page only, so a page read with a cursor lists every row).
+  const unfiltered = reading?.ok === true && d.has('filtered-later-pages-unfiltered');
   const matches = (row: RecipientRow): boolean => {
+    if (unfiltered) return true;
     // (The blind defect matches the filter as a prefix of the number, as a search box would.)
     const toDiffers = d.has('blind-number-filter-prefix') && toFilter !== null ? !row.to.startsWith(toFilter) : row.to !== toFilter;
     if (toFilter !== null && toDiffers && !d.has('number-filter-ignored')) return false;

@@ -1,6 +1,7 @@
 // JSON shapes of section 2, rendered from stored records and the lifecycle projection.
 import type { BulkRecord, IndividualMessage, RecipientRow } from '../store.ts';
-import { projectBulk, rowStateAt } from '../lifecycle.ts';
+import { DELIVERY_REPORTING_AT, projectBulk, rowStateAt } from '../lifecycle.ts';
+import type { ActiveDefects } from '../defects.ts';
 import { uuidv7 } from '../ids.ts';
 import type { Call } from './call.ts';
 
@@ -10,6 +11,15 @@ const SWAPPED_CLASSIFICATION: Record<string, string> = { transactional: 'promoti
 /** How far behind the lagging replica of one defect is. */
 const REPLICA_LAG_MS = 1000;
 const readsOfBulk = new WeakMap<BulkRecord, number>();
+
+/**
+ * 2.2: as_of is the time of the projection; the defect serves every second read from a replica a
+ * second behind (never before reporting began), so as_of goes back between reads.
+ */
+function asOfShown(bulk: BulkRecord, asOf: number, d: ActiveDefects): number {
+  if (!d.has('summary-as-of-lagging-replica') || !laggingRead(bulk)) return asOf;
+  return Math.max(bulk.acceptedAt + DELIVERY_REPORTING_AT, asOf - REPLICA_LAG_MS);
+}
 
 /** Every second read of a bulk goes to the lagging replica (defect processed-from-lagging-replica). */
 function laggingRead(bulk: BulkRecord): boolean {
@@ -78,7 +88,7 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
     // 2.2: as_of a timestamp, complete a boolean, outcomes_resolved an integer (each defect breaks one).
     deliverySummary = {
       // (The blind defect stamps the projection with the bulk's acceptance time.)
-      as_of: d.has('delivery-summary-as-of-epoch') ? p.delivery.asOf : call.time(d.has('blind-summary-as-of-accepted') ? bulk.acceptedAt : p.delivery.asOf),
+      as_of: d.has('delivery-summary-as-of-epoch') ? p.delivery.asOf : call.time(d.has('blind-summary-as-of-accepted') ? bulk.acceptedAt : asOfShown(bulk, p.delivery.asOf, d)),
       complete: p.delivery.complete,
       outcomes_resolved: d.has('outcomes-resolved-as-string') ? String(p.delivery.outcomesResolved) : p.delivery.outcomesResolved,
     };

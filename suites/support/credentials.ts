@@ -17,6 +17,49 @@ export function tamper(token: string): { token: string; how: string } {
   return { token: flip(token), how: 'one character of the opaque token changed' };
 }
 
+/** A JSON object of a base64url segment, or undefined. */
+function segmentJson(segment: string): Record<string, unknown> | undefined {
+  try {
+    const v = JSON.parse(Buffer.from(segment, 'base64url').toString('utf8')) as unknown;
+    return v !== null && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const segmentOf = (v: unknown) => Buffer.from(JSON.stringify(v)).toString('base64url');
+
+/**
+ * Tokens the host never issued, derived from a valid one in every way a token can be forged. A
+ * JWT (three segments whose first two are JSON): the header switched to alg none (with no
+ * signature, and with the original kept), the signature stripped, the payload altered under the
+ * original signature (expiry pushed a day on), one signature character changed. Any token,
+ * opaque ones too: one character changed, the last one cut, one appended.
+ */
+export function forgeries(token: string): Array<{ token: string; how: string }> {
+  const parts = token.split('.');
+  const header = parts.length === 3 ? segmentJson(parts[0]!) : undefined;
+  const payload = parts.length === 3 ? segmentJson(parts[1]!) : undefined;
+  const out: Array<{ token: string; how: string }> = [];
+  if (header && payload) {
+    const [h, p, sig] = parts as [string, string, string];
+    const { kid: _kid, ...rest } = header;
+    const none = segmentOf({ ...rest, alg: 'none' });
+    out.push({ token: `${none}.${p}.`, how: 'the JWT header switched to alg none, no signature' });
+    out.push({ token: `${none}.${p}.${sig}`, how: 'the JWT header switched to alg none, the signature kept' });
+    out.push({ token: `${h}.${p}.`, how: 'the JWT signature stripped' });
+    const exp = typeof payload.exp === 'number' ? payload.exp + 86_400 : Math.floor(Date.now() / 1000) + 86_400;
+    out.push({ token: `${h}.${segmentOf({ ...payload, exp })}.${sig}`, how: 'the JWT payload altered (expiry a day later) under the original signature' });
+  }
+  out.push(tamper(token));
+  out.push({ token: token.slice(0, -1), how: 'the last character of the token cut' });
+  out.push({ token: `${token}${token.endsWith('A') ? 'B' : 'A'}`, how: 'one character appended to the token' });
+  return out;
+}
+
+/** How many tokens `forgeries` derives at most. */
+export const MAX_FORGERIES = 7;
+
 /** A valid-looking submission body: the run's sender and first allowed number when there are some. */
 export function submissionBody(t: CheckContext): unknown {
   const { senderId, recipients } = t.config.fixtures;

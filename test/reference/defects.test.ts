@@ -9,6 +9,7 @@ import { requirementById } from '../../spec/requirements.ts';
 import { RANDOM_V7, UUID_V7, basic, freshKey, holdsProbesBothWays, messageBody, templateBody, type Harness, type Reply } from './helpers.ts';
 
 const DAY = 24 * 3600 * 1000;
+const MONEY = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
 const advance = (h: Harness, ms: number) => h.control('POST', '/clock/advance', { ms });
 /** Template variables filling every placeholder of the fixture template with `value`. */
 const vars = (h: Harness, value: (p: string) => unknown) => Object.fromEntries(h.f.templatePlaceholders.map((p) => [p, value(p)]));
@@ -21,7 +22,6 @@ const errorsOf = (r: Reply): Array<Record<string, unknown>> => (Array.isArray(r.
 /** Header names of an answer, leaving out those that differ between any two answers (date, length, request id). */
 const headerNames = (r: Reply) =>
   [...r.headers.keys()].filter((k) => !['date', 'content-length', 'x-request-id'].includes(k)).sort().join(',');
-const MONEY = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
 const typeBase = (r: Reply) => String(r.json.type).slice(0, -String(r.json.code).length - 1);
 const BULK_STATUSES = ['created', 'scheduled', 'queued', 'processing', 'paused', 'completed', 'failed', 'cancelled'];
 /** A three-recipient bulk read once its delivery reporting is on (2 s after acceptance). */
@@ -379,6 +379,26 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const second = (await h.call('GET', h.paths.bulk(h.b, r.json.id))).json.submission?.processed ?? 0;
     return second < first;
   },
+  'bulk-unreadable-while-queued': async (h) => (await h.call('GET', h.paths.bulk(h.b, (await h.submit(messageBody(h))).json.id))).status !== 200,
+  'message-at-maximum-500': async (h) => (await h.submit(messageBody(h, { message: 'm'.repeat(4096) }))).status >= 500,
+  'summary-as-of-lagging-replica': async (h) => {
+    // Delivery reporting is on 600 ms after acceptance; the second read goes to the replica.
+    const r = await h.submit(messageBody(h));
+    await advance(h, 900);
+    const first = (await h.call('GET', h.paths.bulk(h.b, r.json.id))).json.delivery_summary.as_of;
+    const second = (await h.call('GET', h.paths.bulk(h.b, r.json.id))).json.delivery_summary.as_of;
+    return Date.parse(second) < Date.parse(first);
+  },
+  'cursor-repeat-starts-later': async (h) => {
+    const cursor = (await rows(h, { limit: '10' })).json.pagination.next_cursor;
+    const first = (await rows(h, { limit: '10', cursor })).json.data[0].id;
+    return (await rows(h, { limit: '10', cursor })).json.data[0].id !== first;
+  },
+  'filtered-later-pages-unfiltered': async (h) => {
+    const cursor = (await rows(h, { status: 'delivered', limit: '2' })).json.pagination.next_cursor;
+    const page = (await rows(h, { status: 'delivered', limit: '2', cursor })).json.data as Array<{ submission_status: string; delivery_status: string }>;
+    return page.some((r) => r.submission_status !== 'delivered' && r.delivery_status !== 'delivered');
+  },
   'acceptance-status-processing': async (h) => (await h.submit(messageBody(h))).json.status !== 'queued',
   'outcomes-exceed-recipients': async (h) => {
     const r = await h.submit(messageBody(h, {}, 3));
@@ -676,6 +696,54 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   'message-id-is-read-id': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.id !== h.f.messageId,
   'message-id-parse-500': async (h) => (await h.call('GET', h.paths.message(h.b, 'not-a-uuid'))).status >= 500,
   // Moved from the blind registry (issue 29): each probe as its author wrote it.
+  'blind-alg-none-token-accepted': async (h) => {
+    const payload = (await h.token('primary')).split('.')[1]!;
+    const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
+    return (await h.call('GET', h.paths.wallet(h.b), { as: { bearer: `${header}.${payload}.` } })).status !== 401;
+  },
+  'blind-fingerprint-sorts-recipients': async (h) => {
+    const key = freshKey();
+    const body = messageBody(h);
+    await h.submit(body, { key });
+    return (await h.submit({ ...body, recipients: [...(body.recipients as unknown[])].reverse() }, { key })).status !== 409;
+  },
+  'blind-key-compared-64': async (h) => {
+    const prefix = freshKey('Prefix').padEnd(64, 'x');
+    await h.submit(messageBody(h), { key: `${prefix}-first` });
+    return (await h.submit(messageBody(h, { message: 'another text' }), { key: `${prefix}-second` })).status !== 202;
+  },
+  'blind-template-limit-500': async (h) =>
+    (await h.submit(templateBody(h, { recipients: many(h, 1000).map((r) => ({ ...r, template_variables: vars(h, () => 'v') })) }))).status !== 202,
+  'blind-limit-rolling-window': async (h) => {
+    await h.submit(messageBody(h, { recipients: many(h, 1000) }));
+    return (await h.submit(messageBody(h, { recipients: many(h, 1000) }))).status !== 202;
+  },
+  'blind-limit-counts-segments': async (h) => (await h.submit(messageBody(h, { message: 'm'.repeat(200), recipients: many(h, 1000) }))).status !== 202,
+  'blind-status-filter-submission-only': async (h) => (await rows(h, { status: 'delivered', limit: '1000' })).json.data.length === 0,
+  'blind-number-filter-prefix': async (h) => (await rows(h, { to: '+44770090012', limit: '1000' })).json.data.some((r: { to: string }) => r.to !== '+44770090012'),
+  'blind-read-accepted-at-now': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    await advance(h, 1000);
+    return (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.accepted_at !== accepted.json.accepted_at;
+  },
+  'blind-summary-as-of-accepted': async (h) => {
+    const bulk = (await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId))).json;
+    return bulk.delivery_summary?.as_of === bulk.accepted_at;
+  },
+  'blind-pin-lost-on-read': async (h) => {
+    const accepted = await h.submit(templateBody(h));
+    return JSON.stringify((await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.template) !== JSON.stringify(accepted.json.template);
+  },
+  'blind-read-classification-default': async (h) => {
+    const accepted = await h.submit(messageBody(h, { classification: 'promotional' }));
+    return (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.classification !== 'promotional';
+  },
+  'blind-wallet-available-rounded': async (h) => {
+    const w = (await wallet(h)).json;
+    return w.available_balance !== w.current_balance;
+  },
+  'blind-wallet-permission-wrong-code': async (h) => (await wallet(h, 'limited')).json?.code !== 'permission_denied',
+  'blind-wallet-balance-zero-padded': async (h) => !MONEY.test(String((await wallet(h)).json.current_balance)),
   'blind-message-max-4095': async (h) => (await h.submit(messageBody(h, { message: 'm'.repeat(4096) }))).status !== 202,
   'blind-template-variable-max-511': async (h) => {
     const body = templateBody(h, { recipients: [{ to: h.f.recipients[0], template_variables: vars(h, () => 'v'.repeat(512)) }] });
@@ -886,16 +954,6 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const template = (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.template;
     return typeof template !== 'object' || template === null;
   },  // ---- round 2 ----
-  'blind-pin-lost-on-read': async (h) => {
-    const accepted = await h.submit(templateBody(h));
-    return JSON.stringify((await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.template) !== JSON.stringify(accepted.json.template);
-  },
-  'blind-wallet-available-rounded': async (h) => {
-    const w = (await wallet(h)).json;
-    return w.available_balance !== w.current_balance;
-  },
-  'blind-wallet-permission-wrong-code': async (h) => (await wallet(h, 'limited')).json?.code !== 'permission_denied',
-  'blind-wallet-balance-zero-padded': async (h) => !MONEY.test(String((await wallet(h)).json.current_balance)),
   'blind-replay-without-request-id': async (h) => {
     const key = freshKey();
     await h.submit(messageBody(h), { key });
