@@ -221,6 +221,8 @@ const registry = [
   { id: 'path-id-problem-status-400', requirement: 'PROB-STATUS-MATCH', topic: 'problem-details', description: 'A message id that is not a UUIDv7 is answered 404 resource_not_found whose body says status 400 (built as for a validation failure).' },
   // validation
   { id: 'message-at-maximum-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'validation', description: 'A message of exactly 4096 characters (the maximum) throws in a segmenter whose buffer is one short: 500 internal_error instead of 202.' },
+  { id: 'blank-message-500', requirement: 'VAL-MESSAGE-LENGTH', topic: 'validation', description: 'A message of only whitespace (within the length bounds) throws in a renderer that indexes the trimmed text: 500 internal_error instead of acceptance or a 400.' },
+  { id: 'template-variables-scalar-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'validation', description: 'template_variables given as a boolean or a number throws where the variables are iterated: 500 internal_error instead of 400 validation_failed.' },
   { id: 'both-message-and-template-accepted', requirement: 'VAL-EXACTLY-ONE-CONTENT', topic: 'validation', description: 'A body with both message and template_id is accepted.' },
   { id: 'extra-body-property-accepted', requirement: 'VAL-BODY-FIELDS', topic: 'validation', description: 'Unknown top-level body members are ignored instead of refused.' },
   { id: 'message-4097-accepted', requirement: 'VAL-MESSAGE-LENGTH', topic: 'validation', description: 'A message of 4097 characters is accepted.' },

@@ -381,6 +381,8 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   },
   'bulk-unreadable-while-queued': async (h) => (await h.call('GET', h.paths.bulk(h.b, (await h.submit(messageBody(h))).json.id))).status !== 200,
   'message-at-maximum-500': async (h) => (await h.submit(messageBody(h, { message: 'm'.repeat(4096) }))).status >= 500,
+  'blank-message-500': async (h) => (await h.submit(messageBody(h, { message: '   ' }))).status >= 500,
+  'template-variables-scalar-500': async (h) => (await h.submit(templateBody(h, { recipients: [{ to: h.f.recipients[0]!, template_variables: true as unknown as Record<string, string> }] }))).status >= 500,
   'summary-as-of-lagging-replica': async (h) => {
     // Delivery reporting is on 600 ms after acceptance; the second read goes to the replica.
     const r = await h.submit(messageBody(h));
