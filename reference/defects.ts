@@ -44,6 +44,7 @@ const registry = [
   { id: 'unknown-bulk-before-auth', requirement: 'AUTH-401-FIRST', topic: 'auth-ordering', description: 'A bulk read without a token is answered 404 resource_not_found when the bulk exists nowhere, before the token is asked for.' },
   { id: 'invalid-token-wallet-403', requirement: 'AUTH-401-INVALID', topic: 'auth-ordering', description: 'A wallet read with an invalid bearer token gets 403 permission_denied instead of 401.' },
   { id: 'wallet-permission-concealed-404', requirement: 'AUTH-PERMISSION', topic: 'auth-ordering', description: 'An application granted on the business without wallet.balance.read gets 404 resource_not_found for the wallet instead of 403 permission_denied.' },
+  { id: 'bearer-scheme-case-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'auth-ordering', description: 'The scheme handler is looked up by its exact name: Bearer written in another letter case (bearer, BEARER) with a valid token throws, 500 internal_error.' },
   // idempotency
   { id: 'replay-new-id-on-reordered-keys', requirement: 'IDEM-KEY-PERMANENT', topic: 'idempotency', description: 'A repeat whose body holds the same JSON with keys in another order creates a second bulk (new id) under the same key.' },
   { id: 'equivalent-json-conflict', requirement: 'IDEM-EQUIVALENT-REPLAYED', topic: 'idempotency', description: 'A repeat with the same JSON written otherwise (key order, whitespace) gets 409 idempotency_conflict: only identical bytes are replayed.' },
@@ -221,6 +222,8 @@ const registry = [
   { id: 'path-id-problem-status-400', requirement: 'PROB-STATUS-MATCH', topic: 'problem-details', description: 'A message id that is not a UUIDv7 is answered 404 resource_not_found whose body says status 400 (built as for a validation failure).' },
   // validation
   { id: 'message-at-maximum-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'validation', description: 'A message of exactly 4096 characters (the maximum) throws in a segmenter whose buffer is one short: 500 internal_error instead of 202.' },
+  { id: 'blank-message-500', requirement: 'VAL-MESSAGE-LENGTH', topic: 'validation', description: 'A message of only whitespace (within the length bounds) throws in a renderer that indexes the trimmed text: 500 internal_error instead of acceptance or a 400.' },
+  { id: 'template-variables-scalar-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'validation', description: 'template_variables given as a boolean or a number throws where the variables are iterated: 500 internal_error instead of 400 validation_failed.' },
   { id: 'both-message-and-template-accepted', requirement: 'VAL-EXACTLY-ONE-CONTENT', topic: 'validation', description: 'A body with both message and template_id is accepted.' },
   { id: 'extra-body-property-accepted', requirement: 'VAL-BODY-FIELDS', topic: 'validation', description: 'Unknown top-level body members are ignored instead of refused.' },
   { id: 'message-4097-accepted', requirement: 'VAL-MESSAGE-LENGTH', topic: 'validation', description: 'A message of 4097 characters is accepted.' },
@@ -365,6 +368,7 @@ const registry = [
   { id: 'blind-read-accepted-at-now', requirement: 'BULK-RETRIEVE', topic: 'bulk-invariants', round: 2, description: "Reads of a bulk show accepted_at as the time of the read, so it moves between reads and differs from the 202's." },
   { id: 'blind-summary-as-of-accepted', requirement: 'BULK-DELIVERY-SUMMARY-FIELDS', topic: 'bulk-invariants', round: 2, description: "delivery_summary.as_of is the bulk's acceptance time instead of the time of the projection (it equals accepted_at, before any outcome it counts)." },
   { id: 'blind-read-classification-default', requirement: 'BULK-ECHO-REQUEST', topic: 'bulk-invariants', round: 2, description: 'Reads of a bulk show classification transactional (a column default) whatever was submitted; the 202 is right.' },
+  { id: 'blind-lowercase-bearer-refused', requirement: 'AUTH-BEARER-CASE', topic: 'auth-ordering', round: 2, description: 'The Authorization scheme is compared case-sensitively: a valid token sent as "bearer <token>" (the scheme name is case-insensitive) gets 401.' },
   // sequences: each shows only when one operation follows another on the same bulk, key or cursor;
   // `onlySequence` says why no single check of the other topics meets it.
   { id: 'replay-after-read-shows-current', requirement: 'SEQ-REPLAY-AFTER-ANY', topic: 'sequences', description: 'Once its bulk has been read, a repeat of the key answers the bulk as it is now (its warnings, its status) instead of the original 202.', onlySequence: 'the idempotency checks repeat a key right after the submission, and the checks that read a bulk never repeat its key' },

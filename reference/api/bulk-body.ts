@@ -71,6 +71,8 @@ export function validateBulkBody(body: unknown, defects: ActiveDefects): FieldEr
     const length = (s: string) => (defects.has('blind-message-length-in-bytes') ? Buffer.byteLength(s) : chars(s));
     // 8: any 1 to 4096 characters (the blind defect refuses a blank message).
     const blank = typeof m === 'string' && m.trim() === '' && defects.has('blind3-blank-message-refused');
+    // (The defect's renderer trims the text and indexes its first character: a blank message throws.)
+    if (typeof m === 'string' && length(m) > 0 && m.trim() === '' && defects.has('blank-message-500')) throw new TypeError("Cannot read properties of undefined (reading 'codePointAt')");
     // (The defect's segmenter sizes its buffer one short and throws on a message of the maximum.)
     if (typeof m === 'string' && length(m) === max && defects.has('message-at-maximum-500')) throw new RangeError('segment buffer overflow');
     if (typeof m !== 'string' || length(m) < 1 || length(m) > max || blank) bad('/message');
@@ -106,6 +108,8 @@ export function validateBulkBody(body: unknown, defects: ActiveDefects): FieldEr
       const vars = item.template_variables;
       // 2.1: an object (the blind defect's typeof check also lets an array through).
       const arrayTaken = Array.isArray(vars) && defects.has('blind3-template-variables-array-accepted');
+      // (The defect iterates the variables with for...of, which throws on a boolean or a number.)
+      if ((typeof vars === 'boolean' || typeof vars === 'number') && defects.has('template-variables-scalar-500')) throw new TypeError('vars is not iterable');
       if (!isObject(vars) && !arrayTaken) return void bad(`${at}/template_variables`);
       // 8: at most 512 (the blind defect takes the limit as exclusive).
       const max = defects.has('template-variable-513-accepted') ? 513 : defects.has('blind-template-variable-max-511') ? 511 : 512;

@@ -61,6 +61,13 @@ describe('authentication', () => {
     expect((await h.control('GET', `/state/webhook-endpoints/${h.f.webhookEndpointId}`)).active).toBe(true);
   });
 
+  it('reads the Bearer scheme name in any letter case [AUTH-BEARER-CASE]', async () => {
+    const token = await h.token('primary');
+    for (const scheme of ['bearer', 'BEARER', 'Bearer']) {
+      expect((await h.call('GET', h.paths.wallet(h.b), { as: { authorization: `${scheme} ${token}` } })).status).toBe(200);
+    }
+  });
+
   it('answers 401 to malformed, tampered, expired and Basic credentials [AUTH-401-INVALID, AUTH-BEARER]', async () => {
     const good = await h.token('primary');
     const expired = (await h.control('POST', '/tokens', { app: 'primary', kind: 'expired' })).access_token;

@@ -49,6 +49,8 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
       v.fail(SHAPE, 'PROB-MEDIA-TYPE', 'Content-Type application/problem+json', media ?? '(none)', [o]);
       return;
     }
+    // An answer to HEAD has the headers of the GET and no content (RFC 9110 9.3.2): nothing to read.
+    if (o.ex.request.method === 'HEAD') return;
     const body = objectOf(o.json);
     if (!body) {
       v.fail(SHAPE, 'PROB-SCHEMA', 'a problem details JSON object', 'a body that is no JSON object', [o]);
