@@ -74,7 +74,6 @@ const registry = [
   { id: 'blind-message-template-as-id', requirement: 'MSG-TEMPLATE-PIN', topic: 'messages', round: 1, description: 'A template-based message shows template as the bare template id string instead of the pin object.' },
   // ---- round 2 ----
   // auth-ordering
-  { id: 'blind-lowercase-bearer-refused', requirement: 'AUTH-BEARER', topic: 'auth-ordering', round: 2, description: 'The Authorization scheme is compared case-sensitively: a valid token sent as "bearer <token>" (the scheme name is case-insensitive) gets 401.' },
   { id: 'blind-validation-before-grant', requirement: 'AUTH-ORDER', topic: 'auth-ordering', round: 2, description: 'A submission on a business without grant has its body validated first: an invalid body gets 400 validation_failed (with field errors) instead of 403 permission_denied.' },
   // idempotency
   { id: 'blind-fingerprint-raw-text', requirement: 'IDEM-REPLAY', topic: 'idempotency', round: 2, description: 'The payload fingerprint is the raw request text, so an equivalent repeat written with other whitespace gets 409 idempotency_conflict instead of the replay.' },

@@ -44,6 +44,7 @@ const registry = [
   { id: 'unknown-bulk-before-auth', requirement: 'AUTH-401-FIRST', topic: 'auth-ordering', description: 'A bulk read without a token is answered 404 resource_not_found when the bulk exists nowhere, before the token is asked for.' },
   { id: 'invalid-token-wallet-403', requirement: 'AUTH-401-INVALID', topic: 'auth-ordering', description: 'A wallet read with an invalid bearer token gets 403 permission_denied instead of 401.' },
   { id: 'wallet-permission-concealed-404', requirement: 'AUTH-PERMISSION', topic: 'auth-ordering', description: 'An application granted on the business without wallet.balance.read gets 404 resource_not_found for the wallet instead of 403 permission_denied.' },
+  { id: 'bearer-scheme-case-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'auth-ordering', description: 'The scheme handler is looked up by its exact name: Bearer written in another letter case (bearer, BEARER) with a valid token throws, 500 internal_error.' },
   // idempotency
   { id: 'replay-new-id-on-reordered-keys', requirement: 'IDEM-KEY-PERMANENT', topic: 'idempotency', description: 'A repeat whose body holds the same JSON with keys in another order creates a second bulk (new id) under the same key.' },
   { id: 'equivalent-json-conflict', requirement: 'IDEM-EQUIVALENT-REPLAYED', topic: 'idempotency', description: 'A repeat with the same JSON written otherwise (key order, whitespace) gets 409 idempotency_conflict: only identical bytes are replayed.' },
@@ -301,6 +302,7 @@ const registry = [
   { id: 'blind-wallet-available-rounded', requirement: 'WAL-AVAILABLE-EQUALS-CURRENT', topic: 'wallet', round: 2, description: 'available_balance is current_balance rounded to whole units (1251 for 1250.75).' },
   { id: 'blind-wallet-permission-wrong-code', requirement: 'WAL-PERMISSION', topic: 'wallet', round: 2, description: 'An application granted on the business without wallet.balance.read gets 403 with code sender_not_authorized instead of permission_denied.' },
   { id: 'blind-wallet-balance-zero-padded', requirement: 'WAL-MONEY-FORMAT', topic: 'wallet', round: 2, description: 'current_balance and available_balance are zero-padded to a fixed width of 10 (0001250.75), leading zeros the money pattern forbids.' },
+  { id: 'blind-lowercase-bearer-refused', requirement: 'AUTH-BEARER-CASE', topic: 'auth-ordering', round: 2, description: 'The Authorization scheme is compared case-sensitively: a valid token sent as "bearer <token>" (the scheme name is case-insensitive) gets 401.' },
   // sequences: each shows only when one operation follows another on the same bulk, key or cursor;
   // `onlySequence` says why no single check of the other topics meets it.
   { id: 'conflict-counts-entries-as-bad', requirement: 'SEQ-REPEAT-CHANGES-NOTHING', topic: 'sequences', description: "A conflicting repeat gets 409 idempotency_conflict, but its entries are counted into the original bulk's intake as bad entries.", onlySequence: 'idempotency/conflict-one-field-changed never reads the original bulk after the conflict' },

@@ -113,6 +113,8 @@ function bearerOf(authorization: string, d: Deps['defects']): string | undefined
   if (d.has('bare-bearer-500') && /^Bearer\b/i.test(authorization)) return authorization.split(' ')[1]!.trim() || undefined;
   // RFC 9110 11.1: the scheme name is case-insensitive (the blind defect wants it written Bearer).
   if (d.has('blind-lowercase-bearer-refused') && !authorization.startsWith('Bearer ')) return undefined;
+  // (The defect's scheme table is keyed by the exact name: Bearer in another case finds no entry and throws.)
+  if (d.has('bearer-scheme-case-500') && /^bearer\b/i.test(authorization) && !authorization.startsWith('Bearer')) throw new TypeError('no handler for scheme');
   return (d.has('any-scheme-token-accepted') ? ANY_SCHEME : BEARER).exec(authorization)?.[1];
 }
 const BEARER = /^Bearer[ ]+([^\s]+)\s*$/i;

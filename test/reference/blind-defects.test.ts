@@ -116,7 +116,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     return typeof template !== 'object' || template === null;
   },  // ---- round 2 ----
   // auth-ordering
-  'blind-lowercase-bearer-refused': async (h) => (await h.call('GET', h.paths.wallet(h.b), { as: { authorization: `bearer ${await h.token('primary')}` } })).status !== 200,
   'blind-validation-before-grant': async (h) => (await h.submit(messageBody(h, { recipients: [{ to: 'not-a-number' }] }), { business: h.f.otherBusinessId })).status !== 403,
   // idempotency
   'blind-fingerprint-raw-text': async (h) => {

@@ -375,6 +375,7 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   },
   'bulk-unreadable-while-queued': async (h) => (await h.call('GET', h.paths.bulk(h.b, (await h.submit(messageBody(h))).json.id))).status !== 200,
   'message-at-maximum-500': async (h) => (await h.submit(messageBody(h, { message: 'm'.repeat(4096) }))).status >= 500,
+  'bearer-scheme-case-500': async (h) => (await h.call('GET', h.paths.wallet(h.b), { as: { authorization: `bearer ${await h.token('primary')}` } })).status >= 500,
   'summary-as-of-lagging-replica': async (h) => {
     // Delivery reporting is on 600 ms after acceptance; the second read goes to the replica.
     const r = await h.submit(messageBody(h));
@@ -690,6 +691,7 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   'message-id-is-read-id': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.id !== h.f.messageId,
   'message-id-parse-500': async (h) => (await h.call('GET', h.paths.message(h.b, 'not-a-uuid'))).status >= 500,
   // Moved from the blind registry (issue 29): each probe as its author wrote it.
+  'blind-lowercase-bearer-refused': async (h) => (await h.call('GET', h.paths.wallet(h.b), { as: { authorization: `bearer ${await h.token('primary')}` } })).status !== 200,
   'blind-alg-none-token-accepted': async (h) => {
     const payload = (await h.token('primary')).split('.')[1]!;
     const header = Buffer.from(JSON.stringify({ alg: 'none', typ: 'JWT' })).toString('base64url');
