@@ -117,7 +117,7 @@ const registry = [
   // cursors
   { id: 'blind4-status-filter-delivery-only', requirement: 'CUR-FILTER-STATUS', topic: 'cursors', round: 4, description: 'The status filter compares the delivery status only, so sent selects only rows still awaiting their report, not rows whose submission status is sent and delivery status delivered.' },
   { id: 'blind4-has-more-counts-unfiltered-rows', requirement: 'CUR-HAS-MORE', topic: 'cursors', round: 4, description: 'In a filtered listing has_more says whether any row of the bulk (matching or not) lies after the page, so the last filtered page says has_more true with a cursor to an empty page.' },
-  { id: 'blind4-cursor-issued-at-inherited', requirement: 'CUR-LIFETIME', topic: 'cursors', round: 4, description: "A cursor issued on a page read with a cursor carries the walk's first issue time, so it expires 24 hours after the first page, not after its own issue." },
+  { id: 'blind4-bad-signature-cursor-first-page', requirement: 'CUR-INVALID', topic: 'cursors', round: 4, description: 'A cursor whose signature does not verify (an altered or cut cursor) is ignored: 200 with the first page instead of 400 validation_failed.' },
   { id: 'blind4-number-filter-dropped-with-status', requirement: 'CUR-FILTER-TO', topic: 'cursors', round: 4, description: 'When a status filter is given too, the number filter is not applied (if / else if): rows of every number with that status are listed.' },
   // bulk-invariants
   { id: 'blind4-read-accepted-at-seconds', requirement: 'BULK-RETRIEVE', topic: 'bulk-invariants', round: 4, description: "Reads of a bulk show accepted_at cut to whole seconds (a column of second precision), so it differs from the 202's accepted_at." },

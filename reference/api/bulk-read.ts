@@ -191,7 +191,10 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
     return call.problem('permission_denied', 'The cursor was not issued to this caller.');
   }
   // 4.3: an invalid cursor gives 400; the defect reads one that does not decode as no cursor.
-  const undecodableAsNone = reading?.ok === false && reading.reason === 'malformed' && d.has('undecodable-cursor-first-page');
+  // (The blind defect ignores a cursor whose signature does not verify, as if none was given.)
+  const undecodableAsNone =
+    (reading?.ok === false && reading.reason === 'malformed' && d.has('undecodable-cursor-first-page')) ||
+    (reading?.ok === false && reading.reason === 'signature' && d.has('blind4-bad-signature-cursor-first-page'));
   if (reading && !reading.ok && !undecodableAsNone) return bad();
   if (reading?.ok) {
     const c = reading.payload;
@@ -309,9 +312,7 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   const offered = hasMore || d.has('last-page-offers-cursor');
   // (The blind defect writes no cursor as an empty string.)
   const noCursor: string | null = d.has('blind3-last-page-cursor-empty-string') ? '' : null;
-  // 4.3: a cursor lives 24 hours from its own issue (the blind defect carries the walk's first issue time on).
-  const issuedAt = reading?.ok && d.has('blind4-cursor-issued-at-inherited') ? reading.payload.issuedAt : now;
-  const nextCursor = offered ? call.deps.cursors.encode({ business: businessId, bulk: bulk.id, filters, next: lastPosition < 0 ? start : next, issuedAt }) : noCursor;
+  const nextCursor = offered ? call.deps.cursors.encode({ business: businessId, bulk: bulk.id, filters, next: lastPosition < 0 ? start : next, issuedAt: now }) : noCursor;
   if (offered) {
     const memory = cursorMemory.get(bulk) ?? { latestNext: next, presented: new Set<string>() };
     memory.latestNext = lastPosition < 0 ? start : next;

@@ -192,12 +192,9 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   'blind4-status-filter-delivery-only': async (h) =>
     !(await rows(h, { status: 'sent', limit: '1000' })).json.data.some((r: Record<string, unknown>) => r.delivery_status === 'delivered'),
   'blind4-has-more-counts-unfiltered-rows': async (h) => (await rows(h, { to: '+447700900000' })).json.pagination.has_more !== false,
-  'blind4-cursor-issued-at-inherited': async (h) => {
-    const first = (await rows(h, { limit: '10' })).json.pagination.next_cursor;
-    await advance(h, 20 * 3600_000);
-    const second = (await rows(h, { cursor: first })).json.pagination.next_cursor;
-    await advance(h, 5 * 3600_000);
-    return (await rows(h, { cursor: second })).status !== 200;
+  'blind4-bad-signature-cursor-first-page': async (h) => {
+    const cursor = String((await rows(h, { limit: '10' })).json.pagination.next_cursor);
+    return (await rows(h, { cursor: `${cursor.slice(0, -2)}${cursor.endsWith('AA') ? 'BB' : 'AA'}` })).status === 200;
   },
   'blind4-number-filter-dropped-with-status': async (h) =>
     (await rows(h, { status: 'delivered', to: '+447700900001', limit: '1000' })).json.data.some((r: Record<string, unknown>) => r.to !== '+447700900001'),
