@@ -988,7 +988,9 @@ export async function runMatrix(options: MatrixOptions = {}): Promise<MatrixResu
   // A catcher may fail at another of its sites when its siblings did not run before it (their
   // objects, their bulks): a site the catcher-only runs left unproven is looked for again in the
   // whole topics of every catcher-only defect of its topic.
-  const unprovenTopics = new Set(judged.sites.unproven.map((id) => id.split('.suite.ts:')[0]));
+  // (Only over the whole registry: a run of a few defects leaves most sites unproven anyway.)
+  const wholeRegistry = DEFECTS.every((d) => defects.some((x) => x.id === d.id));
+  const unprovenTopics = new Set(wholeRegistry ? judged.sites.unproven.map((id) => id.split('.suite.ts:')[0]) : []);
   const again = judged.outcomes.filter((o) => o.catchersOnly && o.topicsRun.some((t) => unprovenTopics.has(t)));
   if (again.length > 0) {
     const more = again.map((o) => wholeTopicsAgain(jobs.find((j) => j.defect === o.defect && !j.host)!)!);
