@@ -19,6 +19,7 @@ const MATRIX_OPTIONS = {
   json: { type: 'string' },
   'keep-runs': { type: 'boolean' },
   'write-catchers': { type: 'boolean' },
+  'catchers-only': { type: 'boolean' },
   'no-host': { type: 'boolean' },
   'host-seeds': { type: 'string' },
   'rate-limits': { type: 'string' },
@@ -40,6 +41,7 @@ const MATRIX_USAGE = [
   "  --rate-limits r,s     host runs behind these rate limits per second ('' for none; default 5)",
   '  --keep-runs           keep every run\'s report directory',
   '  --write-catchers      rewrite scripts/catchers.json (every defect run, all caught)',
+  '  --catchers-only       each defect runs only the checks that caught it (catchers.json), as npm test does',
   '  --json FILE           the whole result as JSON',
   '  --blind               only the blind round: reference/blind-defects.ts, scored apart (scripts/blind.ts)',
   '  --no-blind            leave the blind round out (it runs after the matrix otherwise)',
@@ -71,6 +73,7 @@ async function main(): Promise<number> {
     const hostSeeds = wholeNumbers(values['host-seeds'], '--host-seeds', ...SEED_RANGE);
     const rateLimits = wholeNumbers(values['rate-limits'], '--rate-limits', 1, 100_000);
     const concurrency = wholeNumber(values.concurrency, '--concurrency', 1, 64) ?? 2;
+    if (values['catchers-only'] && values['write-catchers']) throw usageError('--catchers-only runs only the recorded catchers: --write-catchers needs whole topics');
     const host: HostMatrixOptions | undefined = values['no-host']
       ? undefined
       : {
@@ -87,6 +90,7 @@ async function main(): Promise<number> {
       concurrency,
       keepRuns: Boolean(values['keep-runs']),
       updateCatchers: Boolean(values['write-catchers']),
+      catchersOnly: Boolean(values['catchers-only']),
       progress: (line) => process.stdout.write(`${line}\n`),
     });
     process.stdout.write(`\n${matrixTable(result).join('\n')}\n`);

@@ -18,6 +18,7 @@ import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import type { Topic } from '../core/model.ts';
 import { TOPICS } from '../core/model.ts';
+import { READS_WHOLE_RUN } from '../harness/package.ts';
 import type { RunResult } from '../harness/result.ts';
 import { requirementById } from '../spec/requirements.ts';
 import type { Defect, DefectId } from '../reference/defects.ts';
@@ -106,6 +107,21 @@ export function topicsFor(defect: Defect): Topic[] {
   return TOPICS.filter((t) => t === defect.topic || companions.includes(t));
 }
 
+/**
+ * The `--check` selection of a defect's run in `npm test` (MatrixOptions.catchersOnly): the checks
+ * that caught it (scripts/catchers.json), within their own topics. judgeDefect reads only those
+ * checks (requirement-exact catches, their assertion sites, a lost catcher), and a must's catchers
+ * include a check of its own topic, so the proof is the same as the whole topics', for a third of
+ * the time. Whole topics (undefined) when no catcher is recorded, or when a catcher judges the
+ * exchanges of the whole run (READS_WHOLE_RUN): what it reads is what the other checks sent.
+ */
+export function catcherSelection(defect: Defect, catchers: Catchers): { topics: Topic[]; checks: string[] } | undefined {
+  const checks = [...new Set(catchers[defect.id] ?? [])].sort();
+  const topics = new Set(checks.map((id) => id.split('/')[0]));
+  if (checks.length === 0 || READS_WHOLE_RUN.some((t) => topics.has(t))) return undefined;
+  return { topics: TOPICS.filter((t) => topics.has(t)), checks };
+}
+
 // ---------------------------------------------------------------------------------------------
 // What one run says, reduced to what the matrix judges (the same for in-process and CLI runs).
 
@@ -139,6 +155,8 @@ export interface RunDigest {
   traffic?: TrafficDigest;
   /** The later run against the same host (HostSetting.again). */
   later?: RunDigest;
+  /** Behind a rate limit (HostSetting.rateLimit): the 429 and 503 answers the run met and waited out. */
+  pacedAnswers?: number;
 }
 
 /** What the traffic judge made of a run's recorded exchanges, by requirement. */
@@ -221,6 +239,8 @@ export interface Job {
   seed: number;
   via: Via;
   host?: HostSetting;
+  /** `--check`: only these checks of the topics run (catcherSelection); every check when absent. */
+  checks?: string[];
   /** `npm run mutate`: the assertion site weakened for this run (suites/support/sites.ts). */
   weaken?: string;
 }
@@ -255,6 +275,10 @@ export interface DefectOutcome {
   traffic?: 'caught' | 'shown' | 'not shown' | 'judge error';
   via: Via;
   durationMs: number;
+  /** The run selected only the checks that caught the defect before (catcherSelection), not whole topics. */
+  catchersOnly?: boolean;
+  /** The catcher-only run missed; this outcome is that of the defect's whole topics, run after it. */
+  againWhole?: boolean;
   /** Host mode, run again against the same host (HostSetting.again): what the later run made of it. */
   laterRun?: 'caught' | 'not shown' | 'missed';
 }
@@ -425,6 +449,7 @@ function flagsOf(job: Job, reportDir: string): string[] {
     '--seed', String(job.seed),
     '--report-dir', reportDir,
     ...(job.defect ? ['--defects', job.defect] : []),
+    ...(job.checks ? ['--check', job.checks.join(',')] : []),
   ];
 }
 
@@ -451,7 +476,7 @@ async function runInProcess(job: Job, reportDir: string, cwd: string): Promise<R
   const silent = () => undefined;
   if (!job.host) {
     const config = loadConfig(
-      { topic: job.topics.join(','), seed: String(job.seed), reportDir, ...(job.defect ? { defects: job.defect } : {}) },
+      { topic: job.topics.join(','), seed: String(job.seed), reportDir, ...(job.defect ? { defects: job.defect } : {}), ...(job.checks ? { checks: job.checks } : {}) },
       {},
       cwd,
     );
@@ -472,7 +497,8 @@ async function runInProcess(job: Job, reportDir: string, cwd: string): Promise<R
       const config = loadConfig({ envFile, topic: job.topics.join(','), seed: String(seed), reportDir: dir }, {}, cwd);
       const outcome = await runConformance(config, { print: silent, printError: silent, tty: false });
       const traffic = job.kind === 'defect' && !job.weaken ? await judgeRunTraffic(dir, envFile) : undefined;
-      return { ...digestOf(outcome.result, outcome.exitCode, Date.now() - began), ...(traffic ? { traffic } : {}) };
+      const paced = job.host?.rateLimit ? pacedAnswers(dir) : undefined;
+      return { ...digestOf(outcome.result, outcome.exitCode, Date.now() - began), ...(traffic ? { traffic } : {}), ...(paced !== undefined ? { pacedAnswers: paced } : {}) };
     };
     const first = await runOnce(job.seed, reportDir);
     if (!job.host.again) return first;
@@ -483,6 +509,19 @@ async function runInProcess(job: Job, reportDir: string, cwd: string): Promise<R
     rmSync(envFile, { force: true });
     await reference.close();
   }
+}
+
+/**
+ * The pacing answers (429, 503) a run's exchange log recorded: a run behind a rate limit proves that
+ * pacing is waited out, never judged, only when it met some.
+ */
+function pacedAnswers(reportDir: string): number {
+  const log = join(reportDir, 'exchanges.jsonl');
+  if (!existsSync(log)) return 0;
+  return readFileSync(log, 'utf8')
+    .split('\n')
+    .filter((line) => line.includes('"status":429') || line.includes('"status":503'))
+    .filter((line) => [429, 503].includes((JSON.parse(line) as { response?: { status?: number } }).response?.status ?? 0)).length;
 }
 
 /** Host mode through the command line: `serve --env-out F` in one process, `run --env-file F` in another. */
@@ -644,6 +683,11 @@ export interface MatrixOptions {
   keepRuns?: boolean;
   /** Judge without scripts/catchers.json (it is about to be rewritten from this run). */
   updateCatchers?: boolean;
+  /**
+   * Each embedded defect run selects only the checks that caught it (catcherSelection), as `npm test`
+   * runs the matrix; `npm run matrix` runs whole topics, where a new catch or another rule shows too.
+   */
+  catchersOnly?: boolean;
   /** One line per finished run. */
   progress?: (line: string) => void;
 }
@@ -657,6 +701,10 @@ export interface MatrixResult {
   faithful: FaithfulOutcome[];
   unstable: string[];
   score: { caught: number; total: number };
+  /** Embedded defect runs that selected only their catchers (MatrixOptions.catchersOnly); the others ran whole topics. */
+  catchersOnly: number;
+  /** Defects judged on a run of their whole topics after a catcher-only miss or unproven site (wholeTopicsAgain). */
+  againWhole: string[];
   host?: HostMatrixResult;
   /** Assertion sites of the suites: proven (some defect made it fail), waived, or neither. */
   sites: SiteScore;
@@ -683,7 +731,8 @@ export function siteScore(outcomes: DefectOutcome[], sites = assertionSites(join
 export interface HostMatrixResult {
   defectSeed: number;
   defects: DefectOutcome[];
-  faithful: Array<FaithfulOutcome & { sandbox: boolean; rateLimit?: number; runs?: number }>;
+  /** pacedAnswers: behind a rate limit, the 429 and 503 answers the run met and waited out. */
+  faithful: Array<FaithfulOutcome & { sandbox: boolean; rateLimit?: number; pacedAnswers?: number; runs?: number }>;
   /** Caught, and not shown by a host (listed with the reason), of all defects run. */
   score: { caught: number; notShown: number; total: number };
   /** Every defect caught or not shown by a host, and every faithful host run passed. */
@@ -738,22 +787,37 @@ function judgeBoth<T extends { why: string[] }>(digest: RunDigest, judge: (d: Ru
   return { first, later, ok: ok(first) && ok(later), why: [...first.why, ...later.why.map((w) => `later run: ${w}`)] };
 }
 
-export function matrixJobs(options: Pick<MatrixOptions, 'faithfulSeeds' | 'defects' | 'cliDefect' | 'host'> = {}): Job[] {
+export function matrixJobs(
+  options: Pick<MatrixOptions, 'faithfulSeeds' | 'defects' | 'cliDefect' | 'host' | 'catchersOnly'> = {},
+  /** The checks that caught each defect: the selection of catcher-only runs. */
+  catchers: Catchers = {},
+): Job[] {
   const seeds = options.faithfulSeeds ?? DEFAULT_FAITHFUL_SEEDS;
   const defects = options.defects ?? DEFECTS;
   const cliDefect = options.cliDefect ?? defects[0]?.id;
   const faithful: Job[] = seeds.map((seed) => ({ key: `faithful-${seed}`, kind: 'faithful', topics: [...TOPICS], seed, via: 'in-process' }));
-  const perDefect: Job[] = defects.map((d) => ({
-    key: `defect-${d.id}`,
-    kind: 'defect',
-    defect: d.id,
-    topics: topicsFor(d),
-    seed: DEFECT_SEED,
-    via: d.id === cliDefect ? 'cli' : 'in-process',
-  }));
+  const perDefect: Job[] = defects.map((d) => {
+    const selected = options.catchersOnly ? catcherSelection(d, catchers) : undefined;
+    return {
+      key: `defect-${d.id}`,
+      kind: 'defect',
+      defect: d.id,
+      topics: selected?.topics ?? topicsFor(d),
+      ...(selected ? { checks: selected.checks } : {}),
+      seed: DEFECT_SEED,
+      via: d.id === cliDefect ? 'cli' : 'in-process',
+    };
+  });
   // Longest first: rate-limited runs, whole runs, then whole-run defects, then the single-topic ones.
   const weight = (j: Job) => j.topics.length + (j.host?.rateLimit ? 1000 / j.host.rateLimit : 0);
   return [...faithful, ...perDefect, ...(options.host ? hostJobs(options.host) : [])].sort((a, b) => weight(b) - weight(a));
+}
+
+/** After a catcher-only run that missed, the same defect with its whole topics (the selection left out a check the catcher needs). */
+export function wholeTopicsAgain(job: Job): Job | undefined {
+  if (job.kind !== 'defect' || job.host || !job.checks) return undefined;
+  const { checks: _selection, ...rest } = job;
+  return { ...rest, key: `${job.key}-whole-topics`, topics: topicsFor(DEFECTS.find((d) => d.id === job.defect)!) };
 }
 
 class Worker {
@@ -837,17 +901,22 @@ export async function runJobs(
     progress?: (line: string) => void;
     /** How a finished job reads on its progress line (default: the registry's defects and catchers). */
     judge?: (job: Job, digest: RunDigest) => { ok: boolean; why: string };
+    /** A job to run after one that was not ok (a catcher-only miss runs again with whole topics). */
+    followUp?: (job: Job) => Job | undefined;
+    /** A later pass of the same matrix: the reports kept by the earlier one stay. */
+    keepEarlier?: boolean;
   },
 ): Promise<Map<string, RunDigest>> {
   const progress = options.progress ?? (() => undefined);
   const root = mkdtempSync(join(tmpdir(), 'conformance-matrix-'));
   const cwd = cleanCwd(root);
   const keptDir = join(ROOT, 'reports', 'matrix-runs');
-  rmSync(keptDir, { recursive: true, force: true });
+  if (!options.keepEarlier) rmSync(keptDir, { recursive: true, force: true });
   const digests = new Map<string, RunDigest>();
   const { catchers } = options;
   const queue = [...jobs];
   let finished = 0;
+  let total = jobs.length;
 
   async function lane(): Promise<void> {
     let worker = new Worker();
@@ -862,9 +931,15 @@ export async function runJobs(
         digests.set(job.key, digest);
         finished++;
         const outcome = options.judge ? options.judge(job, digest) : judgeJob(job, digest, catchers);
-        const keep = options.keepRuns || (!outcome.ok && job.weaken === undefined);
+        const next = outcome.ok ? undefined : options.followUp?.(job);
+        if (next) {
+          queue.push(next);
+          total++;
+        }
+        const keep = options.keepRuns || (!outcome.ok && !next && job.weaken === undefined);
         if (keep && existsSync(reportDir)) cpSync(reportDir, join(keptDir, job.key), { recursive: true });
-        progress(`[${String(finished).padStart(3)}/${jobs.length}] ${outcome.ok ? 'ok  ' : 'FAIL'} ${job.key} (${(digest.durationMs / 1000).toFixed(1)} s)${outcome.ok ? '' : `: ${outcome.why}`}`);
+        const mark = outcome.ok ? 'ok  ' : next ? 'more' : 'FAIL';
+        progress(`[${String(finished).padStart(3)}/${total}] ${mark} ${job.key} (${(digest.durationMs / 1000).toFixed(1)} s)${outcome.ok ? '' : `: ${outcome.why}${next ? `; runs again as ${next.key}` : ''}`}`);
         rmSync(reportDir, { recursive: true, force: true });
       }
     } finally {
@@ -884,17 +959,46 @@ export async function runMatrix(options: MatrixOptions = {}): Promise<MatrixResu
   const started = Date.now();
   const concurrency = Math.max(1, options.concurrency ?? 2);
   const defects = options.defects ?? DEFECTS;
-  const jobs = matrixJobs(options);
-  // Judged without scripts/catchers.json when it is about to be rewritten from this run.
+  // Judged without scripts/catchers.json when it is about to be rewritten from this run (whole topics then).
   const expected: Catchers = options.updateCatchers ? {} : readCatchers();
-  const digests = await runJobs(jobs, { concurrency, catchers: expected, ...(options.keepRuns ? { keepRuns: true } : {}), ...(options.progress ? { progress: options.progress } : {}) });
-
-  const defectOutcomes = defects.map((d) => {
-    const job = jobs.find((j) => j.defect === d.id && !j.host)!;
-    return judgeDefect(d, job.topics, digests.get(job.key)!, job.via, undefined, undefined, expected[d.id]);
+  const jobs = matrixJobs(options, expected);
+  const digests = await runJobs(jobs, {
+    concurrency,
+    catchers: expected,
+    followUp: wholeTopicsAgain,
+    ...(options.keepRuns ? { keepRuns: true } : {}),
+    ...(options.progress ? { progress: options.progress } : {}),
   });
-  const catchers = new Map(defectOutcomes.map((d) => [d.defect, d.citingChecks]));
-  const host = options.host ? hostResult(options.host, jobs, digests, catchers) : undefined;
+
+  const judgeAll = () => {
+    const outcomes = defects.map((d) => {
+      const first = jobs.find((j) => j.defect === d.id && !j.host)!;
+      const again = wholeTopicsAgain(first);
+      // Judged on the whole-topics run when there is one: a catcher that needs a sibling check's
+      // requests (a token issued before its own) is no regression; a lost catch misses there too.
+      const job = again && digests.has(again.key) ? again : first;
+      const outcome = judgeDefect(d, job.topics, digests.get(job.key)!, job.via, undefined, undefined, expected[d.id]);
+      return job.checks ? { ...outcome, catchersOnly: true } : job === again ? { ...outcome, againWhole: true } : outcome;
+    });
+    const catchers = new Map(outcomes.map((d) => [d.defect, d.citingChecks]));
+    const hostPart = options.host ? hostResult(options.host, jobs, digests, catchers) : undefined;
+    return { outcomes, hostPart, sites: siteScore([...outcomes, ...(hostPart?.defects ?? [])]) };
+  };
+  let judged = judgeAll();
+  // A catcher may fail at another of its sites when its siblings did not run before it (their
+  // objects, their bulks): a site the catcher-only runs left unproven is looked for again in the
+  // whole topics of every catcher-only defect of its topic.
+  // (Only over the whole registry: a run of a few defects leaves most sites unproven anyway.)
+  const wholeRegistry = DEFECTS.every((d) => defects.some((x) => x.id === d.id));
+  const unprovenTopics = new Set(wholeRegistry ? judged.sites.unproven.map((id) => id.split('.suite.ts:')[0]) : []);
+  const again = judged.outcomes.filter((o) => o.catchersOnly && o.topicsRun.some((t) => unprovenTopics.has(t)));
+  if (again.length > 0) {
+    const more = again.map((o) => wholeTopicsAgain(jobs.find((j) => j.defect === o.defect && !j.host)!)!);
+    options.progress?.(`assertion sites left unproven by the catcher-only runs (${judged.sites.unproven.join(', ')}): ${more.length} defects of their topics run again with whole topics`);
+    for (const [key, digest] of await runJobs(more, { concurrency, catchers: expected, keepEarlier: true, ...(options.keepRuns ? { keepRuns: true } : {}), ...(options.progress ? { progress: options.progress } : {}) })) digests.set(key, digest);
+    judged = judgeAll();
+  }
+  const { outcomes: defectOutcomes, hostPart: host } = judged;
   const faithful = jobs
     .filter((j) => j.kind === 'faithful' && !j.host)
     .sort((a, b) => a.seed - b.seed)
@@ -910,8 +1014,10 @@ export async function runMatrix(options: MatrixOptions = {}): Promise<MatrixResu
     faithful,
     unstable,
     score: { caught, total: defectOutcomes.length },
+    catchersOnly: defectOutcomes.filter((d) => d.catchersOnly).length,
+    againWhole: defectOutcomes.filter((d) => d.againWhole).map((d) => d.defect),
     ...(host ? { host } : {}),
-    sites: siteScore([...defectOutcomes, ...(host?.defects ?? [])]),
+    sites: judged.sites,
     ok: caught === defectOutcomes.length && faithful.every((f) => f.passed) && unstable.length === 0 && (host?.ok ?? true),
   };
 }
@@ -937,7 +1043,7 @@ function hostResult(options: HostMatrixOptions, jobs: Job[], digests: Map<string
         why: [...judged.why, ...drift],
         ...(judged.later ? { runs: 2 } : {}),
         sandbox: j.host!.sandbox,
-        ...(j.host!.rateLimit ? { rateLimit: j.host!.rateLimit } : {}),
+        ...(j.host!.rateLimit ? { rateLimit: j.host!.rateLimit, pacedAnswers: digests.get(j.key)!.pacedAnswers ?? 0 } : {}),
       };
     });
   const caught = defects.filter((d) => d.caught).length;
@@ -993,6 +1099,9 @@ export function matrixTable(result: MatrixResult): string[] {
   for (const d of result.defects.filter((x) => x.otherRule.length > 0 && !x.caught)) lines.push(`  ${d.defect}: caught by another rule (${d.otherRule.join(', ')})`);
   const traffic = trafficLine(result.defects);
   if (traffic) lines.push(traffic);
+  if (result.catchersOnly > 0 || result.againWhole.length > 0) {
+    lines.push(`defect runs with only their catchers (scripts/catchers.json): ${result.catchersOnly}; judged on whole topics after a catcher-only miss or unproven site: ${result.againWhole.join(', ') || 'none'}`);
+  }
   lines.push(`score: ${result.score.caught}/${result.score.total} defects caught; ${result.faithful.filter((f) => f.passed).length}/${result.faithful.length} faithful runs pass; ${(result.durationMs / 1000).toFixed(0)} s at concurrency ${result.concurrency}`);
   return lines;
 }
@@ -1003,7 +1112,7 @@ export function hostLines(host: HostMatrixResult): string[] {
   for (const d of host.defects.filter((x) => x.notShown)) lines.push(`  not shown by a host: ${d.defect} (${d.requirement}): ${d.notShown!.map((r) => oneLine(r, 160)).join('; ')}`);
   for (const d of host.defects.filter((x) => !x.caught && !x.notShown)) lines.push(`  MISSED in host mode: ${d.defect} (${d.requirement}): ${d.why.join('; ')}`);
   for (const f of host.faithful) {
-    const how = `${f.sandbox ? 'sandbox' : 'no sandbox'}${f.rateLimit ? `, rate limit ${f.rateLimit}/s` : ''}${f.runs ? `, ${f.runs} runs against one host` : ''}`;
+    const how = `${f.sandbox ? 'sandbox' : 'no sandbox'}${f.rateLimit ? `, rate limit ${f.rateLimit}/s, ${f.pacedAnswers ?? 0} pacing answers waited out` : ''}${f.runs ? `, ${f.runs} runs against one host` : ''}`;
     lines.push(`  faithful host run, seed ${f.seed} (${how}): ${f.passed ? 'pass' : `NOT PASS (${f.why.slice(0, 5).join('; ')})`} in ${(f.durationMs / 1000).toFixed(1)} s`);
   }
   const again = host.defects.filter((d) => d.laterRun !== undefined);
@@ -1024,7 +1133,11 @@ export function matrixMarkdown(result: MatrixResult): string {
     '# Mutation matrix',
     '',
     `Started ${result.startedAt}; ${(result.durationMs / 1000).toFixed(0)} s at concurrency ${result.concurrency}. ` +
-      `Defect runs use seed ${result.defectSeed}.`,
+      `Defect runs use seed ${result.defectSeed}` +
+      (result.catchersOnly > 0
+        ? `; ${result.catchersOnly} of them ran only the checks that caught the defect before (scripts/catchers.json, as \`npm test\` runs the matrix), the others their whole topics.`
+        : '; each ran its whole topics.') +
+      (result.againWhole.length > 0 ? ` Judged on their whole topics after a catcher-only miss or an assertion site it left unproven: ${result.againWhole.join(', ')}.` : ''),
     '',
     `**Score: ${result.score.caught}/${result.score.total} defects caught; ` +
       `${result.faithful.filter((f) => f.passed).length}/${result.faithful.length} faithful whole runs pass; ` +
@@ -1036,7 +1149,7 @@ export function matrixMarkdown(result: MatrixResult): string {
     '| defect | requirement | expected topic | topics run | topics that failed | failed checks citing it | result | via | time |',
     '| --- | --- | --- | --- | --- | --- | --- | --- | --- |',
     ...result.defects.map((d) =>
-      `| ${cell(d.defect)} | ${d.requirement} | ${d.expectedTopic} | ${d.topicsRun.length === TOPICS.length ? 'all' : d.topicsRun.join(', ')} | ` +
+      `| ${cell(d.defect)} | ${d.requirement} | ${d.expectedTopic} | ${d.topicsRun.length === TOPICS.length ? 'all' : d.topicsRun.join(', ')}${d.catchersOnly ? ' (catchers only)' : d.againWhole ? ' (again, whole)' : ''} | ` +
         `${d.failedTopics.join(', ') || '-'} | ${d.citingChecks.join(', ') || '-'} | ${d.caught ? 'caught' : `**missed**: ${cell(d.why.join('; '))}`} | ` +
         `${d.via} | ${(d.durationMs / 1000).toFixed(1)} s |`,
     ),
