@@ -19,7 +19,9 @@ import { inWaves } from './support/waves.ts';
 import { isObject } from '../core/json.ts';
 
 // The listing bulk, when the run submits it, is shared by the checks that page through it.
-const check = checksFor('cursors', { shared: 1, needs: ['businessId'], uses: ['senderId', 'recipients'] });
+// Each check pages through the bulk on its own (the bulk and the second bulk are one promise each,
+// sent by whichever check asks first): they may overlap.
+const check = checksFor('cursors', { shared: 1, needs: ['businessId'], uses: ['senderId', 'recipients'], independent: true });
 
 const HOUR_MS = 60 * 60 * 1000;
 const STATUS_VALUES = (jsonSchemaFor('RecipientStatusFilter') as { enum: string[] }).enum;

@@ -8,8 +8,9 @@
 //
 // What must stay ordered stays ordered:
 // - a topic's checks run one after another in one lane (they share reads and a request allowance,
-//   and some follow one another: deactivate, then deactivate again); topics overlap; a topic whose
-//   checks share nothing (`independent`: auth-ordering, validation) lends each check its own lane;
+//   and some follow one another: deactivate, then deactivate again); topics overlap; a topic none
+//   of whose checks follows another (`independent`: auth-ordering, validation, cursors) lends each
+//   check a lane of its own (a shared read, one promise, then counts to whichever check asks first);
 // - a check that declares `alone` (it reads a wallet balance around a submission) runs by itself
 //   once the lanes have run every other topic (there no lane waits for the others to drain);
 // - the checks that read the whole run's exchange log (`readsRun`: request-id, problem-details,
@@ -30,8 +31,8 @@ export interface Runnable {
   /** Reads the whole run's exchange log: runs after every other check. */
   readsRun: boolean;
   /**
-   * Its topic's checks share no state and follow no other (no shared reads, nothing one leaves
-   * for the next): each may run in a lane of its own, beside the topic's other checks.
+   * No check of its topic follows another or leaves state for the next (a shared read is one
+   * promise): each may run in a lane of its own, beside the topic's other checks.
    */
   independent?: boolean;
   /** Why it must run with no other check running, if it must. */
