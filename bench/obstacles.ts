@@ -54,8 +54,8 @@ const OBSTACLES: Obstacle[] = [
   {
     row: /against a host .* ms away .*checks overlapped: wall time/,
     text:
-      'host run, 10 s (measured 2026-11-27T03:00Z, seed 4244, load 5 to 7, CONFORMANCE_CONCURRENCY=6): the run is bound by its ' +
-      'requests: about 890 (660 before the derived checks of 2026-11-27: no 5xx for unusual requests, every invalid request id, ' +
+      'host run, 10 s (measured 2026-11-27T03:00Z, seed 4244, load 5 to 7, CONFORMANCE_CONCURRENCY=6): the run is bound by the requests in flight: ' +
+      'about 890 requests (660 before the derived checks of 2026-11-27: no 5xx for unusual requests, every invalid request id, ' +
       'every JSON type a member refuses, unknown paths, HEAD, path suffixes, ids of other kinds) of about 57 ms, 6 in flight from ' +
       'about 2 s after the start (the CLI, vitest, its worker and the first suites loading) to the end of the lanes (about 8.3 s), ' +
       'then the check that runs alone (about 0.3 s) and the log readers one after another (about 1.6 s; their own requests go out a ' +
