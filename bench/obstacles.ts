@@ -54,12 +54,15 @@ const OBSTACLES: Obstacle[] = [
   {
     row: /against a host .* ms away .*checks overlapped: wall time/,
     text:
-      'host run, 10 s (measured 2026-11-27, seed 4242, load 4.7): the run is bound by the requests in flight, not by a lane: about 660 ' +
-      'requests (434 before the authorization matrix and the sequences topic) of about 56 ms each, at most CONFORMANCE_CONCURRENCY=4 at ' +
-      'once, keep the client saturated for about 9.3 s (the lanes end within 0.5 s of each other; the matrix cells already go out ' +
-      'CONCURRENCY at a time), then the log readers run one after another (about 1.5 s). CONFORMANCE_CONCURRENCY=8 gives 11.2 s against ' +
-      '12.7 s, where cursors (100 page reads, one after another) becomes the longest lane. Under 10 s at the default needs fewer ' +
-      'requests (about 150 fewer), or a larger default of requests in flight.',
+      'host run, 10 s (measured 2026-11-27T03:00Z, seed 4244, load 5 to 7, CONFORMANCE_CONCURRENCY=6): the run is bound by the requests in flight: ' +
+      'about 890 requests (660 before the derived checks of 2026-11-27: no 5xx for unusual requests, every invalid request id, ' +
+      'every JSON type a member refuses, unknown paths, HEAD, path suffixes, ids of other kinds) of about 57 ms, 6 in flight from ' +
+      'about 2 s after the start (the CLI, vitest, its worker and the first suites loading) to the end of the lanes (about 8.3 s), ' +
+      'then the check that runs alone (about 0.3 s) and the log readers one after another (about 1.6 s; their own requests go out a ' +
+      'wave at a time). No lane is the bound any more (auth-ordering, validation and cursors lend each check a lane). 8 in flight ' +
+      'gives no more on this 2-core machine (12.2 s against 12.7 s, the median request 62 ms against 57: the client, the served ' +
+      'host and other work share two cores). Under 10 s at load needs about 250 requests fewer (requests two checks send alike, ' +
+      'sent once) or a quieter machine.',
   },
   {
     row: /bulk lifecycle/,

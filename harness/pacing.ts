@@ -56,11 +56,16 @@ export class Pacer {
 
   /** Waits for this request's turn; resolves to the time it is sent (for `observe`). */
   async turn(): Promise<number> {
-    const now = Date.now();
-    const at = Math.max(now, this.nextAt, this.pausedUntil);
-    this.nextAt = at + this.interval;
-    if (at > now) await sleep(at - now);
-    return at;
+    for (;;) {
+      const now = Date.now();
+      const at = Math.max(now, this.nextAt, this.pausedUntil);
+      this.nextAt = at + this.interval;
+      if (at > now) await sleep(at - now);
+      // A pause the host asked for while this request waited (a 429 of another request in flight)
+      // holds it too: sent anyway, it would meet a 429 of its own and slow the pace again for the
+      // same excess, so that with several requests queued the pace fell to its slowest.
+      if (this.pausedUntil <= at) return at;
+    }
   }
 
   /**

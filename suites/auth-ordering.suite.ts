@@ -15,7 +15,8 @@ import { MAX_FORGERIES, forgeries, submissionBody, tamper } from './support/cred
 import { declareMatrixColumns } from './support/matrix-run.ts';
 import { openapi } from '../spec/contract.ts';
 
-const check = checksFor('auth-ordering');
+// Each check sends its own requests and reads nothing another leaves: they may overlap.
+const check = checksFor('auth-ordering', { independent: true });
 
 /** Requests of `expect401Everywhere`: the four reads, the submission and the deactivation. */
 const EVERY_OPERATION = 6;

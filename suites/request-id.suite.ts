@@ -13,6 +13,7 @@ import { paths } from './support/paths.ts';
 import { forAll } from './support/property.ts';
 import { describeResponse, viewOfApiResponse, viewOfRecorded, type ResponseView } from './support/problem.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
+import { allInWaves } from './support/waves.ts';
 
 // The read without a request id and the sweep of several statuses are shared (`baselineOf`, `sweepOf`).
 const check = checksFor('request-id', { shared: 10 });
@@ -132,9 +133,7 @@ function sweepOf(t: CheckContext): Promise<ApiResponse[]> {
       { method: 'GET', path: paths.message(business, randomUuidV7(t, 'request-id/generated-404')), headers: NO_REQUEST_ID },
       { method: 'GET', path: paths.message(business, randomUuidV7(t, 'request-id/replaced-404')), headers: { 'x-request-id': 'not a valid id/' } },
     ];
-    const out: ApiResponse[] = [];
-    for (const request of requests) out.push(await t.api.send(request));
-    return out;
+    return allInWaves(t, requests, (request) => t.api.send(request));
   })();
   return sweep;
 }

@@ -14,6 +14,8 @@ import { apiExchanges, jsonBodyOf, type ApiExchange } from './support/exchanges.
 import { paths } from './support/paths.ts';
 import { generate } from './support/property.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
+import { allInWaves } from './support/waves.ts';
+import type { ApiRequest } from '../harness/client.ts';
 import { describeResponse } from './support/problem.ts';
 
 // The sweep is shared: at most six reads, a submission and two reads of the bulk it created.
@@ -127,17 +129,15 @@ function ownSweep(t: CheckContext): Promise<void> {
       gets.push(paths.bulkMessage(businessId, fixtures.expiredCursorBulkId));
       gets.push(paths.bulkRecipients(businessId, fixtures.expiredCursorBulkId));
     }
-    for (const path of gets) {
-      const small = path.endsWith('/messages') ? { query: [[t.config.params.limit, '3']] as Array<[string, string]> } : {};
-      await t.api.send({ method: 'GET', path, ...small });
-    }
-    await t.api.send({ method: 'GET', path: paths.walletBalance(businessId), as: 'none' });
+    const reads: ApiRequest[] = gets.map((path) => ({ method: 'GET', path, ...(path.endsWith('/messages') ? { query: [[t.config.params.limit, '3']] } : {}) }));
+    reads.push({ method: 'GET', path: paths.walletBalance(businessId), as: 'none' });
+    // Independent reads: sent a wave at a time.
+    await allInWaves(t, reads, (request) => t.api.send(request));
     if (t.config.settings.profile === 'full' && fixtures.senderId && (t.config.target.embedded || (fixtures.recipients ?? []).length > 0)) {
       const { response } = await submitBulk(t, generate(t, validBodies(t), 'schemas sweep'));
       const id = (response.json as { id?: unknown } | undefined)?.id;
       if (typeof id === 'string') {
-        await t.api.send({ method: 'GET', path: paths.bulkMessage(businessId, id) });
-        await t.api.send({ method: 'GET', path: paths.bulkRecipients(businessId, id), query: [[t.config.params.limit, '3']] });
+        await allInWaves(t, [{ method: 'GET', path: paths.bulkMessage(businessId, id) }, { method: 'GET', path: paths.bulkRecipients(businessId, id), query: [[t.config.params.limit, '3']] }] satisfies ApiRequest[], (request) => t.api.send(request));
       }
     }
   })();

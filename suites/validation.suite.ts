@@ -9,6 +9,7 @@ import { describe } from './support/declare.ts';
 import { checksFor } from './support/check.ts';
 import { bodyOptions, bulkIdOf, businessIdOf, createdDuring, submitBulk, validBodies } from './support/bulk.ts';
 import { hasControl } from './support/control.ts';
+import { inWaves } from './support/waves.ts';
 import { paths } from './support/paths.ts';
 import { codeOf, describeResponse, expectNoServerFault, expectProblem, isProblem, normalizePointer } from './support/problem.ts';
 import type { ProblemCode } from '../spec/problem-codes.ts';
@@ -18,7 +19,8 @@ import { isObject } from '../core/json.ts';
 import { matrixRows, RESOURCE_FIXTURES } from './support/authorization.ts';
 import type { Fixtures } from '../core/model.ts';
 
-const check = checksFor('validation', { needs: ['businessId'] });
+// Each check sends its own submissions, all refused or judged alone: they may overlap.
+const check = checksFor('validation', { needs: ['businessId'], independent: true });
 
 /** What the checks that submit send (profile safe skips them). */
 const CREATES = 'creates a bulk SMS';
@@ -232,20 +234,9 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
         for (const c of cases) await judgeCase(t, c);
       } else {
         // Nothing to count around a submission, and the cases are independent: sent a wave at a
-        // time (a run against a distant host is a chain of round trips), each wave judged in its
-        // order before the next is sent, so the first failure, the notes and the readings are those
-        // of a run that sends one at a time, and a host that accepts what it must refuse gets at
-        // most one wave of such bulks.
-        const wave = Math.max(1, t.config.settings.concurrency);
-        for (let start = 0; start < cases.length; start += wave) {
-          const chunk = cases.slice(start, start + wave);
-          const sent = await Promise.allSettled(chunk.map((c) => sendCase(t, c)));
-          for (const [i, c] of chunk.entries()) {
-            const outcome = sent[i]!;
-            if (outcome.status === 'rejected') throw outcome.reason;
-            await judgeAnswer(t, c, outcome.value, undefined);
-          }
-        }
+        // time (suites/support/waves.ts), so a host that accepts what it must refuse gets at most
+        // one wave of such bulks.
+        await inWaves(t, cases, (c) => sendCase(t, c), (c, res) => judgeAnswer(t, c, res, undefined));
       }
       if (skipped.length) t.note(`not sent on this target: ${skipped.join('; ')}`);
     },
@@ -276,16 +267,22 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
         const templated = wrongTypeCases(generate(t, validBodies(t, { ...one, content: 'template' }), 'wrong-type/template'));
         cases.push(...templated.filter((c) => !seen.has(c.pointer)));
       } else t.note('no template fixture: template_id and template_variables not sent');
+      const runnable: typeof cases = [];
       for (const c of cases) {
         const why = cannotRun(t, c);
-        if (why) {
-          t.note(`${c.name}: ${why}`);
-          continue;
-        }
-        const { result: res, created } = await createdDuring(t, () => sendCase(t, c));
-        if (!expectNoServerFault(t, res, c.name)) continue;
-        await judgeAnswer(t, c, res, created);
+        if (why) t.note(`${c.name}: ${why}`);
+        else runnable.push(c);
       }
+      const judged = async (c: (typeof cases)[number], res: ApiResponse, created: number | undefined) => {
+        if (expectNoServerFault(t, res, c.name)) await judgeAnswer(t, c, res, created);
+      };
+      if (hasControl(t)) {
+        // Bulks are counted around each submission: one case at a time.
+        for (const c of runnable) {
+          const { result: res, created } = await createdDuring(t, () => sendCase(t, c));
+          await judged(c, res, created);
+        }
+      } else await inWaves(t, runnable, (c) => sendCase(t, c), (c, res) => judged(c, res, undefined));
       t.note(`${cases.length} wrong-type positions sent`);
     },
   );
@@ -309,14 +306,12 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
         .map(([name, arb]) => generate(t, arb, `bound ${name}`))
         .filter((c) => c.keyword === 'maxLength' || c.keyword === 'minLength');
       const skipped: string[] = [];
-      for (const c of cases) {
+      const runnable = cases.filter((c) => {
         const why = cannotRun(t, c);
-        if (why) {
-          skipped.push(`${c.name}: ${why}`);
-          continue;
-        }
-        judgeBound(t, c, await sendCase(t, c));
-      }
+        if (why) skipped.push(`${c.name}: ${why}`);
+        return why === undefined;
+      });
+      await inWaves(t, runnable, (c) => sendCase(t, c), (c, res) => judgeBound(t, c, res));
       if (skipped.length) t.note(`not sent on this target: ${skipped.join('; ')}`);
     },
   );

@@ -262,8 +262,11 @@ function guarded(api: ApiClient, guard: Guard): ApiClient {
  * SHARED_SPARE they are the topic's shared allowance, which any of its checks may draw on once its
  * own budget is used, and which the plan counts once for the topic. `needs`, `needsOnHost` and
  * `uses`: what every check of the topic declares besides its own (each submits a bulk, say).
+ * `independent`: no check of the topic follows another or leaves state for the next, so against a
+ * host each may run in a lane of its own (suites/support/lanes.ts); shared reads held as one
+ * promise still go out once, counted to whichever check asks first.
  */
-export function checksFor(topic: Topic, options: { shared?: number; readsRun?: boolean } & TopicNeeds = {}) {
+export function checksFor(topic: Topic, options: { shared?: number; readsRun?: boolean; independent?: boolean } & TopicNeeds = {}) {
   const sharedRequests = (options.shared ?? 0) + SHARED_SPARE;
   return function check(own: CheckSpec, body: (t: CheckContext) => Promise<void>): void {
     const merge = (key: keyof TopicNeeds): Need[] => [...new Set([...(options[key] ?? []), ...(own[key] ?? [])])];
@@ -420,6 +423,7 @@ export function checksFor(topic: Topic, options: { shared?: number; readsRun?: b
     };
     declareRunnable(meta.checkId, {
       readsRun: options.readsRun === true || spec.readsRun === true,
+      ...(options.independent ? { independent: true } : {}),
       ...(spec.alone !== undefined ? { alone: spec.alone } : {}),
       ...(spec.timeout !== undefined ? { timeoutMs: spec.timeout } : {}),
       execute,

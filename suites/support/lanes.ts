@@ -8,7 +8,9 @@
 //
 // What must stay ordered stays ordered:
 // - a topic's checks run one after another in one lane (they share reads and a request allowance,
-//   and some follow one another: deactivate, then deactivate again); topics overlap;
+//   and some follow one another: deactivate, then deactivate again); topics overlap; a topic none
+//   of whose checks follows another (`independent`: auth-ordering, validation, cursors) lends each
+//   check a lane of its own (a shared read, one promise, then counts to whichever check asks first);
 // - a check that declares `alone` (it reads a wallet balance around a submission) runs by itself
 //   once the lanes have run every other topic (there no lane waits for the others to drain);
 // - the checks that read the whole run's exchange log (`readsRun`: request-id, problem-details,
@@ -28,6 +30,11 @@ export interface Outcome {
 export interface Runnable {
   /** Reads the whole run's exchange log: runs after every other check. */
   readsRun: boolean;
+  /**
+   * No check of its topic follows another or leaves state for the next (a shared read is one
+   * promise): each may run in a lane of its own, beside the topic's other checks.
+   */
+  independent?: boolean;
   /** Why it must run with no other check running, if it must. */
   alone?: string;
   /** Its own timeout (spec.timeout), else the run's check timeout. */
@@ -176,7 +183,11 @@ class LaneRun {
     this.planned.push(plan);
     if (runnable.readsRun) this.readers.push(plan);
     else if (runnable.alone !== undefined) this.alone.push(plan);
-    else {
+    else if (runnable.independent) {
+      // A unit of its own, complete as soon as it is declared.
+      this.topics.set(checkId, { queue: [plan], order: this.topics.size, sealed: true });
+      this.wake();
+    } else {
       let topic = this.topics.get(live.topic);
       if (!topic) {
         topic = { queue: [], order: this.topics.size, sealed: false };

@@ -215,6 +215,18 @@ describe('requests', () => {
     expect(pacer.observe(429, { 'retry-after': '3600' }, 0)).toBe(3_600_000);
   });
 
+  it('holds a request already waiting for its turn when a 429 of another asks for a pause', async () => {
+    const pacer = new Pacer(20); // a turn every 50 ms
+    const started = Date.now();
+    await pacer.turn();
+    const queued = pacer.turn(); // its turn 50 ms on
+    // A request in flight meets a 429 meanwhile: the host asks for a second's pause.
+    expect(pacer.observe(429, { 'retry-after': '1' }, 0, started)).toBe(1000);
+    const sentAt = await queued;
+    expect(sentAt - started).toBeGreaterThanOrEqual(1000);
+    expect(Date.now() - started).toBeGreaterThanOrEqual(950);
+  });
+
   it('parses Retry-After as seconds or an HTTP-date', () => {
     expect(parseRetryAfter('2')).toBe(2000);
     expect(parseRetryAfter(new Date(10_000).toUTCString(), 5_000)).toBe(5_000);

@@ -131,6 +131,48 @@ describe('lanes', () => {
     expect(readAllExchanges(log).map((x) => x.request.url)).toEqual(['http://x/a1', 'http://x/w1', 'http://x/v1', 'http://x/v2']);
   });
 
+  it('runs the checks of an independent topic in lanes of their own, its log part still in declared order', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'lanes-'));
+    const log = join(dir, 'exchanges.jsonl');
+    resetExchangeLog(log);
+    const run = `i${Date.now()}`;
+    openLanes({ lanes: 3, checkTimeoutMs: 10_000, logPath: log, topicOrder: ['validation', 'wallet'] });
+    // v1 is slow: in a shared lane v2 and v3 would wait for it; independent, they run beside it.
+    const declared: Array<[Topic, string, number, boolean]> = [
+      ['validation', 'v1', 60, true],
+      ['validation', 'v2', 5, true],
+      ['validation', 'v3', 5, true],
+      ['wallet', 'w1', 5, false],
+      ['wallet', 'w2', 5, false],
+    ];
+    const events: string[] = [];
+    const ids: string[] = [];
+    for (const [topic, id, delay, independent] of declared) {
+      const checkId = `${topic}/${run}-${id}`;
+      ids.push(checkId);
+      const meta: CheckMeta = { topic, checkId, requirements: [], notes: [], advisories: [], evidence: [] };
+      declareRunnable(checkId, {
+        readsRun: false,
+        ...(independent ? { independent: true } : {}),
+        execute: (_live, scope) =>
+          inExchangeScope(scope, async () => {
+            events.push(`start ${id}`);
+            await sleep(delay);
+            appendExchange(log, { request: { method: 'GET', url: `http://x/${id}`, headers: {} }, durationMs: delay, curl: '' });
+            events.push(`end ${id}`);
+            return {};
+          }),
+      }, meta);
+    }
+    sealLanes();
+    await Promise.all(ids.map((id) => laneOutcome(id)!));
+    // v2 and v3 ended while v1 still ran; the wallet's checks stayed one after another.
+    expect(events.indexOf('end v2')).toBeLessThan(events.indexOf('end v1'));
+    expect(events.indexOf('end v3')).toBeLessThan(events.indexOf('end v1'));
+    expect(events.indexOf('end w1')).toBeLessThan(events.indexOf('start w2'));
+    expect(readAllExchanges(log).map((x) => x.request.url)).toEqual(['http://x/v1', 'http://x/v2', 'http://x/v3', 'http://x/w1', 'http://x/w2']);
+  });
+
   it('holds a check to its timeout and goes on without it', async () => {
     dir = mkdtempSync(join(tmpdir(), 'lanes-'));
     const log = join(dir, 'exchanges.jsonl');
