@@ -79,7 +79,7 @@ async function main(): Promise<number> {
       : {
           faithfulSeeds: hostSeeds && hostSeeds.length > 0 ? hostSeeds : freshSeeds(DEFAULT_HOST_SEEDS),
           rateLimits: rateLimits ?? DEFAULT_RATE_LIMITS,
-          defectSeed: freshSeeds(1)[0]!,
+          defectSeed: process.env.MATRIX_DEFECT_SEED ? Number(process.env.MATRIX_DEFECT_SEED) : freshSeeds(1)[0]!,
           ...(only ? { defects: DEFECTS.filter((d) => only.includes(d.id)) } : {}),
         };
     if (host) process.stdout.write(`host mode: faithful seeds ${host.faithfulSeeds.join(', ')}; defect seed ${host.defectSeed}; rate limits ${host.rateLimits.length > 0 ? `${host.rateLimits.join(', ')}/s` : 'none'}\n`);
