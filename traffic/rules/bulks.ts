@@ -106,7 +106,8 @@ export function start(v: Verdicts): Reducer {
     if (o.op.operationId !== 'getSmsBulkMessage') return;
     const key = `${business}/${o.op.params.bulkMessageId}`;
     const bulk = bulks.get(key);
-    if (bulk?.accepted && o.status === 404) {
+    // Not found, or a server error (503, pacing, is left out above): an accepted bulk is there to read (4.2).
+    if (bulk?.accepted && (o.status === 404 || o.status >= 500)) {
       v.fail(READS, 'BULK-RETRIEVE', 'the bulk SMS accepted earlier in the traffic', describe(o), [bulk.accepted, o]);
       return;
     }

@@ -9,6 +9,7 @@ import { describe, objectOf, type JudgeContext, type Observed } from '../context
 import type { CheckDef, Reducer, Verdicts } from '../verdicts.ts';
 
 const ID = 'traffic/validation/invalid-request-refused';
+const VALID_5XX = 'traffic/validation/valid-request-no-5xx';
 
 export const checks: CheckDef[] = [
   {
@@ -16,6 +17,12 @@ export const checks: CheckDef[] = [
     topic: 'validation',
     title: 'a request that breaks the request schemas of the document (body, Idempotency-Key, path ids, page size) is refused with a 4xx, never accepted and never a 5xx; an allowed key length or page size is not refused by name',
     requirements: ['IDEM-KEY-REQUIRED', 'IDEM-KEY-LENGTH', 'VAL-BODY-REQUIRED', 'VAL-MALFORMED-JSON', 'VAL-CONTENT-TYPE', 'VAL-BODY-FIELDS', 'VAL-FROM-LENGTH', 'VAL-CLASSIFICATION-ENUM', 'VAL-MESSAGE-LENGTH', 'VAL-EXACTLY-ONE-CONTENT', 'VAL-TEMPLATE-ID-FORMAT', 'VAL-TEMPLATE-VARIABLE-LENGTH', 'VAL-RECIPIENT-ITEM-FIELDS', 'VAL-INVALID-RECIPIENT', 'VAL-PATH-UUIDV7', 'VAL-SENDER-AUTHORIZED', 'VAL-TEMPLATE-ACTIVE', 'RLIM-MIN-1', 'CUR-MAX-LIMIT', 'CUR-EMPTY', 'CUR-FILTER-UNKNOWN-VALUE', 'PROB-NO-5XX-FOR-CLIENT-FAULT', 'PROB-VALIDATION-ERRORS'],
+  },
+  {
+    id: VALID_5XX,
+    topic: 'validation',
+    title: 'a request with a bearer token that the request schemas find valid, on every operation, is never answered with a server error (503, the host\'s pacing or a brief outage, excepted); a message of white space only is accepted or refused with 400, never a 5xx',
+    requirements: ['PROB-NO-5XX-FOR-CLIENT-FAULT', 'VAL-MESSAGE-LENGTH'],
   },
 ];
 
@@ -143,11 +150,33 @@ function allowedValueRefused(o: Observed, ctx: JudgeContext, v: Verdicts): void 
   }
 }
 
+/** A message of white space only: within the length bounds, its content neither admitted nor refused by the document (reading `blank-message`). */
+const blankMessage = (o: Observed): boolean => {
+  const message = objectOf(o.requestJson)?.message;
+  return o.op!.operationId === 'createSmsBulkMessage' && typeof message === 'string' && message.length > 0 && message.trim() === '';
+};
+
+/**
+ * A 5xx to a request the request rules find valid. The 5xx codes of section 7 stand for the service
+ * failing, not for the request; 503 (service or wallet source unavailable, Retry-After) is the one a
+ * working service gives at any moment, and is left out as pacing before this. A blank message is
+ * either accepted or a client fault (400): neither reading admits a 500 (defect blank-message-500).
+ */
+function judgeValidRequestAnswer(o: Observed, v: Verdicts): void {
+  if (o.status < 500) {
+    v.pass(VALID_5XX, o);
+    return;
+  }
+  if (blankMessage(o)) v.fail(VALID_5XX, 'VAL-MESSAGE-LENGTH', 'a message of white space only (within 1 to 4096 characters) accepted, or refused with 400 validation_failed; never a server error', describe(o), [o]);
+  else v.fail(VALID_5XX, 'PROB-NO-5XX-FOR-CLIENT-FAULT', `an answer other than a server error to ${o.op!.operationId} with a request the document's rules find valid`, describe(o), [o]);
+}
+
 export function start(v: Verdicts, ctx: JudgeContext): Reducer {
   const see = (o: Observed): void => {
     if (!o.op || o.pacing) return;
     const defects = requestDefects(o, ctx);
     if (defects.length === 0) {
+      if (o.auth === 'bearer') judgeValidRequestAnswer(o, v);
       allowedValueRefused(o, ctx, v);
       return;
     }
