@@ -165,6 +165,9 @@ const blankMessage = (o: Observed): boolean => {
 function judgeValidRequestAnswer(o: Observed, v: Verdicts): void {
   if (o.status < 500) {
     v.pass(VALID_5XX, o);
+    if (!blankMessage(o)) return;
+    if (o.status === 202) v.reading(VALID_5XX, 'blank-message', 'accepted', [o]);
+    else if (o.status === 400 && objectOf(o.json)?.code === 'validation_failed') v.reading(VALID_5XX, 'blank-message', 'refused', [o], describe(o));
     return;
   }
   if (blankMessage(o)) v.fail(VALID_5XX, 'VAL-MESSAGE-LENGTH', 'a message of white space only (within 1 to 4096 characters) accepted, or refused with 400 validation_failed; never a server error', describe(o), [o]);
