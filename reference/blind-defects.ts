@@ -31,6 +31,7 @@ const registry = [
   // concealment
   { id: 'blind-foreign-bulk-rows-listed', requirement: 'CONC-CROSS-BUSINESS-BULK', topic: 'concealment', round: 1, description: "The recipient listing does not check the bulk's owner: another business's bulk's rows are listed (200) under the caller's business." },
   // problem-details
+  { id: 'blind-pointer-one-based', requirement: 'PROB-VALIDATION-ERRORS', topic: 'problem-details', round: 1, description: 'errors[] pointers number recipient entries from 1 (/recipients/1/to for the first entry), so they point at the wrong or no entry.' },
   // schemas
   { id: 'blind-intake-total-member', requirement: 'SCH-INTAKE-FIELDS', topic: 'schemas', round: 1, description: 'intake carries an extra total member (good + bad + empty).' },
   // webhooks
@@ -67,6 +68,8 @@ const registry = [
   { id: 'blind3-foreign-bulk-rows-403', requirement: 'CONC-CROSS-BUSINESS-BULK', topic: 'concealment', round: 3, description: "Listing the rows of another business's bulk under the caller's business gives 403 permission_denied, while an unknown bulk gives 404." },
   // request-id
   // problem-details
+  { id: 'blind3-pointer-slash-unescaped', requirement: 'PROB-VALIDATION-ERRORS', topic: 'problem-details', round: 3, description: 'errors[] pointers do not escape / in member names (RFC 6901 ~1): an unknown member a/b is pointed at as /a/b.' },
+  { id: 'blind3-null-recipient-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'problem-details', round: 3, description: 'A recipients entry that is null makes the validator read .to of null: 500 internal_error instead of 400.' },
   // validation
   { id: 'blind3-blank-message-refused', requirement: 'VAL-MESSAGE-LENGTH', topic: 'validation', round: 3, description: 'A message of spaces only (length within 1 to 4096) is refused with 400 as blank.' },
   // schemas

@@ -7,7 +7,7 @@ import { BLIND_DEFECTS, type BlindDefectId } from '../../reference/blind-defects
 import { DEFECTS, activeDefects, isDefectId, type Defect } from '../../reference/defects.ts';
 import { TOPICS } from '../../core/model.ts';
 import { requirementById } from '../../spec/requirements.ts';
-import { RANDOM_V7, freshKey, holdsProbesBothWays, messageBody, templateBody, type Harness } from './helpers.ts';
+import { RANDOM_V7, freshKey, holdsProbesBothWays, messageBody, templateBody, type Harness, type Reply } from './helpers.ts';
 
 const advance = (h: Harness, ms: number) => h.control('POST', '/clock/advance', { ms });
 const rows = (h: Harness, query: Record<string, string>, bulk = h.f.expiredCursorBulkId, business = h.b) => h.call('GET', h.paths.rows(business, bulk), { query });
@@ -15,6 +15,7 @@ const many = (h: Harness, n: number) => Array.from({ length: n }, (_, i) => ({ t
 const vars = (h: Harness, value: (p: string) => unknown) => Object.fromEntries(h.f.templatePlaceholders.map((p) => [p, value(p)]));
 /** A body refused with 400 validation_failed for its first recipient's number. */
 const badNumber = (h: Harness) => h.submit(messageBody(h, { recipients: [{ to: 'not-a-number' }] }));
+const errorsOf = (r: Reply): Array<Record<string, unknown>> => (Array.isArray(r.json?.errors) ? r.json.errors : []);
 
 /** Each probe answers: is the rule this blind defect targets broken on this reference? */
 const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
@@ -37,6 +38,7 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   // concealment
   'blind-foreign-bulk-rows-listed': async (h) => (await rows(h, {}, h.f.foreignBulkId)).status === 200,
   // problem-details
+  'blind-pointer-one-based': async (h) => !errorsOf(await badNumber(h)).some((e) => e.pointer === '/recipients/0/to'),
   // schemas
   'blind-intake-total-member': async (h) => Object.keys((await h.submit(messageBody(h))).json.intake ?? {}).some((k) => !['good', 'bad', 'empty'].includes(k)),
   // webhooks
@@ -91,6 +93,8 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   'blind3-foreign-bulk-rows-403': async (h) => (await rows(h, {}, h.f.foreignBulkId)).status !== (await rows(h, {}, RANDOM_V7)).status,
   // request-id
   // problem-details
+  'blind3-pointer-slash-unescaped': async (h) => !errorsOf(await h.submit(messageBody(h, { 'a/b': 'x' }))).some((e) => e.pointer === '/a~1b'),
+  'blind3-null-recipient-500': async (h) => (await h.submit(messageBody(h, { recipients: [null] }))).status >= 500,
   // validation
   'blind3-blank-message-refused': async (h) => (await h.submit(messageBody(h, { message: '   ' }))).status !== 202,
   // schemas
