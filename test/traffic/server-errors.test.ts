@@ -52,6 +52,8 @@ describe('check on the traffic of blank-message-500', () => {
   it('passes the same session against the faithful reference (the blank message accepted)', async () => {
     const { code, report } = await blankMessageSession([]);
     expect(checkOf(report, VALID_5XX).status).toBe('pass');
+    // The answer recorded as the reading it is (spec/readings.ts, blank-message).
+    expect(report.readings.map((r: any) => `${r.point} ${r.choice}`)).toContain('blank-message accepted');
     expect(code).toBe(0);
   });
 });
