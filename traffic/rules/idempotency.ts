@@ -70,6 +70,8 @@ export function start(v: Verdicts, _ctx: unknown, clock: ServerClock): Reducer {
       // A body the server refuses on its own (400, 401, 403, 422) may be judged before the key.
       if (o.status === 409 && codeOf(o) === 'idempotency_conflict') v.pass(CONFLICT);
       else if (o.status >= 200 && o.status < 300) v.fail(CONFLICT, 'IDEM-CONFLICT', '409 idempotency_conflict for a different body under a used key', `${describe(o)} (the original answer replayed)`, [original, o]);
+      // The conflict named with another status (blind3-conflict-status-422) is no other fault of the request.
+      else if (o.status === 409 || codeOf(o) === 'idempotency_conflict') v.fail(CONFLICT, 'IDEM-CONFLICT', '409 idempotency_conflict for a different body under a used key', describe(o), [original, o]);
       else v.reading(CONFLICT, 'other-fault-first', 'other-fault', [original, o], describe(o));
       return;
     }
