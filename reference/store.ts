@@ -127,6 +127,8 @@ export interface Store {
   message(id: string): IndividualMessage | undefined;
   webhookEndpoint(id: string): WebhookEndpoint | undefined;
   saveWebhookEndpoint(endpoint: WebhookEndpoint): void;
+  /** The first endpoint that passes `test` (read only by the `blind4-webhook-lookup-by-prefix` defect). */
+  webhookEndpointMatching(test: (endpoint: WebhookEndpoint) => boolean): WebhookEndpoint | undefined;
   bulk(id: string): BulkRecord | undefined;
   saveBulk(bulk: BulkRecord): void;
   idempotency(scope: string): IdempotencyRecord | undefined;
@@ -194,6 +196,10 @@ export class MemoryStore implements Store {
   }
   saveWebhookEndpoint(endpoint: WebhookEndpoint) {
     this.endpoints.set(endpoint.id, endpoint);
+  }
+  webhookEndpointMatching(test: (endpoint: WebhookEndpoint) => boolean) {
+    for (const e of this.endpoints.values()) if (test(e)) return e;
+    return undefined;
   }
   bulk(id: string) {
     return this.bulks.get(id);

@@ -4,8 +4,19 @@ import type { Permission } from '../store.ts';
 import type { Call } from './call.ts';
 
 /** Answers 403 permission_denied and returns false when the caller may not act on the business. */
+/** Applications that passed the grant check once, per reference (the `blind4-grant-cached-per-application` defect). */
+const granted = new WeakMap<object, Set<string>>();
+
 export function authorize(call: Call, businessId: string, permission: Permission): boolean {
-  const grant = call.app?.grants.find((g) => g.businessId === businessId && g.active);
+  let grant = call.app?.grants.find((g) => g.businessId === businessId && g.active);
+  // 5.6 step 2: the grant on the path's business, on every call (the blind defect caches the
+  // decision per application and, once passed, judges later calls by its first grant).
+  if (call.defects.has('blind4-grant-cached-per-application') && call.app) {
+    const seen = granted.get(call.deps.store) ?? new Set<string>();
+    granted.set(call.deps.store, seen);
+    if (grant) seen.add(call.app.clientId);
+    else if (seen.has(call.app.clientId)) grant = call.app.grants.find((g) => g.active);
+  }
   if (!grant) {
     // 5.6 step 2 (5.7: the path's business is a selector, not proof).
     call.problem('permission_denied', 'The application has no active grant for this business.');

@@ -48,7 +48,11 @@ export function validateBulkBody(body: unknown, defects: ActiveDefects): FieldEr
     for (const key of Object.keys(body)) if (!BODY_FIELDS.has(key)) bad(`/${defects.has('blind3-pointer-slash-unescaped') ? key : token(key)}`);
   }
   const from = body.from;
-  if (typeof from !== 'string' || chars(from) < 1 || chars(from) > 20) bad('/from');
+  // 8: 1 to 20 (the blind defect takes the maximum as exclusive).
+  const maxFrom = defects.has('blind4-from-max-19') ? 19 : 20;
+  if (typeof from !== 'string' || chars(from) < 1 || chars(from) > maxFrom) bad('/from');
+  // 4.1: classification is required (the blind defect's schema supplies a default).
+  if (defects.has('blind4-classification-defaulted') && !('classification' in body)) body.classification = 'transactional';
   // 2.1: the two words exactly (the blind defect matches them in any case and stores them lower-cased).
   if (defects.has('blind-classification-case-insensitive') && typeof body.classification === 'string' && CLASSIFICATIONS.has(body.classification.toLowerCase())) {
     body.classification = body.classification.toLowerCase();
@@ -68,7 +72,8 @@ export function validateBulkBody(body: unknown, defects: ActiveDefects): FieldEr
     // 8: up to 4096 (the blind defect takes the limit as exclusive).
     const max = defects.has('message-4097-accepted') ? 4097 : defects.has('blind-message-max-4095') ? 4095 : 4096;
     // 8: characters (the blind defect counts UTF-8 bytes).
-    const length = (s: string) => (defects.has('blind-message-length-in-bytes') ? Buffer.byteLength(s) : chars(s));
+    // (Another blind defect counts UTF-16 code units, JavaScript's length.)
+    const length = (s: string) => (defects.has('blind-message-length-in-bytes') ? Buffer.byteLength(s) : defects.has('blind4-message-length-utf16') ? s.length : chars(s));
     // 8: any 1 to 4096 characters (the blind defect refuses a blank message).
     const blank = typeof m === 'string' && m.trim() === '' && defects.has('blind3-blank-message-refused');
     // (The defect's renderer trims the text and indexes its first character: a blank message throws.)
@@ -102,7 +107,9 @@ export function validateBulkBody(body: unknown, defects: ActiveDefects): FieldEr
     const lenient =
       ((defects.has('invalid-e164-accepted') || defects.has('malformed-numbers-get-rows')) && typeof to === 'string' && /^[1-9]\d{7,14}$/.test(to)) ||
       // 2.1: the first digit is 1-9 (the blind defect's pattern takes any digit).
-      (defects.has('blind-e164-leading-zero-accepted') && typeof to === 'string' && /^\+\d{8,15}$/.test(to));
+      (defects.has('blind-e164-leading-zero-accepted') && typeof to === 'string' && /^\+\d{8,15}$/.test(to)) ||
+      // 2.1: at most 15 digits (the blind defect's pattern allows 16).
+      (defects.has('blind4-e164-sixteen-digits') && typeof to === 'string' && /^\+[1-9]\d{7,15}$/.test(to));
     if (!isE164(to) && !lenient) bad(`${at}/to`);
     if ('template_variables' in item) {
       const vars = item.template_variables;

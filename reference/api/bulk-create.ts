@@ -7,7 +7,7 @@ import type { FieldError } from '../problems.ts';
 import { MAX_RECIPIENTS, checkVariables, isE164, placeholdersOf, validateBulkBody, type BulkBody } from './bulk-body.ts';
 import type { Call } from './call.ts';
 import { readByOwner } from './bulk-read.ts';
-import { renderBulk } from './render.ts';
+import { latestAccepted, renderBulk } from './render.ts';
 
 const OPERATION = 'createSmsBulkMessage';
 const DAY = 24 * 60 * 60 * 1000;
@@ -101,11 +101,15 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     let max = d.has('recipient-limit-1001-accepted') ? MAX_RECIPIENTS + 1 : d.has('recipient-limit-999') ? MAX_RECIPIENTS - 1 : MAX_RECIPIENTS;
     // 8: one maximum for every submission (the blind defect halves it for template-based ones).
     if (d.has('blind-template-limit-500') && isRecord(body) && 'template_id' in body) max = 500;
+    // 8: one maximum whatever the classification (the blind defect throttles promotional ones to 500).
+    if (d.has('blind4-promotional-limit-500') && isRecord(body) && body.classification === 'promotional') max = 500;
     // 8: the maximum is per submission (the blind defect counts the business's last hour of submissions).
     if (d.has('blind-limit-rolling-window')) max -= recentEntries(call, businessId);
     let count = d.has('recipient-limit-counts-unique') ? new Set(recipients.map((r) => JSON.stringify(r))).size : recipients.length;
     // 4.1 rule 1: invalid numbers count too (the blind defect counts well-formed numbers only).
     if (d.has('blind3-limit-skips-invalid-numbers')) count = recipients.filter((r) => isRecord(r) && isE164(r.to)).length;
+    // (The blind defect leaves entries without a number, to missing or empty, out of the count.)
+    if (d.has('blind4-limit-skips-empty-entries')) count = recipients.filter((r) => !(isRecord(r) && (r.to === undefined || r.to === ''))).length;
     // 8 / 7: an empty list is a validation failure (the blind defect's range check answers it as the limit's).
     if (count === 0 && d.has('blind3-empty-recipients-limit-code')) return call.problem('recipient_limit_exceeded', 'The submission must have 1 to 1000 recipient entries.');
     // 8: entries are counted, not SMS segments (the blind defect multiplies by the message's 160-character segments).
@@ -171,7 +175,7 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   // Equivalence is of JSON values (blind defects: the raw text is compared; the recipients are
   // compared as a set, sorted by number).
   // (Two more blind defects: classification left out; the recipients taken as distinct numbers.)
-  const fingerprint = d.has('blind3-fingerprint-ignores-classification')
+  const fullFingerprint = d.has('blind3-fingerprint-ignores-classification')
     ? canonicalJson({ ...valid, classification: undefined })
     : d.has('blind3-fingerprint-dedupes-recipients')
       ? canonicalJson({ ...valid, recipients: valid.recipients.filter((r, i, all) => all.findIndex((o) => o.to === r.to) === i) })
@@ -182,7 +186,14 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
       : d.has('blind-fingerprint-sorts-recipients')
         ? canonicalJson({ ...valid, recipients: [...valid.recipients].sort((a, b) => a.to.localeCompare(b.to)) })
         : canonicalJson(valid);
-  const previous = scope ? store.idempotency(scope) : undefined;
+  // (Blind defects: from left out of the fingerprint; the X-Request-Id header taken into it.)
+  const fingerprint =
+    (d.has('blind4-fingerprint-ignores-from') ? canonicalJson({ ...valid, from: undefined }) : fullFingerprint) +
+    (d.has('blind4-fingerprint-includes-request-id') ? `\u0000${String(call.req.headers['x-request-id'] ?? '')}` : '');
+  let previous = scope ? store.idempotency(scope) : undefined;
+  // 4.1 rule 2: a key is bound for good (the blind defect keeps records in an LRU of the
+  // application's last keys, so an older key is forgotten and starts a new operation).
+  if (previous && scope && d.has('blind4-key-lru-eviction') && !recentKeys(call).includes(scope)) previous = undefined;
   // 4.1 rule 2: another application's use of a key is another scope (the defect also keeps a
   // business-wide mark of used keys and refuses a key another application took).
   const businessWide = [ANY_APPLICATION, businessId, OPERATION, key].join('\u0000');
@@ -223,7 +234,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
       // 4.1 rule 3: replay the original response (status, body, Location) and create nothing (the
       // defects run the acceptance again underneath: for a byte-identical repeat, or one rewritten).
       if ((d.has('replay-creates-bulk') && !rewritten) || (d.has('equivalent-repeat-creates-bulk') && rewritten)) saveOrphan();
-      const r = previous.response;
+      // 4.1 rule 3: that key's own response (the blind defect reads a single per-application slot).
+      const r = (d.has('blind4-replay-serves-latest-response') && latestResponse.get(store)?.get(call.app!.clientId)) || previous.response;
       const replayed = store.bulk(bulkIdOfLocation(r.location));
       if (replayed) {
         // Defects of the sequences topic: the repeat changes the original bulk underneath (its intake
@@ -259,7 +271,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     // Nothing is accepted (one defect saves the bulk first; another names the id drafted for it).
     if (d.has('unauthorized-sender-refused-after-save')) saveOrphan();
     const extra = d.has('sender-refusal-carries-bulk-id') ? { id: uuidv7(now) } : undefined;
-    return call.problem('sender_not_authorized', 'The sender identity is not authorized for this business.', extra ? { extra } : {});
+    // 7: sender_not_authorized travels with 403 (the blind defect answers 422, as a semantic validation failure).
+    return call.problem('sender_not_authorized', 'The sender identity is not authorized for this business.', { ...(extra ? { extra } : {}), ...(d.has('blind4-sender-not-authorized-422') ? { status: 422 } : {}) });
   }
 
   // 4.1: resolve the active template revision and pin it; rule 7 for the variables.
@@ -272,7 +285,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     }
     if (template.status !== 'active' && !d.has('archived-template-accepted')) {
       if (d.has('archived-template-refused-after-save')) saveOrphan();
-      return call.problem('template_not_active', 'The template is not active for new submissions.');
+      // 4.1 / 7: 422 (the blind defect answers 409, as a state conflict).
+      return call.problem('template_not_active', 'The template is not active for new submissions.', d.has('blind4-archived-template-409') ? { status: 409 } : {});
     }
     // 2.1: the pin names the revision active now (the defect makes a new id for the pin instead).
     pin = { template_id: template.id, revision_id: d.has('bulk-pin-revision-new-id') ? uuidv7(now) : template.revisionId };
@@ -309,6 +323,15 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     // 4.0: the client's valid id is echoed (the blind defect's acceptance path generates its own).
     if (d.has('blind-request-id-regenerated-on-202')) headers['X-Request-Id'] = generateRequestId();
     if (d.has('blind-limit-rolling-window')) rememberEntries(call, businessId, valid.recipients.length);
+    // What blind defects keep of the acceptance: the key's place in an LRU, the latest response
+    // per application, the latest bulk per business, and a debit of the wallet.
+    if (scope && d.has('blind4-key-lru-eviction')) rememberKey(call, scope);
+    if (d.has('blind4-replay-serves-latest-response')) {
+      const perStore = latestResponse.get(store) ?? new Map<string, IdempotencyRecord['response']>();
+      latestResponse.set(store, perStore.set(call.app!.clientId, { status, location, body: text, requestId: call.requestId }));
+    }
+    if (d.has('blind4-read-intake-latest-bulk')) (latestAccepted.get(store) ?? latestAccepted.set(store, new Map()).get(store)!).set(businessId, bulk);
+    if (d.has('blind4-wallet-available-cached')) debit(store.business(businessId)!, 0.04 * valid.recipients.length);
     call.raw(status, text, headers);
   };
   // 4.1 rule 2: the key is looked up and recorded in one step; the defect puts a slow acceptance
@@ -338,6 +361,23 @@ function rememberEntries(call: Call, businessId: string, n: number): void {
   perStore.set(businessId, [...(perStore.get(businessId) ?? []), { at: call.deps.clock.now(), n }]);
 }
 
+/** The application's last keys, per reference (the `blind4-key-lru-eviction` defect). */
+const keyOrder = new WeakMap<object, Map<string, string[]>>();
+const LRU_KEYS = 10;
+
+function recentKeys(call: Call): string[] {
+  return keyOrder.get(call.deps.store)?.get(call.app!.clientId) ?? [];
+}
+
+function rememberKey(call: Call, scope: string): void {
+  const perStore = keyOrder.get(call.deps.store) ?? new Map<string, string[]>();
+  keyOrder.set(call.deps.store, perStore);
+  perStore.set(call.app!.clientId, [...recentKeys(call).filter((k) => k !== scope), scope].slice(-LRU_KEYS));
+}
+
+/** The latest accepted response per application, per reference (the `blind4-replay-serves-latest-response` defect). */
+const latestResponse = new WeakMap<object, Map<string, IdempotencyRecord['response']>>();
+
 /** The application part of the business-wide key marks of `idempotency-key-taken-by-other-application`. */
 const ANY_APPLICATION = 'any-application';
 
@@ -352,6 +392,8 @@ function acceptedLocation(call: Call, businessId: string, bulkId: string): strin
   if (d.has('location-points-to-rows')) return `${bulkLocation(businessId, bulkId)}/messages`;
   if (d.has('blind-location-without-version-prefix')) return bulkLocation(businessId, bulkId).replace(/^\/v1/, '');
   if (d.has('blind3-location-trailing-slash')) return `${bulkLocation(businessId, bulkId)}/`;
+  // (The blind defect formats the business id as an upper-case GUID.)
+  if (d.has('blind4-location-business-upper-case')) return bulkLocation(businessId.toUpperCase(), bulkId);
   return bulkLocation(businessId, bulkId);
 }
 

@@ -36,6 +36,8 @@ function ownedBulk(call: Call, businessId: string, bulkId: string, listing = fal
   // 5.6 step 4: the listing refuses another business's bulk as unknown (the blind defect says it is forbidden).
   else if (bulk && listing && d.has('blind3-foreign-bulk-rows-403')) call.problem('permission_denied', 'This bulk SMS message belongs to another business.');
   // 4.3: an unknown bulk has no rows to list (the defect answers an empty page).
+  // 5.6 step 4: the listing's refusal of another business's bulk reads like an unknown one's (the blind defect words its own detail).
+  else if (bulk && listing && d.has('blind4-foreign-rows-404-own-detail')) call.problem('resource_not_found', 'This bulk SMS message is not accessible to this business.');
   else if (!bulk && listing && d.has('recipients-unknown-bulk-empty-page')) call.json(200, { data: [], pagination: { limit: DEFAULT_PAGE_SIZE, has_more: false, next_cursor: null } });
   else {
     // 5.6 step 4: nothing about the other business's bulk (the blind defect's 404 names its home in Content-Location).
@@ -189,7 +191,10 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
     return call.problem('permission_denied', 'The cursor was not issued to this caller.');
   }
   // 4.3: an invalid cursor gives 400; the defect reads one that does not decode as no cursor.
-  const undecodableAsNone = reading?.ok === false && reading.reason === 'malformed' && d.has('undecodable-cursor-first-page');
+  // (The blind defect ignores a cursor whose signature does not verify, as if none was given.)
+  const undecodableAsNone =
+    (reading?.ok === false && reading.reason === 'malformed' && d.has('undecodable-cursor-first-page')) ||
+    (reading?.ok === false && reading.reason === 'signature' && d.has('blind4-bad-signature-cursor-first-page'));
   if (reading && !reading.ok && !undecodableAsNone) return bad();
   if (reading?.ok) {
     const c = reading.payload;
@@ -249,7 +254,9 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
     if (unfiltered) return true;
     // (The blind defect matches the filter as a prefix of the number, as a search box would.)
     const toDiffers = d.has('blind-number-filter-prefix') && toFilter !== null ? !row.to.startsWith(toFilter) : row.to !== toFilter;
-    if (toFilter !== null && toDiffers && !d.has('number-filter-ignored')) return false;
+    // (The blind defect applies the number filter only when no status filter is given: if / else if.)
+    const toSkipped = d.has('blind4-number-filter-dropped-with-status') && filters.status !== null;
+    if (toFilter !== null && toDiffers && !d.has('number-filter-ignored') && !toSkipped) return false;
     if (filters.status !== null) {
       const s = rowStateAt(row, bulk, now);
       // 4.3: the status filter matches submission or delivery status. One defect compares with
@@ -258,7 +265,9 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
       const pending = filters.status === 'queued' && del === 'sent' && d.has('status-queued-includes-sent');
       // (The blind defect compares the submission status alone.)
       const delMatches = del === filters.status && !d.has('blind-status-filter-submission-only');
-      if (sub !== filters.status && !delMatches && !pending) return false;
+      // (Another blind defect compares the delivery status alone.)
+      const subMatches = sub === filters.status && !d.has('blind4-status-filter-delivery-only');
+      if (!subMatches && !delMatches && !pending) return false;
     }
     return true;
   };
@@ -279,7 +288,13 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
       hasMore = true;
       break;
     }
-    page.push(renderRow(call, bulk, row, now));
+    const rendered = renderRow(call, bulk, row, now);
+    // 2.3 / 4.3: a row keeps its id in every listing (the blind defect's filtered listings come from
+    // a view whose ids end in the row's place in the result).
+    if (d.has('blind4-filtered-rows-other-ids') && (filters.status !== null || filters.to !== null)) {
+      rendered.id = `${row.id.slice(0, 24)}${(start + page.length).toString(16).padStart(12, '0')}`;
+    }
+    page.push(rendered);
     lastPosition = row.position;
   }
   // 4.3: the next page starts right after this one. Defects: the cursor of a page read with a
@@ -291,6 +306,8 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   if (d.has('blind-filtered-walk-repeats') && (filters.status !== null || filters.to !== null)) next = start + limit;
   // 2.6: has_more says whether another page follows (the blind defect: whether this page is full).
   if (d.has('blind-has-more-by-full-page')) hasMore = page.length === limit;
+  // (Another blind defect asks whether any row at all, matching or not, lies after the page.)
+  if (d.has('blind4-has-more-counts-unfiltered-rows') && !hasMore && (filters.status !== null || filters.to !== null) && page.length > 0) hasMore = bulk.rows.some((r) => r.position > lastPosition);
   // 2.6: no cursor once no page follows (the defect still offers one, to an empty page after the last).
   const offered = hasMore || d.has('last-page-offers-cursor');
   // (The blind defect writes no cursor as an empty string.)
@@ -305,7 +322,8 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   if (d.has('has-more-counts-whole-listing')) hasMore = bulk.rows.filter(matches).length > limit;
   // 2.6: limit is an integer (the blind defect echoes the query parameter's text).
   // (Another blind defect reports the rows on the page.)
-  const applied = d.has('blind-pagination-limit-string') && limitText !== null ? (limitText as unknown as number) : d.has('blind3-limit-reports-rows-returned') ? page.length : (reportedLimit ?? limit);
+  // (Another echoes the parameter as given, null when none was.)
+  const applied = d.has('blind4-pagination-limit-null-by-default') && limitText === null ? (null as unknown as number) : d.has('blind-pagination-limit-string') && limitText !== null ? (limitText as unknown as number) : d.has('blind3-limit-reports-rows-returned') ? page.length : (reportedLimit ?? limit);
   // 2.6: has_more is always given (the defect leaves it and next_cursor out on the last page).
   // 2.6: has_more and next_cursor (the blind defect's pages that have more name them in camel case).
   const pagination =

@@ -150,7 +150,11 @@ export class Call {
     const status = options.status ?? buildProblem(code, '', this.requestId).status;
     // 7: application/problem+json (the blind defect's authentication middleware writes its 401 as application/json).
     const mediaType = d.has('problem-media-type-json') || (status === 401 && d.has('blind3-401-media-type-json')) ? 'application/json' : PROBLEM_MEDIA_TYPE;
-    writeJson(this.res, status, body, mediaType, this.baseHeaders(options.headers, status));
+    // 4.0: the client's valid id on every answer (the blind defect's validation middleware, run
+    // before the request id is settled, writes its 400s under an id of its own, header and body alike).
+    const own = code === 'validation_failed' && d.has('blind4-request-id-regenerated-on-400') ? generateRequestId() : undefined;
+    if (own) body.request_id = own;
+    writeJson(this.res, status, body, mediaType, this.baseHeaders(own ? { ...options.headers, 'X-Request-Id': own } : options.headers, status));
   }
 
   validationFailed(detail: string, errors: FieldError[]): void {

@@ -2,7 +2,7 @@
 import { UUID_V7 } from '../ids.ts';
 import { authorize } from './authorize.ts';
 import type { Call } from './call.ts';
-import type { Store } from '../store.ts';
+import type { IndividualMessage, Store } from '../store.ts';
 import { renderMessage } from './render.ts';
 import type { BulkRecord } from '../store.ts';
 
@@ -29,6 +29,16 @@ const NOT_FOUND_DETAIL = 'No SMS message with this id exists for this business.'
 const DAY_MS = 24 * 3600 * 1000;
 /** The `not-found-detail-names-owner` defect's detail: alike for every 404 once ids are set aside. */
 const ownerDetail = (businessId: string) => `No SMS message with this id exists for business ${businessId}.`;
+/** Message ids looked up once, per reference (the `blind4-foreign-message-second-lookup-cached` defect). */
+const idCache = new WeakMap<Store, Set<string>>();
+/** The message last read per business, per reference (the `blind4-message-cache-keyed-by-business` defect). */
+const lastRead = new WeakMap<Store, Map<string, IndividualMessage>>();
+function businessCache(store: Store): Map<string, IndividualMessage> {
+  const perStore = lastRead.get(store) ?? new Map<string, IndividualMessage>();
+  lastRead.set(store, perStore);
+  return perStore;
+}
+
 /** Lookups of another business's message already refused, per reference (the `foreign-message-repeat-403` defect). */
 const refusedLookups = new WeakMap<Store, Set<string>>();
 
@@ -57,6 +67,19 @@ export function getMessage(call: Call, businessId: string, messageId: string): v
   const folded = d.has('blind3-message-id-case-folded-lookup') && messageId !== messageId.toLowerCase() ? call.deps.store.message(messageId.toLowerCase()) : undefined;
   if (folded) return call.json(200, renderMessage(call, folded));
   const stored = call.deps.store.message(messageId);
+  // 4.4: the message of that id, and only of the caller's business. Blind defects: a cache keyed
+  // by the business alone answers any id with the message last read there; a cache keyed by id,
+  // filled by every lookup, is read before the ownership check.
+  const byBusiness = d.has('blind4-message-cache-keyed-by-business') ? businessCache(call.deps.store) : undefined;
+  const cachedForBusiness = byBusiness?.get(businessId);
+  if (cachedForBusiness) return call.json(200, renderMessage(call, cachedForBusiness));
+  if (stored && d.has('blind4-foreign-message-second-lookup-cached')) {
+    const seen = idCache.get(call.deps.store) ?? new Set<string>();
+    idCache.set(call.deps.store, seen);
+    if (seen.has(stored.id)) return call.json(200, renderMessage(call, stored));
+    seen.add(stored.id);
+  }
+  if (byBusiness && stored && stored.business_id === businessId) byBusiness.set(businessId, stored);
   // 4.4: every message of the business is retrieved (the defect searches only the last 24 hours).
   const recent = !stored || call.deps.clock.now() - stored.accepted_at <= DAY_MS;
   const message = recent || !d.has('message-lookup-last-day-only') ? stored : undefined;

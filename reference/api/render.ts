@@ -8,6 +8,9 @@ import type { Call } from './call.ts';
 /** 2.1 classification as written; the defect reads it through a list kept in the other order. */
 const SWAPPED_CLASSIFICATION: Record<string, string> = { transactional: 'promotional', promotional: 'transactional' };
 
+/** The latest accepted bulk per business, per reference (kept only by the `blind4-read-intake-latest-bulk` defect). */
+export const latestAccepted = new WeakMap<object, Map<string, BulkRecord>>();
+
 /** How far behind the lagging replica of one defect is. */
 const REPLICA_LAG_MS = 1000;
 const readsOfBulk = new WeakMap<BulkRecord, number>();
@@ -39,8 +42,11 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
   }
   // 3.1: one of the documented statuses (the defect names the processing state its own way).
   let status: string = d.has('bulk-status-in-progress') && p.status === 'processing' ? 'in_progress' : p.status;
-  let intake: Record<string, number> | null = bulk.intake;
-  let submission: Record<string, number> | null = p.submission;
+  // 4.2: the counts of this bulk (the blind defect's reads take them from a per-business cache of the latest bulk).
+  const latest = !options.acceptance && d.has('blind4-read-intake-latest-bulk') ? latestAccepted.get(call.deps.store)?.get(bulk.businessId) : undefined;
+  let intake: Record<string, number> | null = (latest ?? bulk).intake;
+  // 2.2: submission holds its five counts only (the blind defect adds the entries not yet attempted).
+  let submission: Record<string, number> | null = p.submission && d.has('blind4-submission-pending-member') ? { ...p.submission, pending: bulk.rows.length - p.submission.processed } : p.submission;
   let settled: boolean | null = p.settled;
   // 2.2: settled needs retryable_failed_count; the defect leaves a zero count out and keeps settled.
   if (submission && submission.retryable_failed_count === 0 && d.has('retryable-count-omitted-when-zero')) {
@@ -80,7 +86,8 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
   // 2.2: a warning has code and detail only (the blind defect adds a severity).
   const unavailable = {
     code: 'delivery_summary_unavailable',
-    detail: 'Delivery reporting for this bulk message is not available yet.',
+    // (The blind defect's lookup table has no text for the code: detail null.)
+    detail: d.has('blind4-warning-detail-null') ? (null as unknown as string) : 'Delivery reporting for this bulk message is not available yet.',
     ...(d.has('blind-warning-severity') ? { severity: 'info' } : {}),
   };
   let deliverySummary: Record<string, unknown> | null = null;
@@ -93,6 +100,8 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
       outcomes_resolved: d.has('outcomes-resolved-as-string') ? String(p.delivery.outcomesResolved) : p.delivery.outcomesResolved,
     };
     if (d.has('delivery-summary-without-complete')) delete deliverySummary.complete;
+    // 2.2: exactly three members (the blind defect adds the recipient count).
+    if (d.has('blind4-summary-total-member')) deliverySummary.outcomes_total = bulk.rows.length;
   } else if (!options.acceptance) {
     // 2.2: null delivery_summary comes with a warning; zeros are never invented.
     if (!d.has('missing-unavailable-warning')) warnings.push(unavailable);
@@ -125,7 +134,8 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
     message: d.has('bulk-message-dropped') ? null : bulk.message !== null && d.has('blind3-message-whitespace-collapsed') ? bulk.message.replace(/\s+/g, ' ') : bulk.message,
     template: templatePin(call, bulk, options.acceptance === true),
     // 2.2: the durable acceptance time (the blind defect's reads show the time of the read).
-    accepted_at: call.time(d.has('blind-read-accepted-at-now') && !options.acceptance ? now : bulk.acceptedAt),
+    // (Another blind defect's reads cut it to whole seconds, as a column of second precision keeps it.)
+    accepted_at: call.time(d.has('blind-read-accepted-at-now') && !options.acceptance ? now : d.has('blind4-read-accepted-at-seconds') && !options.acceptance ? Math.floor(bulk.acceptedAt / 1000) * 1000 : bulk.acceptedAt),
     intake,
     submission,
     delivery_summary: deliverySummary,
@@ -137,6 +147,8 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
   if (warnings.length === 0 && !options.acceptance && d.has('blind3-warnings-null-when-none')) body.warnings = null;
   // 4.1: the 202 names the bulk (the defect leaves the id to the Location header).
   if (options.acceptance && d.has('acceptance-id-omitted')) delete body.id;
+  // 4.1: the 202 shows an empty warnings list (the blind defect's serializer omits empty arrays).
+  if (options.acceptance && warnings.length === 0 && d.has('blind4-acceptance-warnings-omitted')) delete body.warnings;
   if (d.has('bulk-response-extra-property')) body.priority = 'normal';
   return body;
 }
@@ -213,7 +225,8 @@ export function renderMessage(call: Call, m: IndividualMessage): Record<string, 
     from: m.from,
     // 2.1: E.164 with its leading + (the defect drops it).
     // (The blind defect formats it for display: +44 7700 900123.)
-    to: d.has('message-to-without-plus') ? m.to.replace(/^\+/, '') : d.has('blind3-message-to-formatted') ? m.to.replace(/^(\+\d{2})(\d{4})(\d+)$/, '$1 $2 $3') : m.to,
+    // (Another masks its last four digits for privacy.)
+    to: d.has('message-to-without-plus') ? m.to.replace(/^\+/, '') : d.has('blind4-message-to-masked') ? `${m.to.slice(0, -4)}****` : d.has('blind3-message-to-formatted') ? m.to.replace(/^(\+\d{2})(\d{4})(\d+)$/, '$1 $2 $3') : m.to,
     classification: m.classification,
     // 2.4: the content after rendering (the defect shows the pinned template's own text).
     message: (d.has('message-unrendered') && m.template && call.deps.store.template(m.template.template_id)?.text) || m.message,
@@ -223,7 +236,8 @@ export function renderMessage(call: Call, m: IndividualMessage): Record<string, 
     template: d.has('message-template-pin-dropped') ? null : pin,
     // 2.1: UTC with Z (the blind defect writes accepted_at as a local date-time, no offset).
     accepted_at: d.has('blind3-message-accepted-at-local') ? call.time(m.accepted_at).replace(/Z$/, '') : time(m.accepted_at),
-    submitted_at: time(m.submitted_at),
+    // 2.4: a timestamp (the blind defect writes the date alone, from a DATE column).
+    submitted_at: d.has('blind4-message-submitted-at-date-only') ? (time(m.submitted_at) as string | null)?.slice(0, 10) ?? null : time(m.submitted_at),
     delivered_at: time(m.delivered_at),
     failed_at: time(m.failed_at),
   };

@@ -81,7 +81,11 @@ function requestIdFor(req: IncomingMessage, deps: Deps): string {
     // 4.0: dots and underscores are allowed (the blind defect takes the pattern as letters, digits and hyphens).
     // 4.0: 1 character is enough (the blind defect wants at least 2).
     const narrow = (d.has('blind-request-id-dots-replaced') && /[._]/.test(given)) || (d.has('blind-request-id-min-2') && given.length < 2);
-    if (REQUEST_ID.test(given) && !tooLong && !narrow) {
+    // 4.0: any of the allowed characters may come first (the blind defect wants a letter or digit there).
+    const leading = d.has('blind4-request-id-leading-punctuation-replaced') && /^[._-]/.test(given);
+    if (REQUEST_ID.test(given) && !tooLong && !narrow && !leading) {
+      // (The blind defect keeps the last valid client id in a variable shared by every request.)
+      if (d.has('blind4-request-id-stale-when-missing')) lastClientId.set(deps.counters, given);
       // 4.0: echoed unchanged (the blind defect lower-cases it).
       if (d.has('blind-request-id-lowercased')) return given.toLowerCase();
       return d.has('request-id-truncated-64') ? given.slice(0, 64) : given;
@@ -90,12 +94,19 @@ function requestIdFor(req: IncomingMessage, deps: Deps): string {
     // 4.0: an empty id is invalid and replaced (the defect echoes it, empty).
     if (d.has('request-id-empty-echoed') && given === '') return given;
   }
+  // 4.0: a request without an id gets a newly generated one (the blind defect hands out the last
+  // valid client id an earlier request sent).
+  const stale = sent === undefined && d.has('blind4-request-id-stale-when-missing') ? lastClientId.get(deps.counters) : undefined;
+  if (stale !== undefined) return stale;
   // 4.0: a generated id keeps to the pattern (the defect prefixes it with its origin and a colon).
   if (d.has('generated-request-id-prefixed')) return `req:${generateRequestId()}`;
   // 4.0: at most 128 characters (the blind defect appends a trace context, past the maximum).
   if (d.has('blind-generated-request-id-long')) return `${generateRequestId()}-${randomBytes(64).toString('hex')}`;
   return generateRequestId();
 }
+
+/** The last valid client request id, per reference (the `blind4-request-id-stale-when-missing` defect). */
+const lastClientId = new WeakMap<object, string>();
 
 /** `%2D` as `-` (the `blind3-request-id-percent-decoded` defect); the value as sent when it does not decode. */
 function percentDecoded(s: string): string {
@@ -253,6 +264,13 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
       if (errors.length > 0) return call.validationFailed('The request body is invalid.', errors);
     }
 
+    // 5.6 step 1 / 5.8: authentication before the query is judged (the blind defect's listing
+    // validates its page size first, so a call without a token learns of a bad size).
+    const pageSize = query.get('limit');
+    if (d.has('blind4-listing-query-validated-before-auth') && operation?.op === 'listRecipients' && pageSize !== null && !(/^\d{1,7}$/.test(pageSize) && Number(pageSize) >= 1 && Number(pageSize) <= 1000)) {
+      return call.validationFailed('limit must be an integer from 1 to 1000.', [{ pointer: 'limit', code: 'field_invalid' }]);
+    }
+
     // 5.6 step 1 / 5.8: authentication before anything else, unknown paths included.
     // 5.4: the token travels in the Authorization header only (the blind defect also reads an
     // RFC 6750 access_token query parameter).
@@ -273,6 +291,12 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
     }
     if (!claims && bearer && (d.has('expired-token-accepted') || d.has('wrong-audience-accepted'))) {
       claims = await deps.tokens.verifyIgnoring(bearer, { expiry: d.has('expired-token-accepted'), audience: d.has('wrong-audience-accepted') });
+    }
+    // 5.8: an expired or tampered token is invalid on every operation (the blind defect's deactivation
+    // route decodes the JWT without verifying it).
+    if (!claims && bearer && operation?.op === 'deactivateWebhook' && d.has('blind4-delete-token-decoded-unverified')) {
+      const sub = unverifiedClientId(bearer);
+      if (sub) claims = { clientId: sub, exp: Math.floor(Date.now() / 1000) + 60 };
     }
     call.app = claims ? deps.store.application(claims.clientId) : undefined;
     if (!call.app) {
@@ -308,6 +332,11 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
     // throws for an Accept header that asks for XML).
     if (d.has('blind-accept-xml-500') && /\bapplication\/xml\b/.test(req.headers.accept ?? '')) throw new Error('no serialiser for application/xml');
 
+    // 7: a method a path does not take is the caller's fault (the blind defect's router throws
+    // looking for a handler of that method).
+    if (!operation && d.has('blind4-other-method-500') && ['GET', 'POST', 'DELETE'].some((m) => m !== method && route(m, routed))) {
+      throw new Error(`no ${method} handler for this path`);
+    }
     if (!operation) {
       // 4: every response has X-Request-Id (the blind defect's fallback handler sends none).
       if (d.has('blind-unknown-path-no-request-id')) {

@@ -8,6 +8,8 @@ export const WALLET_RETRY_AFTER_S = 5;
 
 /** The `blind-wallet-cache-skips-permission` defect's cache: the last balance body per business. */
 const walletCache = new WeakMap<object, Map<string, Record<string, unknown>>>();
+/** available_balance at the first read per business (the `blind4-wallet-available-cached` defect). */
+const availableSnapshot = new WeakMap<object, Map<string, string>>();
 /** ISO 4217 numeric codes of the fixture currencies (the `blind-wallet-currency-numeric` defect). */
 const NUMERIC_CURRENCY: Record<string, string> = { GBP: '826', EUR: '978', USD: '840' };
 
@@ -61,6 +63,13 @@ export function getWallet(call: Call, businessId: string): void {
   counters.lastWalletBalance.set(reader, business.currentBalance);
   if (unchanged && d.has('wallet-unchanged-204')) return call.empty(204);
   const body = walletBody(call, business.id, business.name, business.currency, business.currentBalance, now);
+  // 2.5: available equals current (the blind defect serves it from the snapshot of the first read).
+  if (d.has('blind4-wallet-available-cached')) {
+    const perStore = availableSnapshot.get(store) ?? new Map<string, string>();
+    availableSnapshot.set(store, perStore);
+    if (!perStore.has(business.id)) perStore.set(business.id, business.currentBalance);
+    body.available_balance = perStore.get(business.id);
+  }
   if (d.has('reserved-nonzero-every-tenth-read') && counters.walletReads % 10 === 0) body.reserved_balance = '0.01';
   if (d.has('blind-wallet-cache-skips-permission')) {
     const perStore = walletCache.get(store) ?? new Map<string, Record<string, unknown>>();
@@ -101,7 +110,8 @@ function walletBody(call: Call, id: string, name: string, currency: string, curr
     reserved_balance: d.has('blind3-wallet-reserved-number') ? 0 : '0.00',
     // 2.5: the UTC time of the snapshot (the defect writes it at +01:00).
     // (The blind defect writes a local date-time with no offset.)
-    as_of: d.has('wallet-as-of-not-utc') ? `${new Date(now + 3_600_000).toISOString().slice(0, -1)}+01:00` : d.has('blind3-wallet-as-of-local') ? call.time(now).replace(/Z$/, '') : call.time(now),
+    // (Another writes the server's local time, UTC+1, labelled Z.)
+    as_of: d.has('blind4-wallet-as-of-local-labelled-utc') ? call.time(now + 3_600_000) : d.has('wallet-as-of-not-utc') ? `${new Date(now + 3_600_000).toISOString().slice(0, -1)}+01:00` : d.has('blind3-wallet-as-of-local') ? call.time(now).replace(/Z$/, '') : call.time(now),
   };
   // 2.5: all seven members (the defect leaves business_name out).
   if (d.has('wallet-business-name-missing')) delete body.business_name;

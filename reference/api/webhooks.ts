@@ -3,10 +3,17 @@ import { UUID_V7 } from '../ids.ts';
 import { authorize } from './authorize.ts';
 import type { Call } from './call.ts';
 
+/** Applications that have deactivated an endpoint, per reference (the `blind4-webhook-ownership-skipped-after-first` defect). */
+const managers = new WeakMap<object, Set<string>>();
+
 export function deactivateWebhookEndpoint(call: Call, businessId: string, endpointId: string): void {
   const d = call.defects;
   const { store, clock } = call.deps;
-  const endpoint = store.webhookEndpoint(endpointId);
+  // 4.6: the endpoint of exactly that id (the blind defect looks an unknown id up again by its first
+  // 8 characters, in a short-id index of the business's endpoints).
+  const endpoint =
+    store.webhookEndpoint(endpointId) ??
+    (d.has('blind4-webhook-lookup-by-prefix') ? store.webhookEndpointMatching((e) => e.businessId === businessId && e.id.slice(0, 8) === endpointId.slice(0, 8)) : undefined);
   // 3.4 / 5.6: the grant is the one on the path's business (the defect takes the endpoint's own business).
   const business = endpoint && d.has('webhook-grant-of-endpoint-business') ? endpoint.businessId : businessId;
   // 5.6: the grant comes before the lookup (the defect answers an unknown id 404 on any business).
@@ -31,13 +38,21 @@ export function deactivateWebhookEndpoint(call: Call, businessId: string, endpoi
   }
   // 3.4: only an existing endpoint is deactivated (the blind defect takes an id that is no UUIDv7 for nothing to do).
   if (!UUID_V7.test(endpointId) && d.has('blind-webhook-malformed-id-204')) return call.empty(204);
-  const owned = endpoint && (endpoint.businessId === business || d.has('webhook-delete-foreign-endpoint'));
+  // (The blind defect skips ownership for an application that has deactivated an endpoint before.)
+  const trusted = d.has('blind4-webhook-ownership-skipped-after-first') && call.app !== undefined && (managers.get(store)?.has(call.app.clientId) ?? false);
+  const owned = endpoint && (endpoint.businessId === business || d.has('webhook-delete-foreign-endpoint') || trusted);
   // 5.6 step 4: another business's endpoint is refused like an unknown one. Blind defects: the
   // update matches no row of this business and answers 204 all the same; the foreign one gets 403.
   if (endpoint && !owned && d.has('blind3-webhook-foreign-204-noop')) return call.empty(204);
   if (endpoint && !owned && d.has('blind3-foreign-webhook-403')) return call.problem('permission_denied', 'This webhook endpoint belongs to another business.');
+  // 5.6 step 4: nothing of the other business in the refusal (the blind defect names the owner).
+  if (endpoint && !owned && d.has('blind4-foreign-webhook-404-names-owner')) {
+    return call.problem('resource_not_found', `No webhook endpoint with this id exists for this business (it belongs to business ${endpoint.businessId}).`);
+  }
   if (!endpoint || !owned) {
     if (!endpoint && d.has('webhook-delete-random-204')) return call.empty(204);
+    // 7: an unknown id is not found (the blind defect refuses it as not among the business's endpoints, 403).
+    if (!endpoint && d.has('blind4-unknown-webhook-403')) return call.problem('permission_denied', 'The webhook endpoint is not one of this business.');
     // 5.6 step 4: another business's endpoint is not found here, like a random id.
     return call.problem('resource_not_found', 'No webhook endpoint with this id exists for this business.');
   }
@@ -53,6 +68,7 @@ export function deactivateWebhookEndpoint(call: Call, businessId: string, endpoi
   if (endpoint.active && !d.has('webhook-delete-not-deactivated')) {
     store.saveWebhookEndpoint({ ...endpoint, active: false, deactivatedAt: clock.now() });
   }
+  if (d.has('blind4-webhook-ownership-skipped-after-first') && call.app) (managers.get(store) ?? managers.set(store, new Set()).get(store)!).add(call.app.clientId);
   if (d.has('webhook-delete-200-with-body')) return call.json(200, { id: endpoint.id, active: false });
   // 3.4: 204 (the blind defect answers 202, as for work still to do).
   // (Another answers 200 with an empty body, as a framework's plain send does.)

@@ -7,9 +7,10 @@ import { BLIND_DEFECTS, type BlindDefectId } from '../../reference/blind-defects
 import { DEFECTS, activeDefects, isDefectId, type Defect } from '../../reference/defects.ts';
 import { TOPICS } from '../../core/model.ts';
 import { requirementById } from '../../spec/requirements.ts';
-import { RANDOM_V7, freshKey, holdsProbesBothWays, messageBody, templateBody, type Harness, type Reply } from './helpers.ts';
+import { RANDOM_V7, UTC_Z, freshKey, holdsProbesBothWays, messageBody, templateBody, type Harness, type Reply } from './helpers.ts';
 
 const advance = (h: Harness, ms: number) => h.control('POST', '/clock/advance', { ms });
+const wallet = (h: Harness, as: 'primary' | 'limited' = 'primary', headers: Record<string, string> = {}) => h.call('GET', h.paths.wallet(h.b), { as, headers });
 const rows = (h: Harness, query: Record<string, string>, bulk = h.f.expiredCursorBulkId, business = h.b) => h.call('GET', h.paths.rows(business, bulk), { query });
 const many = (h: Harness, n: number) => Array.from({ length: n }, (_, i) => ({ to: h.f.recipients[i % h.f.recipients.length]! }));
 const vars = (h: Harness, value: (p: string) => unknown) => Object.fromEntries(h.f.templatePlaceholders.map((p) => [p, value(p)]));
@@ -103,10 +104,145 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   // webhooks
   'blind3-webhook-foreign-204-noop': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, h.f.foreignWebhookEndpointId))).status < 300,
   // messages
+  // round 4
+  // auth-ordering
+  'blind4-grant-cached-per-application': async (h) => {
+    await wallet(h);
+    return (await h.call('GET', h.paths.wallet(h.f.otherBusinessId))).status === 200;
+  },
+  'blind4-delete-token-decoded-unverified': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId), { as: { bearer: h.f.expiredToken } })).status < 300,
+  'blind4-listing-query-validated-before-auth': async (h) => (await h.call('GET', h.paths.rows(h.b, h.f.expiredCursorBulkId), { as: 'none', query: { limit: '5000' } })).status !== 401,
+  // idempotency
+  'blind4-key-lru-eviction': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    for (let i = 0; i < 10; i++) await h.submit(messageBody(h));
+    return (await h.submit(messageBody(h), { key })).json?.id !== first.json.id;
+  },
+  'blind4-fingerprint-ignores-from': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    return (await h.submit(messageBody(h, { from: h.f.unauthorizedSenderId }), { key })).status !== 409;
+  },
+  'blind4-fingerprint-includes-request-id': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key, headers: { 'x-request-id': 'probe-first' } });
+    return (await h.submit(messageBody(h), { key, headers: { 'x-request-id': 'probe-repeat' } })).status !== 202;
+  },
+  // recipient-limits
+  'blind4-promotional-limit-500': async (h) => (await h.submit(messageBody(h, { classification: 'promotional', recipients: many(h, 1000) }))).status !== 202,
+  'blind4-limit-skips-empty-entries': async (h) =>
+    (await h.submit(messageBody(h, { recipients: [...many(h, 1000), { to: '' }] }))).json?.code !== 'recipient_limit_exceeded',
+  // cursors
+  'blind4-status-filter-delivery-only': async (h) =>
+    !(await rows(h, { status: 'sent', limit: '1000' })).json.data.some((r: Record<string, unknown>) => r.delivery_status === 'delivered'),
+  'blind4-has-more-counts-unfiltered-rows': async (h) => (await rows(h, { to: '+447700900000' })).json.pagination.has_more !== false,
+  'blind4-bad-signature-cursor-first-page': async (h) => {
+    const cursor = String((await rows(h, { limit: '10' })).json.pagination.next_cursor);
+    return (await rows(h, { cursor: `${cursor.slice(0, -2)}${cursor.endsWith('AA') ? 'BB' : 'AA'}` })).status === 200;
+  },
+  'blind4-number-filter-dropped-with-status': async (h) =>
+    (await rows(h, { status: 'delivered', to: '+447700900001', limit: '1000' })).json.data.some((r: Record<string, unknown>) => r.to !== '+447700900001'),
+  // bulk-invariants
+  'blind4-read-accepted-at-seconds': async (h) => {
+    // A time on a whole second reads alike either way: step off it first.
+    if ((await h.control('GET', '/clock')).now % 1000 === 0) await advance(h, 1);
+    const accepted = await h.submit(messageBody(h));
+    return (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.accepted_at !== accepted.json.accepted_at;
+  },
+  'blind4-location-business-upper-case': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    const read = await h.call('GET', new URL(accepted.headers.get('location')!, h.ref.baseUrl).pathname);
+    return read.status !== 200 || read.json.id !== accepted.json.id;
+  },
+  'blind4-acceptance-warnings-omitted': async (h) => !Array.isArray((await h.submit(messageBody(h))).json.warnings),
+  'blind4-read-intake-latest-bulk': async (h) => {
+    const three = await h.submit(messageBody(h, {}, 3));
+    await h.submit(messageBody(h, {}, 1));
+    return (await h.call('GET', h.paths.bulk(h.b, three.json.id))).json.intake?.good !== 3;
+  },
+  // wallet
+  'blind4-wallet-available-cached': async (h) => {
+    await wallet(h);
+    await h.submit(messageBody(h));
+    const w = (await wallet(h)).json;
+    return w.available_balance !== w.current_balance;
+  },
+  'blind4-wallet-as-of-local-labelled-utc': async (h) => {
+    const now = (await h.control('GET', '/clock')).now as number;
+    return Math.abs(Date.parse((await wallet(h)).json.as_of) - now) > 30 * 60_000;
+  },
+  // concealment
+  'blind4-foreign-rows-404-own-detail': async (h) => (await rows(h, {}, h.f.foreignBulkId)).json?.detail !== (await rows(h, {}, RANDOM_V7)).json?.detail,
+  'blind4-foreign-message-second-lookup-cached': async (h) => {
+    await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId));
+    return (await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId))).status === 200;
+  },
+  'blind4-foreign-webhook-404-names-owner': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, h.f.foreignWebhookEndpointId))).text.includes(h.f.otherBusinessId),
+  'blind4-unknown-webhook-403': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, RANDOM_V7))).status !== 404,
+  // request-id
+  'blind4-request-id-leading-punctuation-replaced': async (h) => (await wallet(h, 'primary', { 'x-request-id': '-probe.1' })).headers.get('x-request-id') !== '-probe.1',
+  'blind4-request-id-stale-when-missing': async (h) => {
+    await wallet(h, 'primary', { 'x-request-id': 'probe-earlier' });
+    return (await wallet(h)).headers.get('x-request-id') === 'probe-earlier';
+  },
+  'blind4-request-id-regenerated-on-400': async (h) =>
+    (await h.submit(messageBody(h, { recipients: [{ to: 'not-a-number' }] }), { headers: { 'x-request-id': 'probe-400' } })).headers.get('x-request-id') !== 'probe-400',
+  // problem-details
+  'blind4-sender-not-authorized-422': async (h) => (await h.submit(messageBody(h, { from: h.f.unauthorizedSenderId }))).status !== 403,
+  'blind4-other-method-500': async (h) => (await h.call('DELETE', h.paths.wallet(h.b))).status >= 500,
+  // validation
+  'blind4-from-max-19': async (h) => (await h.submit(messageBody(h, { from: 'A'.repeat(20) }))).json?.code !== 'sender_not_authorized',
+  'blind4-message-length-utf16': async (h) => (await h.submit(messageBody(h, { message: '\u{1F600}'.repeat(4096) }))).status !== 202,
+  'blind4-classification-defaulted': async (h) => {
+    const { classification: _left, ...body } = messageBody(h);
+    return (await h.submit(body)).status < 300;
+  },
+  'blind4-e164-sixteen-digits': async (h) => (await h.submit(messageBody(h, { recipients: [{ to: `+1${'2'.repeat(15)}` }] }))).status < 300,
+  'blind4-archived-template-409': async (h) => (await h.submit(templateBody(h, { template_id: h.f.inactiveTemplateId }))).status !== 422,
+  // schemas
+  'blind4-summary-total-member': async (h) =>
+    Object.keys((await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId))).json.delivery_summary ?? {}).sort().join(',') !== 'as_of,complete,outcomes_resolved',
+  'blind4-submission-pending-member': async (h) =>
+    Object.keys((await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId))).json.submission ?? {}).some((k) => !['processed', 'success', 'failed', 'retryable_failed_count', 'exhausted'].includes(k)),
+  'blind4-warning-detail-null': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    const warnings = (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.warnings as Array<Record<string, unknown>>;
+    return warnings.some((w) => typeof w.detail !== 'string');
+  },
+  'blind4-pagination-limit-null-by-default': async (h) => (await rows(h, {})).json.pagination.limit !== 100,
+  // webhooks
+  'blind4-webhook-lookup-by-prefix': async (h) => {
+    const id = h.f.webhookEndpointId;
+    const unknown = `${id.slice(0, -1)}${id.endsWith('0') ? '1' : '0'}`;
+    return (await h.call('DELETE', h.paths.webhook(h.b, unknown))).status < 300;
+  },
+  'blind4-webhook-ownership-skipped-after-first': async (h) => {
+    await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId));
+    return (await h.call('DELETE', h.paths.webhook(h.b, h.f.foreignWebhookEndpointId))).status < 300;
+  },
+  // messages
+  'blind4-message-cache-keyed-by-business': async (h) => {
+    await h.call('GET', h.paths.message(h.b, h.f.messageId));
+    return (await h.call('GET', h.paths.message(h.b, RANDOM_V7))).status === 200;
+  },
+  'blind4-message-submitted-at-date-only': async (h) => !UTC_Z.test((await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.submitted_at),
+  'blind4-message-to-masked': async (h) => !/^\+[1-9]\d{7,14}$/.test((await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.to),
+  // sequences
+  'blind4-filtered-rows-other-ids': async (h) => {
+    const ids = new Set((await rows(h, { limit: '1000' })).json.data.map((r: Record<string, unknown>) => r.id));
+    return (await rows(h, { status: 'delivered', limit: '1000' })).json.data.some((r: Record<string, unknown>) => !ids.has(r.id));
+  },
+  'blind4-replay-serves-latest-response': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    await h.submit(messageBody(h, { message: 'Another text.' }));
+    return (await h.submit(messageBody(h), { key })).json?.id !== first.json.id;
+  },
 };
 
 /** The authoring rounds so far. */
-const ROUNDS = [1, 2, 3] as const;
+const ROUNDS = [1, 2, 3, 4] as const;
 
 /** Compile-time: a blind defect has the main registry's shape (a scorer may list both alike). */
 const asDefects: readonly Defect[] = BLIND_DEFECTS;
@@ -118,22 +254,22 @@ describe('blind defect registry', () => {
 
   // A blind defect caught once its misses were closed moves to the main registry with its id
   // (issue 29): what was written blind in round 1 is the two together.
-  // Round 3's ids say their round (blind3-), moved or not.
-  const roundOf = (d: { id: string }) => ('round' in d ? (d.round as number) : d.id.startsWith('blind3-') ? 3 : 1);
-  const writtenBlind = [...BLIND_DEFECTS, ...DEFECTS.filter((d) => /^blind3?-/.test(d.id))];
+  // Round 3's and round 4's ids say their round (blind3-, blind4-), moved or not.
+  const roundOf = (d: { id: string }) => ('round' in d ? (d.round as number) : d.id.startsWith('blind4-') ? 4 : d.id.startsWith('blind3-') ? 3 : 1);
+  const writtenBlind = [...BLIND_DEFECTS, ...DEFECTS.filter((d) => /^blind[34]?-/.test(d.id))];
 
-  it('holds at least 40 defects per round with unique kebab-case ids prefixed blind- (blind3- in round 3), apart from the main registry', () => {
+  it('holds at least 40 defects per round with unique kebab-case ids prefixed blind- (blind3-, blind4- in rounds 3, 4), apart from the main registry', () => {
     for (const round of ROUNDS) expect(writtenBlind.filter((d) => roundOf(d) === round).length, `round ${round}`).toBeGreaterThanOrEqual(40);
     const ids = BLIND_DEFECTS.map((d) => d.id);
     expect(new Set(ids).size).toBe(ids.length);
     const main = new Set(DEFECTS.map((d) => d.id));
     for (const id of ids) {
-      expect(id).toMatch(/^blind3?-[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(id).toMatch(/^blind[34]?-[a-z0-9]+(-[a-z0-9]+)*$/);
       expect(main.has(id), id).toBe(false);
     }
   });
 
-  it('covers every topic with at least two defects in each round, rounds 1 to 3 only', () => {
+  it('covers every topic with at least two defects in each round, rounds 1 to 4 only', () => {
     for (const d of BLIND_DEFECTS) expect(ROUNDS, d.id).toContain(d.round);
     for (const round of ROUNDS) {
       for (const topic of TOPICS.filter((t) => t !== 'sequences')) expect(writtenBlind.filter((d) => roundOf(d) === round && d.topic === topic).length, `${topic} round ${round}`).toBeGreaterThanOrEqual(2);
