@@ -508,6 +508,12 @@ export const ADVISORIES: readonly AdvisoryReview[] = [
   },
   {
     checks: ['traffic/validation/invalid-request-refused'],
+    finding: 'a 500 (or another 5xx but 503) to a request the request rules find valid',
+    why: "section 7's error table allows an unexpected failure on any operation, and the traffic cannot tell one from a fault of the service's code; a request that is the caller's fault, or that one reading makes so (a blank message), fails instead",
+    note: true,
+  },
+  {
+    checks: ['traffic/validation/invalid-request-refused'],
     finding: 'a submission with numbers that are not E.164 accepted without intake counts',
     why: 'whether those entries were counted good cannot be seen without counts (2.2 allows them null)',
     note: true,

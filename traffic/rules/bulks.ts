@@ -106,8 +106,7 @@ export function start(v: Verdicts): Reducer {
     if (o.op.operationId !== 'getSmsBulkMessage') return;
     const key = `${business}/${o.op.params.bulkMessageId}`;
     const bulk = bulks.get(key);
-    // Not found, or a server error (503, pacing, is left out above): an accepted bulk is there to read (4.2).
-    if (bulk?.accepted && (o.status === 404 || o.status >= 500)) {
+    if (bulk?.accepted && o.status === 404) {
       v.fail(READS, 'BULK-RETRIEVE', 'the bulk SMS accepted earlier in the traffic', describe(o), [bulk.accepted, o]);
       return;
     }

@@ -14,8 +14,8 @@ const PERMANENT = 'traffic/idempotency/one-operation-per-key';
 const SEVEN_DAYS = 7 * 24 * 3600 * 1000;
 
 export const checks: CheckDef[] = [
-  { id: REPLAY, topic: 'idempotency', title: 'a repeat of an accepted submission with the same key and the same body within seven days replays the original answer', requirements: ['IDEM-REPLAY', 'IDEM-EQUIVALENCE', 'IDEM-EQUIVALENT-REPLAYED', 'IDEM-REPLAY-REQUEST-ID', 'IDEM-WINDOW'] },
-  { id: CONFLICT, topic: 'idempotency', title: 'a repeat of an accepted submission with the same key and a different body gives 409 idempotency_conflict', requirements: ['IDEM-CONFLICT'] },
+  { id: REPLAY, topic: 'idempotency', title: 'a repeat of an accepted submission with the same key and the same body within seven days replays the original answer', requirements: ['IDEM-REPLAY', 'IDEM-EQUIVALENCE', 'IDEM-EQUIVALENT-REPLAYED', 'IDEM-REPLAY-REQUEST-ID', 'IDEM-WINDOW', 'PROB-NO-5XX-FOR-CLIENT-FAULT'] },
+  { id: CONFLICT, topic: 'idempotency', title: 'a repeat of an accepted submission with the same key and a different body gives 409 idempotency_conflict', requirements: ['IDEM-CONFLICT', 'PROB-NO-5XX-FOR-CLIENT-FAULT'] },
   { id: PERMANENT, topic: 'idempotency', title: 'one key of one application and business never names a second bulk SMS', requirements: ['IDEM-KEY-PERMANENT', 'IDEM-NO-REUSE-AFTER-EXPIRY', 'IDEM-SCOPE'] },
 ];
 
@@ -66,6 +66,11 @@ export function start(v: Verdicts, _ctx: unknown, clock: ServerClock): Reducer {
       return;
     }
     if (known) v.pass(PERMANENT);
+    // A repeated or concurrent call is the caller's to make: never a server error (7; concurrent-same-key-500).
+    if (o.status >= 500) {
+      v.fail(equivalent ? REPLAY : CONFLICT, 'PROB-NO-5XX-FOR-CLIENT-FAULT', 'the replay, 409 or a refusal of a repeated call, never a server error', describe(o), [original, o]);
+      return;
+    }
     if (!equivalent) {
       // A body the server refuses on its own (400, 401, 403, 422) may be judged before the key.
       if (o.status === 409 && codeOf(o) === 'idempotency_conflict') v.pass(CONFLICT);
