@@ -61,7 +61,7 @@ export async function checkCommand(files: string[], options: CheckOptions, io: T
   const startedAt = new Date();
   const env = readTrafficEnv(options.envFile);
   const input = await streamTraffic(files);
-  const { digest, secrets } = await judgeStream(input.exchanges, { env, ...(partition ? { partition } : {}) }, () => input.notes);
+  const { digest, secrets } = await judgeStream(input.batches, { env, ...(partition ? { partition } : {}) }, () => input.notes);
   const judgement = judgementOf(digest, secrets, startedAt);
   if (!judgement.sawApi && !partition) {
     throw new HarnessError('TRAFFIC_NO_API_EXCHANGE', `${files.join(', ')} hold${files.length === 1 ? 's' : ''} no exchange with a documented operation of the API (paths under /v1/businesses/...); nothing to judge`);

@@ -352,6 +352,44 @@ export interface ResponseLike {
   text?: string;
 }
 
+interface DeclaredHeader {
+  name: string;
+  header: HeaderObject;
+  headerPointer: string;
+  section: string;
+  requiredForCodes: string[] | undefined;
+}
+
+/** The declared headers of one response, references resolved once (every answer of the traffic asks). */
+const declaredHeadersCache = new Map<string, DeclaredHeader[]>();
+
+function declaredHeaders(op: OperationInfo & { pointer: string }, key: string): DeclaredHeader[] {
+  const cacheKey = `${op.operationId} ${key}`;
+  const cached = declaredHeadersCache.get(cacheKey);
+  if (cached) return cached;
+  const responsePointer = `${op.pointer}/responses/${key}`;
+  const list = Object.entries(op.responses[key]!.headers ?? {}).map(([name, declared]): DeclaredHeader => {
+    const header = resolveRef<HeaderObject>(declared);
+    return {
+      name,
+      header,
+      headerPointer: isRef(declared) ? declared.$ref : `${responsePointer}/headers/${escapeToken(name)}`,
+      section: header['x-section'] ?? op.section,
+      requiredForCodes: header['x-required-for-codes'],
+    };
+  });
+  declaredHeadersCache.set(cacheKey, list);
+  return list;
+}
+
+const declaredTypesCache = new WeakMap<ResponseObject, string[]>();
+
+function declaredTypesOf(response: ResponseObject): string[] {
+  let types = declaredTypesCache.get(response);
+  if (!types) declaredTypesCache.set(response, (types = Object.keys(response.content ?? {})));
+  return types;
+}
+
 /**
  * Validates a response of an operation against the document: declared status (or `default`),
  * media type, required headers and their shapes, and the body (a 204 must have none).
@@ -384,12 +422,8 @@ export function validateResponse(
   const failures: SchemaFailure[] = [];
 
   // Headers: required ones present, every present declared one well-formed.
-  for (const [name, declared] of Object.entries(response.headers ?? {})) {
-    const header = resolveRef<HeaderObject>(declared);
-    const headerPointer = isRef(declared) ? declared.$ref : `${responsePointer}/headers/${escapeToken(name)}`;
-    const section = header['x-section'] ?? op.section;
+  for (const { name, header, headerPointer, section, requiredForCodes } of declaredHeaders(op, key)) {
     const value = headerValue(headers, name);
-    const requiredForCodes = header['x-required-for-codes'];
     const required =
       header.required === true || (requiredForCodes?.includes(problemCodeOf(body) as string) ?? false);
     if (value === undefined) {
@@ -411,7 +445,7 @@ export function validateResponse(
   }
 
   // Body and media type.
-  const declaredTypes = Object.keys(response.content ?? {});
+  const declaredTypes = declaredTypesOf(response);
   const empty = text !== undefined ? text.length === 0 : body === undefined;
   if (declaredTypes.length === 0) {
     if (!empty) {
@@ -435,7 +469,7 @@ export function validateResponse(
       keyword: 'contentType',
       message: `content type ${contentType ?? '(none)'} is not ${declaredTypes.join(' or ')}`,
       schemaPath: `${responsePointer}/content`,
-      params: { contentType: contentType ?? null, expected: declaredTypes },
+      params: { contentType: contentType ?? null, expected: [...declaredTypes] },
       section: sectionAt(`${responsePointer}/content`, op.section),
       in: 'header',
       header: 'Content-Type',

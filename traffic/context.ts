@@ -1,7 +1,7 @@
 // Every exchange read once into what the rules look at: the operation it is, its parsed bodies,
 // the credentials it carried (as kinds and an application identity, never as values) and whether
 // it is the host's pacing (429/503), which no rule judges as a violation.
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Fixtures, ListingParamNames } from '../core/model.ts';
 import type { SecretSet } from '../harness/redact.ts';
 import { isCut, jsonOf, type TrafficExchange } from './model.ts';
@@ -51,7 +51,7 @@ export interface JudgeContext {
 }
 
 /** The `app` value of an application's JWTs, from its client id. */
-export const appIdFor = (clientId: string) => `app:${createHash('sha256').update(clientId).digest('hex').slice(0, 16)}`;
+export const appIdFor = (clientId: string) => `app:${hash('sha256', clientId, 'hex').slice(0, 16)}`;
 
 const REDACTED = '<redacted>';
 
@@ -89,9 +89,34 @@ function readToken(token: string): TokenFacts {
     }
   }
   const id = claims ? (claims.client_id ?? claims.azp ?? claims.sub) : undefined;
-  const app = typeof id === 'string' && id ? appIdFor(id) : `token:${createHash('sha256').update(token).digest('hex').slice(0, 16)}`;
+  const app = typeof id === 'string' && id ? appIdFor(id) : `token:${hash('sha256', token, 'hex').slice(0, 16)}`;
   const read = claims !== null && claims !== undefined ? { aud: claims.aud, ...(typeof claims.exp === 'number' ? { exp: claims.exp } : {}) } : undefined;
   return { app, claims: read };
+}
+
+/** An exchange's URL parsed and matched to its operation (shared, read-only, by every exchange with that method and URL). */
+interface Located {
+  url: ParsedUrl | undefined;
+  op: MatchedOperation | undefined;
+}
+
+/**
+ * A traffic calls the same URLs again and again (a bulk polled until it settles, a balance read,
+ * pages listed again): each method and URL is parsed and matched once (a WHATWG URL parse and
+ * the operation's patterns were a tenth of the judge's time). Bounded: cleared when full.
+ */
+const located = new Map<string, Located>();
+const LOCATED_LIMIT = 1024;
+
+function locate(method: string, url: string): Located {
+  const key = `${method} ${url}`;
+  let found = located.get(key);
+  if (found) return found;
+  const parsed = parseUrl(url);
+  found = { url: parsed, op: parsed ? operationOf(method, parsed) : undefined };
+  if (located.size >= LOCATED_LIMIT) located.clear();
+  located.set(key, found);
+  return found;
 }
 
 const BEARER = /^\s*Bearer(\s|$)/i;
@@ -102,8 +127,7 @@ export function observe(ex: TrafficExchange): Observed {
   const authorization = headers['authorization'];
   const scheme: AuthKind = authorization === undefined ? 'none' : BEARER.test(authorization) ? 'bearer' : BASIC.test(authorization) ? 'basic' : 'other';
   const token = scheme === 'bearer' ? authorization!.replace(/^\s*Bearer\s*/i, '').trim() : '';
-  const parsed = parseUrl(url);
-  const op = parsed ? operationOf(method, parsed) : undefined;
+  const { url: parsed, op } = locate(method, url);
   const status = ex.response.status;
   const facts = scheme === 'bearer' ? factsOf(token) : undefined;
   const recorded = scheme === 'bearer' && token !== '' && !token.includes(REDACTED);
@@ -154,5 +178,5 @@ export function codeOf(o: Observed): string | undefined {
 export const describe = (o: Observed) => `${o.status}${codeOf(o) ? ` ${codeOf(o)}` : ''}`;
 
 export function fingerprint(text: string): string {
-  return createHash('sha256').update(text).digest('hex').slice(0, 16);
+  return hash('sha256', text, 'hex').slice(0, 16);
 }

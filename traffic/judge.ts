@@ -317,9 +317,9 @@ export function judgeTraffic(exchanges: Iterable<TrafficExchange>, options: Judg
   return judgementOf(digest, secrets, options.startedAt);
 }
 
-/** Judges a stream of exchanges (a file of any size): the digest and the credentials seen. */
-export async function judgeStream(exchanges: AsyncIterable<TrafficExchange>, options: Omit<JudgeOptions, 'inputNotes' | 'startedAt'>, inputNotes: () => readonly string[]): Promise<{ digest: Digest; secrets: SecretSet }> {
+/** Judges a stream of exchanges in batches (a file of any size): the digest and the credentials seen. */
+export async function judgeStream(batches: AsyncIterable<TrafficExchange[]>, options: Omit<JudgeOptions, 'inputNotes' | 'startedAt'>, inputNotes: () => readonly string[]): Promise<{ digest: Digest; secrets: SecretSet }> {
   const judge = createJudge(options);
-  for await (const ex of exchanges) judge.see(ex);
+  for await (const batch of batches) for (const ex of batch) judge.see(ex);
   return judge.finish(inputNotes());
 }

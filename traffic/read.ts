@@ -10,9 +10,9 @@ import { readJsonl, type JsonlCounts } from './jsonl.ts';
 import type { TrafficExchange } from './model.ts';
 import { compressedReadError, openTraffic, type Compression } from './source.ts';
 
-/** The exchanges of the input (an async stream, read once) and facts about it worth a note. */
+/** The exchanges of the input (an async stream of batches in order, read once) and facts about it worth a note. */
 export interface TrafficStream {
-  exchanges: AsyncIterable<TrafficExchange>;
+  batches: AsyncIterable<TrafficExchange[]>;
   /** Filled as the files are read: complete once `exchanges` has ended. */
   notes: string[];
 }
@@ -88,8 +88,8 @@ async function openFile(path: string): Promise<OpenFile> {
   throw refuse(`${name} is neither a HAR 1.2 file nor an exchanges.jsonl (it does not start with a JSON object)`);
 }
 
-/** One file's exchanges, its notes pushed when it ends. */
-async function* exchangesOf(file: OpenFile, notes: string[]): AsyncGenerator<TrafficExchange> {
+/** One file's exchanges in batches (a HAR entry is a batch of its own), its notes pushed when it ends. */
+async function* exchangesOf(file: OpenFile, notes: string[]): AsyncGenerator<TrafficExchange[]> {
   const how = file.compression === 'none' ? '' : ` (${file.compression}-compressed)`;
   if (file.format === 'jsonl') {
     const counts: JsonlCounts = { transportFailures: 0 };
@@ -98,7 +98,7 @@ async function* exchangesOf(file: OpenFile, notes: string[]): AsyncGenerator<Tra
     if (counts.transportFailures > 0) notes.push(`${file.name}: ${counts.transportFailures} exchange(s) recorded a transport failure instead of an answer and were not judged`);
   } else {
     const counts: HarCounts = { unanswered: 0 };
-    yield* readHar(file.chunks, file.name, counts);
+    for await (const ex of readHar(file.chunks, file.name, counts)) yield [ex];
     if (how) notes.push(`${file.name} was read${how}`);
     if (counts.unanswered > 0) notes.push(`${file.name}: ${counts.unanswered} entr${counts.unanswered === 1 ? 'y' : 'ies'} with status 0 (no answer recorded) were not judged`);
   }
@@ -197,24 +197,30 @@ export async function streamTraffic(paths: readonly string[]): Promise<TrafficSt
   const each = files.map((f) => exchangesOf(f, notes));
   // A run's log has no start times: its order is the order given. Only HAR files are put in time order.
   const ordered = files.every((f) => f.format === 'har')
-    ? inTimeOrder(each, notes)
+    ? (async function* () {
+        for await (const ex of inTimeOrder(each.map(oneByOne), notes)) yield [ex];
+      })()
     : (async function* () {
         for (const one of each) yield* one;
       })();
   const numbered = async function* () {
     let index = 0;
-    for await (const ex of ordered) {
-      ex.index = index++;
-      yield ex;
+    for await (const batch of ordered) {
+      for (const ex of batch) ex.index = index++;
+      yield batch;
     }
   };
-  return { exchanges: numbered(), notes };
+  return { batches: numbered(), notes };
+}
+
+async function* oneByOne(batches: AsyncIterable<TrafficExchange[]>): AsyncGenerator<TrafficExchange> {
+  for await (const batch of batches) yield* batch;
 }
 
 /** Every exchange of the input at once (for small traffic: tests, the matrix). */
 export async function readTraffic(paths: readonly string[]): Promise<TrafficInput> {
   const input = await streamTraffic(paths);
   const exchanges: TrafficExchange[] = [];
-  for await (const ex of input.exchanges) exchanges.push(ex);
+  for await (const batch of input.batches) for (const ex of batch) exchanges.push(ex);
   return { exchanges, notes: input.notes };
 }

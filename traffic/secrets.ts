@@ -45,19 +45,31 @@ export function collectSecrets(exchanges: readonly TrafficExchange[], extra: rea
   return secrets;
 }
 
+/**
+ * Text in which a form could name one of FORM_SECRETS: the name written as it is, followed by `=`,
+ * or some percent-encoding (a name decoded from it), or a tab or line break (which the URL parser
+ * drops). Without any, no pair of the form is one of them, so a JSON body (every submission passes
+ * here) is not parsed as a form.
+ */
+const MAY_NAME_SECRET = new RegExp(`(?:${FORM_SECRETS.join('|')})=|[%\\t\\n\\r]`);
+
+function fromForm(secrets: SecretSet, body: string | undefined): void {
+  if (!body || !body.includes('=') || !MAY_NAME_SECRET.test(body)) return;
+  for (const [name, value] of new URLSearchParams(body)) if (FORM_SECRETS.includes(name)) add(secrets, value);
+}
+
 /** Adds the credentials one exchange carries (the judge calls it on every exchange as it streams). */
 export function addSecretsOf(secrets: SecretSet, ex: TrafficExchange): void {
-  const fromForm = (body: string | undefined) => {
-    if (!body || !body.includes('=')) return;
-    for (const [name, value] of new URLSearchParams(body)) if (FORM_SECRETS.includes(name)) add(secrets, value);
-  };
   addAuthorization(secrets, ex.request.headers['authorization']);
   addAuthorization(secrets, ex.request.headers['proxy-authorization']);
-  fromForm(ex.request.body);
-  // A URL without `?` has no query (parsing every URL was a twentieth of the judge's time).
-  if (ex.request.url.includes('?')) {
+  fromForm(secrets, ex.request.body);
+  // A URL without `?` has no query (parsing every URL was a twentieth of the judge's time), nor one
+  // whose text could name a secret (the URL parser adds percent-encodings, never removes them).
+  const url = ex.request.url;
+  const query = url.indexOf('?');
+  if (query >= 0 && MAY_NAME_SECRET.test(url.slice(query))) {
     try {
-      fromForm(new URL(ex.request.url).search.slice(1));
+      fromForm(secrets, new URL(url).search.slice(1));
     } catch {
       // Not a URL: nothing in a query.
     }

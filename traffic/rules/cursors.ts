@@ -41,6 +41,15 @@ export const CURSOR_LIMIT = 1024;
 const STATUS_VALUES = enumOf('RecipientStatusFilter');
 
 /**
+ * `text.startsWith(head)`, compared from the end: two cursors part in their tail at once (and
+ * startsWith took microseconds on a cursor read from a query against one read from JSON).
+ */
+function headOf(head: string, text: string): boolean {
+  for (let i = head.length - 1; i >= 0; i--) if (head.charCodeAt(i) !== text.charCodeAt(i)) return false;
+  return true;
+}
+
+/**
  * A cursor that reads as an edited copy of one issued: same length with a few characters changed,
  * or the issued one cut or extended by a few characters. (Whether the server must refuse it is
  * not judged: an unsigned cursor may still decode to a page of the same bulk.)
@@ -51,10 +60,12 @@ export function alteredFrom(cursor: string, issued: Iterable<string>): string | 
     if (original === cursor) return undefined;
     if (close) continue;
     if (original.length === cursor.length) {
+      // Counted from the end: cursors of one API share a long head (version, ordering, business)
+      // and differ at once in their tail, so an unrelated cursor is told apart in a few characters.
       let differ = 0;
-      for (let i = 0; i < cursor.length && differ <= 4; i++) if (cursor[i] !== original[i]) differ++;
+      for (let i = cursor.length - 1; i >= 0 && differ <= 4; i--) if (cursor.charCodeAt(i) !== original.charCodeAt(i)) differ++;
       if (differ <= 4) close = original;
-    } else if (Math.abs(original.length - cursor.length) <= 4 && Math.min(original.length, cursor.length) >= 8 && (original.startsWith(cursor) || cursor.startsWith(original))) {
+    } else if (Math.abs(original.length - cursor.length) <= 4 && Math.min(original.length, cursor.length) >= 8 && (original.length > cursor.length ? headOf(cursor, original) : headOf(original, cursor))) {
       close = original;
     }
   }

@@ -73,7 +73,12 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
       if (!type.endsWith(`/${code}`)) v.fail(TYPE, 'PROB-TYPE-FORM', `a type ending in /${code}`, `type ${type}`, [o]);
       else {
         const base = type.slice(0, -code.length - 1);
-        const other = [...bases.entries()].find(([b]) => b !== base);
+        let other: [string, Observed] | undefined;
+        for (const entry of bases) {
+          if (entry[0] === base) continue;
+          other = entry;
+          break;
+        }
         if (other) v.fail(TYPE, 'PROB-TYPE-FORM', `the namespace base ${other[0]} of the other problems`, `type ${type}`, [other[1], o]);
         else v.pass(TYPE);
         if (!bases.has(base)) bases.set(base, o);

@@ -6,6 +6,7 @@ import { enumOf } from '../../spec/contract.ts';
 import { mediaTypeOf, validateRequestBody } from '../../spec/validators.ts';
 import { isValidText as isValid } from '../valid.ts';
 import { describe, objectOf, type JudgeContext, type Observed } from '../context.ts';
+import type { MatchedOperation } from '../operations.ts';
 import type { CheckDef, Reducer, Verdicts } from '../verdicts.ts';
 
 const ID = 'traffic/validation/invalid-request-refused';
@@ -45,6 +46,19 @@ function bodyRule(pointer: string, keyword: string): { requirement: RequirementI
 }
 
 const cache = new WeakMap<Observed, RequestDefect[]>();
+/** The path ids' defects of an operation as matched (one object per method and URL, shared by its exchanges: context.ts). */
+const pathCache = new WeakMap<MatchedOperation, RequestDefect[]>();
+
+function pathDefects(op: MatchedOperation): RequestDefect[] {
+  let out = pathCache.get(op);
+  if (out) return out;
+  out = [];
+  for (const [name, value] of Object.entries(op.params)) {
+    if (!isValid('UuidV7', value)) out.push({ requirement: 'VAL-PATH-UUIDV7', reason: `path ${name} is no UUIDv7`, kind: 'other' });
+  }
+  pathCache.set(op, out);
+  return out;
+}
 
 /** What is wrong with the request itself by the document's request rules (empty when nothing is). */
 export function requestDefects(o: Observed, ctx: JudgeContext): RequestDefect[] {
@@ -53,9 +67,7 @@ export function requestDefects(o: Observed, ctx: JudgeContext): RequestDefect[] 
   const out: RequestDefect[] = [];
   const op = o.op;
   if (op) {
-    for (const [name, value] of Object.entries(op.params)) {
-      if (!isValid('UuidV7', value)) out.push({ requirement: 'VAL-PATH-UUIDV7', reason: `path ${name} is no UUIDv7`, kind: 'other' });
-    }
+    for (const defect of pathDefects(op)) out.push(defect);
     out.push(...unusualRequestDefects(o, ctx));
     if (op.operationId === 'listSmsBulkMessageRecipients') {
       // A parameter given twice: the document describes one value, not what a repetition gets;
