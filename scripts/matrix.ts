@@ -97,6 +97,8 @@ const ALSO_RUN: Partial<Record<DefectId, Topic[]>> = {
   'blind-replay-without-request-id': ['idempotency'],
   // The 202s request-id judges are idempotency's too.
   'blind-request-id-regenerated-on-202': ['idempotency'],
+  // The 204 of a deactivation is webhooks' (request-id sends none of its own).
+  'blind3-request-id-missing-on-204': ['webhooks'],
 };
 
 /** The topics a defect's run selects, in the run's own order. */

@@ -109,6 +109,17 @@ const points = {
     },
     warns: 'IDEM-EQUIVALENT-REPLAYED',
   },
+  'other-fault-first': {
+    requirement: 'IDEM-CONFLICT',
+    covers: ['IDEM-REPLAY', 'RLIM-MAX-1000'],
+    title: 'A repeat under a used key, or too many entries, beside a fault of its own',
+    open: '4.1 gives each of these its answer (a replay, 409, 422) but not which check comes first when the request has another fault too (token, grant, body).',
+    choices: {
+      'named-rule-first': { text: 'the answer of the key or the limit rule' },
+      // No warning: the client is told of a fault it must mend anyway, and meets the other answer next.
+      'other-fault': { text: 'refused for its other fault first (401, 403, 404, 400)' },
+    },
+  },
   'replay-request-id': {
     requirement: 'IDEM-REPLAY-REQUEST-ID',
     title: 'Request id of a replayed response',
@@ -412,12 +423,14 @@ export interface AdvisoryReview {
   why: string;
   /** The `should` it became a warning of, when the document implies the rule. */
   movedTo?: RequirementId;
+  /** A note of what the traffic leaves unseen (or to another rule), not a finding about the target: never graded. */
+  note?: true;
 }
 
 /** Every advisory of the suites, reviewed: an advisory only where the document does not address the point. */
 export const ADVISORIES: readonly AdvisoryReview[] = [
   {
-    checks: ['bulk-invariants/every-observation-consistent'],
+    checks: ['bulk-invariants/every-observation-consistent', 'traffic/bulk-invariants/reads'],
     finding: 'an intake or submission count, or outcomes_resolved, goes down between two reads',
     why: 'the counts are totals of what has happened (3.1 shows them advancing while processing): a client showing progress would show it going back',
     movedTo: 'BULK-COUNTS-ONE-WAY',
@@ -462,6 +475,54 @@ export const ADVISORIES: readonly AdvisoryReview[] = [
     checks: ['wallet/source-unavailable'],
     finding: '503 balance_unavailable without Retry-After',
     why: 'section 7 gives Retry-After to service_unavailable and rate_limit_exceeded only',
+  },
+  // The traffic judge's own (traffic/rules/*), reviewed the same way.
+  {
+    checks: ['traffic/bulk-invariants/reads'],
+    finding: 'the sequence of statuses a bulk showed across its reads',
+    why: 'transitions between processing states are not shown (3.1): recorded so a reader sees them, never judged',
+    note: true,
+  },
+  {
+    checks: ['traffic/wallet/balance-rules'],
+    finding: 'a later wallet read carries an earlier as_of than the read before it',
+    why: 'as_of is the time of the snapshot read (2.5); the document does not say successive reads see newer snapshots, and a client shows the balance of the snapshot it got',
+  },
+  {
+    checks: ['traffic/idempotency/one-operation-per-key'],
+    finding: 'a key used again with a new bulk in answer, while the recording hides which application called',
+    why: 'the key is scoped per application (4.1 rule 2); with the tokens redacted the scope cannot be told, so nothing is judged',
+    note: true,
+  },
+  {
+    checks: ['traffic/idempotency/replay'],
+    finding: 'an identical repeat refused, with no later server time to tell whether the seven days had passed',
+    why: 'a refusal after the window is one of the readings of 4.1 rule 5 (key-after-expiry); before it, a failure: the traffic cannot tell which',
+    note: true,
+  },
+  {
+    checks: ['traffic/idempotency/replay'],
+    finding: 'an equivalent repeat answered with a status neither a replay nor a refusal (a redirect, a server error)',
+    why: 'left to the rules of that status (a 5xx to a valid request fails there)',
+    note: true,
+  },
+  {
+    checks: ['traffic/validation/invalid-request-refused'],
+    finding: 'a 500 (or another 5xx but 503) to a request the request rules find valid',
+    why: "section 7's error table allows an unexpected failure on any operation, and the traffic cannot tell one from a fault of the service's code; a request that is the caller's fault, or that one reading makes so (a blank message), fails instead",
+    note: true,
+  },
+  {
+    checks: ['traffic/validation/invalid-request-refused'],
+    finding: 'a submission with numbers that are not E.164 accepted without intake counts',
+    why: 'whether those entries were counted good cannot be seen without counts (2.2 allows them null)',
+    note: true,
+  },
+  {
+    checks: ['traffic/schemas/*'],
+    finding: 'answers whose body the recorder cut short',
+    why: 'judged on status and headers only: the recording, not the target, lacks the rest',
+    note: true,
   },
   {
     checks: ['auth-ordering/ungranted-vs-unknown-business', 'concealment/*'],

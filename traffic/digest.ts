@@ -37,6 +37,8 @@ export interface CheckDigest {
   sample: FindingDigest[];
   notes: Array<[string, number]>;
   advisories: Array<[string, number]>;
+  /** Readings of the catalogue shown, `point choice`, with where first (absent in partition files of older versions). */
+  readings?: Array<[string, number]>;
   /** Distinct notes and advisories beyond the listed ones (counted, not listed). */
   unlisted: number;
 }
@@ -115,6 +117,7 @@ export function mergeDigests(parts: readonly Digest[]): Digest {
       sample: all.flatMap((p) => p.sample).sort((a, b) => a.at - b.at),
       notes: mergeTexts(all.map((p) => p.notes)),
       advisories: mergeTexts(all.map((p) => p.advisories)),
+      readings: mergeTexts(all.map((p) => p.readings ?? [])),
       unlisted: all.reduce((n, p) => n + p.unlisted, 0),
     };
   });

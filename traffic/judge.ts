@@ -206,6 +206,7 @@ function checkDigest(t: CheckTally, secrets: SecretSet): CheckDigest {
     sample: t.sample.map((x) => ({ requirement: x.requirement, expected: clean(x.expected), actual: clean(x.actual), source: x.source, at: x.at })),
     notes: [...t.notes].map(([text, at]) => [clean(text), at] as [string, number]).sort(byAt),
     advisories: [...t.advisories].map(([text, at]) => [clean(text), at] as [string, number]).sort(byAt),
+    readings: [...t.readings].sort(byAt),
     unlisted: t.unlisted,
   };
 }
@@ -222,6 +223,9 @@ function collected(def: CheckDef, c: CheckDigest): CollectedCheck {
     advisories: c.advisories.map(([text]) => text),
     evidence: [],
   };
+  // Readings as a run's checks record them: the report's Readings lines come from the catalogue.
+  const readings = (c.readings ?? []).map(([key]) => key.split(' ')).map(([point, choice]) => ({ point: point!, choice: choice! }));
+  if (readings.length > 0) check.readings = readings;
   if (c.unlisted > 0) check.notes.push(`${c.unlisted} more distinct notes or advisories of this check were counted, not listed (at most ${TEXT_LIMIT} each)`);
   if (c.observed === 0) {
     return { ...check, status: 'skip', skipKind: 'not-observable', skipReason: `${NOT_OBSERVABLE}: no exchange it applies to was recorded` };

@@ -6,6 +6,7 @@
 // same whether a rule decides at once, decides later, or the traffic was judged in partitions.
 import type { Topic } from '../core/model.ts';
 import type { RequirementId } from '../spec/requirement-ids.ts';
+import { readingPoints, type ReadingChoiceId, type ReadingPointId } from '../spec/readings.ts';
 import { kept, type Observed } from './context.ts';
 
 /** One rule judged over the whole traffic, reported as one check. */
@@ -42,6 +43,8 @@ export interface CheckTally {
   /** Text -> where it was first said. */
   notes: Map<string, number>;
   advisories: Map<string, number>;
+  /** Readings of the catalogue (spec/readings.ts) the traffic showed: `point choice` -> where first shown. */
+  readings: Map<string, number>;
   /** Distinct notes and advisories past TEXT_LIMIT, counted, not listed. */
   unlisted: number;
 }
@@ -94,7 +97,7 @@ export class Verdicts {
 
   constructor(defs: readonly CheckDef[], isMust: (requirement: RequirementId) => boolean) {
     this.isMust = isMust;
-    for (const def of defs) this.tallies.set(def.id, { def, observed: 0, violations: 0, byRequirement: new Map(), sample: [], notes: new Map(), advisories: new Map(), unlisted: 0 });
+    for (const def of defs) this.tallies.set(def.id, { def, observed: 0, violations: 0, byRequirement: new Map(), sample: [], notes: new Map(), advisories: new Map(), readings: new Map(), unlisted: 0 });
   }
 
   private tally(id: string): CheckTally {
@@ -159,6 +162,23 @@ export class Verdicts {
     if (t.advisories.has(text)) return;
     if (t.advisories.size < TEXT_LIMIT) t.advisories.set(text, this.at);
     else t.unlisted += 1;
+  }
+
+  /**
+   * The answer the target gave at a reading point of the catalogue, as a run's check records it
+   * (suites/support/check.ts): recorded once per point and answer; an answer a client written from
+   * the document breaks on warns under the point's `should`, when the check cites it.
+   */
+  reading<P extends ReadingPointId>(id: string, point: P, choice: ReadingChoiceId<P>, exchanges: Observed[], detail?: string): void {
+    if (!this.mine(exchanges)) return;
+    const t = this.tally(id);
+    const key = `${point} ${choice}`;
+    if (!t.readings.has(key)) t.readings.set(key, this.at);
+    const p = readingPoints[point];
+    const c = (p.choices as Record<string, { text: string; breaks?: string }>)[choice]!;
+    if (!c.breaks || !p.warns || !t.def.requirements.includes(p.warns)) return;
+    const faithful = Object.values(p.choices as Record<string, { text: string; breaks?: string }>).filter((x) => !x.breaks).map((x) => x.text);
+    this.fail(id, p.warns, `${p.title}: ${faithful.join(', or ')}`, `${c.text}${detail ? ` (${detail})` : ''}: ${c.breaks}`, exchanges);
   }
 
   clientFinding(id: string, requirement: RequirementId, text: string, exchanges: Observed[], at = this.at): void {

@@ -843,6 +843,62 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   'blind3-recipients-object-wrapped': async (h) => (await h.submit(messageBody(h, { recipients: { to: h.f.recipients[0] } }))).status < 300,
   'blind3-sender-trimmed': async (h) => (await h.submit(messageBody(h, { from: `${h.f.senderId} ` }))).status < 300,
   'blind3-template-variables-array-accepted': async (h) => (await h.submit(messageBody(h, { recipients: [{ to: h.f.recipients[0], template_variables: [] }] }))).status < 300,
+  // moved from the blind registry (issue 29, blind round of 2026-11-27)
+  'blind3-fingerprint-ignores-classification': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    return (await h.submit(messageBody(h, { classification: 'promotional' }), { key })).status !== 409;
+  },
+  'blind3-conflict-status-422': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    return (await h.submit(messageBody(h, { message: 'Another text.' }), { key })).status !== 409;
+  },
+  'blind3-limit-skips-invalid-numbers': async (h) =>
+    (await h.submit(messageBody(h, { recipients: [...many(h, 1000), { to: 'not-a-number' }] }))).json?.code !== 'recipient_limit_exceeded',
+  'blind3-empty-recipients-limit-code': async (h) => (await h.submit(messageBody(h, { recipients: [] }))).json?.code !== 'validation_failed',
+  'blind3-over-limit-status-413': async (h) => (await h.submit(messageBody(h, { recipients: many(h, 1001) }))).status !== 422,
+  'blind3-last-page-cursor-empty-string': async (h) => {
+    const last = (await rows(h, { limit: '1000' })).json.pagination;
+    return last.has_more === false && last.next_cursor !== null;
+  },
+  'blind3-limit-reports-rows-returned': async (h) => (await rows(h, { limit: '1000' })).json.pagination.limit !== 1000,
+  'blind3-acceptance-status-created': async (h) => (await h.submit(messageBody(h))).json.status !== 'queued',
+  'blind3-location-trailing-slash': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    const read = await h.call('GET', new URL(accepted.headers.get('location')!, h.ref.baseUrl).pathname);
+    return read.status !== 200 || read.json.id !== accepted.json.id;
+  },
+  'blind3-wallet-reserved-number': async (h) => typeof (await wallet(h)).json.reserved_balance !== 'string',
+  'blind3-wallet-available-minor-units': async (h) => {
+    const w = (await wallet(h)).json;
+    return w.available_balance !== w.current_balance;
+  },
+  'blind3-wallet-as-of-local': async (h) => !String((await wallet(h)).json.as_of).endsWith('Z'),
+  'blind3-foreign-webhook-403': async (h) =>
+    (await h.call('DELETE', h.paths.webhook(h.b, h.f.foreignWebhookEndpointId))).status !== (await h.call('DELETE', h.paths.webhook(h.b, RANDOM_V7))).status,
+  'blind3-problem-request-id-raw': async (h) => {
+    const r = await wallet(h, 'limited', { 'x-request-id': 'not~valid' });
+    return r.json.request_id !== r.headers.get('x-request-id');
+  },
+  'blind3-request-id-missing-on-204': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId))).headers.get('x-request-id') === null,
+  'blind3-problem-type-trailing-slash': async (h) => !String((await badNumber(h)).json.type).endsWith('/validation_failed'),
+  'blind3-401-media-type-json': async (h) => !/^application\/problem\+json\b/.test((await h.call('GET', h.paths.wallet(h.b), { as: 'none' })).headers.get('content-type') ?? ''),
+  'blind3-intake-counts-strings': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    return typeof (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.intake?.good !== 'number';
+  },
+  'blind3-warnings-null-when-none': async (h) => !Array.isArray((await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId))).json.warnings),
+  'blind3-pagination-camel-case': async (h) => {
+    const pagination = (await rows(h, { limit: '10' })).json.pagination;
+    return typeof pagination.has_more !== 'boolean' || !('next_cursor' in pagination);
+  },
+  'blind3-webhook-delete-200-empty': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId))).status !== 204,
+  'blind3-webhook-if-match-required': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId))).status !== 204,
+  'blind3-message-status-upper-case': async (h) =>
+    !['queued', 'sent', 'delivered', 'failed'].includes((await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.status),
+  'blind3-message-accepted-at-local': async (h) => !String((await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.accepted_at).endsWith('Z'),
+  'blind3-message-to-formatted': async (h) => !/^\+[1-9]\d{7,14}$/.test((await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.to),
   // sequences
   'replay-after-read-shows-current': async (h) => {
     const key = freshKey();

@@ -13,6 +13,11 @@ const suiteText = readdirSync(suitesDir)
   .filter((f) => f.endsWith('.suite.ts'))
   .map((f) => readFileSync(new URL(f, suitesDir), 'utf8'))
   .join('\n');
+const rulesDir = new URL('../../traffic/rules/', import.meta.url);
+const trafficText = readdirSync(rulesDir)
+  .filter((f) => f.endsWith('.ts'))
+  .map((f) => readFileSync(new URL(f, rulesDir), 'utf8'))
+  .join('\n');
 
 describe('readings catalogue', () => {
   it('reads rules of the catalogue, with two answers or more each', () => {
@@ -35,8 +40,21 @@ describe('readings catalogue', () => {
     }
   });
 
-  it('is recorded by the suites: every point by some check', () => {
-    for (const [id] of points) expect(suiteText.includes(`t.reading('${id}'`), id).toBe(true);
+  it('is recorded: every point by some check of the suites or rule of the traffic judge', () => {
+    for (const [id] of points) expect(suiteText.includes(`t.reading('${id}'`) || new RegExp(`\\.reading\\(\\w+, '${id}'`).test(trafficText), id).toBe(true);
+  });
+
+  it("reviews every note and advisory of the traffic judge's rules", () => {
+    const reviewed = new Set(ADVISORIES.flatMap((a) => a.checks));
+    for (const file of readdirSync(rulesDir).filter((f) => f.endsWith('.ts'))) {
+      const text = readFileSync(new URL(file, rulesDir), 'utf8');
+      const ids = new Map([...text.matchAll(/const ([A-Z_]+) = '(traffic\/[^']+)'/g)].map((m) => [m[1]!, m[2]!]));
+      for (const [, name] of text.matchAll(/v\.(?:note|advise)\(([A-Z_]+)/g)) {
+        // A check id computed per operation (schemas) is reviewed by its family.
+        const id = ids.get(name!) ?? `traffic/${file.replace(/\.ts$/, '')}/*`;
+        expect(reviewed.has(id), `${file}: ${id}`).toBe(true);
+      }
+    }
   });
 
   it('records every rule with readings, or says why not', () => {

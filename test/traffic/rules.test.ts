@@ -91,3 +91,18 @@ describe('HAR as exporters write it', () => {
     expect(wallet?.status).not.toBe('fail');
   });
 });
+
+describe('a conflict under a used key', () => {
+  it('fails idempotency_conflict given with another status than 409 (blind3-conflict-status-422), and records a refusal for another fault as a reading', () => {
+    const conflict = (status: number, code: string) => [
+      ex('POST', `${API}/sms/bulk-messages`, { 'content-type': 'application/json', 'idempotency-key': `c${status}` }, 202, accepted(), submission, { location: `${API}/sms/bulk-messages/${BULK}` }),
+      ex('POST', `${API}/sms/bulk-messages`, { 'content-type': 'application/json', 'idempotency-key': `c${status}` }, status, { type: `https://p.test/${code}`, title: code, status, detail: 'refused', code, request_id: `r${index + 2}`, instance: '/x' }, { ...submission, message: 'other' }),
+    ];
+    const wrong = statusOf(conflict(422, 'idempotency_conflict'), 'traffic/idempotency/conflict');
+    expect(wrong?.status).toBe('fail');
+    expect(wrong?.failure?.requirement).toBe('IDEM-CONFLICT');
+    const other = judge(conflict(403, 'permission_denied')).result;
+    expect(other.topics.flatMap((t) => t.checks).find((c) => c.id === 'traffic/idempotency/conflict')?.status).not.toBe('fail');
+    expect(other.readings.map((r) => `${r.point} ${r.choice}`)).toContain('other-fault-first other-fault');
+  });
+});

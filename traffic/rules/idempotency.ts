@@ -14,8 +14,8 @@ const PERMANENT = 'traffic/idempotency/one-operation-per-key';
 const SEVEN_DAYS = 7 * 24 * 3600 * 1000;
 
 export const checks: CheckDef[] = [
-  { id: REPLAY, topic: 'idempotency', title: 'a repeat of an accepted submission with the same key and the same body within seven days replays the original answer', requirements: ['IDEM-REPLAY', 'IDEM-EQUIVALENCE', 'IDEM-REPLAY-REQUEST-ID', 'IDEM-WINDOW'] },
-  { id: CONFLICT, topic: 'idempotency', title: 'a repeat of an accepted submission with the same key and a different body gives 409 idempotency_conflict', requirements: ['IDEM-CONFLICT'] },
+  { id: REPLAY, topic: 'idempotency', title: 'a repeat of an accepted submission with the same key and the same body within seven days replays the original answer', requirements: ['IDEM-REPLAY', 'IDEM-EQUIVALENCE', 'IDEM-EQUIVALENT-REPLAYED', 'IDEM-REPLAY-REQUEST-ID', 'IDEM-WINDOW', 'PROB-NO-5XX-FOR-CLIENT-FAULT'] },
+  { id: CONFLICT, topic: 'idempotency', title: 'a repeat of an accepted submission with the same key and a different body gives 409 idempotency_conflict', requirements: ['IDEM-CONFLICT', 'PROB-NO-5XX-FOR-CLIENT-FAULT'] },
   { id: PERMANENT, topic: 'idempotency', title: 'one key of one application and business never names a second bulk SMS', requirements: ['IDEM-KEY-PERMANENT', 'IDEM-NO-REUSE-AFTER-EXPIRY', 'IDEM-SCOPE'] },
 ];
 
@@ -34,6 +34,8 @@ interface Waiting {
 export function start(v: Verdicts, _ctx: unknown, clock: ServerClock): Reducer {
   /** Scope -> the accepted original (a key names one bulk SMS for good, so only the bound lets it go). */
   const originals = new BoundedMap<string, Observed>(STATE_LIMIT);
+  /** Submissions answered 5xx under a key not yet seen accepted (a concurrent call may be recorded first). */
+  const serverErrors = new BoundedMap<string, Observed>(STATE_LIMIT);
   /** Identical repeats refused: a refusal within seven days of acceptance (by the server's clock) breaks the rule; it waits for a later server time to tell. */
   const waiting: Waiting[] = [];
   let waitingDropped = 0;
@@ -52,6 +54,13 @@ export function start(v: Verdicts, _ctx: unknown, clock: ServerClock): Reducer {
     const scope = JSON.stringify([o.app ?? '?', o.op.params.businessId, key]);
     const original = originals.get(scope);
     if (!original) {
+      // Two calls under one key recorded the other way round (concurrent): the 5xx before the 202.
+      const failed = serverErrors.get(scope);
+      if (o.status >= 500) serverErrors.set(scope, kept(o));
+      else if (failed && o.status === 202) {
+        serverErrors.delete(scope);
+        v.fail(REPLAY, 'PROB-NO-5XX-FOR-CLIENT-FAULT', 'the replay, 409 or a refusal of a concurrent call under one key, never a server error', describe(failed), [failed, o]);
+      }
       if (o.status === 202 && bulkIdOf(o)) originals.set(scope, kept(o, true));
       return;
     }
@@ -66,29 +75,39 @@ export function start(v: Verdicts, _ctx: unknown, clock: ServerClock): Reducer {
       return;
     }
     if (known) v.pass(PERMANENT);
+    // A repeated or concurrent call is the caller's to make: never a server error (7; concurrent-same-key-500).
+    if (o.status >= 500) {
+      v.fail(equivalent ? REPLAY : CONFLICT, 'PROB-NO-5XX-FOR-CLIENT-FAULT', 'the replay, 409 or a refusal of a repeated call, never a server error', describe(o), [original, o]);
+      return;
+    }
     if (!equivalent) {
       // A body the server refuses on its own (400, 401, 403, 422) may be judged before the key.
       if (o.status === 409 && codeOf(o) === 'idempotency_conflict') v.pass(CONFLICT);
       else if (o.status >= 200 && o.status < 300) v.fail(CONFLICT, 'IDEM-CONFLICT', '409 idempotency_conflict for a different body under a used key', `${describe(o)} (the original answer replayed)`, [original, o]);
-      else v.note(CONFLICT, `a different body under a used key was refused with ${describe(o)} before the key was judged`);
+      // The conflict named with another status (blind3-conflict-status-422) is no other fault of the request.
+      else if (o.status === 409 || codeOf(o) === 'idempotency_conflict') v.fail(CONFLICT, 'IDEM-CONFLICT', '409 idempotency_conflict for a different body under a used key', describe(o), [original, o]);
+      else v.reading(CONFLICT, 'other-fault-first', 'other-fault', [original, o], describe(o));
       return;
     }
     if (o.status === original.status && isDeepStrictEqual(o.json, original.json)) {
       const location = original.ex.response.headers['location'];
       v.judge(REPLAY, 'IDEM-REPLAY', 'the original answer replayed, Location included', location !== undefined && o.ex.response.headers['location'] === undefined ? 'the replay has no Location header' : undefined, [original, o]);
+      if (!identical) v.reading(REPLAY, 'equivalent-json', 'replay', [original, o]);
       return;
     }
     if (o.status === 409 || (o.status >= 400 && o.status < 500 && !identical)) {
       // After seven days a refusal is one of the readings; before them (by the server's own clock) it is not.
       const acceptedAt = Date.parse(String(objectOf(original.json)?.accepted_at));
-      if (!identical) v.note(REPLAY, `a repeat equal as JSON but not byte for byte was answered ${describe(o)} (a reading the document allows)`);
+      // Only identical bytes taken as equivalent: a client that serialises its retry anew never learns its bulk (a warning).
+      if (!identical) v.reading(REPLAY, 'equivalent-json', 'conflict', [original, o], describe(o));
       else if (!Number.isFinite(acceptedAt)) unknownWindow(o, v.at);
       else if (waiting.length < STATE_LIMIT) waiting.push({ original, o, acceptedAt, at: v.at });
       else waitingDropped += 1;
       return;
     }
     if (o.status >= 200 && o.status < 300) v.fail(REPLAY, 'IDEM-REPLAY', `the original answer replayed (${original.status}, same body)`, `${o.status} with another body`, [original, o]);
-    else v.note(REPLAY, `an equivalent repeat was answered ${describe(o)}`);
+    else if (o.status >= 400 && o.status < 500) v.reading(REPLAY, 'other-fault-first', 'other-fault', [original, o], describe(o));
+    else v.note(REPLAY, `an equivalent repeat was answered ${describe(o)}, an answer the other rules judge`);
   };
   const unknownWindow = (o: Observed, at: number) => v.note(REPLAY, `an identical repeat was answered ${describe(o)}; whether seven days had passed is not observable in this traffic`, at, o);
   return {

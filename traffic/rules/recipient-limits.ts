@@ -33,7 +33,7 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
         const broken = counted > 1000 || rule === 'RLIM-COUNT-INVALID-ENTRIES' ? 'RLIM-MAX-1000' : rule;
         v.fail(ID, broken, `422 recipient_limit_exceeded for ${recipients.length} entries`, `${describe(o)} (accepted${counted > 0 ? `, ${counted} entries counted` : ''})`, [o]);
       }
-      else if (o.status === 401 || o.status === 403 || o.status === 404 || otherFaults) v.note(ID, `an over-limit submission was refused for another reason first (${describe(o)})`);
+      else if (o.status === 401 || o.status === 403 || o.status === 404 || otherFaults) v.reading(ID, 'other-fault-first', 'other-fault', [o], describe(o));
       else v.fail(ID, rule, `422 recipient_limit_exceeded for ${recipients.length} entries${invalid ? ', some of them invalid numbers' : ''}`, describe(o), [o]);
     } else if (recipients.length === 1000 && defects.length === 0) {
       v.judge(ID, 'RLIM-AT-MAX-ACCEPTED', '1,000 valid entries not refused for their number', o.status === 422 && codeOf(o) === 'recipient_limit_exceeded' ? describe(o) : undefined, [o]);

@@ -68,6 +68,7 @@ export function requestDefects(o: Observed, ctx: JudgeContext): RequestDefect[] 
   const op = o.op;
   if (op) {
     for (const defect of pathDefects(op)) out.push(defect);
+    out.push(...unusualRequestDefects(o, ctx));
     if (op.operationId === 'listSmsBulkMessageRecipients') {
       // A parameter given twice: the document describes one value, not what a repetition gets;
       // only a 5xx is wrong (blind defect blind-repeated-query-param-500).
@@ -77,6 +78,8 @@ export function requestDefects(o: Observed, ctx: JudgeContext): RequestDefect[] 
       }
       const limit = op.query.get(ctx.params.limit);
       if (limit !== null && /^\d+$/.test(limit) && Number(limit) > 1000) out.push({ requirement: 'CUR-MAX-LIMIT', reason: `page size ${limit} above 1000`, kind: 'other', field: true });
+      // Not an integer of 1 to 1000 written in digits: whether it is refused is not said, but it is the caller's (page-size-parse-500).
+      else if (limit !== null && !(/^\d+$/.test(limit) && Number(limit) >= 1)) out.push({ requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', reason: `page size ${JSON.stringify(limit)}`, kind: 'lenient' });
       if (op.query.get(ctx.params.cursor) === '') out.push({ requirement: 'CUR-EMPTY', reason: 'an empty cursor', kind: 'lenient' });
       const status = op.query.get(ctx.params.status);
       if (status !== null && !enumOf('RecipientStatusFilter').includes(status)) out.push({ requirement: 'CUR-FILTER-UNKNOWN-VALUE', reason: `a status filter ${JSON.stringify(status)} outside its four values`, kind: 'lenient' });
@@ -115,6 +118,8 @@ function submissionDefects(o: Observed, ctx: JudgeContext): RequestDefect[] {
     seen.add(key);
     out.push({ ...rule, reason: `${f.pointer || 'the body'} ${f.message}`, field: true });
   }
+  const blank = blankMessageDefect(o);
+  if (blank) out.push(blank);
   const request = objectOf(o.requestJson);
   if (request && ctx.fixtures.unauthorizedSenderId !== undefined && request.from === ctx.fixtures.unauthorizedSenderId) {
     out.push({ requirement: 'VAL-SENDER-AUTHORIZED', reason: 'a sender not authorized for the business (CONFORMANCE_UNAUTHORIZED_SENDER_ID)', kind: 'other' });
@@ -124,6 +129,47 @@ function submissionDefects(o: Observed, ctx: JudgeContext): RequestDefect[] {
   }
   return out;
 }
+
+/** Requirements a 5xx is failed under when a request's first fault is theirs (else PROB-NO-5XX-FOR-CLIENT-FAULT). */
+const KEEPS_RULE_ON_5XX: readonly RequirementId[] = ['VAL-PATH-UUIDV7', 'CUR-EMPTY', 'VAL-MESSAGE-LENGTH'];
+
+const ACCEPTS_JSON = /(^|,)\s*(\*\/\*|application\/\*|application\/(problem\+)?json)\s*(;|,|$)/i;
+
+/**
+ * What the caller sent that the operation does not take (section 7: a parameter, header or body it
+ * does not take is never answered with a server error): a query parameter it does not name, a body
+ * on an operation without one, an Accept that admits no JSON. Their refusal is not demanded
+ * (lenient: only a 5xx is wrong; blind defects blind-accept-xml-500, blind-repeated-query-param-500).
+ */
+function unusualRequestDefects(o: Observed, ctx: JudgeContext): RequestDefect[] {
+  const op = o.op!;
+  const out: RequestDefect[] = [];
+  const named = op.operationId === 'listSmsBulkMessageRecipients' ? new Set(Object.values(ctx.params)) : new Set<string>();
+  for (const name of new Set(op.query.keys())) if (!named.has(name)) out.push({ requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', reason: `query parameter ${name} the operation does not take`, kind: 'lenient' });
+  if (op.operationId !== 'createSmsBulkMessage' && (o.ex.request.body ?? '').length > 0) out.push({ requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', reason: 'a body on an operation that takes none', kind: 'lenient' });
+  const accept = o.ex.request.headers['accept'];
+  if (accept !== undefined && accept.trim() !== '' && !ACCEPTS_JSON.test(accept)) out.push({ requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', reason: `Accept ${accept}`, kind: 'lenient' });
+  return out;
+}
+
+/**
+ * A message of white space only is within the length bounds and its content is not addressed:
+ * accepted, or refused with 400 naming /message (reading blank-message); neither reading admits a
+ * 5xx, so it is judged like a client fault (blank-message-500).
+ */
+function blankMessageDefect(o: Observed): RequestDefect | undefined {
+  const message = objectOf(o.requestJson)?.message;
+  if (typeof message !== 'string' || message.length === 0 || message.trim() !== '') return undefined;
+  return { requirement: 'VAL-MESSAGE-LENGTH', reason: 'a message of white space only (accepted or refused with 400, never a 5xx)', kind: 'lenient', field: true };
+}
+
+function recordBlankMessage(o: Observed, defects: RequestDefect[], v: Verdicts): void {
+  if (defects.length !== 1 || defects[0]!.reason !== BLANK_REASON) return;
+  if (o.status === 202) v.reading(ID, 'blank-message', 'accepted', [o]);
+  else if (o.status === 400 && objectOf(o.json)?.code === 'validation_failed') v.reading(ID, 'blank-message', 'refused', [o], describe(o));
+}
+
+const BLANK_REASON = blankMessageDefect({ requestJson: { message: ' ' } } as unknown as Observed)!.reason;
 
 /** Entries of a submission whose number is valid E.164. */
 function validNumbers(o: Observed): number | undefined {
@@ -160,13 +206,16 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
     if (!o.op || o.pacing) return;
     const defects = requestDefects(o, ctx);
     if (defects.length === 0) {
+      // The error table's unexpected failure: a 500 may meet any valid request, so it is not laid on the request.
+      if (o.status >= 500) v.note(ID, `a ${o.status} to a request the document's rules find valid (${o.op.operationId}): the unexpected failure section 7 allows, not judged`);
       allowedValueRefused(o, ctx, v);
       return;
     }
+    recordBlankMessage(o, defects, v);
     const first = defects[0]!;
     const why = defects.map((d) => d.reason).join('; ');
     if (o.status >= 500) {
-      const rule: RequirementId = first.requirement === 'VAL-PATH-UUIDV7' || first.requirement === 'CUR-EMPTY' ? first.requirement : 'PROB-NO-5XX-FOR-CLIENT-FAULT';
+      const rule: RequirementId = KEEPS_RULE_ON_5XX.includes(first.requirement) ? first.requirement : 'PROB-NO-5XX-FOR-CLIENT-FAULT';
       // 503 is the host's pacing or a brief outage, never judged (o.pacing excludes it above).
       v.fail(ID, rule, `a 4xx refusal of a request with ${why}`, describe(o), [o]);
       return;
@@ -181,7 +230,10 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
       return;
     }
     // Served anyway: allowed for shapes whose refusal is not demanded (the cursors rules judge the rows).
-    if (defects.every((d) => d.kind === 'lenient')) return;
+    if (defects.every((d) => d.kind === 'lenient')) {
+      v.pass(ID);
+      return;
+    }
     // The over-limit rules are the recipient-limits topic's; a non-E.164 number may be accepted as a bad entry.
     if (defects.every((d) => d.kind === 'over-limit' || d.kind === 'recipient-number') && defects.some((d) => d.kind === 'over-limit')) return;
     if (defects.every((d) => d.kind === 'recipient-number')) {

@@ -39,7 +39,7 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
     if (reserved !== undefined) v.judge(ID, 'WAL-RESERVED-ZERO', 'reserved_balance zero', reserved === '0' ? undefined : `reserved_balance ${String(body.reserved_balance)}`, [o]);
     if (current !== undefined && available !== undefined) {
       v.judge(ID, 'WAL-AVAILABLE-EQUALS-CURRENT', `available_balance equal to current_balance ${String(body.current_balance)}`, current === available ? undefined : `available_balance ${String(body.available_balance)}`, [o]);
-      if (body.current_balance !== body.available_balance && current === available) v.note(ID, 'available and current balances are equal amounts written differently (a reading the document allows)');
+      if (current === available) v.reading(ID, 'available-spelling', body.current_balance === body.available_balance ? 'identical' : 'numeric', [o]);
     }
     v.judge(ID, 'WAL-BUSINESS-ID', `business_id ${o.op.params.businessId}`, body.business_id === o.op.params.businessId ? undefined : `business_id ${String(body.business_id)}`, [o]);
     if (typeof body.as_of === 'string') {
