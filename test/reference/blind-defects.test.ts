@@ -168,8 +168,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   'blind4-delete-token-decoded-unverified': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId), { as: { bearer: h.f.expiredToken } })).status < 300,
   'blind4-listing-query-validated-before-auth': async (h) => (await h.call('GET', h.paths.rows(h.b, h.f.expiredCursorBulkId), { as: 'none', query: { limit: '5000' } })).status !== 401,
   // idempotency
-  },
-  },
   'blind4-fingerprint-includes-request-id': async (h) => {
     const key = freshKey();
     await h.submit(messageBody(h), { key, headers: { 'x-request-id': 'probe-first' } });
@@ -179,7 +177,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   'blind4-promotional-limit-500': async (h) => (await h.submit(messageBody(h, { classification: 'promotional', recipients: many(h, 1000) }))).status !== 202,
   // cursors
   'blind4-has-more-counts-unfiltered-rows': async (h) => (await rows(h, { to: '+447700900000' })).json.pagination.has_more !== false,
-  },
   // bulk-invariants
   'blind4-read-accepted-at-seconds': async (h) => {
     // A time on a whole second reads alike either way: step off it first.
@@ -205,7 +202,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     const w = (await wallet(h)).json;
     return w.available_balance !== w.current_balance;
   },
-  },
   // concealment
   'blind4-foreign-message-second-lookup-cached': async (h) => {
     await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId));
@@ -215,14 +211,12 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   'blind4-unknown-webhook-403': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, RANDOM_V7))).status !== 404,
   // request-id
   'blind4-request-id-leading-punctuation-replaced': async (h) => (await wallet(h, 'primary', { 'x-request-id': '-probe.1' })).headers.get('x-request-id') !== '-probe.1',
-  },
   'blind4-request-id-regenerated-on-400': async (h) =>
     (await h.submit(messageBody(h, { recipients: [{ to: 'not-a-number' }] }), { headers: { 'x-request-id': 'probe-400' } })).headers.get('x-request-id') !== 'probe-400',
   // problem-details
   'blind4-sender-not-authorized-422': async (h) => (await h.submit(messageBody(h, { from: h.f.unauthorizedSenderId }))).status !== 403,
   // validation
   'blind4-from-max-19': async (h) => (await h.submit(messageBody(h, { from: 'A'.repeat(20) }))).json?.code !== 'sender_not_authorized',
-  },
   'blind4-e164-sixteen-digits': async (h) => (await h.submit(messageBody(h, { recipients: [{ to: `+1${'2'.repeat(15)}` }] }))).status < 300,
   'blind4-archived-template-409': async (h) => (await h.submit(templateBody(h, { template_id: h.f.inactiveTemplateId }))).status !== 422,
   // schemas
@@ -237,8 +231,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   },
   'blind4-pagination-limit-null-by-default': async (h) => (await rows(h, {})).json.pagination.limit !== 100,
   // webhooks
-  },
-  },
   // messages
   'blind4-message-cache-keyed-by-business': async (h) => {
     await h.call('GET', h.paths.message(h.b, h.f.messageId));
@@ -247,8 +239,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   'blind4-message-submitted-at-date-only': async (h) => !UTC_Z.test((await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.submitted_at),
   'blind4-message-to-masked': async (h) => !/^\+[1-9]\d{7,14}$/.test((await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.to),
   // sequences
-  },
-  },
 };
 
 /** The authoring rounds so far. */
