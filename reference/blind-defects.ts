@@ -83,17 +83,11 @@ const registry = [
   { id: 'blind4-delete-token-decoded-unverified', requirement: 'AUTH-401-INVALID', topic: 'auth-ordering', round: 4, description: 'The deactivation route decodes the bearer JWT without verifying it (signature, expiry): an expired or tampered token of a granted application deactivates an endpoint (204).' },
   { id: 'blind4-listing-query-validated-before-auth', requirement: 'AUTH-401-BEFORE-VALIDATION', topic: 'auth-ordering', round: 4, description: 'The recipient listing validates its page size before authentication: a call without a token and with a page size above 1000 gets 400 validation_failed instead of 401.' },
   // idempotency
-  { id: 'blind4-key-lru-eviction', requirement: 'IDEM-KEY-PERMANENT', topic: 'idempotency', round: 4, description: "Idempotency records live in an LRU of the application's last 10 keys: a repeat of a key after ten other submissions creates a second bulk (new id) instead of the replay." },
-  { id: 'blind4-fingerprint-ignores-from', requirement: 'IDEM-CONFLICT', topic: 'idempotency', round: 4, description: 'The payload fingerprint leaves out from: a repeat with the same key and another sender (even an unauthorized one) replays the original instead of 409 idempotency_conflict.' },
   { id: 'blind4-fingerprint-includes-request-id', requirement: 'IDEM-REPLAY', topic: 'idempotency', round: 4, description: 'The payload fingerprint includes the X-Request-Id header: an equivalent repeat sent with a new request id gets 409 idempotency_conflict instead of the replay.' },
   // recipient-limits
   { id: 'blind4-promotional-limit-500', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', round: 4, description: 'Promotional submissions have a maximum of 500 entries (a marketing throttle): a valid promotional submission of 1000 entries gets 422 recipient_limit_exceeded.' },
-  { id: 'blind4-limit-skips-empty-entries', requirement: 'RLIM-COUNT-INVALID-ENTRIES', topic: 'recipient-limits', round: 4, description: 'Entries with no number (to missing or empty) are left out of the count: 1000 valid entries plus one with an empty to get 400 validation_failed instead of 422 recipient_limit_exceeded.' },
   // cursors
-  { id: 'blind4-status-filter-delivery-only', requirement: 'CUR-FILTER-STATUS', topic: 'cursors', round: 4, description: 'The status filter compares the delivery status only, so sent selects only rows still awaiting their report, not rows whose submission status is sent and delivery status delivered.' },
   { id: 'blind4-has-more-counts-unfiltered-rows', requirement: 'CUR-HAS-MORE', topic: 'cursors', round: 4, description: 'In a filtered listing has_more says whether any row of the bulk (matching or not) lies after the page, so the last filtered page says has_more true with a cursor to an empty page.' },
-  { id: 'blind4-bad-signature-cursor-first-page', requirement: 'CUR-INVALID', topic: 'cursors', round: 4, description: 'A cursor whose signature does not verify (an altered or cut cursor) is ignored: 200 with the first page instead of 400 validation_failed.' },
-  { id: 'blind4-number-filter-dropped-with-status', requirement: 'CUR-FILTER-TO', topic: 'cursors', round: 4, description: 'When a status filter is given too, the number filter is not applied (if / else if): rows of every number with that status are listed.' },
   // bulk-invariants
   { id: 'blind4-read-accepted-at-seconds', requirement: 'BULK-RETRIEVE', topic: 'bulk-invariants', round: 4, description: "Reads of a bulk show accepted_at cut to whole seconds (a column of second precision), so it differs from the 202's accepted_at." },
   { id: 'blind4-location-business-upper-case', requirement: 'BULK-LOCATION', topic: 'bulk-invariants', round: 4, description: "The 202's Location writes the business id in upper case (a GUID formatter), a path under which the bulk is refused." },
@@ -101,23 +95,17 @@ const registry = [
   { id: 'blind4-read-intake-latest-bulk', requirement: 'BULK-RETRIEVE', topic: 'bulk-invariants', round: 4, description: "Reads of a bulk take intake from a per-business cache of the latest accepted bulk: once another bulk was accepted, the earlier one shows the other's counts." },
   // wallet
   { id: 'blind4-wallet-available-cached', requirement: 'WAL-AVAILABLE-EQUALS-CURRENT', topic: 'wallet', round: 4, description: "Accepted submissions debit current_balance (0.04 per entry), but available_balance is served from the snapshot cached at the business's first wallet read, so after a submission the two differ." },
-  { id: 'blind4-wallet-as-of-local-labelled-utc', requirement: 'WAL-AS-OF-UTC', topic: 'wallet', round: 4, description: "as_of is the server's local time (UTC+1) labelled with Z, an hour ahead of the snapshot's UTC time." },
   // concealment
-  { id: 'blind4-foreign-rows-404-own-detail', requirement: 'CONC-FOREIGN-LIKE-UNKNOWN', topic: 'concealment', round: 4, description: "The recipient listing's 404 for another business's bulk has its own detail (not accessible to this business), unlike an unknown bulk's." },
   { id: 'blind4-foreign-message-second-lookup-cached', requirement: 'CONC-CROSS-BUSINESS-MESSAGE', topic: 'concealment', round: 4, description: "A message looked up once is cached by id; the cache is read before the ownership check, so another business's message answers 404 the first time and 200 with its content the second." },
   { id: 'blind4-foreign-webhook-404-names-owner', requirement: 'CONC-NO-FOREIGN-DATA', topic: 'concealment', round: 4, description: "The 404 for another business's webhook endpoint names the business that owns it in its detail." },
   { id: 'blind4-unknown-webhook-403', requirement: 'CONC-UNKNOWN-OBJECT', topic: 'concealment', round: 4, description: "An endpoint id that exists nowhere is refused 403 permission_denied (not among the business's endpoints) instead of 404 resource_not_found." },
   // request-id
   { id: 'blind4-request-id-leading-punctuation-replaced', requirement: 'RID-ECHO', topic: 'request-id', round: 4, description: 'A valid X-Request-Id that starts with a dot, underscore or hyphen is replaced by a generated one (the pattern taken as starting with a letter or digit).' },
-  { id: 'blind4-request-id-stale-when-missing', requirement: 'RID-GENERATE-MISSING', topic: 'request-id', round: 4, description: "A request without X-Request-Id gets the last valid client id any earlier request sent (a variable shared between requests) instead of a newly generated one." },
   { id: 'blind4-request-id-regenerated-on-400', requirement: 'RID-ECHO', topic: 'request-id', round: 4, description: "400 validation_failed answers (written by a validation middleware that runs first) carry a generated request id, in header and body alike, instead of the client's valid one." },
   // problem-details
   { id: 'blind4-sender-not-authorized-422', requirement: 'PROB-CODE-STATUS', topic: 'problem-details', round: 4, description: 'sender_not_authorized is answered with status 422 (as a semantic validation failure) instead of 403.' },
-  { id: 'blind4-other-method-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'problem-details', round: 4, description: 'A known path called with a method it does not take (DELETE on the wallet balance), with a valid token, throws in the router: 500 internal_error instead of a 4xx.' },
   // validation
   { id: 'blind4-from-max-19', requirement: 'VAL-FROM-LENGTH', topic: 'validation', round: 4, description: 'from is refused from 20 characters on (the maximum taken as exclusive): a 20-character sender gets 400 validation_failed instead of being judged as a sender.' },
-  { id: 'blind4-message-length-utf16', requirement: 'VAL-MESSAGE-LENGTH', topic: 'validation', round: 4, description: 'message length is counted in UTF-16 code units, so 4096 characters outside the Basic Multilingual Plane (emoji) are refused with 400.' },
-  { id: 'blind4-classification-defaulted', requirement: 'VAL-BODY-FIELDS', topic: 'validation', round: 4, description: 'A body without classification is accepted with classification transactional (a schema default) instead of refused.' },
   { id: 'blind4-e164-sixteen-digits', requirement: 'VAL-INVALID-RECIPIENT', topic: 'validation', round: 4, description: 'The recipient pattern allows 16 digits (\\d{7,15} after the first), so a 17-character number is accepted.' },
   { id: 'blind4-archived-template-409', requirement: 'VAL-TEMPLATE-ACTIVE', topic: 'validation', round: 4, description: 'An archived template is refused with 409 (as a state conflict) with code template_not_active instead of 422.' },
   // schemas
@@ -126,15 +114,11 @@ const registry = [
   { id: 'blind4-warning-detail-null', requirement: 'SCH-WARNING-SHAPE', topic: 'schemas', round: 4, description: 'The delivery_summary_unavailable warning has detail null (no text in the lookup table) instead of a string.' },
   { id: 'blind4-pagination-limit-null-by-default', requirement: 'SCH-PAGINATION', topic: 'schemas', round: 4, description: 'pagination.limit echoes the page size parameter and is null when none was given, instead of the integer applied.' },
   // webhooks
-  { id: 'blind4-webhook-lookup-by-prefix', requirement: 'HOOK-NOT-FOUND', topic: 'webhooks', round: 4, description: "An endpoint id that is not found is looked up again by its first 8 characters (a short-id index): an unknown id sharing them with one of the business's endpoints deactivates that one (204)." },
-  { id: 'blind4-webhook-ownership-skipped-after-first', requirement: 'HOOK-OWNERSHIP', topic: 'webhooks', round: 4, description: "Once an application has deactivated one of its business's endpoints, later deactivations skip the ownership check: another business's endpoint is then deactivated under the caller's business (204)." },
   // messages
   { id: 'blind4-message-cache-keyed-by-business', requirement: 'MSG-NOT-FOUND', topic: 'messages', round: 4, description: "The message cache is keyed by business only: once a message of the business was read, any message id under it (unknown ones included) answers 200 with that message." },
   { id: 'blind4-message-submitted-at-date-only', requirement: 'MSG-SCHEMA', topic: 'messages', round: 4, description: "A retrieved message's submitted_at is a date without a time (a DATE column)." },
   { id: 'blind4-message-to-masked', requirement: 'MSG-SCHEMA', topic: 'messages', round: 4, description: "A retrieved message's to is masked for privacy (its last four digits as ****), which is no E.164 number." },
   // sequences
-  { id: 'blind4-filtered-rows-other-ids', requirement: 'SEQ-LISTING-CONSISTENT', topic: 'sequences', round: 4, description: "Rows of a filtered listing come from a view whose ids end in the row's place in the result, so the same row has another id than in the unfiltered listing." },
-  { id: 'blind4-replay-serves-latest-response', requirement: 'SEQ-REPLAY-AFTER-ANY', topic: 'sequences', round: 4, description: "A replay answers the application's latest stored response (a single slot), so a repeat of key A after a submission under key B replays B's bulk." },
 ] as const satisfies readonly BlindDefect[];
 
 export type BlindDefectId = (typeof registry)[number]['id'];

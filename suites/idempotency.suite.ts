@@ -1,8 +1,9 @@
 // idempotency: the Idempotency-Key of bulk submission (4.0, 4.1 rules 2-6, 8).
 import * as fc from 'fast-check';
-import type { Caller } from '../harness/client.ts';
+import type { ApiResponse, Caller } from '../harness/client.ts';
 import { headerBoundaryCaseArbs } from '../generators/boundaries.ts';
 import { parameterSchema } from '../generators/parameters.ts';
+import { componentSchema } from '../generators/domain.ts';
 import { differentVariantKinds, equalVariantsArb } from '../generators/equivalence.ts';
 import type { CheckContext } from './support/check.ts';
 import { describe } from './support/declare.ts';
@@ -31,6 +32,9 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** One-field changes conflict-one-field-changed sends at most: each reachable field of two bodies. */
 const CONFLICT_CASES = 14;
 
+/** The longest sender identity (2.1), for a sender one character away from the run's. */
+const SENDER_MAX = componentSchema('SenderId').maxLength as number;
+
 /** The longest Idempotency-Key the document allows (4.0, 8). */
 const KEY_MAX = parameterSchema('createSmsBulkMessage', 'Idempotency-Key', 'header').maxLength as number;
 /** Positions (1-based) where key-compared-exactly changes one character: powers of two across the allowed length, and the last. */
@@ -52,8 +56,19 @@ function twoNumbers(body: BulkRequestBody, pool: readonly string[] | undefined):
 async function original(t: CheckContext, body: BulkRequestBody, as: Caller = 'primary') {
   // Setup: its 202 is a bulk-invariants rule; the matrix runs bulk-accepted-201 with idempotency to prove it.
   const first = await submitAccepted(t, body, { as });
-  return { key: first.key!, response: first.response, id: bulkIdOf(first.response) };
+  const made = { key: first.key!, response: first.response, id: bulkIdOf(first.response), body };
+  if (as === 'primary') {
+    earliest ??= { ...made, later: 0 };
+    if (earliest.key !== made.key) earliest.later++;
+  }
+  return made;
 }
+
+/**
+ * The topic's first original of the primary application and how many originals under other keys
+ * followed it: a key is bound for good (4.1 rule 2), not only while few keys came after it.
+ */
+let earliest: { key: string; body: BulkRequestBody; response: ApiResponse; id: string | undefined; later: number } | undefined;
 
 describe('idempotency (4.0, 4.1 rules 2-6)', () => {
   check(
@@ -139,7 +154,8 @@ describe('idempotency (4.0, 4.1 rules 2-6)', () => {
       id: 'conflict-one-field-changed',
       title: 'POST a body, then a body differing in one field under the same key: 409 idempotency_conflict, no Location, nothing created, the key still replays the original',
       requirements: ['IDEM-CONFLICT', 'IDEM-KEY-PERMANENT'],
-      maxRequests: 3 * CONFLICT_CASES,
+      // Three per change, and the topic's first key again.
+      maxRequests: 3 * CONFLICT_CASES + 1,
       writes: CREATES,
     },
     async (t) => {
@@ -148,8 +164,14 @@ describe('idempotency (4.0, 4.1 rules 2-6)', () => {
       // Every field a change can reach is changed once, in a message-based and (with a template
       // fixture) a template-based body: the whole payload is the fingerprint, none of it sampled
       // (blind defect blind-fingerprint-ignores-variables left the template variables out).
-      const options = bodyOptions(t);
+      // A sender other than the run's makes the payload differ whether or not the business may use
+      // it (blind defect blind4-fingerprint-ignores-from left from out of the fingerprint): with no
+      // second authorized sender named, one that is refused is sent, and its refusal (403
+      // sender_not_authorized, the document does not order it before the key) is a not-replay too.
       const f = t.config.fixtures;
+      const sender = f.senderId ?? '';
+      const otherSender = `${sender.slice(0, SENDER_MAX - 1)}${sender.endsWith('Z') ? 'Y' : 'Z'}`;
+      const options = { ...bodyOptions(t), otherSenderIds: [otherSender] };
       const contents: Array<'message' | 'template'> = f.templateId && f.templatePlaceholders?.length ? ['message', 'template'] : ['message'];
       const cases = contents.flatMap((content) => {
         // Two entries at least, so their order can change (blind defect blind-fingerprint-sorts-recipients).
@@ -161,7 +183,13 @@ describe('idempotency (4.0, 4.1 rules 2-6)', () => {
         const { result: second, created } = await createdDuring(t, () => submitBulk(t, changed.body, { key: first.key }));
         const res = second.response;
         t.evidence(first.response);
-        expectProblem(t, res, { status: 409, codes: ['idempotency_conflict'], requirement: 'IDEM-CONFLICT', why: `4.1 rule 4: ${changed.pointer} changed` });
+        const senderChanged = changed.pointer === '/from';
+        expectProblem(t, res, {
+          status: senderChanged ? [409, 403] : 409,
+          codes: senderChanged ? ['idempotency_conflict', 'sender_not_authorized'] : ['idempotency_conflict'],
+          requirement: 'IDEM-CONFLICT',
+          why: `4.1 rule 4: ${changed.pointer} changed`,
+        });
         t.expect(res.headers['location'] === undefined, 'IDEM-CONFLICT', 'no Location on the 409', `Location ${res.headers['location']}`, res);
         if (created !== undefined) t.expect(created === 0, 'IDEM-CONFLICT', 'no bulk created by the conflicting repeat', `${created} created`, res);
         const again = await submitBulk(t, body, { key: first.key });
@@ -175,6 +203,15 @@ describe('idempotency (4.0, 4.1 rules 2-6)', () => {
         );
       }
       t.note(`one-field changes sent: ${cases.map((c) => c.changed.pointer).join(', ')}`);
+      // The topic's first key, after every original since (a dozen keys or more): still replayed
+      // (blind defect blind4-key-lru-eviction kept the application's last ten keys only).
+      if (earliest && earliest.later > 0) {
+        const { key, body, response, id, later } = earliest;
+        const res = (await submitBulk(t, body, { key })).response;
+        const newId = res.status >= 200 && res.status < 300 ? bulkIdOf(res) : undefined;
+        t.expect(newId === undefined || newId === id, 'IDEM-KEY-PERMANENT', `the topic's first key replaying bulk ${id} after ${later} other key(s)`, `a new bulk ${newId} (${res.status})`, response, res);
+        t.expect(sameResponse(response, res), 'IDEM-KEY-PERMANENT', `the topic's first key replaying bulk ${id} after ${later} other key(s)`, differences(response, res), response, res);
+      }
     },
   );
 

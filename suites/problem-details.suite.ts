@@ -23,7 +23,7 @@ import {
   type ResponseView,
 } from './support/problem.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
-import { unusualRequestCount, unusualRequests } from './support/unusual.ts';
+import { undeclaredMethodCount, undeclaredMethodRequests, unusualRequestCount, unusualRequests } from './support/unusual.ts';
 import { inWaves } from './support/waves.ts';
 import { isSandbox } from './support/bulk.ts';
 import { isKnownProblemCode } from '../spec/problem-codes.ts';
@@ -392,18 +392,23 @@ describe('problem-details (7)', () => {
     {
       id: 'unusual-requests-no-5xx',
       title:
-        'Every operation of the spec sent with one unusual but well-formed change (Accept of another type or with q-values, an unknown or a repeated query parameter, a trailing slash, an extra header, an empty body where none is taken): never a 5xx',
+        'Every operation of the spec sent with one unusual but well-formed change (Accept of another type or with q-values, an unknown or a repeated query parameter, a trailing slash, an extra header, an empty body where none is taken), and every path with a method the spec does not declare on it: never a 5xx',
       requirements: ['PROB-NO-5XX-FOR-CLIENT-FAULT'],
       uses: ['businessId', 'expiredCursorBulkId', 'messageId', 'recipients'],
-      maxRequests: () => unusualRequestCount(),
+      maxRequests: () => unusualRequestCount() + undeclaredMethodCount(),
       // Writes go only where a refusal follows (an unknown endpoint, an invalid body): nothing changes.
-      writes: 'sends a DELETE of a random endpoint id and an invalid bulk SMS body, each refused',
+      writes: 'sends a DELETE of a random endpoint id, an invalid bulk SMS body and methods no path declares without a body, each refused',
       readsInSafe: true,
     },
     async (t) => {
       // Blind defects blind-accept-xml-500 and blind-repeated-query-param-500: what the document
       // does not describe is still no server fault, on every operation.
-      const all = unusualRequests(t.config.fixtures, t.config.params, randomUuidV7(t, 'problem/unusual-endpoint'), (label) => t.api.idempotencyKey(`unusual-${label}`), isSandbox(t.config));
+      const unknownId = randomUuidV7(t, 'problem/unusual-endpoint');
+      const key = (label: string) => t.api.idempotencyKey(`unusual-${label}`);
+      const all = [
+        ...unusualRequests(t.config.fixtures, t.config.params, unknownId, key, isSandbox(t.config)),
+        ...undeclaredMethodRequests(t.config.fixtures, unknownId, key, t.config.target.embedded),
+      ];
       const cases = all.filter((c) => !c.writes || t.config.settings.profile !== 'safe');
       if (cases.length === 0) t.skip('the fixtures name no business, so no operation can be called');
       const answers: string[] = [];

@@ -17,6 +17,7 @@ import { randomUuidV7 } from './support/random-ids.ts';
 import { allInWaves } from './support/waves.ts';
 import type { ApiRequest } from '../harness/client.ts';
 import { describeResponse } from './support/problem.ts';
+import { CLOCK_TOLERANCE_MS, describeLead, timestampsAfterDate } from './support/timestamps.ts';
 
 // The sweep is shared: at most six reads, a submission and two reads of the bulk it created.
 const check = checksFor('schemas', { shared: 9, readsRun: true, uses: ['businessId', 'senderId', 'recipients'] });
@@ -108,6 +109,15 @@ function audit(baseUrl: string, exchanges: ApiExchange[]): Audit {
     for (const failure of specific(validateResponse(operationId, response.status, response.headers, json, text))) {
       const requirement = ruleOf(failure, response.status);
       if (requirement) out.findings.push({ exchange: x, operationId, status: response.status, requirement, failure });
+    }
+    // A UTC time says when something happened: never after the answer that shows it (derived for
+    // every timestamp of every body; blind defect blind4-wallet-as-of-local-labelled-utc).
+    for (const ahead of timestampsAfterDate(json, response.headers['date'])) {
+      const failure: SchemaFailure = {
+        pointer: ahead.pointer, keyword: 'date', schemaPath: '#/components/schemas/Timestamp', params: {}, section: '2.1', in: 'body',
+        message: `${ahead.value} is ${describeLead(ahead.aheadMs)} after the answer's Date header ${response.headers['date']} (tolerance ${CLOCK_TOLERANCE_MS / 60_000} min): a local time labelled UTC`,
+      };
+      out.findings.push({ exchange: x, operationId, status: response.status, requirement: 'SCH-UTC-TIMESTAMPS', failure });
     }
   }
   return out;
@@ -232,7 +242,7 @@ describe('schemas (2, 4, 9)', () => {
   check(
     {
       id: 'timestamps-utc',
-      title: 'Every timestamp in a response of the run is RFC 3339 in UTC with a Z offset',
+      title: "Every timestamp in a response of the run is RFC 3339 in UTC with a Z offset, and none is after the answer's Date header",
       requirements: ['SCH-UTC-TIMESTAMPS'],
       maxRequests: 0,
       ...SWEEP,

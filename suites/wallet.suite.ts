@@ -3,6 +3,7 @@
 // the wallet source is down.
 import type { ApiResponse } from '../harness/client.ts';
 import { validate } from '../spec/validators.ts';
+import { CLOCK_TOLERANCE_MS, describeLead, timestampsAfterDate } from './support/timestamps.ts';
 import { describe } from './support/declare.ts';
 import { checksFor, type CheckContext } from './support/check.ts';
 import { hasControl, withFaults } from './support/control.ts';
@@ -193,13 +194,14 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
   check(
     {
       id: 'as-of-utc',
-      title: 'GET the wallet balance: as_of is an RFC 3339 time in UTC with a Z offset',
+      title: `GET the wallet balance: as_of is an RFC 3339 time in UTC with a Z offset, not after the answer's Date header (tolerance ${CLOCK_TOLERANCE_MS / 60_000} min)`,
       requirements: ['WAL-AS-OF-UTC'],
       needs: ['businessId'],
       maxRequests: 0,
     },
     async (t) => {
       const { reads: all } = await reads(t);
+      let dated = 0;
       for (const { res, body } of all) {
         t.expect(
           typeof body.as_of === 'string' && validate('Timestamp', body.as_of).length === 0,
@@ -208,7 +210,19 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
           `as_of ${JSON.stringify(body.as_of)}`,
           res,
         );
+        // A UTC time is the host's clock: a local time labelled Z leads it by its zone's offset
+        // (blind defect blind4-wallet-as-of-local-labelled-utc). A snapshot may be old, never ahead.
+        if (res.headers['date'] !== undefined) dated++;
+        const ahead = timestampsAfterDate({ as_of: body.as_of }, res.headers['date'])[0];
+        t.expect(
+          ahead === undefined,
+          'WAL-AS-OF-UTC',
+          `as_of not after the answer's Date header ${res.headers['date']} (tolerance ${CLOCK_TOLERANCE_MS / 60_000} min)`,
+          `as_of ${JSON.stringify(body.as_of)}, ${describeLead(ahead?.aheadMs ?? 0)} ahead: a local time labelled Z`,
+          res,
+        );
       }
+      if (dated < all.length) t.note(`${all.length - dated} of ${all.length} reads carried no Date header: as_of not compared with the host's clock there`);
     },
   );
 

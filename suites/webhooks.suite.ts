@@ -105,7 +105,7 @@ describe('webhooks (3.4, 4.6)', () => {
   check(
     {
       id: 'random-endpoint-404',
-      title: 'DELETE an endpoint id that exists nowhere: 404 resource_not_found',
+      title: "DELETE an endpoint id that exists nowhere, though all but its random tail is the configured endpoint's: 404 resource_not_found, the endpoint stays active",
       requirements: ['HOOK-NOT-FOUND'],
       needs: ['businessId', 'webhookEndpointId'],
       maxRequests: 1,
@@ -113,9 +113,17 @@ describe('webhooks (3.4, 4.6)', () => {
       embeddedOnly: { needs: 'sandbox', why: `deactivating a random endpoint id: ${ONLY_CONFIGURED}` },
     },
     async (t) => {
-      const { businessId } = configuredEndpoint(t);
-      const res = await t.api.send({ method: 'DELETE', path: paths.webhookEndpoint(businessId, randomUuidV7(t, 'webhooks/random')) });
-      expectProblem(t, res, { status: 404, codes: ['resource_not_found'], requirement: 'HOOK-NOT-FOUND', why: '4.6: no such endpoint' });
+      const { businessId, endpointId } = configuredEndpoint(t);
+      // An id is matched whole: one that shares the configured endpoint's time and version (its
+      // first 18 characters, beyond any short-id prefix) and differs in its random tail names no
+      // endpoint (blind defect blind4-webhook-lookup-by-prefix found one by its first 8 characters).
+      const random = randomUuidV7(t, 'webhooks/random');
+      const near = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-/.test(endpointId) && endpointId.length === random.length ? endpointId.slice(0, 19) + random.slice(19) : random;
+      const unknown = near.toLowerCase() === endpointId.toLowerCase() ? random : near;
+      const res = await t.api.send({ method: 'DELETE', path: paths.webhookEndpoint(businessId, unknown) });
+      // A host that deactivates on this request has spent the endpoint: later runs must not meet it as active.
+      if (isSuccess(res)) spendFixture(t, 'webhookEndpointId', endpointId);
+      expectProblem(t, res, { status: 404, codes: ['resource_not_found'], requirement: 'HOOK-NOT-FOUND', why: `4.6: no endpoint ${unknown} (the configured one is ${endpointId})` });
     },
   );
 
@@ -180,6 +188,34 @@ describe('webhooks (3.4, 4.6)', () => {
         if (first) t.fail(first.requirement, first.expected, first.actual, res);
       }
       t.reading('repeat-deactivation', res.status === 204 ? 'no-content' : 'refused', describeResponse(res));
+    },
+  );
+
+  check(
+    {
+      id: 'foreign-endpoint-refused-after-own',
+      title: "After the configured endpoint was deactivated, DELETE another business's endpoint under the caller's business: still refused (404 or 403), never 204",
+      requirements: ['HOOK-OWNERSHIP'],
+      needs: ['businessId', 'webhookEndpointId', 'foreignWebhookEndpointId'],
+      maxRequests: 1,
+      writes: DEACTIVATES,
+      sandboxOnly: "a DELETE of another business's endpoint goes to a declared sandbox only",
+    },
+    async (t) => {
+      // Ownership holds on every call, not only until the caller has deactivated one of its own
+      // (blind defect blind4-webhook-ownership-skipped-after-first trusted it from then on).
+      const { businessId, endpointId } = configuredEndpoint(t);
+      const first = await deactivateOnce(t, businessId, endpointId);
+      if (first.res.status !== 204) t.skip(`the configured endpoint was not deactivated (${describeResponse(first.res)}); see deactivate-204`);
+      const foreignId = t.fixture('foreignWebhookEndpointId');
+      const res = await t.api.send({ method: 'DELETE', path: paths.webhookEndpoint(businessId, foreignId) });
+      expectProblem(t, res, {
+        status: [404, 403],
+        codes: ['resource_not_found', 'permission_denied'],
+        requirement: 'HOOK-OWNERSHIP',
+        why: "5.6: the endpoint is not the business's own, after an own deactivation too",
+      });
+      await expectStillActive(t, foreignId, 'HOOK-OWNERSHIP', res);
     },
   );
 });

@@ -204,6 +204,9 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
   const query = new URLSearchParams(q === -1 ? '' : rawUrl.slice(q + 1));
   const call = new Call(deps, req, res, requestIdFor(req, deps), path, query);
   const method = req.method ?? 'GET';
+  // RFC 9110 6.6.1: the Date of an answer is the origin's clock, which is business time here
+  // (the control origin moves it), so the times a body shows never lead it.
+  res.setHeader('Date', new Date(deps.clock.now()).toUTCString());
   try {
     if (overPace(deps)) {
       // A sandbox's pace (serve --rate-limit): every caller together, before anything else.

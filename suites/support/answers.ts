@@ -113,9 +113,11 @@ export function compareAnswers(
 export const describeDifference = (d: Difference) => `${d.what}: ${d.foreign} (other business's) vs ${d.random} (nonexistent)`;
 
 /**
- * What tells two refusals apart to a client: status, code and the problem's member names (the
- * shape). Member values are left out: ids, request ids and times differ per answer anyway; headers
- * are `headerDifferences`'s.
+ * What tells two refusals apart to a client: status, code, the problem's member names (the shape)
+ * and the values of the members section 7 defines, with what differs per answer anyway masked
+ * (ids, request ids, times: `normalise`), so a detail of its own for an object that exists tells
+ * it apart (blind defect blind4-foreign-rows-404-own-detail). Occurrence members (request_id,
+ * instance) are compared by presence; headers are `headerDifferences`'s.
  */
 export function shapeDifferences(a: ApiResponse, b: ApiResponse): string[] {
   const out: string[] = [];
@@ -123,8 +125,21 @@ export function shapeDifferences(a: ApiResponse, b: ApiResponse): string[] {
   const ca = codeOf(a.json);
   const cb = codeOf(b.json);
   if (ca !== cb) out.push(`code ${String(ca)} vs ${String(cb)}`);
-  const members = (r: ApiResponse) => (r.json !== null && typeof r.json === 'object' && !Array.isArray(r.json) ? Object.keys(r.json).sort().join(', ') : '(no JSON object)');
+  const isObj = (x: unknown): x is Record<string, unknown> => x !== null && typeof x === 'object' && !Array.isArray(x);
+  const members = (r: ApiResponse) => (isObj(r.json) ? Object.keys(r.json).sort().join(', ') : '(no JSON object)');
   if (members(a) !== members(b)) out.push(`members ${members(a)} vs ${members(b)}`);
+  if (isObj(a.json) && isObj(b.json)) {
+    // No id of the path to mask beyond the UUIDs `normalise` masks: a character no id holds stands for it.
+    const masked = (r: ApiResponse) => normalise(r.json, '\u0000', [r.headers['x-request-id'] ?? '', r.exchange.request.headers['x-request-id'] ?? '']) as Record<string, unknown>;
+    const ma = masked(a);
+    const mb = masked(b);
+    for (const name of Object.keys(ma).sort()) {
+      if (!DOCUMENTED_MEMBERS.has(name) || OCCURRENCE_MEMBERS.has(name) || name === 'code' || name === 'status' || !(name in mb)) continue;
+      const va = JSON.stringify(ma[name]);
+      const vb = JSON.stringify(mb[name]);
+      if (va !== vb) out.push(`${name} ${va} vs ${vb}`);
+    }
+  }
   return out;
 }
 

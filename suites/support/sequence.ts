@@ -20,8 +20,11 @@ export function sequencePlan(runs: number): SequencePlan {
   return { sequences: clamp(Math.ceil(runs / 5), 2, 24), maxSteps: SEQUENCE_STEPS };
 }
 
-/** Steps of a sequence's opening (a bulk of its own, the fixture walked, its bulk listed and read). */
-export const OPENING_STEPS = 4;
+/**
+ * Steps of a sequence's opening (a bulk of its own, the fixture walked, its bulk listed, a second
+ * bulk, the first read and listed under a number filter).
+ */
+export const OPENING_STEPS = 6;
 /** Steps after it: one of every kind of operation, in a random order. */
 export const KIND_STEPS = 8;
 const SEQUENCE_STEPS = OPENING_STEPS + KIND_STEPS;

@@ -107,3 +107,35 @@ export function unusualRequestCount(): number {
     return n + VARIATIONS.length + query + (row.hasBody ? 0 : 1);
   }, 0);
 }
+
+/**
+ * A method a path of the spec does not take (blind defect blind4-other-method-500: DELETE on the
+ * wallet path thrown in the router, 500). Derived: on every path, every method the spec takes on
+ * some other path, and PATCH for the methods no path takes. No body is sent; a DELETE only where
+ * any DELETE may go (the embedded reference: the safety rails let a host's DELETE name only the
+ * configured webhook endpoint).
+ */
+export function undeclaredMethodRequests(f: Fixtures, unknownId: string, key: (label: string) => string, anyDelete: boolean): UnusualRequest[] {
+  const rows = matrixRows();
+  const used = new Set(rows.map((r) => r.method));
+  const tried: Array<ApiRequest['method']> = [...used, 'PATCH'];
+  const out: UnusualRequest[] = [];
+  for (const template of new Set(rows.map((r) => r.template))) {
+    const here = rows.filter((r) => r.template === template);
+    // A read's own object, or an unknown one for a write: the path a client would call.
+    const base = plainRequest(here[0]!, f, unknownId, key(here[0]!.operation));
+    if (!base) continue;
+    for (const method of tried) {
+      if (here.some((r) => r.method === method) || (method === 'DELETE' && !anyDelete)) continue;
+      out.push({ name: `${method}, which the spec does not declare, on ${template}`, request: { method, path: base.path }, writes: method !== 'GET' });
+    }
+  }
+  return out;
+}
+
+/** How many requests undeclaredMethodRequests gives at most, for a budget. */
+export function undeclaredMethodCount(): number {
+  const rows = matrixRows();
+  const tried = new Set([...rows.map((r) => r.method), 'PATCH']);
+  return [...new Set(rows.map((r) => r.template))].reduce((n, template) => n + [...tried].filter((m) => !rows.some((r) => r.template === template && r.method === m)).length, 0);
+}

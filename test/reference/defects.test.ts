@@ -1038,6 +1038,62 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   'blind-listing-media-type-vendor': async (h) => !/^application\/json\b/.test((await rows(h, { limit: '5' })).headers.get('content-type') ?? ''),
   'blind-message-pin-template-is-message': async (h) =>
     (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.template?.template_id !== h.f.messageTemplateId,
+  // Written blind, round 4 (ids kept).
+  'blind4-key-lru-eviction': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    for (let i = 0; i < 10; i++) await h.submit(messageBody(h));
+    return (await h.submit(messageBody(h), { key })).json?.id !== first.json.id;
+  },
+  'blind4-fingerprint-ignores-from': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    return (await h.submit(messageBody(h, { from: h.f.unauthorizedSenderId }), { key })).status !== 409;
+  },
+  'blind4-limit-skips-empty-entries': async (h) =>
+    (await h.submit(messageBody(h, { recipients: [...many(h, 1000), { to: '' }] }))).json?.code !== 'recipient_limit_exceeded',
+  'blind4-status-filter-delivery-only': async (h) =>
+    !(await rows(h, { status: 'sent', limit: '1000' })).json.data.some((r: Record<string, unknown>) => r.delivery_status === 'delivered'),
+  'blind4-number-filter-dropped-with-status': async (h) =>
+    (await rows(h, { status: 'delivered', to: '+447700900001', limit: '1000' })).json.data.some((r: Record<string, unknown>) => r.to !== '+447700900001'),
+  'blind4-bad-signature-cursor-first-page': async (h) => {
+    const cursor = String((await rows(h, { limit: '10' })).json.pagination.next_cursor);
+    return (await rows(h, { cursor: `${cursor.slice(0, -2)}${cursor.endsWith('AA') ? 'BB' : 'AA'}` })).status === 200;
+  },
+  'blind4-wallet-as-of-local-labelled-utc': async (h) => {
+    const now = (await h.control('GET', '/clock')).now as number;
+    return Math.abs(Date.parse((await wallet(h)).json.as_of) - now) > 30 * 60_000;
+  },
+  'blind4-foreign-rows-404-own-detail': async (h) => (await rows(h, {}, h.f.foreignBulkId)).json?.detail !== (await rows(h, {}, RANDOM_V7)).json?.detail,
+  'blind4-request-id-stale-when-missing': async (h) => {
+    await wallet(h, 'primary', { 'x-request-id': 'probe-earlier' });
+    return (await wallet(h)).headers.get('x-request-id') === 'probe-earlier';
+  },
+  'blind4-other-method-500': async (h) => (await h.call('DELETE', h.paths.wallet(h.b))).status >= 500,
+  'blind4-message-length-utf16': async (h) => (await h.submit(messageBody(h, { message: '\u{1F600}'.repeat(4096) }))).status !== 202,
+  'blind4-classification-defaulted': async (h) => {
+    const { classification: _left, ...body } = messageBody(h);
+    return (await h.submit(body)).status < 300;
+  },
+  'blind4-webhook-lookup-by-prefix': async (h) => {
+    const id = h.f.webhookEndpointId;
+    const unknown = `${id.slice(0, -1)}${id.endsWith('0') ? '1' : '0'}`;
+    return (await h.call('DELETE', h.paths.webhook(h.b, unknown))).status < 300;
+  },
+  'blind4-webhook-ownership-skipped-after-first': async (h) => {
+    await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId));
+    return (await h.call('DELETE', h.paths.webhook(h.b, h.f.foreignWebhookEndpointId))).status < 300;
+  },
+  'blind4-filtered-rows-other-ids': async (h) => {
+    const ids = new Set((await rows(h, { limit: '1000' })).json.data.map((r: Record<string, unknown>) => r.id));
+    return (await rows(h, { status: 'delivered', limit: '1000' })).json.data.some((r: Record<string, unknown>) => !ids.has(r.id));
+  },
+  'blind4-replay-serves-latest-response': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    await h.submit(messageBody(h, { message: 'Another text.' }));
+    return (await h.submit(messageBody(h), { key })).json?.id !== first.json.id;
+  },
 };
 
 describe('defect registry', () => {
