@@ -223,4 +223,11 @@ describe('.env.example', () => {
     for (const v of VARIABLES) expect(text, v.name).toContain(`# ${v.name}=`);
     expect(Object.keys(parseDotenv(text))).toEqual([]);
   });
+
+  it('shows the default of every numeric variable as it is (the in-flight default moved from 4 to 6 once without it)', () => {
+    const text = readFileSync(new URL('../../.env.example', import.meta.url), 'utf8');
+    for (const v of VARIABLES.filter((x) => x.kind === 'integer' && /^\d+$/.test(x.default ?? ''))) {
+      expect(text, v.name).toContain(`# ${v.name}=${v.default}\n`);
+    }
+  });
 });
