@@ -455,6 +455,14 @@ describe('cursors (4.3, 2.6)', () => {
       const { params } = t.config;
       const truth = await allRows(t, bulkId);
       const ofBulk = new Set(truth.rows.map((r) => r.id));
+      // Random cursors first: a random one refused is judged before an edited one read as none
+      // (each has its own defect: undecodable-cursor-first-page, blind4-bad-signature-cursor-first-page).
+      const random = invalidListingCaseArbs(params)['cursor: not issued by the server']!;
+      for (const c of fc.sample(random, { seed: t.config.settings.seed, numRuns: 3 })) {
+        const value = c.request.query?.find(([k]) => k === params.cursor)?.[1] ?? '';
+        const res = await list(t, bulkId, [[params.limit, String(limit)], [params.cursor, value]]);
+        expectProblem(t, res, { status: 400, codes: ['validation_failed'], requirement: 'CUR-INVALID', why: `a random cursor (${c.name})` });
+      }
       // Edited forms of a real cursor: the document does not require cursors to be signed.
       const edited: Array<[string, string]> = [
         ['altered at the start', alterCursor(cursor, 'start')],
@@ -486,12 +494,6 @@ describe('cursors (4.3, 2.6)', () => {
         }
         expectProblem(t, res, { status: 400, codes: ['validation_failed'], requirement: 'CUR-INVALID', why: `a cursor ${what}` });
         t.reading('edited-cursor', 'refused');
-      }
-      const random = invalidListingCaseArbs(params)['cursor: not issued by the server']!;
-      for (const c of fc.sample(random, { seed: t.config.settings.seed, numRuns: 3 })) {
-        const value = c.request.query?.find(([k]) => k === params.cursor)?.[1] ?? '';
-        const res = await list(t, bulkId, [[params.limit, String(limit)], [params.cursor, value]]);
-        expectProblem(t, res, { status: 400, codes: ['validation_failed'], requirement: 'CUR-INVALID', why: `a random cursor (${c.name})` });
       }
     },
   );

@@ -22,9 +22,9 @@ export function sequencePlan(runs: number): SequencePlan {
 
 /**
  * Steps of a sequence's opening (a bulk of its own, the fixture walked, its bulk listed, a second
- * bulk, the first read and listed under a number filter).
+ * bulk, the first read, listed under a number filter and listed whole).
  */
-export const OPENING_STEPS = 6;
+export const OPENING_STEPS = 7;
 /** Steps after it: one of every kind of operation, in a random order. */
 export const KIND_STEPS = 8;
 const SEQUENCE_STEPS = OPENING_STEPS + KIND_STEPS;
