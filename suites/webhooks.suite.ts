@@ -50,6 +50,20 @@ function deactivateOnce(t: CheckContext, businessId: string, endpointId: string)
   return firstDeactivation;
 }
 
+/** DELETE of the other business's endpoint under the caller's business: refused, the endpoint still active (5.6). */
+async function foreignDeactivationRefused(t: CheckContext, businessId: string, when: string) {
+  const foreignId = t.fixture('foreignWebhookEndpointId');
+  const res = await t.api.send({ method: 'DELETE', path: paths.webhookEndpoint(businessId, foreignId) });
+  expectProblem(t, res, {
+    status: [404, 403],
+    codes: ['resource_not_found', 'permission_denied'],
+    requirement: 'HOOK-OWNERSHIP',
+    why: `5.6: the endpoint is not the business's own${when}`,
+  });
+  await expectStillActive(t, foreignId, 'HOOK-OWNERSHIP', res);
+  return res;
+}
+
 describe('webhooks (3.4, 4.6)', () => {
   check(
     {
@@ -89,15 +103,7 @@ describe('webhooks (3.4, 4.6)', () => {
     },
     async (t) => {
       const { businessId } = configuredEndpoint(t);
-      const foreignId = t.fixture('foreignWebhookEndpointId');
-      const res = await t.api.send({ method: 'DELETE', path: paths.webhookEndpoint(businessId, foreignId) });
-      expectProblem(t, res, {
-        status: [404, 403],
-        codes: ['resource_not_found', 'permission_denied'],
-        requirement: 'HOOK-OWNERSHIP',
-        why: "5.6: the endpoint is not the business's own",
-      });
-      await expectStillActive(t, foreignId, 'HOOK-OWNERSHIP', res);
+      const res = await foreignDeactivationRefused(t, businessId, '');
       t.note(`another business's endpoint answered with ${describeResponse(res)}`);
     },
   );
@@ -207,15 +213,7 @@ describe('webhooks (3.4, 4.6)', () => {
       const { businessId, endpointId } = configuredEndpoint(t);
       const first = await deactivateOnce(t, businessId, endpointId);
       if (first.res.status !== 204) t.skip(`the configured endpoint was not deactivated (${describeResponse(first.res)}); see deactivate-204`);
-      const foreignId = t.fixture('foreignWebhookEndpointId');
-      const res = await t.api.send({ method: 'DELETE', path: paths.webhookEndpoint(businessId, foreignId) });
-      expectProblem(t, res, {
-        status: [404, 403],
-        codes: ['resource_not_found', 'permission_denied'],
-        requirement: 'HOOK-OWNERSHIP',
-        why: "5.6: the endpoint is not the business's own, after an own deactivation too",
-      });
-      await expectStillActive(t, foreignId, 'HOOK-OWNERSHIP', res);
+      await foreignDeactivationRefused(t, businessId, ', after an own deactivation too');
     },
   );
 });
