@@ -23,6 +23,7 @@ const MATRIX_OPTIONS = {
   'no-host': { type: 'boolean' },
   'host-seeds': { type: 'string' },
   'rate-limits': { type: 'string' },
+  'defect-seed': { type: 'string' },
   blind: { type: 'boolean' },
   'no-blind': { type: 'boolean' },
 } as const;
@@ -34,6 +35,7 @@ const MATRIX_USAGE = [
   'reference and in host mode (the reference served as a host, the run given only an env file).',
   '',
   '  --seeds a,b           faithful embedded runs with these seeds (default: a fixed pair)',
+  '  --defect-seed N       seed of the embedded defect runs (default 4242; another shows what a seed changes)',
   '  --defects id,id       only these defects (with --blind: only these blind defects)',
   '  --concurrency N       runs at once (default 2)',
   '  --no-host             leave host mode out',
@@ -73,6 +75,7 @@ async function main(): Promise<number> {
     const hostSeeds = wholeNumbers(values['host-seeds'], '--host-seeds', ...SEED_RANGE);
     const rateLimits = wholeNumbers(values['rate-limits'], '--rate-limits', 1, 100_000);
     const concurrency = wholeNumber(values.concurrency, '--concurrency', 1, 64) ?? 2;
+    const defectSeed = wholeNumber(values['defect-seed'], '--defect-seed', ...SEED_RANGE);
     if (values['catchers-only'] && values['write-catchers']) throw usageError('--catchers-only runs only the recorded catchers: --write-catchers needs whole topics');
     const host: HostMatrixOptions | undefined = values['no-host']
       ? undefined
@@ -91,6 +94,7 @@ async function main(): Promise<number> {
       keepRuns: Boolean(values['keep-runs']),
       updateCatchers: Boolean(values['write-catchers']),
       catchersOnly: Boolean(values['catchers-only']),
+      ...(defectSeed !== undefined ? { defectSeed } : {}),
       progress: (line) => process.stdout.write(`${line}\n`),
     });
     process.stdout.write(`\n${matrixTable(result).join('\n')}\n`);

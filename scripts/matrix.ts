@@ -690,6 +690,8 @@ export interface MatrixOptions {
    * runs the matrix; `npm run matrix` runs whole topics, where a new catch or another rule shows too.
    */
   catchersOnly?: boolean;
+  /** Seed of every embedded defect run (default DEFECT_SEED; --defect-seed sweeps others). */
+  defectSeed?: number;
   /** One line per finished run. */
   progress?: (line: string) => void;
 }
@@ -790,7 +792,7 @@ function judgeBoth<T extends { why: string[] }>(digest: RunDigest, judge: (d: Ru
 }
 
 export function matrixJobs(
-  options: Pick<MatrixOptions, 'faithfulSeeds' | 'defects' | 'cliDefect' | 'host' | 'catchersOnly'> = {},
+  options: Pick<MatrixOptions, 'faithfulSeeds' | 'defects' | 'cliDefect' | 'host' | 'catchersOnly' | 'defectSeed'> = {},
   /** The checks that caught each defect: the selection of catcher-only runs. */
   catchers: Catchers = {},
 ): Job[] {
@@ -806,7 +808,7 @@ export function matrixJobs(
       defect: d.id,
       topics: selected?.topics ?? topicsFor(d),
       ...(selected ? { checks: selected.checks } : {}),
-      seed: DEFECT_SEED,
+      seed: options.defectSeed ?? DEFECT_SEED,
       via: d.id === cliDefect ? 'cli' : 'in-process',
     };
   });
@@ -1011,7 +1013,7 @@ export async function runMatrix(options: MatrixOptions = {}): Promise<MatrixResu
     startedAt: new Date(started).toISOString(),
     durationMs: Date.now() - started,
     concurrency,
-    defectSeed: DEFECT_SEED,
+    defectSeed: options.defectSeed ?? DEFECT_SEED,
     defects: defectOutcomes,
     faithful,
     unstable,
@@ -1089,7 +1091,7 @@ export function matrixTable(result: MatrixResult): string[] {
   const line = (r: string[]) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd();
   const lines = [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)];
   for (const d of result.defects.filter((x) => !x.caught)) lines.push(`missed ${d.defect} (${d.requirement}): ${d.why.join('; ')}`);
-  lines.push('');
+  lines.push(`embedded defect runs: seed ${result.defectSeed}`, '');
   for (const f of result.faithful) {
     lines.push(`faithful reference, whole run, seed ${f.seed}: ${f.passed ? 'pass' : `NOT PASS (${f.why.slice(0, 5).join('; ')})`}`);
   }

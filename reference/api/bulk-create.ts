@@ -191,6 +191,9 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     (d.has('blind4-fingerprint-ignores-from') ? canonicalJson({ ...valid, from: undefined }) : fullFingerprint) +
     (d.has('blind4-fingerprint-includes-request-id') ? `\u0000${String(call.req.headers['x-request-id'] ?? '')}` : '');
   let previous = scope ? store.idempotency(scope) : undefined;
+  // A slow acceptance under the same key (the two race defects below) ends once this submission has
+  // looked its key up: the race is met however far apart a loaded machine sends concurrent requests.
+  if (scope) slowAcceptances.get(store)?.get(scope)?.();
   // 4.1 rule 2: a key is bound for good (the blind defect keeps records in an LRU of the
   // application's last keys, so an older key is forgotten and starts a new operation).
   if (previous && scope && d.has('blind4-key-lru-eviction') && !recentKeys(call).includes(scope)) previous = undefined;
@@ -336,14 +339,34 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   };
   // 4.1 rule 2: the key is looked up and recorded in one step; the defect puts a slow acceptance
   // between the two, so a concurrent same-key submission finds no record and creates its own bulk.
-  if (d.has('idempotency-key-recorded-late')) return void setTimeout(accept, LATE_RECORD_MS);
+  if (d.has('idempotency-key-recorded-late') && scope) return acceptSlowly(call, scope, accept);
   // The other defect reserves the key first with no response yet: a concurrent same-key
   // submission takes the reservation for a record and throws reading its response (500).
   if (d.has('concurrent-same-key-500') && scope) {
     store.saveIdempotency(scope, { fingerprint, rawBody: JSON.stringify(valid), createdAt: now, response: undefined as unknown as IdempotencyRecord['response'] });
-    return void setTimeout(accept, LATE_RECORD_MS);
+    return acceptSlowly(call, scope, accept);
   }
   accept();
+}
+
+/** Slow acceptances waiting per key: each ends after LATE_RECORD_MS, or once the key's next submission has looked it up. */
+const slowAcceptances = new WeakMap<object, Map<string, () => void>>();
+
+function acceptSlowly(call: Call, scope: string, accept: () => void): void {
+  const waiting = slowAcceptances.get(call.deps.store) ?? new Map<string, () => void>();
+  slowAcceptances.set(call.deps.store, waiting);
+  let done = false;
+  const finish = () => {
+    if (done) return;
+    done = true;
+    clearTimeout(timer);
+    if (waiting.get(scope) === end) waiting.delete(scope);
+    accept();
+  };
+  // After the current handler: the later submission finishes its lookup before this one records.
+  const end = () => void setImmediate(finish);
+  const timer = setTimeout(finish, LATE_RECORD_MS);
+  waiting.set(scope, end);
 }
 
 /** Entries accepted per business in the last hour (the `blind-limit-rolling-window` defect). */
@@ -397,8 +420,8 @@ function acceptedLocation(call: Call, businessId: string, bulkId: string): strin
   return bulkLocation(businessId, bulkId);
 }
 
-/** How long the acceptance step of `idempotency-key-recorded-late` and `concurrent-same-key-500` takes. */
-const LATE_RECORD_MS = 50;
+/** How long the acceptance step of `idempotency-key-recorded-late` and `concurrent-same-key-500` takes at most. */
+const LATE_RECORD_MS = 250;
 
 /** What the `recipient-limit-billed` defect takes from the business's wallet. */
 function debit(business: Business, amount: number): void {
