@@ -148,42 +148,44 @@ class Repeat implements fc.AsyncCommand<Model, Real> {
   constructor(readonly kind: RepeatKind, readonly which: number, readonly spelling: Spelling, readonly seed: number) {}
   check = (m: Readonly<Model>) => submitted(m).length > 0;
   async run(m: Model, r: Real) {
-    const bulks = this.which === EVERY_KEY ? submitted(m) : [pick(submitted(m), this.which)];
-    for (const bulk of bulks) if (!(await this.repeatKeyOf(bulk, m, r))) return;
-  }
-  /** One repeat of the key of `bulk`; false when the check failed or may send no more. */
-  private async repeatKeyOf(bulk: KnownBulk, m: Model, r: Real): Promise<boolean> {
-    if (!room(r)) return false;
+    if (!room(r)) return;
     const { t } = r;
+    const every = this.which === EVERY_KEY;
+    const bulks = every ? submitted(m) : [pick(submitted(m), this.which)];
+    const how = this.kind === 'same' ? 'the same bytes' : this.kind === 'rewritten' ? 'the same JSON written otherwise' : 'a changed body';
+    const what = every ? `every key of the sequence (${bulks.length}), each with ${how}` : `key ${bulks[0]!.key} of bulk ${bulks[0]!.id} with ${how}`;
+    const broken = await step(m, `repeat ${what}`, async (record) => {
+      for (const bulk of bulks) await this.repeatKeyOf(bulk, t, record);
+    });
+    if (broken) t.fail(broken.requirement, broken.expected, broken.actual, ...broken.evidence);
+  }
+  /** One repeat of the key of `bulk`, held to the model. */
+  private async repeatKeyOf(bulk: KnownBulk, t: CheckContext, record: (res: ApiResponse) => ApiResponse): Promise<void> {
     const key = bulk.key!;
     const first = bulk.first!;
     const replayed = `the original ${first.status} of bulk ${bulk.id} replayed`;
-    const broken = await step(m, `repeat key ${key} of bulk ${bulk.id} with ${this.kind === 'same' ? 'the same bytes' : this.kind === 'rewritten' ? 'the same JSON written otherwise' : 'a changed body'}`, async (record) => {
-      if (this.kind === 'same') {
-        const res = record((await submitBulk(t, bulk.body, { key })).response);
-        // A conflict for the very first bytes: the key was bound to something else meanwhile.
-        require(!isProblem(res, 409, 'idempotency_conflict'), 'SEQ-KEY-BOUND-TO-FIRST', `${replayed}: key ${key} is bound to that body`, describeResponse(res), first, res);
-        require(sameResponse(first, res), 'SEQ-REPLAY-AFTER-ANY', replayed, differences(first, res), first, res);
-      } else if (this.kind === 'rewritten') {
-        let text = spellJson(bulk.body, this.spelling);
-        if (text === JSON.stringify(bulk.body)) text = ` ${text}`;
-        const res = record((await submitBulk(t, undefined, { key, rawBody: text })).response);
-        if (isProblem(res, 409, 'idempotency_conflict')) {
-          readings.add('equal JSON written otherwise under a used key: 409 idempotency_conflict (byte identity)');
-          return;
-        }
-        const newId = res.status >= 200 && res.status < 300 ? bulkIdOf(res) : undefined;
-        require(newId === undefined || sameId(newId, bulk.id), 'SEQ-KEY-BOUND-TO-FIRST', `bulk ${bulk.id} replayed, or 409 idempotency_conflict`, `a new bulk ${newId} (${res.status})`, first, res);
-        require(sameResponse(first, res), 'SEQ-REPLAY-AFTER-ANY', `${replayed}, or 409 idempotency_conflict`, differences(first, res), first, res);
-        readings.add('equal JSON written otherwise under a used key: replayed (equal JSON values)');
-      } else {
-        const [changed] = fc.sample(differentVariantsArb(bulk.body!, bodyOptions(t)), { seed: this.seed, numRuns: 1 });
-        const res = record((await submitBulk(t, changed!.body, { key })).response);
-        require(isProblem(res, 409, 'idempotency_conflict'), 'SEQ-KEY-BOUND-TO-FIRST', `409 idempotency_conflict: key ${key} is bound to the body of bulk ${bulk.id} (${changed!.pointer} changed)`, describeResponse(res), first, res);
+    if (this.kind === 'same') {
+      const res = record((await submitBulk(t, bulk.body, { key })).response);
+      // A conflict for the very first bytes: the key was bound to something else meanwhile.
+      require(!isProblem(res, 409, 'idempotency_conflict'), 'SEQ-KEY-BOUND-TO-FIRST', `${replayed}: key ${key} is bound to that body`, describeResponse(res), first, res);
+      require(sameResponse(first, res), 'SEQ-REPLAY-AFTER-ANY', replayed, differences(first, res), first, res);
+    } else if (this.kind === 'rewritten') {
+      let text = spellJson(bulk.body, this.spelling);
+      if (text === JSON.stringify(bulk.body)) text = ` ${text}`;
+      const res = record((await submitBulk(t, undefined, { key, rawBody: text })).response);
+      if (isProblem(res, 409, 'idempotency_conflict')) {
+        readings.add('equal JSON written otherwise under a used key: 409 idempotency_conflict (byte identity)');
+        return;
       }
-    });
-    if (broken) t.fail(broken.requirement, broken.expected, broken.actual, ...broken.evidence);
-    return true;
+      const newId = res.status >= 200 && res.status < 300 ? bulkIdOf(res) : undefined;
+      require(newId === undefined || sameId(newId, bulk.id), 'SEQ-KEY-BOUND-TO-FIRST', `bulk ${bulk.id} replayed, or 409 idempotency_conflict`, `a new bulk ${newId} (${res.status})`, first, res);
+      require(sameResponse(first, res), 'SEQ-REPLAY-AFTER-ANY', `${replayed}, or 409 idempotency_conflict`, differences(first, res), first, res);
+      readings.add('equal JSON written otherwise under a used key: replayed (equal JSON values)');
+    } else {
+      const [changed] = fc.sample(differentVariantsArb(bulk.body!, bodyOptions(t)), { seed: this.seed, numRuns: 1 });
+      const res = record((await submitBulk(t, changed!.body, { key })).response);
+      require(isProblem(res, 409, 'idempotency_conflict'), 'SEQ-KEY-BOUND-TO-FIRST', `409 idempotency_conflict: key ${key} is bound to the body of bulk ${bulk.id} (${changed!.pointer} changed)`, describeResponse(res), first, res);
+    }
   }
   toString = () => `repeat(${this.kind}, ${this.which === EVERY_KEY ? 'every key' : this.which})`;
 }

@@ -4,7 +4,7 @@ import * as fc from 'fast-check';
 import type { CheckContext } from './check.ts';
 import { CheckSkipped, ConformanceFailure } from './failure.ts';
 
-export interface PropertyOptions {
+export interface PropertyOptions<T = unknown> {
   /** Upper bound on cases for this property (e.g. when each case sends a large body). */
   maxRuns?: number;
   /**
@@ -12,6 +12,8 @@ export interface PropertyOptions {
    * a failing run stays within the request budget. The seed and path still replay the case.
    */
   shrink?: boolean;
+  /** Cases tried first, within the runs (a boundary every seed must meet). */
+  examples?: T[];
 }
 
 function describeValue(value: unknown): string {
@@ -32,7 +34,7 @@ export async function forAll<T>(
   t: CheckContext,
   arbitrary: fc.Arbitrary<T>,
   predicate: (value: T) => Promise<void>,
-  options: PropertyOptions = {},
+  options: PropertyOptions<T> = {},
 ): Promise<{ runs: number }> {
   const { seed, runs } = t.config.settings;
   const numRuns = Math.max(1, Math.min(runs, options.maxRuns ?? runs));
@@ -40,6 +42,7 @@ export async function forAll<T>(
     seed,
     numRuns,
     endOnFailure: !options.shrink,
+    ...(options.examples ? { examples: options.examples.map((e): [T] => [e]) } : {}),
   });
   if (!details.failed) return { runs: details.numRuns };
 
