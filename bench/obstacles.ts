@@ -54,15 +54,15 @@ const OBSTACLES: Obstacle[] = [
   {
     row: /against a host .* ms away .*checks overlapped: wall time/,
     text:
-      'host run, 10 s (measured 2026-11-27T03:00Z, seed 4244, load 5 to 7, CONFORMANCE_CONCURRENCY=6): the run is bound by the requests in flight: ' +
-      'about 890 requests (660 before the derived checks of 2026-11-27: no 5xx for unusual requests, every invalid request id, ' +
-      'every JSON type a member refuses, unknown paths, HEAD, path suffixes, ids of other kinds) of about 57 ms, 6 in flight from ' +
-      'about 2 s after the start (the CLI, vitest, its worker and the first suites loading) to the end of the lanes (about 8.3 s), ' +
-      'then the check that runs alone (about 0.3 s) and the log readers one after another (about 1.6 s; their own requests go out a ' +
-      'wave at a time). No lane is the bound any more (auth-ordering, validation and cursors lend each check a lane). 8 in flight ' +
-      'gives no more on this 2-core machine (12.2 s against 12.7 s, the median request 62 ms against 57: the client, the served ' +
-      'host and other work share two cores). Under 10 s at load needs about 250 requests fewer (requests two checks send alike, ' +
-      'sent once) or a quieter machine.',
+      'host run, 10 s (measured 2026-11-27T06:00Z, seed 4242, load 4 to 10, CONFORMANCE_CONCURRENCY=6): the run is bound by the requests in flight: ' +
+      'about 930 requests of about 55 ms, 6 in flight from about 1.7 to 2.4 s after the start (the CLI and preflight, vitest, its worker, ' +
+      'the tokens and the first suites loading) to the end of the lanes, then the check that runs alone (about 0.25 s), the log readers ' +
+      'one after another (about 1.5 s; their own requests go out a wave at a time) and the reports (0.25 s). The worker thread is idle ' +
+      'for two thirds of the run (--cpu-prof): it waits on the host. No lane is the bound (sequences, 91 requests one after another, ' +
+      'ends before the lanes do; a fair share of the places for it made no run faster). Requests two checks send alike are 73 extra copies: ' +
+      '12 unauthenticated (sent once on a branch: ~0.1 s, not merged), at most ~30 more shareable, the rest reads a stateful host may answer by what came before or repeats on purpose. ' +
+      'Under 10 s needs about 230 requests fewer, which only derived families trimmed where two cases provably take the same ' +
+      'rule could give, or a quieter machine.',
   },
   {
     row: /bulk lifecycle/,

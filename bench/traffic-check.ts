@@ -30,6 +30,10 @@ export interface TrafficCheckFigures {
   /** Exchanges per CPU second (the rate on one core with the machine to itself, near enough). */
   exchangesPerCpuS: number;
   exitCode: number | null;
+  /** `i/n` when this is one partition's judgement (`check --partition i/n`) of the file. */
+  partition?: string;
+  /** Exchanges the partition judged itself (its businesses'); the rates above count every exchange it read. */
+  judged?: number;
 }
 
 const UUID_V7 = /([0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-)([0-9a-f]{12})/g;
@@ -64,10 +68,11 @@ export async function repeatedLog(log: string, bytes: number, file: string, gzip
 }
 
 /**
- * `conformance check` on the log repeated to `megabytes`, timed `repeats` times on the one file;
- * exit 1 (findings) is a finished judgement too.
+ * `conformance check` on the log repeated to `megabytes`, timed `repeats` times on the one file,
+ * then, given `partitions` n, each `check --partition i/n` of it one after the other (each on one
+ * core, as n job runners would run them); exit 1 (findings) is a finished judgement too.
  */
-export async function measureTrafficCheck(logFile: string, megabytes = 100, repeats = 1, gzip = false): Promise<TrafficCheckFigures[]> {
+export async function measureTrafficCheck(logFile: string, megabytes = 100, repeats = 1, gzip = false, partitions = 0): Promise<TrafficCheckFigures[]> {
   const work = mkdtempSync(join(tmpdir(), 'conformance-traffic-bench-'));
   try {
     const file = join(work, gzip ? 'traffic.jsonl.gz' : 'traffic.jsonl');
@@ -76,10 +81,13 @@ export async function measureTrafficCheck(logFile: string, megabytes = 100, repe
     // The compiled code, as the installed package runs it (npm run bench builds it first).
     const env = { ...cleanEnv(), CONFORMANCE_CODE: DIST_BUILT() ? 'dist' : 'source' };
     const figures: TrafficCheckFigures[] = [];
-    for (let i = 0; i < repeats; i++) {
-      const tree = await measureTree(BIN, ['check', file, '--report-dir', join(work, 'reports')], { cwd: work, env });
+    const runs = [...Array.from({ length: repeats }, () => undefined), ...Array.from({ length: partitions }, (_, i) => `${i + 1}/${partitions}`)];
+    for (const partition of runs) {
+      const reports = join(work, 'reports');
+      const tree = await measureTree(BIN, ['check', file, '--report-dir', reports, ...(partition ? ['--partition', partition] : [])], { cwd: work, env });
       if (tree.exitCode !== 0 && tree.exitCode !== 1) throw new Error(`check exited ${tree.exitCode}: ${tree.stderr.trim().split('\n')[0] ?? ''}`);
-      figures.push({ bytes, fileBytes, gzip, exchanges, wallMs: tree.wallMs, cpuMs: tree.cpuMs, peakRss: tree.peakTreeRss, exchangesPerS: exchanges / (tree.wallMs / 1000), exchangesPerCpuS: exchanges / (Math.max(tree.cpuMs, 1) / 1000), exitCode: tree.exitCode });
+      const judged = partition ? (JSON.parse(readFileSync(join(reports, 'traffic-partition.json'), 'utf8')) as { digest: { facts: { judged: number } } }).digest.facts.judged : undefined;
+      figures.push({ bytes, fileBytes, gzip, exchanges, wallMs: tree.wallMs, cpuMs: tree.cpuMs, peakRss: tree.peakTreeRss, exchangesPerS: exchanges / (tree.wallMs / 1000), exchangesPerCpuS: exchanges / (Math.max(tree.cpuMs, 1) / 1000), exitCode: tree.exitCode, ...(partition ? { partition, judged } : {}) });
     }
     return figures;
   } finally {
