@@ -709,6 +709,8 @@ export interface MatrixResult {
   catchersOnly: number;
   /** Defects judged on a run of their whole topics after a catcher-only miss or unproven site (wholeTopicsAgain). */
   againWhole: string[];
+  /** Under a defect seed other than DEFECT_SEED: recorded catchers that did not catch (`defect: check, ...`), not judged. */
+  seedDependentCatchers: string[];
   host?: HostMatrixResult;
   /** Assertion sites of the suites: proven (some defect made it fail), waived, or neither. */
   sites: SiteScore;
@@ -815,6 +817,14 @@ export function matrixJobs(
   // Longest first: rate-limited runs, whole runs, then whole-run defects, then the single-topic ones.
   const weight = (j: Job) => j.topics.length + (j.host?.rateLimit ? 1000 / j.host.rateLimit : 0);
   return [...faithful, ...perDefect, ...(options.host ? hostJobs(options.host) : [])].sort((a, b) => weight(b) - weight(a));
+}
+
+/** Recorded catchers (scripts/catchers.json) that did not catch their defect in these outcomes: `defect: check, ...`. */
+export function catchersNotMet(outcomes: readonly DefectOutcome[], expected: Catchers): string[] {
+  return outcomes.flatMap((o) => {
+    const lost = (expected[o.defect] ?? []).filter((id) => !o.citingChecks.includes(id));
+    return lost.length > 0 ? [`${o.defect}: ${lost.join(', ')}`] : [];
+  });
 }
 
 /** After a catcher-only run that missed, the same defect with its whole topics (the selection left out a check the catcher needs). */
@@ -966,9 +976,13 @@ export async function runMatrix(options: MatrixOptions = {}): Promise<MatrixResu
   // Judged without scripts/catchers.json when it is about to be rewritten from this run (whole topics then).
   const expected: Catchers = options.updateCatchers ? {} : readCatchers();
   const jobs = matrixJobs(options, expected);
+  // scripts/catchers.json was recorded under DEFECT_SEED: under another seed a catcher that met the
+  // defect only by what that seed drew is no regression, so it is listed apart, not judged.
+  const recordedSeed = (options.defectSeed ?? DEFECT_SEED) === DEFECT_SEED;
+  const judgedCatchers = recordedSeed ? expected : {};
   const digests = await runJobs(jobs, {
     concurrency,
-    catchers: expected,
+    catchers: judgedCatchers,
     followUp: wholeTopicsAgain,
     ...(options.keepRuns ? { keepRuns: true } : {}),
     ...(options.progress ? { progress: options.progress } : {}),
@@ -981,7 +995,7 @@ export async function runMatrix(options: MatrixOptions = {}): Promise<MatrixResu
       // Judged on the whole-topics run when there is one: a catcher that needs a sibling check's
       // requests (a token issued before its own) is no regression; a lost catch misses there too.
       const job = again && digests.has(again.key) ? again : first;
-      const outcome = judgeDefect(d, job.topics, digests.get(job.key)!, job.via, undefined, undefined, expected[d.id]);
+      const outcome = judgeDefect(d, job.topics, digests.get(job.key)!, job.via, undefined, undefined, judgedCatchers[d.id]);
       return job.checks ? { ...outcome, catchersOnly: true } : job === again ? { ...outcome, againWhole: true } : outcome;
     });
     const catchers = new Map(outcomes.map((d) => [d.defect, d.citingChecks]));
@@ -999,7 +1013,7 @@ export async function runMatrix(options: MatrixOptions = {}): Promise<MatrixResu
   if (again.length > 0) {
     const more = again.map((o) => wholeTopicsAgain(jobs.find((j) => j.defect === o.defect && !j.host)!)!);
     options.progress?.(`assertion sites left unproven by the catcher-only runs (${judged.sites.unproven.join(', ')}): ${more.length} defects of their topics run again with whole topics`);
-    for (const [key, digest] of await runJobs(more, { concurrency, catchers: expected, keepEarlier: true, ...(options.keepRuns ? { keepRuns: true } : {}), ...(options.progress ? { progress: options.progress } : {}) })) digests.set(key, digest);
+    for (const [key, digest] of await runJobs(more, { concurrency, catchers: judgedCatchers, keepEarlier: true, ...(options.keepRuns ? { keepRuns: true } : {}), ...(options.progress ? { progress: options.progress } : {}) })) digests.set(key, digest);
     judged = judgeAll();
   }
   const { outcomes: defectOutcomes, hostPart: host } = judged;
@@ -1020,6 +1034,7 @@ export async function runMatrix(options: MatrixOptions = {}): Promise<MatrixResu
     score: { caught, total: defectOutcomes.length },
     catchersOnly: defectOutcomes.filter((d) => d.catchersOnly).length,
     againWhole: defectOutcomes.filter((d) => d.againWhole).map((d) => d.defect),
+    seedDependentCatchers: recordedSeed ? [] : catchersNotMet(defectOutcomes, expected),
     ...(host ? { host } : {}),
     sites: judged.sites,
     ok: caught === defectOutcomes.length && faithful.every((f) => f.passed) && unstable.length === 0 && (host?.ok ?? true),
@@ -1091,7 +1106,11 @@ export function matrixTable(result: MatrixResult): string[] {
   const line = (r: string[]) => r.map((cell, i) => cell.padEnd(widths[i]!)).join('  ').trimEnd();
   const lines = [line(rows[0]!), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.slice(1).map(line)];
   for (const d of result.defects.filter((x) => !x.caught)) lines.push(`missed ${d.defect} (${d.requirement}): ${d.why.join('; ')}`);
-  lines.push(`embedded defect runs: seed ${result.defectSeed}`, '');
+  lines.push(`embedded defect runs: seed ${result.defectSeed}`);
+  if (result.seedDependentCatchers.length > 0) {
+    lines.push(`catchers recorded under seed ${DEFECT_SEED} that did not catch under this seed (not judged; the defect's verdict is its other catchers'): ${result.seedDependentCatchers.join('; ')}`);
+  }
+  lines.push('');
   for (const f of result.faithful) {
     lines.push(`faithful reference, whole run, seed ${f.seed}: ${f.passed ? 'pass' : `NOT PASS (${f.why.slice(0, 5).join('; ')})`}`);
   }

@@ -6,7 +6,7 @@ import { TOPICS } from '../../core/model.ts';
 import type { Defect } from '../../reference/defects.ts';
 import { DEFECTS } from '../../reference/defects.ts';
 import type { RunDigest } from '../../scripts/matrix.ts';
-import { hostJobs, judgeDefect, judgeFaithful, laterToo, matrixJobs, spendsFixtures, topicsFor, trafficLine, unstableChecks } from '../../scripts/matrix.ts';
+import { catchersNotMet, hostJobs, judgeDefect, judgeFaithful, laterToo, matrixJobs, spendsFixtures, topicsFor, trafficLine, unstableChecks } from '../../scripts/matrix.ts';
 
 const defect = { id: 'request-id-ignored', requirement: 'RID-ECHO', topic: 'request-id', description: 'x' } as Defect;
 
@@ -102,6 +102,13 @@ describe('judgeDefect', () => {
     expect(outcome.caught).toBe(false);
     expect(outcome.why).toEqual(['no longer caught by request-id/every (scripts/catchers.json)']);
     expect(judgeDefect(defect, ['request-id'], digest(), 'in-process', undefined, undefined, ['request-id/echo']).caught).toBe(true);
+  });
+
+  it('under another defect seed, lists the recorded catchers that did not catch apart (catchersNotMet), and judges without them', () => {
+    const outcome = judgeDefect(defect, ['request-id'], digest(), 'in-process');
+    expect(outcome.caught).toBe(true);
+    expect(catchersNotMet([outcome], { [defect.id]: ['request-id/echo', 'request-id/every'] })).toEqual(['request-id-ignored: request-id/every']);
+    expect(catchersNotMet([outcome], { [defect.id]: ['request-id/echo'] })).toEqual([]);
   });
 
   it('records the assertion site of the failure that caught it', () => {
