@@ -502,8 +502,14 @@ export const ADVISORIES: readonly AdvisoryReview[] = [
   },
   {
     checks: ['traffic/idempotency/replay'],
-    finding: 'an equivalent repeat answered with a status neither a replay nor a refusal (a redirect, a server error)',
-    why: 'left to the rules of that status (a 5xx to a valid request fails there)',
+    finding: 'an equivalent repeat answered with a status neither a replay nor a refusal (a redirect or 1xx)',
+    why: 'left to the rules of that status (a 5xx to a repeat under a used key fails PROB-NO-5XX-FOR-CLIENT-FAULT in this check)',
+    note: true,
+  },
+  {
+    checks: ['traffic/idempotency/replay'],
+    finding: "a submission answered 5xx under a key not yet seen accepted",
+    why: 'a retry after an unexpected failure (section 7) and a concurrent call recorded before its sibling look the same in traffic, and 4.1 rule 6 leaves both unshown',
     note: true,
   },
   {
