@@ -13,7 +13,7 @@ import { compressedReadError, openTraffic, type Compression } from './source.ts'
 /** The exchanges of the input (an async stream of batches in order, read once) and facts about it worth a note. */
 export interface TrafficStream {
   batches: AsyncIterable<TrafficExchange[]>;
-  /** Filled as the files are read: complete once `exchanges` has ended. */
+  /** Filled as the files are read: complete once `batches` has ended. */
   notes: string[];
 }
 

@@ -88,6 +88,12 @@ describe('a 5xx to a valid request, on every operation', () => {
     expect(broken([make()])).toEqual([`${VALIDITY} PROB-NO-5XX-FOR-CLIENT-FAULT`]);
   });
 
+  it('a fault of the request keeps its own rule beside a parameter the operation does not take', () => {
+    const page = { items: [], pagination: { limit: 5000, has_more: false, next_cursor: null } };
+    expect(broken([ex('GET', `${api}/sms/bulk-messages/${bulk}/messages?limit=5000&x=1`, 200, page)])).toContain(`${VALIDITY} CUR-MAX-LIMIT`);
+    expect(broken([ex('GET', `${api}/sms/bulk-messages/${bulk}/messages?cursor=&x=1`, 500)])).toEqual([`${VALIDITY} CUR-EMPTY`]);
+  });
+
   it('fails a 5xx to a repeated submission under a used key (concurrent-same-key-500)', () => {
     const traffic = [ex('POST', `${api}/sms/bulk-messages`, 202, accepted, submission, { 'idempotency-key': 'k2' }, { location: `${api}/sms/bulk-messages/${bulk}` }), ex('POST', `${api}/sms/bulk-messages`, 500, undefined, submission, { 'idempotency-key': 'k2' })];
     expect(broken(traffic)).toEqual(['traffic/idempotency/replay PROB-NO-5XX-FOR-CLIENT-FAULT']);

@@ -68,7 +68,6 @@ export function requestDefects(o: Observed, ctx: JudgeContext): RequestDefect[] 
   const op = o.op;
   if (op) {
     for (const defect of pathDefects(op)) out.push(defect);
-    out.push(...unusualRequestDefects(o, ctx));
     if (op.operationId === 'listSmsBulkMessageRecipients') {
       // A parameter given twice: the document describes one value, not what a repetition gets;
       // only a 5xx is wrong (blind defect blind-repeated-query-param-500).
@@ -87,6 +86,9 @@ export function requestDefects(o: Observed, ctx: JudgeContext): RequestDefect[] 
       if (to !== null && !isValid('E164PhoneNumber', to)) out.push({ requirement: 'CUR-FILTER-UNKNOWN-VALUE', reason: 'a number filter that is not E.164', kind: 'lenient' });
     }
     if (op.operationId === 'createSmsBulkMessage') out.push(...submissionDefects(o, ctx));
+    // Last: the first defect names the failure's requirement, and a parameter or header the
+    // operation does not take is only ever wrong as a 5xx (a page size over 1000 stays CUR-MAX-LIMIT).
+    out.push(...unusualRequestDefects(o, ctx));
   }
   cache.set(o, out);
   return out;
@@ -136,8 +138,8 @@ const KEEPS_RULE_ON_5XX: readonly RequirementId[] = ['VAL-PATH-UUIDV7', 'CUR-EMP
 const ACCEPTS_JSON = /(^|,)\s*(\*\/\*|application\/\*|application\/(problem\+)?json)\s*(;|,|$)/i;
 
 /**
- * What the caller sent that the operation does not take (section 7: a parameter, header or body it
- * does not take is never answered with a server error): a query parameter it does not name, a body
+ * What the caller sent that the operation does not take (the caller's fault, so never a server
+ * error: PROB-NO-5XX-FOR-CLIENT-FAULT): a query parameter it does not name, a body
  * on an operation without one, an Accept that admits no JSON. Their refusal is not demanded
  * (lenient: only a 5xx is wrong; blind defects blind-accept-xml-500, blind-repeated-query-param-500).
  */
