@@ -167,11 +167,16 @@ function hostRows(host: HostRunFigures[]): string[][] {
   ];
 }
 
+const networkBoundMs = (r: HostRunFigures) => (r.totalRequests * r.latencyMs) / r.concurrency;
+
 /** The Other figures of the overlapped runs against a distant host: CPU time and requests. */
 function hostOtherRows(host: HostRunFigures[]): string[][] {
   return [
     [`whole run against a host ${LATENCY_MS} ms away, checks overlapped: CPU time of the run (s)`, seconds(median(host.map((r) => r.cpuMs))), list(host.map((r) => r.cpuMs), seconds)],
     [`whole run against a host ${LATENCY_MS} ms away, checks overlapped: requests`, String(median(host.map((r) => r.totalRequests))), list(host.map((r) => r.totalRequests), String)],
+    // What the requests alone cost at the bound of requests in flight, and the rest of the wall time:
+    // the part the checker's own work (start, ordering, readers, reports) adds, whatever the run sends.
+    [`the same: the requests' bound, requests × ${LATENCY_MS} ms / requests in flight; the wall time beyond it (s)`, `${seconds(median(host.map(networkBoundMs)))}; ${seconds(median(host.map((r) => r.wallMs - networkBoundMs(r))))}`, list(host.map((r) => r.wallMs - networkBoundMs(r)), seconds)],
   ];
 }
 

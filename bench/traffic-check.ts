@@ -40,10 +40,39 @@ const UUID_V7 = /([0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-)([0-9a
 /** Signed cursors (`eyJ….…`, two parts; a JWT's three are left alone, its token lives on): the judge matches them by value only. */
 const TOKEN = /(?<![\w.-])(eyJ[\w-]+\.[\w-]+)(?![\w.-])/g;
 
+/**
+ * Request bodies written with escapes (the equivalent-payload variants write ids as `\u0030…`) in
+ * their plain JSON form, so every copy moves an id in the original and in its variant alike; else a
+ * variant keeps the first copy's ids and the judge rightly sees another body under the same key.
+ */
+let plain: { log: string; text: string } | undefined;
+function plainBodies(log: string): string {
+  if (!log.includes('\\\\u')) return log;
+  if (plain?.log === log) return plain.text;
+  const text = log
+    .split('\n')
+    .map((line) => {
+      if (!line.includes('\\\\u')) return line;
+      // A line of the exchange log; anything else (a HAR, a body of no JSON) is left as written.
+      try {
+        const exchange = JSON.parse(line) as { request?: { body?: unknown } };
+        const body = exchange.request?.body;
+        if (typeof body !== 'string') return line;
+        exchange.request!.body = JSON.stringify(JSON.parse(body));
+        return JSON.stringify(exchange);
+      } catch {
+        return line;
+      }
+    })
+    .join('\n');
+  plain = { log, text };
+  return text;
+}
+
 /** A copy of the log whose ids are its own: every UUIDv7 moved by the copy number (still a UUIDv7), every cursor suffixed. */
 export function freshCopy(log: string, copy: number): string {
   if (copy === 0) return log;
-  return log
+  return plainBodies(log)
     .replace(UUID_V7, (_m, head: string, tail: string) => `${head}${((parseInt(tail, 16) + copy * 0x9e3779b1) % 2 ** 48).toString(16).padStart(12, '0')}`)
     .replace(TOKEN, (m) => `${m}c${copy.toString(36)}`);
 }
