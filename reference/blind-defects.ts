@@ -17,7 +17,7 @@ export interface BlindDefect {
   topic: Topic;
   description: string;
   /** The authoring round that wrote it. */
-  round: 1 | 2 | 3 | 4;
+  round: 1 | 2 | 3 | 4 | 5;
 }
 
 const registry = [
@@ -119,6 +119,61 @@ const registry = [
   { id: 'blind4-message-submitted-at-date-only', requirement: 'MSG-SCHEMA', topic: 'messages', round: 4, description: "A retrieved message's submitted_at is a date without a time (a DATE column)." },
   { id: 'blind4-message-to-masked', requirement: 'MSG-SCHEMA', topic: 'messages', round: 4, description: "A retrieved message's to is masked for privacy (its last four digits as ****), which is no E.164 number." },
   // sequences
+  // Round 5 (blind5-): written from the document and the reference alone.
+  // auth-ordering
+  { id: 'blind5-listing-cursor-skips-auth', requirement: 'AUTH-ALL-OPERATIONS', topic: 'auth-ordering', round: 5, description: 'A recipient listing that carries a cursor whose signature verifies is served without a token (the signed cursor taken as proof of access): the next page answers 200 to a call with no Authorization header.' },
+  { id: 'blind5-expired-token-leeway', requirement: 'AUTH-401-INVALID', topic: 'auth-ordering', round: 5, description: 'Token expiry is judged with a 15-minute clock tolerance: a token that expired ten minutes ago is still accepted (200) instead of 401 authentication_required.' },
+  { id: 'blind5-bearer-extra-parts-accepted', requirement: 'AUTH-401-INVALID', topic: 'auth-ordering', round: 5, description: 'The token is the second space-separated part of the Authorization header, whatever follows it: Bearer <token> <anything> authenticates instead of being refused as malformed (401).' },
+  // idempotency
+  { id: 'blind5-content-dedupe-across-keys', requirement: 'IDEM-SCOPE', topic: 'idempotency', round: 5, description: "A submission whose payload equals one the application accepted on the business in the last ten minutes is taken for a duplicate whatever its Idempotency-Key: a new key replays the earlier bulk (same id) instead of creating a new one." },
+  { id: 'blind5-replay-body-empty-after-first', requirement: 'IDEM-REPLAY', topic: 'idempotency', round: 5, description: 'The replay cache hands out the stored response body once: the first repeat of a key replays the 202 with its body, every later repeat answers 202 with an empty body.' },
+  // recipient-limits
+  { id: 'blind5-over-limit-status-400', requirement: 'RLIM-MAX-1000', topic: 'recipient-limits', round: 5, description: 'A submission above 1000 entries is refused by the schema (maxItems) with status 400, under code recipient_limit_exceeded, instead of 422.' },
+  { id: 'blind5-at-max-insert-500', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', round: 5, description: 'The entries are stored with one multi-row insert whose parameter list holds 999 entries: a valid submission of 1000 entries fails with 500 internal_error.' },
+  // cursors
+  { id: 'blind5-cursor-page-number', requirement: 'CUR-WALK', topic: 'cursors', round: 5, description: 'The cursor carries a page number, and the page it opens starts at that number times the page size of the request presenting it: a walk that changes the page size between pages skips or repeats rows.' },
+  { id: 'blind5-cursor-ignored-with-filters', requirement: 'CUR-WALK', topic: 'cursors', round: 5, description: 'A request that repeats its filters beside the cursor is taken as a new filtered query and the cursor is ignored: the first page comes again, so a filtered walk that repeats its filters never ends.' },
+  { id: 'blind5-filtered-limit-max-500', requirement: 'CUR-MAX-LIMIT', topic: 'cursors', round: 5, description: 'Filtered listings (status or number) come from a search index with a maximum page size of 500: a filtered listing with page size 1000 gets 400 validation_failed.' },
+  // bulk-invariants
+  { id: 'blind5-settled-cached-at-first-read', requirement: 'BULK-SETTLED-RULE', topic: 'bulk-invariants', round: 5, description: "settled is computed at a bulk's first read and cached: a bulk read while queued still shows settled false once it is completed with no retry outstanding." },
+  { id: 'blind5-intake-good-counts-queue', requirement: 'BULK-COUNTS-ONE-WAY', topic: 'bulk-invariants', round: 5, description: 'Reads show intake.good as the entries still waiting to be processed (the queue depth), so it goes down between reads as processing advances.' },
+  { id: 'blind5-location-id-drafted-apart', requirement: 'BULK-LOCATION', topic: 'bulk-invariants', round: 5, description: "The 202's Location names an id drafted before the insert, not the id the bulk was stored under: the Location answers 404 while the body's id reads fine." },
+  { id: 'blind5-media-type-case-sensitive', requirement: 'BULK-ACCEPT-202', topic: 'bulk-invariants', round: 5, description: 'The Content-Type is compared case-sensitively with application/json: a valid submission labelled Application/JSON (media types are case-insensitive) is refused with 400.' },
+  // wallet
+  { id: 'blind5-wallet-reserved-in-flight', requirement: 'WAL-RESERVED-ZERO', topic: 'wallet', round: 5, description: "While a bulk of the business is queued or processing, reserved_balance shows its cost (0.04 per entry), reservation accounting shipped early: a wallet read right after a submission shows a nonzero reserved_balance." },
+  { id: 'blind5-wallet-available-excludes-in-flight', requirement: 'WAL-AVAILABLE-EQUALS-CURRENT', topic: 'wallet', round: 5, description: "available_balance is current_balance less the cost of the business's bulks still queued or processing (0.04 per entry): right after a submission the two differ." },
+  { id: 'blind5-wallet-balance-plus-sign', requirement: 'WAL-MONEY-FORMAT', topic: 'wallet', round: 5, description: 'Balances come from a signed ledger formatter: positive amounts carry a leading + (+1250.75), outside the decimal money pattern.' },
+  // concealment
+  { id: 'blind5-filtered-rows-skip-ownership', requirement: 'CONC-CROSS-BUSINESS-BULK', topic: 'concealment', round: 5, description: "A recipient listing with a status or number filter is answered from a search index keyed by bulk id only: another business's bulk's rows are listed (200) under the caller's business when a filter is given." },
+  { id: 'blind5-rows-of-message-id', requirement: 'CONC-FOREIGN-OBJECT', topic: 'concealment', round: 5, description: "The recipient listing under a bulk id that names an individual SMS (one table for every SMS) lists that message as a one-row page, whatever its business: another business's message is listed (200)." },
+  { id: 'blind5-message-lookup-finds-listed-row', requirement: 'CONC-FOREIGN-OBJECT', topic: 'concealment', round: 5, description: "Rows the listing served are kept in a per-process SMS cache that the message lookup reads before its ownership check: a row id of another business's bulk, once listed by its owner, is answered as a message (200) under the caller's business." },
+  // request-id
+  { id: 'blind5-wallet-correlation-id-header', requirement: 'RID-EVERY-RESPONSE', topic: 'request-id', round: 5, description: "The wallet handler (a separate service behind the gateway) names its header X-Correlation-Id: its answers, 200 and its own refusals, carry no X-Request-Id." },
+  { id: 'blind5-request-id-from-idempotency-key', requirement: 'RID-FORMAT', topic: 'request-id', round: 5, description: 'A submission without X-Request-Id gets its Idempotency-Key as request id, as sent: a key with a space or a colon gives a request id outside the allowed characters.' },
+  // problem-details
+  { id: 'blind5-retry-after-fractional', requirement: 'PROB-RETRY-AFTER', topic: 'problem-details', round: 5, description: 'Retry-After on 429 is the exact time left in the window as fractional seconds (0.734), neither whole seconds nor an HTTP date.' },
+  { id: 'blind5-null-body-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'problem-details', round: 5, description: 'A submission whose body is the JSON value null is read as an object (body.recipients), which throws: 500 internal_error instead of 400.' },
+  { id: 'blind5-missing-member-error-code-null', requirement: 'PROB-VALIDATION-ERRORS', topic: 'problem-details', round: 5, description: "errors[] items for a required member that is absent (from, classification, a recipient's to) have code null (the error table has no code for a missing member)." },
+  // validation
+  { id: 'blind5-recipient-fullwidth-digits-accepted', requirement: 'VAL-INVALID-RECIPIENT', topic: 'validation', round: 5, description: 'The number pattern matches any Unicode decimal digit (a Unicode \\d): a number written with full-width digits (+４４7700900123) is accepted.' },
+  { id: 'blind5-recipient-trailing-newline-accepted', requirement: 'VAL-INVALID-RECIPIENT', topic: 'validation', round: 5, description: 'The number pattern is anchored with a $ that also matches before a final line feed: +447700900123 followed by a newline is accepted.' },
+  { id: 'blind5-recipient-null-to-dropped', requirement: 'VAL-RECIPIENT-ITEM-FIELDS', topic: 'validation', round: 5, description: 'Entries whose to is null or missing are dropped before validation and the rest accepted (202), instead of the submission being refused.' },
+  // schemas
+  { id: 'blind5-empty-page-data-null', requirement: 'SCH-LISTING-ENVELOPE', topic: 'schemas', round: 5, description: 'A listing page with no rows gives data null (an unset list serialised as null) instead of an empty list.' },
+  { id: 'blind5-submission-zero-counts-null', requirement: 'SCH-SUBMISSION-FIELDS', topic: 'schemas', round: 5, description: 'submission.failed and submission.exhausted are null while they are zero (nullable columns written on first increment), not integers.' },
+  { id: 'blind5-acceptance-pin-revision-null', requirement: 'SCH-TEMPLATE-PIN', topic: 'schemas', round: 5, description: "The 202 of a template-based submission shows the pin with revision_id null (resolved after the response is written); reads show it filled." },
+  // webhooks
+  { id: 'blind5-webhook-idempotency-key-required', requirement: 'HOOK-DEACTIVATE-204', topic: 'webhooks', round: 5, description: 'A middleware asks every unsafe method for an Idempotency-Key: deactivation without one gets 400 validation_failed instead of 204.' },
+  { id: 'blind5-webhook-busy-while-bulk-in-flight', requirement: 'HOOK-DEACTIVATE-204', topic: 'webhooks', round: 5, description: "Deactivation is refused with 409 while a bulk of the business is queued or processing (its status events are in flight to the endpoints), instead of 204 with in-flight attempts completing or cancelled." },
+  // messages
+  { id: 'blind5-message-repeat-read-304', requirement: 'MSG-RETRIEVE', topic: 'messages', round: 5, description: 'A response cache keyed by application and message answers a repeat read with 304 Not Modified and no body, though the request carried no validator.' },
+  { id: 'blind5-message-classification-ordinal', requirement: 'MSG-SCHEMA', topic: 'messages', round: 5, description: "A retrieved message's classification is its enum ordinal (0 for transactional, 1 for promotional) instead of the word." },
+  { id: 'blind5-message-status-bulk-vocabulary', requirement: 'MSG-STATUS-VALUES', topic: 'messages', round: 5, description: "A retrieved message's status is mapped through the bulk processing states: delivered is shown as completed." },
+  // sequences
+  { id: 'blind5-bulk-ownership-skipped-after-own-read', requirement: 'SEQ-OWNERSHIP-AFTER-ANY', topic: 'sequences', round: 5, description: "Once an application has read one of its business's bulks, a per-application flag skips the ownership check of later bulk reads: another business's bulk then answers 200 under the caller's business." },
+  { id: 'blind5-conflict-overwrites-message', requirement: 'SEQ-REPEAT-CHANGES-NOTHING', topic: 'sequences', round: 5, description: "A conflicting repeat gets 409 idempotency_conflict, but its message was written into the original bulk first (an upsert before the fingerprint check): the original bulk then reads with the repeat's message." },
+  { id: 'blind5-key-released-after-conflict', requirement: 'SEQ-KEY-BOUND-TO-FIRST', topic: 'sequences', round: 5, description: 'A 409 conflict releases the key (its record is dropped as poisoned): the first body sent again with that key creates a second bulk instead of replaying the first.' },
+  { id: 'blind5-filtered-listing-sorted-by-number', requirement: 'SEQ-LISTING-CONSISTENT', topic: 'sequences', round: 5, description: 'Filtered listings come from an index on (status, number) and list rows by recipient number, while the unfiltered listing keeps acceptance order: the same rows come in another order once a filter is given.' },
 ] as const satisfies readonly BlindDefect[];
 
 export type BlindDefectId = (typeof registry)[number]['id'];

@@ -38,6 +38,9 @@ export function isE164(v: unknown): v is string {
 export function validateBulkBody(body: unknown, defects: ActiveDefects): FieldError[] {
   const errors: FieldError[] = [];
   const bad = (pointer: string) => errors.push({ pointer, code: 'field_invalid' });
+  // 7: every item has a code (the blind5 defect has none for a required member that is absent).
+  const absent = (pointer: string) => errors.push({ pointer, code: null as unknown as string });
+  const missingCodeNull = defects.has('blind5-missing-member-error-code-null');
   if (!isObject(body)) {
     bad('');
     return errors;
@@ -50,14 +53,16 @@ export function validateBulkBody(body: unknown, defects: ActiveDefects): FieldEr
   const from = body.from;
   // 8: 1 to 20 (the blind defect takes the maximum as exclusive).
   const maxFrom = defects.has('blind4-from-max-19') ? 19 : 20;
-  if (typeof from !== 'string' || chars(from) < 1 || chars(from) > maxFrom) bad('/from');
+  if (from === undefined && missingCodeNull) absent('/from');
+  else if (typeof from !== 'string' || chars(from) < 1 || chars(from) > maxFrom) bad('/from');
   // 4.1: classification is required (the blind defect's schema supplies a default).
   if (defects.has('blind4-classification-defaulted') && !('classification' in body)) body.classification = 'transactional';
   // 2.1: the two words exactly (the blind defect matches them in any case and stores them lower-cased).
   if (defects.has('blind-classification-case-insensitive') && typeof body.classification === 'string' && CLASSIFICATIONS.has(body.classification.toLowerCase())) {
     body.classification = body.classification.toLowerCase();
   }
-  if (typeof body.classification !== 'string' || !CLASSIFICATIONS.has(body.classification)) bad('/classification');
+  if (body.classification === undefined && missingCodeNull) absent('/classification');
+  else if (typeof body.classification !== 'string' || !CLASSIFICATIONS.has(body.classification)) bad('/classification');
   // 4.1: a member given as null is given (the blind defect takes message: null for no message).
   if (defects.has('blind-null-message-ignored') && body.message === null) delete body.message;
   const hasMessage = 'message' in body;
@@ -85,6 +90,8 @@ export function validateBulkBody(body: unknown, defects: ActiveDefects): FieldEr
   if (hasTemplate && (typeof body.template_id !== 'string' || !UUID_V7.test(body.template_id))) bad('/template_id');
   // 4.1: recipients is an array (the blind defect wraps a single object into one).
   if (defects.has('blind3-recipients-object-wrapped') && isObject(body.recipients)) body.recipients = [body.recipients];
+  // 4.1: an entry without its number is refused (the blind5 defect drops such entries and goes on).
+  if (defects.has('blind5-recipient-null-to-dropped') && Array.isArray(body.recipients)) body.recipients = body.recipients.filter((r) => !(isObject(r) && (r.to === null || r.to === undefined)));
   const recipients = body.recipients;
   if (!Array.isArray(recipients)) {
     bad('/recipients');
@@ -109,7 +116,12 @@ export function validateBulkBody(body: unknown, defects: ActiveDefects): FieldEr
       // 2.1: the first digit is 1-9 (the blind defect's pattern takes any digit).
       (defects.has('blind-e164-leading-zero-accepted') && typeof to === 'string' && /^\+\d{8,15}$/.test(to)) ||
       // 2.1: at most 15 digits (the blind defect's pattern allows 16).
-      (defects.has('blind4-e164-sixteen-digits') && typeof to === 'string' && /^\+[1-9]\d{7,15}$/.test(to));
+      (defects.has('blind4-e164-sixteen-digits') && typeof to === 'string' && /^\+[1-9]\d{7,15}$/.test(to)) ||
+      // 2.1: ASCII digits (the blind5 defect's pattern takes any Unicode decimal digit, full-width ones included).
+      (defects.has('blind5-recipient-fullwidth-digits-accepted') && typeof to === 'string' && /^\+[1-9\uFF11-\uFF19][0-9\uFF10-\uFF19]{7,14}$/.test(to)) ||
+      // 2.1: nothing after the digits (the blind5 defect's $ also matches before a final line feed).
+      (defects.has('blind5-recipient-trailing-newline-accepted') && typeof to === 'string' && /^\+[1-9]\d{7,14}\n$/.test(to));
+    if (to === undefined && missingCodeNull) return void absent(`${at}/to`);
     if (!isE164(to) && !lenient) bad(`${at}/to`);
     if ('template_variables' in item) {
       const vars = item.template_variables;

@@ -7,7 +7,7 @@ import type { FieldError } from '../problems.ts';
 import { MAX_RECIPIENTS, checkVariables, isE164, placeholdersOf, validateBulkBody, type BulkBody } from './bulk-body.ts';
 import type { Call } from './call.ts';
 import { readByOwner } from './bulk-read.ts';
-import { latestAccepted, renderBulk } from './render.ts';
+import { inFlight, latestAccepted, renderBulk } from './render.ts';
 
 const OPERATION = 'createSmsBulkMessage';
 const DAY = 24 * 60 * 60 * 1000;
@@ -80,7 +80,12 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   // text/plain body to a parser that is not there and throws, another refuses it with 415).
   const contentType = call.req.headers['content-type'] ?? '';
   // Media type parameters such as charset are allowed (the blind defect compares the whole header).
-  const mediaType = d.has('blind-json-charset-refused') ? contentType.trim().toLowerCase() : contentType.split(';')[0]!.trim().toLowerCase();
+  // (Another blind defect compares the type case-sensitively.)
+  const mediaType = d.has('blind-json-charset-refused')
+    ? contentType.trim().toLowerCase()
+    : d.has('blind5-media-type-case-sensitive')
+      ? contentType.split(';')[0]!.trim()
+      : contentType.split(';')[0]!.trim().toLowerCase();
   if (mediaType === 'text/plain' && d.has('text-plain-body-500')) throw new Error('no body parser registered for text/plain');
   if (mediaType !== 'application/json' && !d.has('content-type-not-checked')) {
     const errors = [{ pointer: 'Content-Type', code: 'field_invalid' }];
@@ -93,6 +98,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   } catch {
     return refuse('The request body is not valid JSON.', [{ pointer: '', code: 'field_invalid' }]);
   }
+  // 7: a body that is no object is the caller's fault (the blind5 defect reads null as an object, which throws).
+  if (body === null && d.has('blind5-null-body-500')) throw new TypeError("Cannot read properties of null (reading 'recipients')");
 
   // 4.1 rule 1: count every submitted entry (duplicates and invalid numbers included) before
   // anything else about the entries, and create nothing when the count is above the maximum.
@@ -133,8 +140,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
       // 7: the code is recipient_limit_exceeded (the blind defect reports invalid_recipient).
       return call.problem(d.has('blind-over-limit-invalid-recipient-code') ? 'invalid_recipient' : 'recipient_limit_exceeded', `The submission has ${recipients.length} recipient entries; at most ${MAX_RECIPIENTS} are accepted.`, {
         ...(d.has('recipient-limit-location') ? { headers: { Location: allocated } } : {}),
-        // 7: 422 (the blind defect answers 413, as for a payload too large).
-        ...(d.has('blind3-over-limit-status-413') ? { status: 413 } : {}),
+        // 7: 422 (blind defects: 413, as for a payload too large; 400, from the schema's maxItems).
+        ...(d.has('blind3-over-limit-status-413') ? { status: 413 } : d.has('blind5-over-limit-status-400') ? { status: 400 } : {}),
         ...(d.has('recipient-limit-id-in-problem') ? { extra: { id: allocated.split('/').pop() } } : {}),
       });
     }
@@ -191,6 +198,14 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     (d.has('blind4-fingerprint-ignores-from') ? canonicalJson({ ...valid, from: undefined }) : fullFingerprint) +
     (d.has('blind4-fingerprint-includes-request-id') ? `\u0000${String(call.req.headers['x-request-id'] ?? '')}` : '');
   let previous = scope ? store.idempotency(scope) : undefined;
+  // 4.1 rule 2: a key, once bound, stays bound (the blind5 defect drops a key's record after a conflict).
+  if (scope && released.get(store)?.has(scope)) previous = undefined;
+  // 4.1 rule 2: a new key is a new operation (the blind5 defect deduplicates equal payloads of the last ten minutes).
+  const dedupeKey = [call.app!.clientId, businessId, fingerprint].join('\u0000');
+  if (!previous && scope && d.has('blind5-content-dedupe-across-keys')) {
+    const recent = recentPayloads.get(store)?.get(dedupeKey);
+    if (recent && now - recent.createdAt < 10 * 60_000) previous = recent;
+  }
   // A slow acceptance under the same key (the two race defects below) ends once this submission has
   // looked its key up: the race is met however far apart a loaded machine sends concurrent requests.
   if (scope) slowAcceptances.get(store)?.get(scope)?.();
@@ -230,6 +245,11 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
         const original = d.has('conflict-counts-entries-as-bad') ? store.bulk(bulkIdOfLocation(previous.response.location)) : undefined;
         if (original) original.intake = { ...original.intake, bad: original.intake.bad + valid.recipients.length };
         if (d.has('conflict-rebinds-key')) store.saveIdempotency(scope!, { ...previous, fingerprint });
+        // 4.1 rule 4: nothing of the original changes (the blind5 defect upserts the repeat's message first).
+        const upserted = d.has('blind5-conflict-overwrites-message') ? store.bulk(bulkIdOfLocation(previous.response.location)) : undefined;
+        if (upserted && typeof valid.message === 'string') upserted.message = valid.message;
+        // (Another blind5 defect releases the key, as poisoned.)
+        if (d.has('blind5-key-released-after-conflict')) (released.get(store) ?? released.set(store, new Set()).get(store)!).add(scope!);
         const headers: Record<string, string> = d.has('conflict-with-location') ? { Location: previous.response.location } : {};
         // 4.1 rule 4: 409 (the blind defect answers 422).
         return call.problem('idempotency_conflict', 'This Idempotency-Key was already used with a different payload.', { headers, ...(d.has('blind3-conflict-status-422') ? { status: 422 } : {}) });
@@ -263,7 +283,11 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
         call.res.writeHead(r.status, { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(r.body), ...replayHeaders });
         return void call.res.end(r.body);
       }
-      return call.raw(d.has('blind-replay-status-200') ? 200 : r.status, r.body, replayHeaders);
+      // 4.1 rule 3: every repeat replays the body (the blind5 defect's cache hands it out once).
+      const replays = (replayCounts.get(store) ?? replayCounts.set(store, new Map()).get(store)!);
+      replays.set(scope!, (replays.get(scope!) ?? 0) + 1);
+      const replayedBody = d.has('blind5-replay-body-empty-after-first') && replays.get(scope!)! > 1 ? '' : r.body;
+      return call.raw(d.has('blind-replay-status-200') ? 200 : r.status, replayedBody, replayHeaders);
     }
   }
 
@@ -303,9 +327,12 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   }
 
   const accept = () => {
+    // 8: 1000 entries are accepted (the blind5 defect's multi-row insert holds 999).
+    if (valid.recipients.length > 999 && d.has('blind5-at-max-insert-500')) throw new Error('too many SQL variables');
     const bulk = acceptBulk(call, businessId, valid, pin, now);
     store.saveBulk(bulk);
-    const location = acceptedLocation(call, businessId, bulk.id);
+    // 4.1: the Location names the stored bulk (the blind5 defect names an id drafted before the insert).
+    const location = acceptedLocation(call, businessId, d.has('blind5-location-id-drafted-apart') ? uuidv7(now) : bulk.id);
     // 4.1: a JSON bulk SMS resource (the defect answers with the Location header alone).
     const text = d.has('acceptance-empty-body') ? '' : JSON.stringify(renderBulk(call, bulk, { acceptance: true }));
     // 4.1: 202, durable acceptance; the defects answer 201 Created, or 200 for a message-based bulk as if sent.
@@ -319,6 +346,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
         response: { status, location, body: text, requestId: call.requestId },
       };
       store.saveIdempotency(scope, record);
+      released.get(store)?.delete(scope);
+      if (d.has('blind5-content-dedupe-across-keys')) (recentPayloads.get(store) ?? recentPayloads.set(store, new Map()).get(store)!).set(dedupeKey, record);
       if (d.has('idempotency-key-taken-by-other-application')) store.saveIdempotency(businessWide, record);
     }
     // 4.1: Location of the created resource.
@@ -335,6 +364,11 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     }
     if (d.has('blind4-read-intake-latest-bulk')) (latestAccepted.get(store) ?? latestAccepted.set(store, new Map()).get(store)!).set(businessId, bulk);
     if (d.has('blind4-wallet-available-cached')) debit(store.business(businessId)!, 0.04 * valid.recipients.length);
+    // (Blind5 defects of the wallet and the webhooks look at the business's bulks still in flight.)
+    if ((['blind5-wallet-reserved-in-flight', 'blind5-wallet-available-excludes-in-flight', 'blind5-webhook-busy-while-bulk-in-flight'] as const).some((id) => d.has(id))) {
+      const perStore = inFlight.get(store) ?? inFlight.set(store, new Map()).get(store)!;
+      perStore.set(businessId, [...(perStore.get(businessId) ?? []), { bulk, entries: valid.recipients.length }]);
+    }
     call.raw(status, text, headers);
   };
   // 4.1 rule 2: the key is looked up and recorded in one step; the defect puts a slow acceptance
@@ -397,6 +431,13 @@ function rememberKey(call: Call, scope: string): void {
   keyOrder.set(call.deps.store, perStore);
   perStore.set(call.app!.clientId, [...recentKeys(call).filter((k) => k !== scope), scope].slice(-LRU_KEYS));
 }
+
+/** Keys released after a conflict, per reference (the `blind5-key-released-after-conflict` defect). */
+const released = new WeakMap<object, Set<string>>();
+/** Records by application, business and payload, per reference (the `blind5-content-dedupe-across-keys` defect). */
+const recentPayloads = new WeakMap<object, Map<string, IdempotencyRecord>>();
+/** Replays served per key, per reference (the `blind5-replay-body-empty-after-first` defect). */
+const replayCounts = new WeakMap<object, Map<string, number>>();
 
 /** The latest accepted response per application, per reference (the `blind4-replay-serves-latest-response` defect). */
 const latestResponse = new WeakMap<object, Map<string, IdempotencyRecord['response']>>();

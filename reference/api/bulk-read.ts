@@ -23,6 +23,10 @@ const cursorMemory = new WeakMap<BulkRecord, { latestNext: number; presented: Se
 export const PARAMS = { limit: 'limit', cursor: 'cursor', status: 'status', to: 'to' } as const;
 
 const BULK_NOT_FOUND = 'No bulk SMS message with this id exists for this business.';
+/** Applications that have read a bulk of their business, per reference (the `blind5-bulk-ownership-skipped-after-own-read` defect). */
+const verifiedReaders = new WeakMap<object, Set<string>>();
+/** Rows the listing served, by id, per reference (the `blind5-message-lookup-finds-listed-row` defect). */
+export const listedRows = new WeakMap<object, Map<string, { bulk: BulkRecord; row: RecipientRow }>>();
 
 /** 5.6 step 4: a bulk of another business looks exactly like one that does not exist. */
 function ownedBulk(call: Call, businessId: string, bulkId: string, listing = false): BulkRecord | undefined {
@@ -86,7 +90,14 @@ export function getBulk(call: Call, pathBusinessId: string, bulkId: string): voi
       warnings: [{ code: 'delivery_summary_unavailable', detail: 'Delivery reporting for this bulk message is not available yet.' }],
     });
   }
+  // 5.6 step 4: ownership on every read (the blind5 defect skips it for an application that has
+  // read one of its business's bulks before).
+  const anyBulk = call.deps.store.bulk(bulkId);
+  const readers = verifiedReaders.get(call.deps.store) ?? new Set<string>();
+  if (call.defects.has('blind5-bulk-ownership-skipped-after-own-read')) verifiedReaders.set(call.deps.store, readers);
+  if (anyBulk && call.app && readers.has(call.app.clientId)) return call.json(200, renderBulk(call, anyBulk));
   const bulk = ownedBulk(call, businessId, bulkId);
+  if (bulk && call.app && call.defects.has('blind5-bulk-ownership-skipped-after-own-read')) readers.add(call.app.clientId);
   // 4.2: an accepted bulk is readable at once (the defect's read side is fed by the processor, so
   // a bulk still queued is not found).
   if (bulk && call.defects.has('bulk-unreadable-while-queued') && projectBulk(bulk, call.deps.clock.now(), call.defects).status === 'queued') {
@@ -107,8 +118,28 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
     return;
   }
   // 5.6 / 4.3: grant, then ownership (blind defects: the listing skips the grant, or the owner).
-  if (!d.has('blind-rows-listing-skips-grant') && !authorize(call, businessId, 'sms.bulk.read')) return;
-  const foreign = d.has('blind-foreign-bulk-rows-listed') ? call.deps.store.bulk(bulkId) : undefined;
+  // (The blind5 defect reaches here without a token, on a signed cursor alone.)
+  const cursorAsProof = call.app === undefined && d.has('blind5-listing-cursor-skips-auth');
+  if (!d.has('blind-rows-listing-skips-grant') && !cursorAsProof && !authorize(call, businessId, 'sms.bulk.read')) return;
+  // 5.6 step 4: the bulk's owner is checked (blind5 defect: not for a filtered listing, served from a search index).
+  const filteredQuery = call.query.get(PARAMS.status) !== null || call.query.get(PARAMS.to) !== null;
+  const foreign = d.has('blind-foreign-bulk-rows-listed') || (d.has('blind5-filtered-rows-skip-ownership') && filteredQuery) ? call.deps.store.bulk(bulkId) : undefined;
+  // 4.3: rows of a bulk SMS only (the blind5 defect's one SMS table lists an individual message of any business as a row).
+  const single = d.has('blind5-rows-of-message-id') && !call.deps.store.bulk(bulkId) ? call.deps.store.message(bulkId) : undefined;
+  if (single) {
+    const row = {
+      id: single.id,
+      to: single.to,
+      submission_status: single.status === 'queued' ? 'queued' : single.status === 'failed' ? 'failed' : 'sent',
+      delivery_status: single.status,
+      status_reason: single.status_reason,
+      accepted_at: call.time(single.accepted_at),
+      submitted_at: call.time(single.submitted_at),
+      delivered_at: call.time(single.delivered_at),
+      failed_at: call.time(single.failed_at),
+    };
+    return call.json(200, { data: [row], pagination: { limit: DEFAULT_PAGE_SIZE, has_more: false, next_cursor: null } });
+  }
   const bulk = foreign ?? ownedBulk(call, businessId, bulkId, true);
   if (!bulk) return;
   const now = call.deps.clock.now();
@@ -138,7 +169,8 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   if (limitText !== null) {
     // 7: a malformed size is the caller's fault; the defect's strict integer parser throws on it.
     if (d.has('page-size-parse-500') && !/^\d+$/.test(limitText)) throw new Error(`limit: not an integer: ${limitText}`);
-    const max = d.has('limit-1001-accepted') ? MAX_PAGE_SIZE + 1 : d.has('page-size-max-999') ? MAX_PAGE_SIZE - 1 : MAX_PAGE_SIZE;
+    // (The blind5 defect's search index caps filtered listings at 500.)
+    const max = d.has('blind5-filtered-limit-max-500') && filteredQuery ? 500 : d.has('limit-1001-accepted') ? MAX_PAGE_SIZE + 1 : d.has('page-size-max-999') ? MAX_PAGE_SIZE - 1 : MAX_PAGE_SIZE;
     // 4.3 / 7: zero is below the minimum; the defects take it as a size, as no limit, or as none given.
     const zero = /^0+$/.test(limitText);
     if (zero && d.has('page-size-zero-served')) limit = 0;
@@ -185,7 +217,12 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
     if (d.has('empty-cursor-500')) throw new Error('cursor: unexpected end of input');
     return bad();
   }
-  const reading = cursorText === null ? undefined : call.deps.cursors.decode(cursorText);
+  // 4.3: a cursor with its filters repeated opens its page (the blind5 defect takes the request for a new query).
+  const cursorIgnored = d.has('blind5-cursor-ignored-with-filters') && cursorText !== null && (statusText !== null || toText !== null);
+  const reading = cursorText === null || cursorIgnored ? undefined : call.deps.cursors.decode(cursorText);
+  /** Matching rows to pass over (the blind5 defect's cursor holds a page number, times this request's page size). */
+  let pageSkip = 0;
+  let pageNumber = 0;
   // 4.3: a cursor the server did not issue gives 400; the defect takes a bad signature for an access attempt.
   if (reading?.ok === false && reading.reason === 'signature' && d.has('tampered-cursor-403')) {
     return call.problem('permission_denied', 'The cursor was not issued to this caller.');
@@ -230,6 +267,7 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
       spent.add(cursorText!);
     }
     start = c.next;
+    if (d.has('blind5-cursor-page-number')) [pageNumber, pageSkip, start] = [c.next, c.next * limit, 0];
     // 4.3: a cursor gives its own page each time (the sequences defect serves a cursor presented again
     // from the position of the bulk's latest issued cursor, as a server-side session would).
     const memory = cursorMemory.get(bulk);
@@ -281,9 +319,21 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   const onePage = cursorText === null && bulk.rows.filter(matches).length <= limit;
   const reversed = d.has('rows-reversed-after-read') && onePage && readByOwner.has(bulk);
   const ordered = reversed ? [...bulk.rows].reverse().map((row, position) => ({ ...row, position })) : bulk.rows;
-  for (const row of ordered) {
-    if (row.position < start) continue;
+  // 4.3: one default order whatever the filters (the blind5 defect's filtered listings come by recipient number).
+  const byNumber =
+    d.has('blind5-filtered-listing-sorted-by-number') && (filters.status !== null || filters.to !== null)
+      ? [...ordered].sort((a, b) => (a.to < b.to ? -1 : a.to > b.to ? 1 : a.position - b.position))
+      : undefined;
+  const placeOf = byNumber ? new Map(byNumber.map((row, i) => [row.id, i])) : undefined;
+  const place = (row: RecipientRow) => placeOf?.get(row.id) ?? row.position;
+  let passedOver = 0;
+  for (const row of byNumber ?? ordered) {
+    if (place(row) < start) continue;
     if (!matches(row)) continue;
+    if (passedOver < pageSkip) {
+      passedOver++;
+      continue;
+    }
     if (page.length === room) {
       hasMore = true;
       break;
@@ -295,7 +345,11 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
       rendered.id = `${row.id.slice(0, 24)}${(start + page.length).toString(16).padStart(12, '0')}`;
     }
     page.push(rendered);
-    lastPosition = row.position;
+    if (d.has('blind5-message-lookup-finds-listed-row')) {
+      const cache = listedRows.get(call.deps.store) ?? new Map<string, { bulk: BulkRecord; row: RecipientRow }>();
+      listedRows.set(call.deps.store, cache.set(row.id, { bulk, row }));
+    }
+    lastPosition = place(row);
   }
   // 4.3: the next page starts right after this one. Defects: the cursor of a page read with a
   // cursor repeats that page's start; the next page starts one row too far.
@@ -304,6 +358,7 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   // positions after this page's start, however many rows the filter passed over.
   if (d.has('blind-cursor-overlaps-one-row')) next = lastPosition;
   if (d.has('blind-filtered-walk-repeats') && (filters.status !== null || filters.to !== null)) next = start + limit;
+  if (d.has('blind5-cursor-page-number')) next = pageNumber + 1;
   // 2.6: has_more says whether another page follows (the blind defect: whether this page is full).
   if (d.has('blind-has-more-by-full-page')) hasMore = page.length === limit;
   // (Another blind defect asks whether any row at all, matching or not, lies after the page.)
@@ -312,7 +367,7 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   const offered = hasMore || d.has('last-page-offers-cursor');
   // (The blind defect writes no cursor as an empty string.)
   const noCursor: string | null = d.has('blind3-last-page-cursor-empty-string') ? '' : null;
-  const nextCursor = offered ? call.deps.cursors.encode({ business: businessId, bulk: bulk.id, filters, next: lastPosition < 0 ? start : next, issuedAt: now }) : noCursor;
+  const nextCursor = offered ? call.deps.cursors.encode({ business: businessId, bulk: bulk.id, filters, next: lastPosition < 0 && !d.has('blind5-cursor-page-number') ? start : next, issuedAt: now }) : noCursor;
   if (offered) {
     const memory = cursorMemory.get(bulk) ?? { latestNext: next, presented: new Set<string>() };
     memory.latestNext = lastPosition < 0 ? start : next;
@@ -334,6 +389,8 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
         : { limit: applied, has_more: hasMore, next_cursor: nextCursor };
   // 4.3: every page is { data, pagination } (the blind defect's later pages, from another
   // serialiser, name the rows items); 2: application/json (the blind defect gives a vendor type).
-  const envelope = reading?.ok && d.has('blind-later-pages-items') ? { items: page, pagination } : { data: page, pagination };
+  // (The blind5 defect serialises an empty page's rows as null.)
+  const data = page.length === 0 && d.has('blind5-empty-page-data-null') ? null : page;
+  const envelope = reading?.ok && d.has('blind-later-pages-items') ? { items: page, pagination } : { data, pagination };
   call.json(200, envelope, {}, d.has('blind-listing-media-type-vendor') ? 'application/vnd.api+json' : undefined);
 }

@@ -40,6 +40,8 @@ export interface Deps {
 
 export class Call {
   app: Application | undefined;
+  /** 4: the name of the request id header (a blind5 defect's wallet handler names it otherwise). */
+  requestIdHeader = 'X-Request-Id';
 
   constructor(
     readonly deps: Deps,
@@ -71,7 +73,7 @@ export class Call {
     // 4.0: an invalid client id is replaced by a generated one (the defect drops it and sends none).
     const given = this.req.headers['x-request-id'];
     if (typeof given === 'string' && given !== this.requestId && this.defects.has('invalid-request-id-dropped')) return extra;
-    return { 'X-Request-Id': this.requestId, ...extra };
+    return { [this.requestIdHeader]: this.requestId, ...extra };
   }
 
   json(status: number, body: unknown, headers: Record<string, string> = {}, vendorType?: string): void {

@@ -5,6 +5,8 @@ import type { Call } from './call.ts';
 import type { IndividualMessage, Store } from '../store.ts';
 import { renderMessage } from './render.ts';
 import type { BulkRecord } from '../store.ts';
+import { listedRows } from './bulk-read.ts';
+import { rowStateAt } from '../lifecycle.ts';
 
 /** What the `blind-message-lookup-finds-bulk` defect answers: a bulk SMS read as one message. */
 function renderBulkAsMessage(call: Call, bulk: BulkRecord): Record<string, unknown> {
@@ -38,6 +40,9 @@ function businessCache(store: Store): Map<string, IndividualMessage> {
   lastRead.set(store, perStore);
   return perStore;
 }
+
+/** Messages each application has read, per reference (the `blind5-message-repeat-read-304` defect). */
+const servedReads = new WeakMap<Store, Set<string>>();
 
 /** Lookups of another business's message already refused, per reference (the `foreign-message-repeat-403` defect). */
 const refusedLookups = new WeakMap<Store, Set<string>>();
@@ -83,7 +88,37 @@ export function getMessage(call: Call, businessId: string, messageId: string): v
   // 4.4: every message of the business is retrieved (the defect searches only the last 24 hours).
   const recent = !stored || call.deps.clock.now() - stored.accepted_at <= DAY_MS;
   const message = recent || !d.has('message-lookup-last-day-only') ? stored : undefined;
-  if (message && message.business_id === businessId) return call.json(200, renderMessage(call, message));
+  if (message && message.business_id === businessId) {
+    // 4.4: every read is a 200 with the message (the blind5 defect's response cache answers a repeat 304).
+    if (d.has('blind5-message-repeat-read-304') && call.app) {
+      const served = servedReads.get(call.deps.store) ?? new Set<string>();
+      servedReads.set(call.deps.store, served);
+      const key = `${call.app.clientId}\u0000${message.id}`;
+      if (served.has(key)) return call.empty(304);
+      served.add(key);
+    }
+    return call.json(200, renderMessage(call, message));
+  }
+  // 4.4: individual SMS only, of the caller's business (the blind5 defect's SMS cache holds listed rows of any business).
+  const listed = !message && d.has('blind5-message-lookup-finds-listed-row') ? listedRows.get(call.deps.store)?.get(messageId) : undefined;
+  if (listed) {
+    const s = rowStateAt(listed.row, listed.bulk, call.deps.clock.now());
+    return call.json(200, renderMessage(call, {
+      id: listed.row.id,
+      business_id: listed.bulk.businessId,
+      from: listed.bulk.from,
+      to: listed.row.to,
+      classification: listed.bulk.classification,
+      message: listed.bulk.message ?? '',
+      status: s.delivery_status,
+      status_reason: s.status_reason,
+      template: listed.bulk.template,
+      accepted_at: listed.bulk.acceptedAt,
+      submitted_at: s.submitted_at,
+      delivered_at: s.delivered_at,
+      failed_at: s.failed_at,
+    }));
+  }
   // 5.6 step 4: ownership holds for every message (the defect checks it only for messages sent without a template).
   if (message?.template && d.has('templated-message-any-business')) return call.json(200, renderMessage(call, message));
   if (message) {

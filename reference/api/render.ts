@@ -11,6 +11,18 @@ const SWAPPED_CLASSIFICATION: Record<string, string> = { transactional: 'promoti
 /** The latest accepted bulk per business, per reference (kept only by the `blind4-read-intake-latest-bulk` defect). */
 export const latestAccepted = new WeakMap<object, Map<string, BulkRecord>>();
 
+/** Accepted bulks per business with their entry counts, per reference (kept only by blind5 defects of the wallet and webhooks). */
+export const inFlight = new WeakMap<object, Map<string, Array<{ bulk: BulkRecord; entries: number }>>>();
+
+/** Entries of the business's bulks still queued or processing now (what those blind5 defects look at). */
+export function entriesInFlight(call: Call, businessId: string): number {
+  const now = call.deps.clock.now();
+  return (inFlight.get(call.deps.store)?.get(businessId) ?? []).filter((b) => projectBulk(b.bulk, now, call.defects).status !== 'completed').reduce((sum, b) => sum + b.entries, 0);
+}
+
+/** settled at each bulk's first read (the `blind5-settled-cached-at-first-read` defect). */
+const firstSettled = new WeakMap<BulkRecord, boolean | null>();
+
 /** How far behind the lagging replica of one defect is. */
 const REPLICA_LAG_MS = 1000;
 const readsOfBulk = new WeakMap<BulkRecord, number>();
@@ -68,6 +80,17 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
   if (submission && !options.acceptance && d.has('processed-from-lagging-replica') && laggingRead(bulk)) {
     const behind = projectBulk(bulk, now - REPLICA_LAG_MS, d).submission;
     submission = { ...submission, processed: behind?.processed ?? 0 };
+  }
+  // 2.2: settled as of this read (the blind5 defect keeps the value of the bulk's first read).
+  if (!options.acceptance && d.has('blind5-settled-cached-at-first-read')) {
+    if (!firstSettled.has(bulk)) firstSettled.set(bulk, settled);
+    settled = firstSettled.get(bulk)!;
+  }
+  // 2.2: intake counts what was taken in (the blind5 defect shows the entries still waiting).
+  if (!options.acceptance && intake && p.submission && d.has('blind5-intake-good-counts-queue')) intake = { ...intake, good: Math.max(0, (intake.good ?? 0) - p.submission.processed) };
+  // 2.2: counts are integers (the blind5 defect leaves zero failures as null).
+  if (!options.acceptance && submission && d.has('blind5-submission-zero-counts-null')) {
+    submission = { ...submission, ...(submission.failed === 0 ? { failed: null as unknown as number } : {}), ...(submission.exhausted === 0 ? { exhausted: null as unknown as number } : {}) };
   }
   if (options.acceptance) {
     // 4.1: the acceptance response shows queued, intake counts, submission null, settled false,
@@ -168,6 +191,8 @@ function templatePin(call: Call, bulk: BulkRecord, acceptance: boolean): Record<
     return null;
   }
   if (d.has('bulk-template-pin-dropped')) return null;
+  // 2.1: both members are UUIDv7 (the blind5 defect's 202 is written before the revision is resolved).
+  if (acceptance && d.has('blind5-acceptance-pin-revision-null')) return { template_id: pin.template_id, revision_id: null };
   // 4.2: the pin recorded at acceptance on every read (the blind defect's reads lose it; another
   // adds the revision's number to it).
   if (!acceptance && d.has('blind-pin-lost-on-read')) return null;
@@ -227,11 +252,13 @@ export function renderMessage(call: Call, m: IndividualMessage): Record<string, 
     // (The blind defect formats it for display: +44 7700 900123.)
     // (Another masks its last four digits for privacy.)
     to: d.has('message-to-without-plus') ? m.to.replace(/^\+/, '') : d.has('blind4-message-to-masked') ? `${m.to.slice(0, -4)}****` : d.has('blind3-message-to-formatted') ? m.to.replace(/^(\+\d{2})(\d{4})(\d+)$/, '$1 $2 $3') : m.to,
-    classification: m.classification,
+    // 2.1: the word (the blind5 defect writes the enum's ordinal).
+    classification: d.has('blind5-message-classification-ordinal') ? (m.classification === 'transactional' ? 0 : 1) : m.classification,
     // 2.4: the content after rendering (the defect shows the pinned template's own text).
     message: (d.has('message-unrendered') && m.template && call.deps.store.template(m.template.template_id)?.text) || m.message,
     // 3.2: the values as written (the blind defect upper-cases them, as its enum's names).
-    status: d.has('message-status-provider-code') && m.status === 'delivered' ? 'DELIVRD' : d.has('blind3-message-status-upper-case') ? m.status.toUpperCase() : m.status,
+    // (The blind5 defect maps it through the bulk processing states: delivered as completed.)
+    status: d.has('message-status-provider-code') && m.status === 'delivered' ? 'DELIVRD' : d.has('blind3-message-status-upper-case') ? m.status.toUpperCase() : d.has('blind5-message-status-bulk-vocabulary') && m.status === 'delivered' ? 'completed' : m.status,
     status_reason: m.status_reason,
     template: d.has('message-template-pin-dropped') ? null : pin,
     // 2.1: UTC with Z (the blind defect writes accepted_at as a local date-time, no offset).

@@ -98,6 +98,9 @@ function requestIdFor(req: IncomingMessage, deps: Deps): string {
   // valid client id an earlier request sent).
   const stale = sent === undefined && d.has('blind4-request-id-stale-when-missing') ? lastClientId.get(deps.counters) : undefined;
   if (stale !== undefined) return stale;
+  // (The blind5 defect takes a submission's Idempotency-Key, as sent, for its request id.)
+  const key = req.headers['idempotency-key'];
+  if (sent === undefined && req.method === 'POST' && typeof key === 'string' && key !== '' && d.has('blind5-request-id-from-idempotency-key')) return key;
   // 4.0: a generated id keeps to the pattern (the defect prefixes it with its origin and a colon).
   if (d.has('generated-request-id-prefixed')) return `req:${generateRequestId()}`;
   // 4.0: at most 128 characters (the blind defect appends a trace context, past the maximum).
@@ -134,6 +137,8 @@ function overPace(deps: Deps): boolean {
  */
 function bearerOf(authorization: string, d: Deps['defects']): string | undefined {
   if (d.has('bare-bearer-500') && /^Bearer\b/i.test(authorization)) return authorization.split(' ')[1]!.trim() || undefined;
+  // (The blind5 defect takes the second space-separated part, whatever follows it.)
+  if (d.has('blind5-bearer-extra-parts-accepted') && /^Bearer +\S/i.test(authorization)) return authorization.split(/ +/)[1];
   // RFC 9110 11.1: the scheme name is case-insensitive (the blind defect wants it written Bearer).
   if (d.has('blind-lowercase-bearer-refused') && !authorization.startsWith('Bearer ')) return undefined;
   // (The defect's scheme table is keyed by the exact name: Bearer in another case finds no entry and throws.)
@@ -211,7 +216,9 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
     if (overPace(deps)) {
       // A sandbox's pace (serve --rate-limit): every caller together, before anything else.
       req.resume();
-      return call.problem('rate_limit_exceeded', 'Too many requests; retry later.', { headers: { 'Retry-After': '1' } });
+      // 7: Retry-After in whole seconds or an HTTP date (the blind5 defect gives the exact time left, fractional).
+      const paceLeft = d.has('blind5-retry-after-fractional') ? ((1000 - (Date.now() - (deps.counters.pace[0] ?? Date.now()))) / 1000).toFixed(3) : '1';
+      return call.problem('rate_limit_exceeded', 'Too many requests; retry later.', { headers: { 'Retry-After': paceLeft } });
     }
     let body = { text: '', tooLarge: false };
     if (method === 'POST' || method === 'PUT' || method === 'PATCH') body = await readBody(req);
@@ -295,6 +302,11 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
     if (!claims && bearer && (d.has('expired-token-accepted') || d.has('wrong-audience-accepted'))) {
       claims = await deps.tokens.verifyIgnoring(bearer, { expiry: d.has('expired-token-accepted'), audience: d.has('wrong-audience-accepted') });
     }
+    // 5.8: an expired token is invalid (the blind5 defect judges expiry with a 15-minute tolerance).
+    if (!claims && bearer && d.has('blind5-expired-token-leeway')) {
+      const late = await deps.tokens.verifyIgnoring(bearer, { expiry: true });
+      if (late && late.exp * 1000 > Date.now() - 15 * 60_000) claims = late;
+    }
     // 5.8: an expired or tampered token is invalid on every operation (the blind defect's deactivation
     // route decodes the JWT without verifying it).
     if (!claims && bearer && operation?.op === 'deactivateWebhook' && d.has('blind4-delete-token-decoded-unverified')) {
@@ -302,6 +314,11 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
       if (sub) claims = { clientId: sub, exp: Math.floor(Date.now() / 1000) + 60 };
     }
     call.app = claims ? deps.store.application(claims.clientId) : undefined;
+    // 5.4: every operation needs a token (the blind5 defect takes a listing's signed cursor as proof of access).
+    const cursorText = query.get('cursor');
+    if (!authorization && operation?.op === 'listRecipients' && cursorText && d.has('blind5-listing-cursor-skips-auth') && deps.cursors.decode(cursorText).ok) {
+      return listRecipients(call, operation.business, operation.id);
+    }
     if (!call.app) {
       if (!authorization && d.has('missing-token-403')) return call.problem('permission_denied', 'Access denied.');
       // 5.8: an invalid token is 401 (the defect's wallet guard refuses it as a missing permission).
@@ -322,7 +339,8 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
       const window = deps.counters.rate.get(call.app.clientId);
       if (!window || now - window.windowStart >= RATE_WINDOW_MS) deps.counters.rate.set(call.app.clientId, { windowStart: now, count: 1 });
       else if (++window.count > limit) {
-        const retryAfter = Math.max(1, Math.ceil((window.windowStart + RATE_WINDOW_MS - now) / 1000));
+        const left = (window.windowStart + RATE_WINDOW_MS - now) / 1000;
+        const retryAfter = d.has('blind5-retry-after-fractional') ? left.toFixed(3) : Math.max(1, Math.ceil(left));
         const headers: Record<string, string> = d.has('rate-limit-without-retry-after') ? {} : { 'Retry-After': String(retryAfter) };
         return call.problem('rate_limit_exceeded', 'Too many requests for this application; retry later.', { headers });
       }

@@ -2,6 +2,7 @@
 import { uuidv7 } from '../ids.ts';
 import { authorize } from './authorize.ts';
 import type { Call } from './call.ts';
+import { entriesInFlight } from './render.ts';
 
 /** Seconds a client should wait when the wallet source is unavailable. */
 export const WALLET_RETRY_AFTER_S = 5;
@@ -16,6 +17,8 @@ const NUMERIC_CURRENCY: Record<string, string> = { GBP: '826', EUR: '978', USD: 
 export function getWallet(call: Call, businessId: string): void {
   const d = call.defects;
   const { store, clock, faults, counters } = call.deps;
+  // 4: every answer carries X-Request-Id (the blind5 defect's wallet service names its header otherwise).
+  if (d.has('blind5-wallet-correlation-id-header')) call.requestIdHeader = 'X-Correlation-Id';
   // 4.5: the permission is checked on every read (the blind defect serves a per-business cache to
   // any granted application before the permission is asked for).
   const grant = call.app?.grants.find((g) => g.businessId === businessId && g.active);
@@ -71,6 +74,10 @@ export function getWallet(call: Call, businessId: string): void {
     body.available_balance = perStore.get(business.id);
   }
   if (d.has('reserved-nonzero-every-tenth-read') && counters.walletReads % 10 === 0) body.reserved_balance = '0.01';
+  // 2.5: no reservations in v1 (blind5 defects: the cost of bulks in flight shown reserved, or taken off available).
+  const pending = d.has('blind5-wallet-reserved-in-flight') || d.has('blind5-wallet-available-excludes-in-flight') ? 0.04 * entriesInFlight(call, business.id) : 0;
+  if (pending > 0 && d.has('blind5-wallet-reserved-in-flight')) body.reserved_balance = pending.toFixed(2);
+  if (pending > 0 && d.has('blind5-wallet-available-excludes-in-flight')) body.available_balance = (Number(business.currentBalance) - pending).toFixed(2);
   if (d.has('blind-wallet-cache-skips-permission')) {
     const perStore = walletCache.get(store) ?? new Map<string, Record<string, unknown>>();
     walletCache.set(store, perStore.set(business.id, body));
@@ -87,7 +94,9 @@ function walletBody(call: Call, id: string, name: string, currency: string, curr
       ? Number(amount).toLocaleString('en-US', { minimumFractionDigits: 2, maximumFractionDigits: 2 })
       : d.has('blind-wallet-balance-zero-padded')
         ? amount.padStart(10, '0')
-        : amount;
+        : d.has('blind5-wallet-balance-plus-sign') && !amount.startsWith('-')
+          ? `+${amount}`
+          : amount;
   const body: Record<string, unknown> = {
     // 2.5: the business of the path (the defect writes the snapshot's own new id).
     business_id: d.has('wallet-business-id-is-snapshot-id') ? uuidv7(now) : id,

@@ -2,6 +2,7 @@
 import { UUID_V7 } from '../ids.ts';
 import { authorize } from './authorize.ts';
 import type { Call } from './call.ts';
+import { entriesInFlight } from './render.ts';
 
 /** Applications that have deactivated an endpoint, per reference (the `blind4-webhook-ownership-skipped-after-first` defect). */
 const managers = new WeakMap<object, Set<string>>();
@@ -27,6 +28,14 @@ export function deactivateWebhookEndpoint(call: Call, businessId: string, endpoi
     // 3.4: a refused call changes nothing (the defect has already written the deactivation).
     if (endpoint?.active && d.has('webhook-refused-still-deactivates')) store.saveWebhookEndpoint({ ...endpoint, active: false, deactivatedAt: clock.now() });
     return;
+  }
+  // 4.0: Idempotency-Key belongs to bulk submission (the blind5 defect's middleware asks every unsafe method for one).
+  if (d.has('blind5-webhook-idempotency-key-required') && !call.req.headers['idempotency-key']) {
+    return call.validationFailed('The Idempotency-Key header is required.', [{ pointer: 'Idempotency-Key', code: 'field_invalid' }]);
+  }
+  // 3.4: in-flight attempts may finish or be cancelled (the blind5 defect refuses while a bulk is in flight).
+  if (d.has('blind5-webhook-busy-while-bulk-in-flight') && entriesInFlight(call, businessId) > 0) {
+    return call.problem('idempotency_conflict', 'The endpoint has deliveries in flight; retry once they finish.');
   }
   // 4.6: the DELETE has no body (the blind defect's middleware demands a Content-Type all the same).
   if (d.has('blind-delete-requires-content-type') && !call.req.headers['content-type']) {

@@ -7,7 +7,7 @@ import { BLIND_DEFECTS, type BlindDefectId } from '../../reference/blind-defects
 import { DEFECTS, activeDefects, isDefectId, type Defect } from '../../reference/defects.ts';
 import { TOPICS } from '../../core/model.ts';
 import { requirementById } from '../../spec/requirements.ts';
-import { RANDOM_V7, UTC_Z, freshKey, holdsProbesBothWays, messageBody, templateBody, type Harness, type Reply } from './helpers.ts';
+import { RANDOM_V7, UTC_Z, UUID_V7, freshKey, holdsProbesBothWays, messageBody, templateBody, type Harness, type Reply } from './helpers.ts';
 
 const advance = (h: Harness, ms: number) => h.control('POST', '/clock/advance', { ms });
 const wallet = (h: Harness, as: 'primary' | 'limited' = 'primary', headers: Record<string, string> = {}) => h.call('GET', h.paths.wallet(h.b), { as, headers });
@@ -184,10 +184,143 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   'blind4-message-submitted-at-date-only': async (h) => !UTC_Z.test((await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.submitted_at),
   'blind4-message-to-masked': async (h) => !/^\+[1-9]\d{7,14}$/.test((await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.to),
   // sequences
+  // round 5
+  // auth-ordering
+  'blind5-listing-cursor-skips-auth': async (h) => {
+    const cursor = (await rows(h, { limit: '10' })).json.pagination.next_cursor;
+    return (await h.call('GET', h.paths.rows(h.b, h.f.expiredCursorBulkId), { as: 'none', query: { cursor } })).status < 300;
+  },
+  'blind5-expired-token-leeway': async (h) => (await h.call('GET', h.paths.wallet(h.b), { as: { bearer: h.f.expiredToken } })).status < 300,
+  'blind5-bearer-extra-parts-accepted': async (h) => (await h.call('GET', h.paths.wallet(h.b), { as: { authorization: `Bearer ${await h.token('primary')} extra` } })).status < 300,
+  // idempotency
+  'blind5-content-dedupe-across-keys': async (h) => (await h.submit(messageBody(h))).json.id === (await h.submit(messageBody(h))).json.id,
+  'blind5-replay-body-empty-after-first': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    await h.submit(messageBody(h), { key });
+    return (await h.submit(messageBody(h), { key })).json?.id !== first.json.id;
+  },
+  // recipient-limits
+  'blind5-over-limit-status-400': async (h) => (await h.submit(messageBody(h, { recipients: many(h, 1001) }))).status !== 422,
+  'blind5-at-max-insert-500': async (h) => (await h.submit(messageBody(h, { recipients: many(h, 1000) }))).status !== 202,
+  // cursors
+  'blind5-cursor-page-number': async (h) => {
+    const all = (await rows(h, { limit: '1000' })).json.data as Array<{ id: string }>;
+    const cursor = (await rows(h, { limit: '10' })).json.pagination.next_cursor;
+    return (await rows(h, { cursor, limit: '25' })).json.data[0]?.id !== all[10]!.id;
+  },
+  'blind5-cursor-ignored-with-filters': async (h) => {
+    const first = (await rows(h, { status: 'delivered', limit: '10' })).json;
+    const second = (await rows(h, { status: 'delivered', limit: '10', cursor: first.pagination.next_cursor })).json;
+    return second.data[0]?.id === first.data[0].id;
+  },
+  'blind5-filtered-limit-max-500': async (h) => (await rows(h, { status: 'delivered', limit: '1000' })).status !== 200,
+  // bulk-invariants
+  'blind5-settled-cached-at-first-read': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    await h.call('GET', h.paths.bulk(h.b, accepted.json.id));
+    await advance(h, 2000);
+    const bulk = (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json;
+    return bulk.status === 'completed' && bulk.submission.retryable_failed_count === 0 && bulk.settled !== true;
+  },
+  'blind5-intake-good-counts-queue': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    const before = (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.intake.good;
+    await advance(h, 2000);
+    return (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.intake.good < before;
+  },
+  'blind5-location-id-drafted-apart': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    const read = await h.call('GET', new URL(accepted.headers.get('location')!, h.ref.baseUrl).pathname);
+    return read.status !== 200 || read.json.id !== accepted.json.id;
+  },
+  'blind5-media-type-case-sensitive': async (h) => (await h.submit(messageBody(h), { headers: { 'content-type': 'Application/JSON' } })).status !== 202,
+  // wallet
+  'blind5-wallet-reserved-in-flight': async (h) => {
+    await h.submit(messageBody(h));
+    return (await wallet(h)).json.reserved_balance !== '0.00';
+  },
+  'blind5-wallet-available-excludes-in-flight': async (h) => {
+    await h.submit(messageBody(h));
+    const w = (await wallet(h)).json;
+    return w.available_balance !== w.current_balance;
+  },
+  'blind5-wallet-balance-plus-sign': async (h) => !/^-?(?:0|[1-9]\d*)(?:\.\d+)?$/.test((await wallet(h)).json.current_balance),
+  // concealment
+  'blind5-filtered-rows-skip-ownership': async (h) => (await rows(h, { status: 'delivered' }, h.f.foreignBulkId)).status === 200,
+  'blind5-rows-of-message-id': async (h) => (await rows(h, {}, h.f.foreignMessageId)).status === 200,
+  'blind5-message-lookup-finds-listed-row': async (h) => {
+    const theirs = (await h.call('GET', h.paths.rows(h.f.otherBusinessId, h.f.foreignBulkId), { as: 'other' })).json.data[0].id;
+    return (await h.call('GET', h.paths.message(h.b, theirs))).status === 200;
+  },
+  // request-id
+  'blind5-wallet-correlation-id-header': async (h) => (await wallet(h)).headers.get('x-request-id') === null,
+  'blind5-request-id-from-idempotency-key': async (h) => !/^[A-Za-z0-9._-]{1,128}$/.test((await h.submit(messageBody(h), { key: `probe key:${freshKey()}` })).headers.get('x-request-id') ?? ''),
+  // problem-details
+  'blind5-retry-after-fractional': async (h) => {
+    await h.control('POST', '/faults', { rateLimitPerMinute: 1 });
+    await wallet(h);
+    const limited = await wallet(h);
+    const retry = limited.headers.get('retry-after') ?? '';
+    return limited.status === 429 && !/^\d+$/.test(retry) && Number.isNaN(Date.parse(retry));
+  },
+  'blind5-null-body-500': async (h) => (await h.call('POST', h.paths.bulks(h.b), { body: 'null', headers: { 'content-type': 'application/json', 'idempotency-key': freshKey() } })).status >= 500,
+  'blind5-missing-member-error-code-null': async (h) => {
+    const { from: _from, ...withoutFrom } = messageBody(h);
+    return errorsOf(await h.submit(withoutFrom)).some((e) => typeof e.code !== 'string');
+  },
+  // validation
+  'blind5-recipient-fullwidth-digits-accepted': async (h) => (await h.submit(messageBody(h, { recipients: [{ to: '+\uFF14\uFF147700900123' }] }))).status < 300,
+  'blind5-recipient-trailing-newline-accepted': async (h) => (await h.submit(messageBody(h, { recipients: [{ to: `${h.f.recipients[0]}\n` }] }))).status < 300,
+  'blind5-recipient-null-to-dropped': async (h) => (await h.submit(messageBody(h, { recipients: [{ to: h.f.recipients[0] }, { to: null }] }))).status < 300,
+  // schemas
+  'blind5-empty-page-data-null': async (h) => !Array.isArray((await rows(h, { to: '+447700900999' })).json.data),
+  'blind5-submission-zero-counts-null': async (h) =>
+    Object.values((await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId))).json.submission ?? {}).some((v) => typeof v !== 'number'),
+  'blind5-acceptance-pin-revision-null': async (h) => !UUID_V7.test(String((await h.submit(templateBody(h))).json.template?.revision_id)),
+  // webhooks
+  'blind5-webhook-idempotency-key-required': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId))).status !== 204,
+  'blind5-webhook-busy-while-bulk-in-flight': async (h) => {
+    await h.submit(messageBody(h));
+    return (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId))).status !== 204;
+  },
+  // messages
+  'blind5-message-repeat-read-304': async (h) => {
+    await h.call('GET', h.paths.message(h.b, h.f.messageId));
+    return (await h.call('GET', h.paths.message(h.b, h.f.messageId))).status !== 200;
+  },
+  'blind5-message-classification-ordinal': async (h) => typeof (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.classification !== 'string',
+  'blind5-message-status-bulk-vocabulary': async (h) =>
+    !['queued', 'sent', 'delivered', 'failed'].includes((await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.status),
+  // sequences
+  'blind5-bulk-ownership-skipped-after-own-read': async (h) => {
+    await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId));
+    return (await h.call('GET', h.paths.bulk(h.b, h.f.foreignBulkId))).status === 200;
+  },
+  'blind5-conflict-overwrites-message': async (h) => {
+    const key = freshKey();
+    const accepted = await h.submit(messageBody(h), { key });
+    await h.submit(messageBody(h, { message: 'Another text entirely.' }), { key });
+    return (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.message !== messageBody(h).message;
+  },
+  'blind5-key-released-after-conflict': async (h) => {
+    const key = freshKey();
+    const accepted = await h.submit(messageBody(h), { key });
+    await h.submit(messageBody(h, { message: 'Another text entirely.' }), { key });
+    return (await h.submit(messageBody(h), { key })).json?.id !== accepted.json.id;
+  },
+  'blind5-filtered-listing-sorted-by-number': async (h) => {
+    const accepted = await h.submit(messageBody(h, {}, 4));
+    await advance(h, 2000);
+    const ids = (q: Record<string, string>) => rows(h, q, accepted.json.id).then((r) => (r.json.data as Array<{ id: string }>).map((x) => x.id));
+    const filtered = await ids({ status: 'delivered' });
+    const inOrder = (await ids({})).filter((id) => filtered.includes(id));
+    return filtered.join() !== inOrder.join();
+  },
 };
 
 /** The authoring rounds so far. */
-const ROUNDS = [1, 2, 3, 4] as const;
+const ROUNDS = [1, 2, 3, 4, 5] as const;
 
 /** Compile-time: a blind defect has the main registry's shape (a scorer may list both alike). */
 const asDefects: readonly Defect[] = BLIND_DEFECTS;
@@ -199,22 +332,22 @@ describe('blind defect registry', () => {
 
   // A blind defect caught once its misses were closed moves to the main registry with its id
   // (issue 29): what was written blind in round 1 is the two together.
-  // Round 3's and round 4's ids say their round (blind3-, blind4-), moved or not.
-  const roundOf = (d: { id: string }) => ('round' in d ? (d.round as number) : d.id.startsWith('blind4-') ? 4 : d.id.startsWith('blind3-') ? 3 : 1);
-  const writtenBlind = [...BLIND_DEFECTS, ...DEFECTS.filter((d) => /^blind[34]?-/.test(d.id))];
+  // Round 3's to 5's ids say their round (blind3-, blind4-, blind5-), moved or not.
+  const roundOf = (d: { id: string }) => ('round' in d ? (d.round as number) : d.id.startsWith('blind5-') ? 5 : d.id.startsWith('blind4-') ? 4 : d.id.startsWith('blind3-') ? 3 : 1);
+  const writtenBlind = [...BLIND_DEFECTS, ...DEFECTS.filter((d) => /^blind[345]?-/.test(d.id))];
 
-  it('holds at least 40 defects per round with unique kebab-case ids prefixed blind- (blind3-, blind4- in rounds 3, 4), apart from the main registry', () => {
+  it('holds at least 40 defects per round with unique kebab-case ids prefixed blind- (blind3-, blind4-, blind5- in rounds 3 to 5), apart from the main registry', () => {
     for (const round of ROUNDS) expect(writtenBlind.filter((d) => roundOf(d) === round).length, `round ${round}`).toBeGreaterThanOrEqual(40);
     const ids = BLIND_DEFECTS.map((d) => d.id);
     expect(new Set(ids).size).toBe(ids.length);
     const main = new Set(DEFECTS.map((d) => d.id));
     for (const id of ids) {
-      expect(id).toMatch(/^blind[34]?-[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(id).toMatch(/^blind[345]?-[a-z0-9]+(-[a-z0-9]+)*$/);
       expect(main.has(id), id).toBe(false);
     }
   });
 
-  it('covers every topic with at least two defects in each round, rounds 1 to 4 only', () => {
+  it('covers every topic with at least two defects in each round, rounds 1 to 5 only', () => {
     for (const d of BLIND_DEFECTS) expect(ROUNDS, d.id).toContain(d.round);
     for (const round of ROUNDS) {
       for (const topic of TOPICS.filter((t) => t !== 'sequences')) expect(writtenBlind.filter((d) => roundOf(d) === round && d.topic === topic).length, `${topic} round ${round}`).toBeGreaterThanOrEqual(2);
