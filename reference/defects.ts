@@ -422,6 +422,9 @@ const registry = [
   { id: 'blind4-webhook-ownership-skipped-after-first', requirement: 'HOOK-OWNERSHIP', topic: 'webhooks', round: 4, description: "Once an application has deactivated one of its business's endpoints, later deactivations skip the ownership check: another business's endpoint is then deactivated under the caller's business (204)." },
   { id: 'blind4-filtered-rows-other-ids', requirement: 'SEQ-LISTING-CONSISTENT', topic: 'sequences', round: 4, description: "Rows of a filtered listing come from a view whose ids end in the row's place in the result, so the same row has another id than in the unfiltered listing." },
   { id: 'blind4-replay-serves-latest-response', requirement: 'SEQ-REPLAY-AFTER-ANY', topic: 'sequences', round: 4, description: "A replay answers the application's latest stored response (a single slot), so a repeat of key A after a submission under key B replays B's bulk." },
+  // Written blind (reference/blind-defects.ts, round 5), caught once its misses were closed (issue 29): ids and round kept.
+  { id: 'blind5-wallet-reserved-in-flight', requirement: 'WAL-RESERVED-ZERO', topic: 'wallet', round: 5, description: "While a bulk of the business is queued or processing, reserved_balance shows its cost (0.04 per entry), reservation accounting shipped early: a wallet read right after a submission shows a nonzero reserved_balance." },
+  { id: 'blind5-wallet-available-excludes-in-flight', requirement: 'WAL-AVAILABLE-EQUALS-CURRENT', topic: 'wallet', round: 5, description: "available_balance is current_balance less the cost of the business's bulks still queued or processing (0.04 per entry): right after a submission the two differ." },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

@@ -236,15 +236,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   },
   'blind5-media-type-case-sensitive': async (h) => (await h.submit(messageBody(h), { headers: { 'content-type': 'Application/JSON' } })).status !== 202,
   // wallet
-  'blind5-wallet-reserved-in-flight': async (h) => {
-    await h.submit(messageBody(h));
-    return (await wallet(h)).json.reserved_balance !== '0.00';
-  },
-  'blind5-wallet-available-excludes-in-flight': async (h) => {
-    await h.submit(messageBody(h));
-    const w = (await wallet(h)).json;
-    return w.available_balance !== w.current_balance;
-  },
   'blind5-wallet-balance-plus-sign': async (h) => !/^-?(?:0|[1-9]\d*)(?:\.\d+)?$/.test((await wallet(h)).json.current_balance),
   // concealment
   'blind5-filtered-rows-skip-ownership': async (h) => (await rows(h, { status: 'delivered' }, h.f.foreignBulkId)).status === 200,

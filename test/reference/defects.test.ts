@@ -1094,6 +1094,15 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await h.submit(messageBody(h, { message: 'Another text.' }));
     return (await h.submit(messageBody(h), { key })).json?.id !== first.json.id;
   },
+  'blind5-wallet-reserved-in-flight': async (h) => {
+    await h.submit(messageBody(h));
+    return (await wallet(h)).json.reserved_balance !== '0.00';
+  },
+  'blind5-wallet-available-excludes-in-flight': async (h) => {
+    await h.submit(messageBody(h));
+    const w = (await wallet(h)).json;
+    return w.available_balance !== w.current_balance;
+  },
 };
 
 describe('defect registry', () => {
