@@ -422,6 +422,8 @@ const registry = [
   { id: 'blind4-webhook-ownership-skipped-after-first', requirement: 'HOOK-OWNERSHIP', topic: 'webhooks', round: 4, description: "Once an application has deactivated one of its business's endpoints, later deactivations skip the ownership check: another business's endpoint is then deactivated under the caller's business (204)." },
   { id: 'blind4-filtered-rows-other-ids', requirement: 'SEQ-LISTING-CONSISTENT', topic: 'sequences', round: 4, description: "Rows of a filtered listing come from a view whose ids end in the row's place in the result, so the same row has another id than in the unfiltered listing." },
   { id: 'blind4-replay-serves-latest-response', requirement: 'SEQ-REPLAY-AFTER-ANY', topic: 'sequences', round: 4, description: "A replay answers the application's latest stored response (a single slot), so a repeat of key A after a submission under key B replays B's bulk." },
+  // idempotency (traffic judge, issue 31): an identical repeat refused for no fault of its own.
+  { id: 'identical-repeat-refused-422', requirement: 'IDEM-REPLAY', topic: 'idempotency', description: 'A byte-identical repeat of an accepted submission within the window is refused 422 invalid_recipient (its numbers taken for duplicates of the bulk already queued) instead of the replay.' },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */
