@@ -146,6 +146,11 @@ describe('a 5xx under a key and the key’s 202, by their times', () => {
     expect(replayOf(traffic).notes.join('\n')).toContain('a retry after a failure');
   });
 
+  it('gives a gap within a HAR’s millisecond to the retry (its start may be cut to the millisecond)', () => {
+    const traffic = [submitted('c6', 500, { times: [0, 5.6] }), submitted('c6', 202, { times: [5, 20] })];
+    expect(failures(traffic)).toEqual([]);
+  });
+
   it('notes it too when it is recorded after the 202 but the times show it came first', () => {
     const traffic = [submitted('c3', 202, { times: [10, 20] }), submitted('c3', 500, { times: [0, 5] })];
     expect(failures(traffic)).toEqual([]);

@@ -32,6 +32,9 @@ interface Waiting {
   at: number;
 }
 
+/** How finely a recording may tell times apart (HAR's startedDateTime: whole milliseconds). */
+const TIME_PRECISION_MS = 1;
+
 /** 5xx answers kept per key while its 202 is not seen (a client retrying more often is noted at once). */
 const FAILURES_PER_KEY = 16;
 
@@ -45,8 +48,9 @@ function timeOf(failed: TrafficExchange, accepted: TrafficExchange): 'before' | 
   const { startedAt: fs, endedAt: fe } = failed;
   const { startedAt: as, endedAt: ae } = accepted;
   if (fs === undefined || fe === undefined || as === undefined || ae === undefined) return undefined;
-  // A tie is given to the retry: a client may send it the moment the failure came back.
-  if (fe <= as) return 'before';
+  // A tie, or a gap within a HAR's precision (its startedDateTime counts whole milliseconds), is
+  // given to the retry: a client may send it the moment the failure came back.
+  if (fe <= as + TIME_PRECISION_MS) return 'before';
   return fs >= ae ? 'after' : 'overlap';
 }
 
