@@ -169,6 +169,8 @@ export interface Exchange {
   response?: RecordedResponse;
   /** Transport failure instead of a response (reset, timeout, size cap). */
   transportError?: string;
+  /** When the request was sent, epoch milliseconds to the microsecond (absent in logs written before it was recorded). */
+  sentAt?: number;
   durationMs: number;
   curl: string;
 }

@@ -42,6 +42,7 @@ export function createRecorder(secrets: SecretSet, exchangeLogPath: string): Exc
         headers: redactHeaders(out.headers, secrets),
         ...(out.body !== undefined ? { body: redactBody(out.body, secrets) } : {}),
       },
+      ...(raw.sentAt !== undefined ? { sentAt: raw.sentAt } : {}),
       durationMs: raw.durationMs,
       curl: curlLine(out),
     };

@@ -16,7 +16,10 @@ export interface RawResult {
   headers: Record<string, string>;
   text: string;
   transportError?: string;
+  /** How long until the answer was read whole (ms, to the microsecond). */
   durationMs: number;
+  /** When the request was sent: epoch milliseconds, to the microsecond (the traffic judge tells overlapping calls by it). */
+  sentAt?: number;
 }
 
 export interface Outgoing {
@@ -59,6 +62,8 @@ function describeTransportError(error: unknown, timeoutMs: number): string {
   const message = e.cause?.message ?? e.message ?? String(error);
   return code ? `${code}: ${message}` : message;
 }
+
+const microseconds = (ms: number) => Math.round(ms * 1000) / 1000;
 
 /** Whether the environment names a proxy (HTTPS_PROXY, HTTP_PROXY, either case). */
 export function proxyConfigured(env: NodeJS.ProcessEnv = process.env): boolean {
@@ -130,7 +135,10 @@ export function createTransport(settings: TransportSettings): Transport {
   async function perform(out: Outgoing): Promise<RawResult> {
     const { agent, request } = await connections();
     const started = performance.now();
-    const elapsed = () => Math.round(performance.now() - started);
+    const sentAt = microseconds(performance.timeOrigin + started);
+    // When it was sent and how long it took, to the microsecond: concurrent calls on loopback start
+    // and end within the same millisecond, and the traffic judge orders them by these times.
+    const timing = () => ({ sentAt, durationMs: microseconds(performance.now() - started) });
     // A plain timer rather than AbortSignal.timeout, which cost about 25 times more per request
     // (bench/client-throughput.ts); the abort reason is the same TimeoutError.
     const controller = new AbortController();
@@ -153,7 +161,7 @@ export function createTransport(settings: TransportSettings): Transport {
       const declared = Number(response.headers['content-length'] ?? Number.NaN);
       if (Number.isInteger(declared) && declared >= 0 && declared <= RESPONSE_SIZE_CAP) {
         const text = await response.body.text();
-        return { status: response.statusCode, headers: lowerCaseHeaders(response.headers), text, durationMs: elapsed() };
+        return { status: response.statusCode, headers: lowerCaseHeaders(response.headers), text, ...timing() };
       }
       const chunks: Buffer[] = [];
       let size = 0;
@@ -166,7 +174,7 @@ export function createTransport(settings: TransportSettings): Transport {
             headers: lowerCaseHeaders(response.headers),
             text: '',
             transportError: `response larger than ${RESPONSE_SIZE_CAP} bytes (HTTP ${response.statusCode}); cut off`,
-            durationMs: elapsed(),
+            ...timing(),
           };
         }
         chunks.push(chunk as Buffer);
@@ -175,10 +183,10 @@ export function createTransport(settings: TransportSettings): Transport {
         status: response.statusCode,
         headers: lowerCaseHeaders(response.headers),
         text: Buffer.concat(chunks).toString('utf8'),
-        durationMs: elapsed(),
+        ...timing(),
       };
     } catch (error) {
-      return { status: 0, headers: {}, text: '', transportError: describeTransportError(error, settings.timeoutMs), durationMs: elapsed() };
+      return { status: 0, headers: {}, text: '', transportError: describeTransportError(error, settings.timeoutMs), ...timing() };
     } finally {
       clearTimeout(timer);
     }

@@ -508,8 +508,8 @@ export const ADVISORIES: readonly AdvisoryReview[] = [
   },
   {
     checks: ['traffic/idempotency/replay'],
-    finding: "a submission answered 5xx under a key not yet seen accepted",
-    why: 'a retry after an unexpected failure (section 7) and a concurrent call recorded before its sibling look the same in traffic, and 4.1 rule 6 leaves both unshown',
+    finding: "a submission answered 5xx under a key not yet seen accepted, answered before the request of the key's 202 was sent, or with no times recorded to tell",
+    why: "a retry after an unexpected failure (section 7) is left unshown by 4.1 rule 6; one whose request ran beside the 202's by the recorded times is a concurrent call and fails PROB-NO-5XX-FOR-CLIENT-FAULT, but without times the two look the same",
     note: true,
   },
   {

@@ -12,6 +12,7 @@ interface HarHeader {
 }
 interface HarEntry {
   startedDateTime?: unknown;
+  time?: unknown;
   request?: { method?: unknown; url?: unknown; headers?: unknown; postData?: { text?: unknown } };
   response?: { status?: unknown; headers?: unknown; content?: { text?: unknown; encoding?: unknown } };
 }
@@ -50,6 +51,8 @@ function exchangeOf(entry: HarEntry, i: number, name: string): TrafficExchange |
   }
   if (response.status === 0) return undefined;
   const started = typeof entry.startedDateTime === 'string' ? Date.parse(entry.startedDateTime) : NaN;
+  // HAR 1.2: `time` is the whole exchange in milliseconds (-1 or absent when unknown).
+  const ended = typeof entry.time === 'number' && entry.time >= 0 ? started + entry.time : NaN;
   const body = typeof request.postData?.text === 'string' ? request.postData.text : undefined;
   const responseBody = contentText(response.content);
   // No text but a size above zero: the exporter left the body out (not an empty body).
@@ -59,6 +62,7 @@ function exchangeOf(entry: HarEntry, i: number, name: string): TrafficExchange |
     index: 0,
     source: `${name} entry ${i + 1}`,
     ...(Number.isFinite(started) ? { startedAt: started } : {}),
+    ...(Number.isFinite(ended) ? { endedAt: ended } : {}),
     request: { method: request.method.toUpperCase(), url: request.url, headers: headersOf(request.headers), ...(body !== undefined ? { body } : {}) },
     response: { status: response.status, headers: headersOf(response.headers), ...(responseBody !== undefined ? { body: responseBody } : {}), ...(notRecorded ? { bodyNotRecorded: true } : {}) },
   };

@@ -7,7 +7,11 @@ interface LoggedExchange {
   request?: { method?: unknown; url?: unknown; headers?: unknown; body?: unknown };
   response?: { status?: unknown; headers?: unknown; body?: unknown };
   transportError?: unknown;
+  sentAt?: unknown;
+  durationMs?: unknown;
 }
+
+const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
 
 const normalised = (value: unknown) =>
   normaliseHeaders(
@@ -104,9 +108,13 @@ export async function* readJsonl(chunks: AsyncIterable<Buffer | string>, name: s
       }
       const status = entry.response.status;
       if (typeof status !== 'number') throw new HarnessError('TRAFFIC_UNRECOGNIZED', `${name} line ${lineNumber} has a response without a status`);
+      // When it was sent and answered (a log written before times were recorded has none).
+      const sent = finite(entry.sentAt) ? entry.sentAt : undefined;
       batch.push({
         index: 0,
         source: `${name} line ${lineNumber}`,
+        startedAt: sent,
+        endedAt: sent !== undefined && finite(entry.durationMs) && entry.durationMs >= 0 ? sent + entry.durationMs : undefined,
         // One shape for every exchange (an absent body is undefined), so the rules' reads stay fast.
         request: {
           method: request.method.toUpperCase(),

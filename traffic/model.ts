@@ -21,8 +21,10 @@ export interface TrafficExchange {
   index: number;
   /** `file#entry`, for messages that point at the input. */
   source: string;
-  /** Epoch milliseconds the request started, when the recording says (HAR). */
+  /** Epoch milliseconds the request started, when the recording says (HAR, a run's log, the proxy). */
   startedAt?: number;
+  /** Epoch milliseconds the answer was complete, when the recording says (with `startedAt`, whether two calls overlapped). */
+  endedAt?: number;
   request: TrafficRequest;
   response: TrafficResponse;
 }

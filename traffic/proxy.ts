@@ -133,6 +133,7 @@ export async function startProxy(options: ProxyOptions): Promise<RunningProxy> {
       index: exchanges.length,
       source: `proxy exchange ${exchanges.length + 1}`,
       startedAt: started,
+      endedAt: Date.now(),
       request: { method: (req.method ?? 'GET').toUpperCase(), url: target.href, headers: flat(req.headers), ...(sentBody !== undefined ? { body: sentBody } : {}) },
       response: { status: answer.statusCode, headers: flat(answer.headers), ...(responseBody !== undefined ? { body: responseBody } : {}) },
     });

@@ -195,7 +195,8 @@ export async function streamTraffic(paths: readonly string[]): Promise<TrafficSt
   for (const path of paths) files.push(await openFile(path));
   const notes: string[] = [];
   const each = files.map((f) => exchangesOf(f, notes));
-  // A run's log has no start times: its order is the order given. Only HAR files are put in time order.
+  // A run's log is in check order (each check's lines written as it ends), older logs have no times:
+  // its order is the order given. Only HAR files are put in time order.
   const ordered = files.every((f) => f.format === 'har')
     ? (async function* () {
         for await (const ex of inTimeOrder(each.map(oneByOne), notes)) yield [ex];

@@ -254,6 +254,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
         // 4.1 rule 4: 409 (the blind defect answers 422).
         return call.problem('idempotency_conflict', 'This Idempotency-Key was already used with a different payload.', { headers, ...(d.has('blind3-conflict-status-422') ? { status: 422 } : {}) });
       }
+      // 4.1 rule 3: a byte-identical repeat is replayed (the defect refuses it as duplicate numbers).
+      if (d.has('identical-repeat-refused-422') && !rewritten) return call.problem('invalid_recipient', 'These recipients were already submitted.');
       // 4.1 rule 3: replay the original response (status, body, Location) and create nothing (the
       // defects run the acceptance again underneath: for a byte-identical repeat, or one rewritten).
       if ((d.has('replay-creates-bulk') && !rewritten) || (d.has('equivalent-repeat-creates-bulk') && rewritten)) saveOrphan();

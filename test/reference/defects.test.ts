@@ -157,6 +157,12 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const again = await h.submit(messageBody(h), { key });
     return again.headers.get('location') !== first.headers.get('location');
   },
+  'identical-repeat-refused-422': async (h) => {
+    const key = freshKey();
+    const body = messageBody(h);
+    await h.submit(body, { key });
+    return (await h.submit(body, { key })).status === 422;
+  },
   'idempotency-key-max-255': async (h) => (await h.submit(messageBody(h), { key: 'k'.repeat(256) })).status !== 202,
   'idempotency-key-recorded-late': async (h) => {
     const key = freshKey();

@@ -81,19 +81,24 @@ function unknownId(): string {
   return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-7${hex.slice(13, 16)}-a${hex.slice(17, 20)}-${hex.slice(20, 32)}`;
 }
 
+/** A recording client holding a token of the reference's primary application (the token request recorded first). */
+export async function authorisedClient(reference: RunningReference, base = reference.baseUrl): Promise<{ client: RecordingClient; bearer: { authorization: string } }> {
+  const client = new RecordingClient(base);
+  const { clientId, clientSecret } = reference.apps.primary;
+  const basic = Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64');
+  const token = await client.send('POST', reference.tokenUrl, { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' }, 'grant_type=client_credentials');
+  return { client, bearer: { authorization: `Bearer ${token.json.access_token as string}` } };
+}
+
 /**
  * One session of the test client: a token, wallet reads, a bulk submitted, replayed and
  * conflicted, read until completed, its rows walked two at a time (and filtered), a second bulk
  * from a template, an individual message, a few refusals the document asks for, a deactivation.
  */
 export async function clientSession(reference: RunningReference, base = reference.baseUrl, options: { overLimit?: boolean } = {}): Promise<Har> {
-  const client = new RecordingClient(base);
-  const { clientId, clientSecret } = reference.apps.primary;
+  const { client, bearer } = await authorisedClient(reference, base);
   const f = reference.fixtures;
   const business = f.businessId!;
-  const basic = Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64');
-  const token = await client.send('POST', reference.tokenUrl, { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' }, 'grant_type=client_credentials');
-  const bearer = { authorization: `Bearer ${token.json.access_token as string}` };
   const json = { ...bearer, 'content-type': 'application/json' };
 
   await client.send('GET', client.api(`/businesses/${business}/wallet/balance`), { ...bearer, 'x-request-id': 'tc-wallet-1' });

@@ -11,7 +11,7 @@ import { startReference } from '../../reference/index.ts';
 import { readTrafficEnv } from '../../traffic/env.ts';
 import { judgeTraffic } from '../../traffic/judge.ts';
 import type { TrafficExchange } from '../../traffic/model.ts';
-import { RecordingClient, envLines } from './client.ts';
+import { authorisedClient, envLines } from './client.ts';
 import { conformance, tempDir, writeJson } from './support.ts';
 
 const VALIDITY = 'traffic/validation/invalid-request-refused';
@@ -20,12 +20,8 @@ const VALIDITY = 'traffic/validation/invalid-request-refused';
 async function blankMessageSession(defects: string[]): Promise<any> {
   const reference = await startReference({ defects });
   try {
-    const client = new RecordingClient(reference.baseUrl);
-    const { clientId, clientSecret } = reference.apps.primary;
+    const { client, bearer } = await authorisedClient(reference);
     const f = reference.fixtures;
-    const basic = Buffer.from(`${encodeURIComponent(clientId)}:${encodeURIComponent(clientSecret)}`).toString('base64');
-    const token = await client.send('POST', reference.tokenUrl, { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' }, 'grant_type=client_credentials');
-    const bearer = { authorization: `Bearer ${token.json.access_token as string}` };
     const body = JSON.stringify({ from: f.senderId, classification: 'transactional', message: '   ', recipients: [{ to: f.recipients![0] }] });
     await client.send('POST', client.api(`/businesses/${f.businessId}/sms/bulk-messages`), { ...bearer, 'content-type': 'application/json', 'idempotency-key': `se-${randomUUID()}` }, body);
     await client.send('GET', client.api(`/businesses/${f.businessId}/wallet/balance`), bearer);

@@ -3,9 +3,10 @@
 // never names a second bulk SMS. When the recording hides who called (redacted tokens), a second
 // bulk under the same key may be another application's and is not judged.
 import { isDeepStrictEqual } from 'node:util';
-import { describe, codeOf, kept, objectOf, type Observed } from '../context.ts';
-import { jsonOf } from '../model.ts';
+import { describe, codeOf, kept, objectOf, type JudgeContext, type Observed } from '../context.ts';
+import { jsonOf, type TrafficExchange } from '../model.ts';
 import { BoundedMap, STATE_LIMIT, type CheckDef, type Reducer, type Verdicts } from '../verdicts.ts';
+import { requestDefects } from './request-validity.ts';
 import type { ServerClock } from './server-clock.ts';
 
 const REPLAY = 'traffic/idempotency/replay';
@@ -31,9 +32,62 @@ interface Waiting {
   at: number;
 }
 
-export function start(v: Verdicts, _ctx: unknown, clock: ServerClock): Reducer {
+/** How finely a recording may tell times apart (HAR's startedDateTime: whole milliseconds). */
+const TIME_PRECISION_MS = 1;
+
+/** 5xx answers kept per key while its 202 is not seen (a client retrying more often is noted at once). */
+const FAILURES_PER_KEY = 16;
+
+/**
+ * How a 5xx under a key stands to the key's 202 by the recording's times: answered before the
+ * 202's request was sent (`before`: a retry after a failure), or not (sent while the 202's request
+ * was in flight, or after its answer: a concurrent or a repeated call). Undefined when either
+ * exchange lacks a start or an end.
+ */
+function timeOf(failed: TrafficExchange, accepted: TrafficExchange): 'before' | 'overlap' | 'after' | undefined {
+  const { startedAt: fs, endedAt: fe } = failed;
+  const { startedAt: as, endedAt: ae } = accepted;
+  if (fs === undefined || fe === undefined || as === undefined || ae === undefined) return undefined;
+  // A tie, or a gap within a HAR's precision (its startedDateTime counts whole milliseconds), is
+  // given to the retry: a client may send it the moment the failure came back.
+  if (fe <= as + TIME_PRECISION_MS) return 'before';
+  return fs >= ae ? 'after' : 'overlap';
+}
+
+/**
+ * HTTP's own refusals of one message, whatever it asks (RFC 9110 408, RFC 6585 431): the
+ * document leaves them to HTTP, and a repeat may meet them when its original did not.
+ */
+const MESSAGE_REFUSALS = new Set([408, 431]);
+
+/**
+ * Whether a refusal of a repeat under a used key may be for a fault of the repeat's own, one its
+ * accepted original did not have, so the key's rule is not what answered. The body is equivalent
+ * and the key the same, so no body or key rule can be at fault. What can: its token (401, 5.8), its
+ * grant, permission or sender authorization as they stand now (403, 5.6 and 5.8; they may change
+ * between two calls), its business (404, 5.8), a request rule the original kept and it breaks (a
+ * Content-Type other than JSON, 4.1; a parameter or an Accept the operation does not take, whose
+ * refusal the judge allows) or HTTP's own refusal of the message. An invalid X-Request-Id is no
+ * fault: 4.0 replaces it, never refuses it. 429 and 503 are pacing, never judged. Anything else
+ * (400, 422, 409 with another code) refuses the key's own answer: the original took the same bytes.
+ */
+function faultOfItsOwn(o: Observed, original: Observed, ctx: JudgeContext): boolean {
+  if (o.status === 401 || o.status === 403 || o.status === 404 || MESSAGE_REFUSALS.has(o.status)) return true;
+  // Rare (a refused repeat): the original's request is parsed again, its defects named beside the repeat's.
+  const before = new Set(requestDefects({ ...original, requestJson: jsonOf(original.ex.request.body) }, ctx).map((d) => d.reason));
+  return requestDefects(o, ctx).some((d) => !before.has(d.reason));
+}
+
+export function start(v: Verdicts, ctx: JudgeContext, clock: ServerClock): Reducer {
   /** Scope -> the accepted original (a key names one bulk SMS for good, so only the bound lets it go). */
   const originals = new BoundedMap<string, Observed>(STATE_LIMIT);
+  /**
+   * Scope -> its 5xx answers while no 202 is seen: whether each ran beside the 202 (a concurrent
+   * call, failed) or ended before it was sent (a retry after a failure, noted) is told when the 202
+   * comes. Only 5xx answers under a key cost anything; let go at the bound, as noted without the 202.
+   */
+  const failures = new BoundedMap<string, Observed[]>(STATE_LIMIT, (_scope, held) => held.forEach((f) => notAccepted(f, 'let go at the bound before a 202 came')));
+  let failuresDropped = 0;
   /** Identical repeats refused: a refusal within seven days of acceptance (by the server's clock) breaks the rule; it waits for a later server time to tell. */
   const waiting: Waiting[] = [];
   let waitingDropped = 0;
@@ -52,10 +106,14 @@ export function start(v: Verdicts, _ctx: unknown, clock: ServerClock): Reducer {
     const scope = JSON.stringify([o.app ?? '?', o.op.params.businessId, key]);
     const original = originals.get(scope);
     if (!original) {
-      // A 5xx before the key's first 202 is a retry after an unexpected failure (7) or a concurrent
-      // call recorded first; the traffic cannot tell them apart, and 4.1 rule 6 leaves both unshown.
-      if (o.status >= 500) v.note(REPLAY, `a submission under a key not yet accepted was answered ${describe(o)} (a retry after a failure, or a concurrent call: 4.1 rule 6 is not shown)`);
-      if (o.status === 202 && bulkIdOf(o)) originals.set(scope, kept(o, true));
+      // A 5xx before the key's first 202: a retry after an unexpected failure (7) or a concurrent
+      // call; the exchanges' times tell which once the 202 comes (4.1 rule 6 shows neither rule).
+      if (o.status >= 500) hold(scope, o);
+      if (o.status === 202 && bulkIdOf(o)) {
+        const accepted = kept(o, true);
+        originals.set(scope, accepted);
+        if (failures.size > 0) judgeHeld(scope, accepted);
+      }
       return;
     }
     const known = o.app !== undefined && original.app !== undefined;
@@ -69,9 +127,13 @@ export function start(v: Verdicts, _ctx: unknown, clock: ServerClock): Reducer {
       return;
     }
     if (known) v.pass(PERMANENT);
-    // A repeated or concurrent call is the caller's to make: never a server error (7; concurrent-same-key-500).
     if (o.status >= 500) {
-      v.fail(equivalent ? REPLAY : CONFLICT, 'PROB-NO-5XX-FOR-CLIENT-FAULT', 'the replay, 409 or a refusal of a repeated call, never a server error', describe(o), [original, o]);
+      serverError(o, original, equivalent);
+      return;
+    }
+    // An equivalent repeat refused for a fault of its own: the reading other-fault-first.
+    if (equivalent && o.status >= 400 && o.status < 500 && o.status !== 409 && codeOf(o) !== 'idempotency_conflict' && faultOfItsOwn(o, original, ctx)) {
+      v.reading(REPLAY, 'other-fault-first', 'other-fault', [original, o], describe(o));
       return;
     }
     if (!equivalent) {
@@ -89,7 +151,8 @@ export function start(v: Verdicts, _ctx: unknown, clock: ServerClock): Reducer {
       if (!identical) v.reading(REPLAY, 'equivalent-json', 'replay', [original, o]);
       return;
     }
-    if (o.status === 409 || (o.status >= 400 && o.status < 500 && !identical)) {
+    // A refusal of the key's own answer (its faults of its own are read above): the original took these bytes.
+    if (o.status >= 400 && o.status < 500) {
       // After seven days a refusal is one of the readings; before them (by the server's own clock) it is not.
       const acceptedAt = Date.parse(String(objectOf(original.json)?.accepted_at));
       // Only identical bytes taken as equivalent: a client that serialises its retry anew never learns its bulk (a warning).
@@ -100,17 +163,62 @@ export function start(v: Verdicts, _ctx: unknown, clock: ServerClock): Reducer {
       return;
     }
     if (o.status >= 200 && o.status < 300) v.fail(REPLAY, 'IDEM-REPLAY', `the original answer replayed (${original.status}, same body)`, `${o.status} with another body`, [original, o]);
-    else if (o.status >= 400 && o.status < 500) v.reading(REPLAY, 'other-fault-first', 'other-fault', [original, o], describe(o));
     else v.note(REPLAY, `an equivalent repeat was answered ${describe(o)}, an answer the other rules judge`);
   };
+  const equivalentTo = (o: Observed, original: Observed) => o.ex.request.body === original.ex.request.body || isDeepStrictEqual(jsonOf(o.ex.request.body), jsonOf(original.ex.request.body));
+  /**
+   * A 5xx under a key that has a 202: a concurrent call (its request in flight with the 202's) or a
+   * repeated one is the caller's to make, never answered with a server error (7;
+   * concurrent-same-key-500). One the times show answered before the 202's request was sent is a
+   * retry after a failure, which 4.1 rule 6 leaves unshown: noted. Without times, the order decides.
+   */
+  const serverError = (o: Observed, original: Observed, equivalent: boolean): void => {
+    const when = timeOf(o.ex, original.ex);
+    if (when === 'before') {
+      v.note(REPLAY, `a submission under a key was answered ${describe(o)} before the request its 202 answered was sent (a retry after a failure: 4.1 rule 6 is not shown)`, o.ex.index, o);
+      return;
+    }
+    const expected = when === 'overlap' ? 'the replay, 409 or a refusal of a concurrent call under one key (sent before the 202 under it came back), never a server error' : 'the replay, 409 or a refusal of a repeated call, never a server error';
+    const shown = o.ex.index < original.ex.index ? [o, original] : [original, o];
+    v.fail(equivalent ? REPLAY : CONFLICT, 'PROB-NO-5XX-FOR-CLIENT-FAULT', expected, `${describe(o)} (${o.ex.source}; the 202: ${original.ex.source})`, shown);
+  };
+  /** A 5xx under a key whose 202 is not seen yet, held until it is (with its parsed answer, for its code). */
+  const hold = (scope: string, o: Observed): void => {
+    const held = failures.get(scope);
+    if (!held) failures.set(scope, [kept(o, true)]);
+    else if (held.length < FAILURES_PER_KEY) held.push(kept(o, true));
+    else {
+      failuresDropped += 1;
+      notAccepted(o, 'more of them under one key than are kept');
+    }
+  };
+  /** The key's 202 came: each 5xx held under it is judged by its times (or, without them, noted as before it). */
+  const judgeHeld = (scope: string, accepted: Observed): void => {
+    const held = failures.get(scope);
+    if (!held) return;
+    failures.delete(scope);
+    for (const f of held) {
+      if (timeOf(f.ex, accepted.ex) === undefined) notAccepted(f, 'the recording has no times to tell a concurrent call from a retry');
+      else serverError(f, accepted, equivalentTo(f, accepted));
+    }
+  };
+  /** A 5xx before any 202 under its key, judged as today's traffic allows: a retry after a failure or a concurrent call, noted. */
+  const notAccepted = (f: Observed, why: string): void =>
+    v.note(REPLAY, `a submission under a key not yet accepted was answered ${describe(f)} (a retry after a failure, or a concurrent call: 4.1 rule 6 is not shown; ${why})`, f.ex.index, f);
   const unknownWindow = (o: Observed, at: number) => v.note(REPLAY, `an identical repeat was answered ${describe(o)}; whether seven days had passed is not observable in this traffic`, at, o);
   return {
     see,
     // No later server time within seven days of acceptance came: the refusal may be the window's end.
-    finish: () => waiting.splice(0).forEach((w) => unknownWindow(w.o, w.at)),
+    finish: () => {
+      waiting.splice(0).forEach((w) => unknownWindow(w.o, w.at));
+      // No 202 came under these keys: nothing to have run beside.
+      for (const held of failures.values()) held.forEach((f) => notAccepted(f, 'no 202 under the key followed'));
+      failures.clear();
+    },
     forgotten: () => [
       { check: PERMANENT, what: 'idempotency keys', limit: STATE_LIMIT, count: originals.dropped },
       { check: REPLAY, what: 'refused repeats waiting for a later server time', limit: STATE_LIMIT, count: waitingDropped },
+      { check: REPLAY, what: 'server errors under keys waiting for their 202', limit: STATE_LIMIT, count: failures.dropped + failuresDropped },
     ],
   };
 }
