@@ -69,26 +69,40 @@ interface Planned {
   resolved?: boolean;
 }
 
-const timedOut = (ms: number) => new Error(`the check did not end within ${ms} ms (its timeout); the run went on without it`);
+const timedOut = (ms: number) => new Error(`the check sent nothing for ${ms} ms (its timeout); the run went on without it`);
 
-/** Runs one check with its timeout; the outcome and the log lines it held back. */
+/**
+ * Runs one check with its timeout; the outcome and the log lines it held back. The timeout counts
+ * the time since the check last sent a request, not since it began: behind a host's rate limit the
+ * run's one pace is shared by every lane, and a check of a hundred requests may rightly take minutes
+ * (a 429 is the host's pacing, never the check's fault). A check that never ends still does: its
+ * requests are bounded by its budget, and one that sends nothing meets the timeout.
+ */
 async function runOne(plan: Planned, checkTimeoutMs: number, hold: boolean): Promise<{ outcome: Outcome; lines: string[] }> {
   const scope: ExchangeScope = { sent: 0, ...(hold ? { held: [] } : {}) };
   const started = performance.now();
   const ms = plan.runnable.timeoutMs ?? checkTimeoutMs;
   let timer: NodeJS.Timeout | undefined;
   const limit = new Promise<Outcome>((resolve) => {
-    timer = setTimeout(() => {
+    let seen = scope.sent;
+    let lastSent = started;
+    timer = setInterval(() => {
+      const now = performance.now();
+      if (scope.sent !== seen) {
+        seen = scope.sent;
+        lastSent = now;
+      }
+      if (now - lastSent < ms) return;
       // The run goes on without it: whatever it still tries to send is refused (harness/http-client.ts).
       scope.ended = `the check ended at its timeout of ${ms} ms`;
       resolve({ error: timedOut(ms) });
-    }, ms);
+    }, Math.max(5, Math.min(1000, ms / 4)));
   });
   let outcome: Outcome;
   try {
     outcome = await Promise.race([plan.runnable.execute(plan.live, scope).catch((error: unknown) => ({ error })), limit]);
   } finally {
-    clearTimeout(timer);
+    clearInterval(timer);
   }
   plan.live.durationMs = Math.round(performance.now() - started);
   const lines = scope.held ?? [];

@@ -186,9 +186,32 @@ describe('lanes', () => {
     declareRunnable(next, { readsRun: false, execute: async () => ({}) }, meta(next));
     sealLanes();
     const [a, b] = await Promise.all([laneOutcome(slow)!, laneOutcome(next)!]);
-    expect(String((a.error as Error).message)).toMatch(/did not end within 50 ms/);
+    expect(String((a.error as Error).message)).toMatch(/sent nothing for 50 ms/);
     expect(b).toEqual({});
     // Whatever the abandoned check still tries to send is refused (harness/http-client.ts).
     expect(slowScope?.ended).toMatch(/ended at its timeout of 50 ms/);
+  });
+
+  it('counts the timeout from the check’s last request: a check paced slower than its timeout goes on while it sends', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'lanes-'));
+    const log = join(dir, 'exchanges.jsonl');
+    resetExchangeLog(log);
+    const paced = `cursors/paced-${Date.now()}`;
+    const stalled = `cursors/stalled-${Date.now()}`;
+    const meta = (checkId: string): CheckMeta => ({ topic: 'cursors', checkId, requirements: [], notes: [], advisories: [], evidence: [] });
+    openLanes({ lanes: 2, checkTimeoutMs: 10_000, logPath: log });
+    // A request every 25 ms for 300 ms, six times its timeout of 50 ms; then one that sends, then waits.
+    const sendEvery = async (scope: ExchangeScope, count: number) => {
+      for (let i = 0; i < count; i++) {
+        scope.sent++;
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    };
+    declareRunnable(paced, { readsRun: false, timeoutMs: 50, execute: async (_live, scope) => (await sendEvery(scope, 12), {}) }, meta(paced));
+    declareRunnable(stalled, { readsRun: false, timeoutMs: 50, execute: async (_live, scope) => (await sendEvery(scope, 4), new Promise(() => undefined)) }, meta(stalled));
+    sealLanes();
+    const [a, b] = await Promise.all([laneOutcome(paced)!, laneOutcome(stalled)!]);
+    expect(a).toEqual({});
+    expect(String((b.error as Error).message)).toMatch(/sent nothing for 50 ms/);
   });
 });
