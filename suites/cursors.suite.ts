@@ -425,7 +425,7 @@ describe('cursors (4.3, 2.6)', () => {
   check(
     {
       id: 'walk-visits-every-row-once',
-      title: 'Follow next_cursor from the first page at generated page sizes: every row of the bulk once, has_more true only with a cursor',
+      title: 'Follow next_cursor from the first page at generated page sizes, half the walks changing the size from page to page: every row of the bulk once, has_more true only with a cursor',
       requirements: ['CUR-WALK', 'CUR-HAS-MORE', 'CUR-LIMIT-APPLIED', 'CUR-LAST-PAGE-NO-CURSOR'],
       // All rows in one read, then a walk at a page size the rows fill exactly and one per case.
       maxRequests: { fixed: 1 + WALK_PAGES, perCase: WALK_PAGES, maxCases: 6 },
