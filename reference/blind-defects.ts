@@ -131,7 +131,6 @@ const registry = [
   { id: 'blind5-over-limit-status-400', requirement: 'RLIM-MAX-1000', topic: 'recipient-limits', round: 5, description: 'A submission above 1000 entries is refused by the schema (maxItems) with status 400, under code recipient_limit_exceeded, instead of 422.' },
   { id: 'blind5-at-max-insert-500', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', round: 5, description: 'The entries are stored with one multi-row insert whose parameter list holds 999 entries: a valid submission of 1000 entries fails with 500 internal_error.' },
   // cursors
-  { id: 'blind5-cursor-page-number', requirement: 'CUR-WALK', topic: 'cursors', round: 5, description: 'The cursor carries a page number, and the page it opens starts at that number times the page size of the request presenting it: a walk that changes the page size between pages skips or repeats rows.' },
   { id: 'blind5-cursor-ignored-with-filters', requirement: 'CUR-WALK', topic: 'cursors', round: 5, description: 'A request that repeats its filters beside the cursor is taken as a new filtered query and the cursor is ignored: the first page comes again, so a filtered walk that repeats its filters never ends.' },
   { id: 'blind5-filtered-limit-max-500', requirement: 'CUR-MAX-LIMIT', topic: 'cursors', round: 5, description: 'Filtered listings (status or number) come from a search index with a maximum page size of 500: a filtered listing with page size 1000 gets 400 validation_failed.' },
   // bulk-invariants
@@ -169,9 +168,7 @@ const registry = [
   { id: 'blind5-message-status-bulk-vocabulary', requirement: 'MSG-STATUS-VALUES', topic: 'messages', round: 5, description: "A retrieved message's status is mapped through the bulk processing states: delivered is shown as completed." },
   // sequences
   { id: 'blind5-bulk-ownership-skipped-after-own-read', requirement: 'SEQ-OWNERSHIP-AFTER-ANY', topic: 'sequences', round: 5, description: "Once an application has read one of its business's bulks, a per-application flag skips the ownership check of later bulk reads: another business's bulk then answers 200 under the caller's business." },
-  { id: 'blind5-conflict-overwrites-message', requirement: 'SEQ-REPEAT-CHANGES-NOTHING', topic: 'sequences', round: 5, description: "A conflicting repeat gets 409 idempotency_conflict, but its message was written into the original bulk first (an upsert before the fingerprint check): the original bulk then reads with the repeat's message." },
   { id: 'blind5-key-released-after-conflict', requirement: 'SEQ-KEY-BOUND-TO-FIRST', topic: 'sequences', round: 5, description: 'A 409 conflict releases the key (its record is dropped as poisoned): the first body sent again with that key creates a second bulk instead of replaying the first.' },
-  { id: 'blind5-filtered-listing-sorted-by-number', requirement: 'SEQ-LISTING-CONSISTENT', topic: 'sequences', round: 5, description: 'Filtered listings come from an index on (status, number) and list rows by recipient number, while the unfiltered listing keeps acceptance order: the same rows come in another order once a filter is given.' },
 ] as const satisfies readonly BlindDefect[];
 
 export type BlindDefectId = (typeof registry)[number]['id'];

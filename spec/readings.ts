@@ -166,6 +166,20 @@ const points = {
     },
     warns: 'CUR-LIMIT-INVALID',
   },
+  'page-size-mid-walk': {
+    requirement: 'CUR-WALK',
+    title: 'Another page size asked for in the middle of a walk',
+    open: '4.3 binds a cursor to the business, the bulk, the filters and the ordering; it neither binds it to the page size nor says what a later page of another size gives.',
+    choices: {
+      applied: { text: 'the page at the size asked for, continuing where the cursor points' },
+      kept: { text: 'the page at the size the cursor was issued at, as pagination.limit says' },
+      refused: {
+        text: '400 validation_failed for the cursor',
+        breaks: 'a client that changes its page size mid-walk cannot continue the walk, though the cursor is bound to nothing it changed',
+      },
+    },
+    warns: 'CUR-WALK',
+  },
   'empty-cursor': {
     requirement: 'CUR-EMPTY',
     title: 'An empty cursor value',

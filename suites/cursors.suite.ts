@@ -13,7 +13,7 @@ import { checksFor } from './support/check.ts';
 import { bodiesWithCount, bulkIdOf, businessIdOf, requireSubmissions, sendsRealMessages, submitAccepted } from './support/bulk.ts';
 import { advanceClock } from './support/control.ts';
 import { paths } from './support/paths.ts';
-import { describeResponse, expectNoServerFault, expectProblem, normalizePointer } from './support/problem.ts';
+import { describeResponse, expectNoServerFault, expectProblem, isProblem, normalizePointer } from './support/problem.ts';
 import { forAll, generate } from './support/property.ts';
 import { inWaves } from './support/waves.ts';
 import { isObject } from '../core/json.ts';
@@ -160,35 +160,67 @@ interface Walk {
   rows: Row[];
   pages: number;
   responses: ApiResponse[];
+  /** The walk ended early: the target refused a page size changed mid-walk (a reading). */
+  cut?: boolean;
+  /** An empty page that has_more true announced, met at a page size changed mid-walk (judged by the caller). */
+  emptyAfterChange?: ApiResponse[];
 }
+
+/**
+ * The page size of each request of a walk: one size (the target's default when undefined), or a
+ * list cycled page by page, for a walk whose page size changes between pages (4.3 binds a cursor to
+ * the business, bulk, filters and ordering, not to the page size).
+ */
+type PageSizes = number | undefined | readonly (number | undefined)[];
+
+const sizeOfPage = (sizes: PageSizes, page: number): number | undefined => (Array.isArray(sizes) ? sizes[page % sizes.length] : (sizes as number | undefined));
 
 /**
  * Follows next_cursor from the first page until has_more is false. Bounded: more pages than the
  * rows could fill means the cursor does not advance (CUR-WALK).
  */
-async function walk(t: CheckContext, bulkId: string, limit: number | undefined, filters: Array<[string, string]>, expectedRows?: number): Promise<Walk> {
+async function walk(t: CheckContext, bulkId: string, sizes: PageSizes, filters: Array<[string, string]>, expectedRows?: number): Promise<Walk> {
   const { params } = t.config;
   const out: Walk = { ids: [], rows: [], pages: 0, responses: [] };
   let maxPages = 200;
   let cursor: string | undefined;
+  let applied: unknown;
   for (;;) {
+    const limit = sizeOfPage(sizes, out.pages);
+    const previous = out.pages === 0 ? undefined : sizeOfPage(sizes, out.pages - 1);
+    const changed = cursor !== undefined && limit !== previous;
     const query: Array<[string, string]> = [...filters];
     if (limit !== undefined) query.push([params.limit, String(limit)]);
     if (cursor !== undefined) query.push([params.cursor, cursor]);
     const res = await list(t, bulkId, query);
     out.pages++;
     out.responses.push(res);
-    const page = pageOf(t, res, cursor === undefined ? 'CUR-PATH' : 'CUR-WALK', cursor === undefined ? 'the first page' : `page ${out.pages}`);
-    checkPagination(t, page, res, limit);
+    const sizeChange = `page size ${previous ?? 'default'} to ${limit ?? 'default'}`;
+    if (changed && isProblem(res, 400, 'validation_failed')) {
+      // 4.3 binds a cursor to business, bulk, filters and ordering: a refusal of another page size
+      // ends a client's walk (a reading that warns), not a row skipped or repeated.
+      t.reading('page-size-mid-walk', 'refused', sizeChange, ...out.responses.slice(-2));
+      out.cut = true;
+      return out;
+    }
+    const page = pageOf(t, res, cursor === undefined ? 'CUR-PATH' : 'CUR-WALK', cursor === undefined ? 'the first page' : `page ${out.pages}${changed ? ` (${sizeChange})` : ''}`);
+    // A target may keep the size the cursor was issued at (pagination.limit says which it applied).
+    const kept = changed && page.limit !== (limit ?? page.limit) && page.limit === applied;
+    if (changed) t.reading('page-size-mid-walk', kept ? 'kept' : 'applied', kept ? sizeChange : undefined);
+    checkPagination(t, page, res, kept ? undefined : limit);
+    applied = page.limit;
     if (out.pages === 1 && expectedRows !== undefined) {
-      // The size the first page applied (the default when none was asked for) bounds the walk:
-      // more pages than the rows could fill means the cursor does not advance.
-      const size = limit ?? (typeof page.limit === 'number' && page.limit >= 1 ? page.limit : undefined);
+      // The smallest size the walk asks for (the default when none was asked for, as the first page
+      // applied it) bounds the walk: more pages than the rows could fill means the cursor does not advance.
+      const asked = (Array.isArray(sizes) ? sizes : [sizes]).map((s: number | undefined) => s ?? (typeof page.limit === 'number' && page.limit >= 1 ? page.limit : undefined));
+      const size = asked.some((s) => s === undefined) ? undefined : Math.min(...(asked as number[]));
       if (size !== undefined) maxPages = Math.ceil(expectedRows / size) + 2;
     }
     // has_more true promised another page: the page its cursor leads to holds rows (blind defect
     // blind-has-more-by-full-page said so of every full page, the last one included).
-    if (cursor !== undefined && page.rows.length === 0) {
+    // At a page size changed mid-walk, rows the walk then misses are the finding (CUR-WALK); the caller judges.
+    if (changed && page.rows.length === 0) out.emptyAfterChange ??= out.responses.slice(-2);
+    else if (cursor !== undefined && page.rows.length === 0) {
       t.fail('CUR-HAS-MORE', `rows on page ${out.pages}, which the previous page's has_more true announced`, `an empty page (has_more ${show(page.hasMore)})`, ...out.responses.slice(-2));
     }
     for (const row of page.rows) {
@@ -393,7 +425,7 @@ describe('cursors (4.3, 2.6)', () => {
   check(
     {
       id: 'walk-visits-every-row-once',
-      title: 'Follow next_cursor from the first page at generated page sizes: every row of the bulk once, has_more true only with a cursor',
+      title: 'Follow next_cursor from the first page at generated page sizes, half the walks changing the size from page to page: every row of the bulk once, has_more true only with a cursor',
       requirements: ['CUR-WALK', 'CUR-HAS-MORE', 'CUR-LIMIT-APPLIED', 'CUR-LAST-PAGE-NO-CURSOR'],
       // All rows in one read, then a walk at a page size the rows fill exactly and one per case.
       maxRequests: { fixed: 1 + WALK_PAGES, perCase: WALK_PAGES, maxCases: 6 },
@@ -407,13 +439,20 @@ describe('cursors (4.3, 2.6)', () => {
       if (truth.rows.some((r) => typeof r.id !== 'string')) t.skip('rows carry no id (the required members of a row are not shown), so a row seen twice cannot be told apart', 'not-observable');
       const expected = new Set(truth.rows.map((r) => r.id as string));
       // Page sizes that keep a walk to at most about 25 pages, plus the default size; never above the maximum of 1000.
-      const sizes = fc.oneof(fc.constant(undefined), fc.integer({ min: Math.max(1, Math.ceil(total / 25)), max: Math.min(1000, total + 5) }));
+      const size = fc.oneof(fc.constant(undefined), fc.integer({ min: Math.max(1, Math.ceil(total / 25)), max: Math.min(1000, total + 5) }));
+      // Half the walks change their page size from page to page (two sizes in turn): 4.3 binds a
+      // cursor to business, bulk, filters and ordering, not to the page size, so a client may ask
+      // for another size mid-walk and still meets every row once (blind defect
+      // blind5-cursor-page-number kept a page number in the cursor: rows skipped or repeated).
+      const sizes: fc.Arbitrary<PageSizes> = fc.oneof(size, fc.tuple(size, size).filter(([a, b]) => a !== b));
       let walks = 0;
       const walkFindings: Array<{ actual: string; evidence: ApiResponse[] }> = [];
-      const walkAt = async (limit: number | undefined) => {
+      const walkAt = async (sizes: PageSizes) => {
+        const limit = Array.isArray(sizes) ? sizes.map((s: number | undefined) => s ?? 'default').join(' then ') : (sizes ?? 'default');
         // A bulk with more rows than one read shows has no known total: the walk is then unbounded by it.
-        const w = await walk(t, bulkId, limit, [], truth.complete ? total : undefined);
+        const w = await walk(t, bulkId, sizes, [], truth.complete ? total : undefined);
         walks++;
+        if (w.cut) return;
         const seen = new Set<string>();
         const repeated = w.ids.filter((id) => (seen.has(id) ? true : (seen.add(id), false)));
         const last = w.responses.at(-1)!;
@@ -424,8 +463,10 @@ describe('cursors (4.3, 2.6)', () => {
           if (seen.size > expected.size) t.note(`the walk met ${seen.size - expected.size} row(s) created after the first read`);
           if (missing.length > 0) {
             walkFindings.push({ actual: `page size ${limit ?? 'default'}: ${seen.size} rows, ${missing.length} missing (e.g. ${missing.slice(0, 3).join(', ')})`, evidence: [last] });
+            return;
           }
         }
+        if (w.emptyAfterChange) t.fail('CUR-HAS-MORE', 'rows on the page that the previous page\'s has_more true announced', `an empty page at page size ${limit}`, ...w.emptyAfterChange);
       };
       // Pages that fill exactly: the last full page is the last page (has_more is held against the
       // rows that follow it, not against the page being full).

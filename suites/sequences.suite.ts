@@ -25,6 +25,28 @@ const check = checksFor('sequences', {
 });
 
 const STATUS_VALUES = (jsonSchemaFor('RecipientStatusFilter') as { enum: string[] }).enum;
+const CLASSIFICATIONS = (jsonSchemaFor('MessageClassification') as { enum: string[] }).enum;
+
+/**
+ * Members of a bulk the document fixes at its durable acceptance (2.2: sender, classification,
+ * content, the revision pinned at acceptance, the acceptance time): every later read shows them again.
+ */
+const FIXED_MEMBERS = ['from', 'classification', 'message', 'template', 'accepted_at'] as const;
+type FixedMember = (typeof FIXED_MEMBERS)[number];
+
+/**
+ * A fixed member's value in a comparable form, undefined when absent or null: the acceptance time
+ * as its instant, a message trimmed and normalised (the readings of message-echo), else canonical JSON.
+ */
+function fixedValue(member: FixedMember, v: unknown): string | undefined {
+  if (v === undefined || v === null) return undefined;
+  if (member === 'accepted_at') {
+    const ms = typeof v === 'string' ? Date.parse(v) : Number.NaN;
+    return Number.isNaN(ms) ? undefined : String(ms);
+  }
+  if (member === 'message' && typeof v === 'string') return JSON.stringify(v.trim().normalize('NFC'));
+  return canonical(v);
+}
 
 // ---- the model of one business ----------------------------------------------------------------
 
@@ -42,6 +64,12 @@ interface KnownBulk {
   /** Row ids in the default order, as the longest listing so far showed them, and each row's number. */
   rows: string[];
   rowTo: Map<string, string>;
+  /** Each row's statuses as the latest listing showed them (submission and delivery). */
+  rowStatus?: Map<string, unknown[]>;
+  /** The fixed members as the acceptance (or, of the fixture bulk, the first read) showed them. */
+  fixed?: Map<FixedMember, string>;
+  /** Values of fixed members that only a refused request carried, with its answer. */
+  refused?: { values: Map<FixedMember, Set<string>>; response: ApiResponse };
 }
 
 /** A cursor the target issued, with what it was issued for and the rows it gave. */
@@ -94,6 +122,34 @@ const require: Require = (ok, requirement, expected, actual, ...evidence) => {
   if (!ok) throw new Broken(requirement, expected, actual, evidence);
 };
 
+/** Takes the fixed members a bulk shows that the model does not hold yet (a member null at acceptance may be set later). */
+function fixMembers(bulk: KnownBulk, shown: Record<string, unknown>): void {
+  const fixed = (bulk.fixed ??= new Map());
+  for (const member of FIXED_MEMBERS) {
+    const value = fixedValue(member, shown[member]);
+    if (value !== undefined && !fixed.has(member)) fixed.set(member, value);
+  }
+}
+
+/**
+ * A read of a bulk held to what its acceptance showed, member by member: a fixed member keeps its
+ * value, and none shows a value that only a refused request carried (4.1 rule 4: nothing changes).
+ */
+function judgeFixedMembers(bulk: KnownBulk, shown: Record<string, unknown>, res: ApiResponse): void {
+  const since = bulk.first ? 'at acceptance' : 'at its first read';
+  for (const member of FIXED_MEMBERS) {
+    const value = fixedValue(member, shown[member]);
+    if (value === undefined) continue;
+    const refused = bulk.refused?.values.get(member);
+    const before = bulk.fixed?.get(member);
+    const evidence = [...(bulk.first ? [bulk.first] : []), ...(bulk.refused ? [bulk.refused.response] : []), res];
+    const was = before === undefined ? 'unset' : member === 'accepted_at' ? new Date(Number(before)).toISOString() : before;
+    require(!refused?.has(value), 'SEQ-REPEAT-CHANGES-NOTHING', `bulk ${bulk.id}: ${member} ${was}, as ${since}; never the value of a refused request`, `${member} ${JSON.stringify(shown[member])}, the refused request's`, ...evidence);
+    require(before === undefined || before === value, 'SEQ-REPEAT-CHANGES-NOTHING', `bulk ${bulk.id}: ${member} ${was}, as ${since}`, `${member} ${JSON.stringify(shown[member])}`, ...evidence);
+  }
+  fixMembers(bulk, shown);
+}
+
 /**
  * Runs one step: its requests are recorded as the step, and the first broken expectation ends it,
  * named in the story and returned for the command to report at its own assertion site.
@@ -133,13 +189,32 @@ class Submit implements fc.AsyncCommand<Model, Real> {
         return;
       }
       const intake = isObject(response.json) && isObject(response.json.intake) ? canonical(response.json.intake) : undefined;
-      m.bulks.push({ id, key: key!, body: this.body, first: response, numbers: this.body.recipients.map((x) => x.to), ...(intake ? { intake } : {}), rows: [], rowTo: new Map() });
+      const bulk: KnownBulk = { id, key: key!, body: this.body, first: response, numbers: this.body.recipients.map((x) => x.to), ...(intake ? { intake } : {}), rows: [], rowTo: new Map() };
+      if (isObject(response.json)) fixMembers(bulk, response.json);
+      m.bulks.push(bulk);
     });
   }
   toString = () => `submit(${this.body.recipients.length})`;
 }
 
 type RepeatKind = 'same' | 'rewritten' | 'changed';
+
+/**
+ * The body of a conflicting repeat: a one-field change of any field, and besides it every member a
+ * read of the bulk shows back made to differ (the other classification, another message, a message
+ * in place of a template), so that whatever a refused repeat writes into the original shows on a
+ * later read (blind defect blind5-conflict-overwrites-message upserted the message before the
+ * fingerprint check). Still a valid body, so the answer is the conflict (4.1 rule 4).
+ */
+function conflictingBody(t: CheckContext, body: BulkRequestBody, seed: number): { pointer: string; body: BulkRequestBody } {
+  const [variant] = fc.sample(differentVariantsArb(body, bodyOptions(t)), { seed, numRuns: 1 });
+  const [message] = fc.sample(bulkRequestArb(bodyOptions(t, { content: 'message' })).map((b) => b.message!).filter((x) => x !== body.message), { seed, numRuns: 1 });
+  const classification = CLASSIFICATIONS.find((c) => c !== body.classification) ?? body.classification;
+  const { template_id: _template, ...rest } = variant!.body;
+  // Without a template, no template variables (4.1 rule 7).
+  const recipients = body.template_id === undefined ? rest.recipients : rest.recipients.map(({ to }) => ({ to }));
+  return { pointer: `${variant!.pointer}, /classification, /message`, body: { ...rest, classification, message: message!, recipients } };
+}
 
 /** `which` of every key: the byte-identical repeat goes to each key of the sequence, earliest first. */
 const EVERY_KEY = -1;
@@ -182,9 +257,16 @@ class Repeat implements fc.AsyncCommand<Model, Real> {
       require(sameResponse(first, res), 'SEQ-REPLAY-AFTER-ANY', `${replayed}, or 409 idempotency_conflict`, differences(first, res), first, res);
       readings.add('equal JSON written otherwise under a used key: replayed (equal JSON values)');
     } else {
-      const [changed] = fc.sample(differentVariantsArb(bulk.body!, bodyOptions(t)), { seed: this.seed, numRuns: 1 });
-      const res = record((await submitBulk(t, changed!.body, { key })).response);
-      require(isProblem(res, 409, 'idempotency_conflict'), 'SEQ-KEY-BOUND-TO-FIRST', `409 idempotency_conflict: key ${key} is bound to the body of bulk ${bulk.id} (${changed!.pointer} changed)`, describeResponse(res), first, res);
+      const changed = conflictingBody(t, bulk.body!, this.seed);
+      const res = record((await submitBulk(t, changed.body, { key })).response);
+      require(isProblem(res, 409, 'idempotency_conflict'), 'SEQ-KEY-BOUND-TO-FIRST', `409 idempotency_conflict: key ${key} is bound to the body of bulk ${bulk.id} (${changed.pointer} changed)`, describeResponse(res), first, res);
+      // What the refused body carried and the original did not must never show on the original.
+      const values = bulk.refused?.values ?? new Map<FixedMember, Set<string>>();
+      for (const member of ['from', 'classification', 'message'] as const) {
+        const value = fixedValue(member, changed.body[member]);
+        if (value !== undefined && value !== fixedValue(member, bulk.body![member])) values.set(member, (values.get(member) ?? new Set()).add(value));
+      }
+      bulk.refused = { values, response: res };
     }
   }
   toString = () => `repeat(${this.kind}, ${this.which === EVERY_KEY ? 'every key' : this.which})`;
@@ -203,6 +285,7 @@ class ReadBulk implements fc.AsyncCommand<Model, Real> {
       require(res.status === 200 && isObject(res.json), 'BULK-RETRIEVE', `200 with bulk ${bulk.id}`, describeResponse(res), res);
       const body = res.json as Record<string, unknown>;
       require(sameId(body.id, bulk.id) && sameId(body.business_id, businessId), 'SEQ-OWNERSHIP-AFTER-ANY', `bulk ${bulk.id} of business ${businessId}`, `id ${String(body.id)}, business_id ${String(body.business_id)}`, res);
+      judgeFixedMembers(bulk, body, res);
       if (!isObject(body.intake)) {
         readings.add('intake null or omitted on a read');
         return;
@@ -216,7 +299,18 @@ class ReadBulk implements fc.AsyncCommand<Model, Real> {
   toString = () => `read(${this.which})`;
 }
 
-type Filter = { kind: 'none' } | { kind: 'to'; which: number } | { kind: 'status'; value: string };
+/** A listing's filter; a status filter without a value takes the one the most rows of the bulk showed last (`bestStatus`). */
+type Filter = { kind: 'none' } | { kind: 'to'; which: number } | { kind: 'status'; value?: string };
+
+/**
+ * The status value that selects the most rows of the bulk as its latest listings showed them (a
+ * filter that selects several rows has an order to keep), the first value when none is known.
+ */
+function bestStatus(bulk: KnownBulk): string {
+  const statuses = [...(bulk.rowStatus?.values() ?? [])];
+  const count = (value: string) => statuses.filter((s) => s.includes(value)).length;
+  return STATUS_VALUES.reduce((best, value) => (count(value) > count(best) ? value : best), STATUS_VALUES[0]!);
+}
 
 /** Page sizes that split what the bulk holds (a listing of five rows is walked at sizes 1 to 5 or 6). */
 function pageSize(bulk: KnownBulk, fraction: number | undefined): number | undefined {
@@ -236,7 +330,7 @@ class List implements fc.AsyncCommand<Model, Real> {
     const bulk = this.fixture ? m.bulks[0]! : pick(m.bulks, this.which);
     const numbers = bulk.numbers ?? [...new Set(bulk.rowTo.values())];
     const to = this.filter.kind === 'to' && numbers.length > 0 ? pick(numbers, this.filter.which) : undefined;
-    const status = this.filter.kind === 'status' ? this.filter.value : undefined;
+    const status = this.filter.kind === 'status' ? (this.filter.value ?? bestStatus(bulk)) : undefined;
     const size = pageSize(bulk, this.fraction);
     const filters: Array<[string, string]> = [...(to ? [[params.to, to] as [string, string]] : []), ...(status ? [[params.status, status] as [string, string]] : [])];
     const query: Array<[string, string]> = [...filters, ...(size !== undefined ? [[params.limit, String(size)] as [string, string]] : [])];
@@ -263,6 +357,11 @@ class List implements fc.AsyncCommand<Model, Real> {
           }
           pageIds.push(row.id);
           if (typeof row.to === 'string') tos.set(row.id, row.to);
+          (bulk.rowStatus ??= new Map()).set(row.id, [row.submission_status, row.delivery_status]);
+          // Every entry of the bulk has shown its row: a row under an id no listing gave before is
+          // one more than the entries, or a row that changed its id (2.3, 4.3), whatever the filter.
+          const allKnown = bulk.numbers !== undefined && bulk.rows.length >= bulk.numbers.length;
+          require(!allKnown || bulk.rowTo.has(row.id), 'SEQ-LISTING-CONSISTENT', `rows of bulk ${bulk.id} under the ids its ${bulk.rows.length} entries' rows showed: ${bulk.rows.join(', ')}`, `row ${row.id} to ${String(row.to)}`, ...(bulk.first ? [bulk.first] : []), res);
           const owned = bulk.numbers === undefined || (typeof row.to === 'string' && bulk.numbers.includes(row.to));
           const expected = `rows of bulk ${bulk.id}${to ? ` sent to ${to}` : bulk.numbers ? ` sent to ${bulk.numbers.join(', ')}` : ''} only`;
           require(owned && (to === undefined || row.to === to), 'SEQ-LISTING-CONSISTENT', expected, `row ${row.id} to ${String(row.to)}`, ...(bulk.first ? [bulk.first] : []), res);
@@ -288,7 +387,7 @@ class List implements fc.AsyncCommand<Model, Real> {
     });
     if (broken) t.fail(broken.requirement, broken.expected, broken.actual, ...broken.evidence);
   }
-  toString = () => `list(${this.fixture ? 'fixture' : this.which}, ${this.fraction ?? 'default'}, ${this.filter.kind === 'status' ? this.filter.value : this.filter.kind})`;
+  toString = () => `list(${this.fixture ? 'fixture' : this.which}, ${this.fraction ?? 'default'}, ${this.filter.kind === 'status' ? (this.filter.value ?? 'best status') : this.filter.kind})`;
 }
 
 /**
@@ -426,6 +525,10 @@ function distinctBodies(t: CheckContext): fc.Arbitrary<BulkRequestBody> {
     const recipients = body.recipients.filter((x) => (seen.has(x.to) ? false : (seen.add(x.to), true)));
     const other = options.pool?.find((n) => !seen.has(n));
     if (recipients.length < 2 && other !== undefined) recipients.push({ ...recipients[0]!, to: other });
+    // Entries by number from the highest down: the default order (4.3) is then unlike the order of
+    // an index by number on any two rows, so a listing that came in number order shows it (blind
+    // defect blind5-filtered-listing-sorted-by-number listed filtered rows by number).
+    recipients.sort((a, b) => (a.to < b.to ? 1 : a.to > b.to ? -1 : 0));
     return { ...body, recipients };
   });
 }
@@ -456,7 +559,8 @@ function kindsArb(submits: boolean): fc.Arbitrary<Array<fc.AsyncCommand<Model, R
   const filter: fc.Arbitrary<Filter> = fc.oneof(
     { weight: 4, arbitrary: fc.constant<Filter>({ kind: 'none' }) },
     { weight: 1, arbitrary: index.map((which): Filter => ({ kind: 'to', which })) },
-    { weight: 1, arbitrary: fc.constantFrom(...STATUS_VALUES).map((value): Filter => ({ kind: 'status', value })) },
+    // Any status value, or (as often) the one selecting the most rows: a filtered listing's order shows only on several rows.
+    { weight: 2, arbitrary: fc.oneof(fc.constant(undefined), fc.constantFrom(...STATUS_VALUES)).map((value): Filter => ({ kind: 'status', ...(value ? { value } : {}) })) },
   );
   // Reads under another business mostly of a bulk the sequence holds (what a cache keyed by id meets).
   const ownership = fc.oneof(
@@ -494,7 +598,7 @@ function shuffled<T>(arbs: Array<fc.Arbitrary<T>>): fc.Arbitrary<T[]> {
 /**
  * The opening of every sequence, before its random steps: state the random steps then meet again
  * (a bulk of its own, the fixture bulk walked at the default page size so that it holds several
- * cursors, the own bulk listed at the default page size and read). Each part may be shrunk away like any step.
+ * cursors, the own bulk listed at the default page size, whole and under a status filter, and read). Each part may be shrunk away like any step.
  */
 function openingArb(t: CheckContext, submits: boolean, fixture: boolean): fc.Arbitrary<Array<fc.AsyncCommand<Model, Real>>> {
   return fc
@@ -505,11 +609,17 @@ function openingArb(t: CheckContext, submits: boolean, fixture: boolean): fc.Arb
       usually(fc.constant(true)),
       usually(fc.constant(true)),
       usually(fc.constant(true)),
+      usually(fc.constant(true)),
     )
-    .map(([body, walkFixture, list, second, read, filtered]) => [
+    .map(([body, walkFixture, list, byStatus, second, read, filtered]) => [
       ...(body ? [new Submit(body)] : []),
       ...(walkFixture ? [new List(0, undefined, { kind: 'none' }, true)] : []),
       ...(list ? [new List(0, undefined, { kind: 'none' })] : []),
+      // The same bulk right away under the status filter that listing showed on the most rows: a
+      // filtered listing holds the rows of the whole listing that match, in its order (4.3), and its
+      // entries go by number from the highest down, so an order of its own shows on any two rows
+      // (blind5-filtered-listing-sorted-by-number was missed where only the one-row bulk met a filter).
+      ...(body && list && byStatus ? [new List(0, undefined, { kind: 'status' })] : []),
       // A second bulk of another size under a new key, then the first one read and listed under a
       // number filter after it, in every sequence, whatever the seed: state one bulk leaves behind
       // meets the other (blind defects blind4-read-intake-latest-bulk, a read showing the latest

@@ -1109,6 +1109,25 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const w = (await wallet(h)).json;
     return w.available_balance !== w.current_balance;
   },
+  'blind5-cursor-page-number': async (h) => {
+    const all = (await rows(h, { limit: '1000' })).json.data as Array<{ id: string }>;
+    const cursor = (await rows(h, { limit: '10' })).json.pagination.next_cursor;
+    return (await rows(h, { cursor, limit: '25' })).json.data[0]?.id !== all[10]!.id;
+  },
+  'blind5-conflict-overwrites-message': async (h) => {
+    const key = freshKey();
+    const accepted = await h.submit(messageBody(h), { key });
+    await h.submit(messageBody(h, { message: 'Another text entirely.' }), { key });
+    return (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.message !== messageBody(h).message;
+  },
+  'blind5-filtered-listing-sorted-by-number': async (h) => {
+    const accepted = await h.submit(messageBody(h, {}, 4));
+    await advance(h, 2000);
+    const ids = (q: Record<string, string>) => rows(h, q, accepted.json.id).then((r) => (r.json.data as Array<{ id: string }>).map((x) => x.id));
+    const filtered = await ids({ status: 'delivered' });
+    const inOrder = (await ids({})).filter((id) => filtered.includes(id));
+    return filtered.join() !== inOrder.join();
+  },
 };
 
 describe('defect registry', () => {
