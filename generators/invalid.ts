@@ -570,7 +570,6 @@ export function invalidBulkCaseArbs(options: BulkRequestOptions): Record<Invalid
       }),
     ),
     ...nullCases,
-    ...laxPatternCases(anyBodies, templateBodies, tpl.requires),
     // Blind defect blind3-pointer-slash-unescaped: errors[].pointer is a JSON Pointer (7), so a
     // member name holding "/" and "~" (and "~1", which must not be read back as "/") is escaped.
     'body: unknown member whose name needs escaping': fc.tuple(anyBodies, escapedName, extraValue).map(([b, name, value]) =>
@@ -591,6 +590,7 @@ export function invalidBulkCaseArbs(options: BulkRequestOptions): Record<Invalid
         outcomes: [VALIDATION_FAILED], requirement: 'VAL-RECIPIENT-ITEM-FIELDS',
       });
     }),
+    ...laxPatternCases(anyBodies, templateBodies, tpl.requires),
   };
 }
 
