@@ -546,34 +546,42 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
     {
       id: 'path-ids-with-suffix',
       title:
-        'GET every read with each of its path ids followed by a format suffix (.json, and one more of .xml, .html, ;v=1, a character), and in a form a lax pattern match lets through (Unicode digits, a line break, white space, an invisible character; each form on some id): never 2xx, never 5xx',
+        'GET every read with each of its path ids followed by a format suffix (.json), and once more either with another suffix (.xml, .html, ;v=1, a character) or in a form a lax pattern match lets through (Unicode digits, a line break, white space, an invisible character), each of those on some id: never 2xx, never 5xx',
       requirements: ['VAL-PATH-UUIDV7'],
       uses: ['expiredCursorBulkId', 'messageId'],
-      maxRequests: 3 * 7,
+      maxRequests: 2 * 7,
     },
     async (t) => {
       // Blind defect blind-path-id-format-suffix: a router that strips a format suffix (.json)
       // serves the object; any suffix, on any path id of any read, makes the value no UUIDv7.
       // Blind defects blind5-recipient-*: a UUIDv7 pattern matched laxly takes the id with a line
-      // feed, full-width digits, ... (generators/lax-forms.ts): each path id gets one such form,
-      // the forms dealt in turn from a seeded start, so each form is on some id in every run.
+      // feed, full-width digits, ... (generators/lax-forms.ts). Each path id's second request is
+      // dealt in turn, from a seeded start, among another suffix and each lax form: with the
+      // seven path ids of a run with fixtures, each is sent, at no more requests than before.
       const params = readPathParams(t.config.fixtures);
-      const start = generate(t, fc.nat({ max: LAX_FORMS.length - 1 }), 'path-lax start');
+      const second = ['another suffix', ...LAX_FORMS] as const;
+      const start = generate(t, fc.nat({ max: second.length - 1 }), 'path-second start');
+      const dealt = new Set<string>();
       let sent = 0;
       for (const [i, { template, param, values }] of params.entries()) {
-        const other = generate(t, fc.constantFrom(...ID_SUFFIXES.slice(1)), `path-suffix ${i}`);
-        const lax = generate(t, laxFormsArb(values[param]!), `path-lax ${i}`).find((f) => f.form === LAX_FORMS[(start + i) % LAX_FORMS.length]);
-        const forms: Array<{ encoded: string; shown: string }> = [
-          ...['.json', other].map((suffix) => ({ encoded: `${encodeURIComponent(values[param]!)}${suffix}`, shown: `followed by ${JSON.stringify(suffix)}` })),
-          ...(lax ? [{ encoded: encodeURIComponent(lax.value), shown: `as ${showLax(lax)}` }] : []),
+        const id = values[param]!;
+        const kind = second[(start + i) % second.length]!;
+        const lax = kind === 'another suffix' ? undefined : generate(t, laxFormsArb(id), `path-lax ${i}`).find((f) => f.form === kind);
+        const other = lax ? undefined : generate(t, fc.constantFrom(...ID_SUFFIXES.slice(1)), `path-suffix ${i}`);
+        const forms = [
+          { encoded: `${encodeURIComponent(id)}.json`, shown: 'followed by ".json"' },
+          lax ? { encoded: encodeURIComponent(lax.value), shown: `as ${showLax(lax)}` } : { encoded: `${encodeURIComponent(id)}${other}`, shown: `followed by ${JSON.stringify(other)}` },
         ];
+        dealt.add(kind);
         for (const { encoded, shown } of forms) {
           const path = template.replace(/\{([^}]+)\}/g, (_, name: string) => (name === param ? encoded : encodeURIComponent(values[name]!)));
-          if (++sent > 3 * 7) break;
+          if (++sent > 2 * 7) break;
           const res = await t.api.send({ method: 'GET', path });
           t.expect(res.status >= 400 && res.status < 500, 'VAL-PATH-UUIDV7', `a 4xx for ${param} ${shown} on GET ${template}`, describeResponse(res), res);
         }
       }
+      const missing = second.filter((k) => !dealt.has(k));
+      if (missing.length) t.note(`${params.length} path ids on this target: not sent ${missing.join(', ')}`);
       t.note(`${sent} reads with a suffixed or laxly formed path id`);
     },
   );
