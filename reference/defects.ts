@@ -422,6 +422,12 @@ const registry = [
   { id: 'blind4-webhook-ownership-skipped-after-first', requirement: 'HOOK-OWNERSHIP', topic: 'webhooks', round: 4, description: "Once an application has deactivated one of its business's endpoints, later deactivations skip the ownership check: another business's endpoint is then deactivated under the caller's business (204)." },
   { id: 'blind4-filtered-rows-other-ids', requirement: 'SEQ-LISTING-CONSISTENT', topic: 'sequences', round: 4, description: "Rows of a filtered listing come from a view whose ids end in the row's place in the result, so the same row has another id than in the unfiltered listing." },
   { id: 'blind4-replay-serves-latest-response', requirement: 'SEQ-REPLAY-AFTER-ANY', topic: 'sequences', round: 4, description: "A replay answers the application's latest stored response (a single slot), so a repeat of key A after a submission under key B replays B's bulk." },
+  // Written blind, round 5 (ids kept; fix5c). blind5-null-body-500 is judged by validation's check of every JSON type, so it sits in that topic.
+  { id: 'blind5-media-type-case-sensitive', requirement: 'BULK-ACCEPT-202', topic: 'bulk-invariants', round: 5, description: 'The Content-Type is compared case-sensitively with application/json: a valid submission labelled Application/JSON (media types are case-insensitive) is refused with 400.' },
+  { id: 'blind5-request-id-from-idempotency-key', requirement: 'RID-FORMAT', topic: 'request-id', round: 5, description: 'A submission without X-Request-Id gets its Idempotency-Key as request id, as sent: a key with a space or a colon gives a request id outside the allowed characters.' },
+  { id: 'blind5-null-body-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'validation', round: 5, description: 'A submission whose body is the JSON value null is read as an object (body.recipients), which throws: 500 internal_error instead of 400.' },
+  { id: 'blind5-recipient-fullwidth-digits-accepted', requirement: 'VAL-INVALID-RECIPIENT', topic: 'validation', round: 5, description: 'The number pattern matches any Unicode decimal digit (a Unicode \\d): a number written with full-width digits (+４４7700900123) is accepted.' },
+  { id: 'blind5-recipient-trailing-newline-accepted', requirement: 'VAL-INVALID-RECIPIENT', topic: 'validation', round: 5, description: 'The number pattern is anchored with a $ that also matches before a final line feed: +447700900123 followed by a newline is accepted.' },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

@@ -91,8 +91,8 @@ function invalidForms(): Array<{ sent: string; label: string }> {
  * Header values in forms the RequestId pattern refuses but the header's own schema allows: the
  * Idempotency-Key (length only, 4.0) with a space and a colon, longer than a request id may be.
  */
-function otherFormOf(t: CheckContext, header: string): string {
-  const schema = parameterSchema('createSmsBulkMessage', header, 'header') as { maxLength?: number };
+function otherFormOf(t: CheckContext, row: MatrixRow, header: string): string {
+  const schema = parameterSchema(row.operation as Parameters<typeof parameterSchema>[0], header, 'header') as { maxLength?: number };
   const ridMax = (jsonSchemaFor('RequestId') as { maxLength: number }).maxLength;
   const value = `conformance key:${t.api.idempotencyKey('request-id')} `.padEnd(ridMax + 8, 'k');
   return value.slice(0, Math.min(value.length, schema.maxLength ?? value.length));
@@ -113,7 +113,7 @@ function missingIdRequests(t: CheckContext, rows: MatrixRow[]): ApiRequest[] {
     };
     const path = row.template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? randomUuidV7(t, `request-id/${name}`)));
     const headers: Record<string, string> = { ...NO_REQUEST_ID };
-    for (const name of row.requiredHeaders) headers[name] = otherFormOf(t, name);
+    for (const name of row.requiredHeaders) headers[name] = otherFormOf(t, row, name);
     return { method: row.method, path, headers, ...(row.hasBody ? { json: generate(t, validBodies(t), `request-id/${row.operation}`) } : {}) };
   });
 }
@@ -353,7 +353,7 @@ describe('request-id (4.0, 4, 7, 8)', () => {
     {
       id: 'generate-when-missing-on-submission',
       title:
-        'POST a valid submission without X-Request-Id, its other headers in forms the request-id pattern refuses (an Idempotency-Key of 1 to 256 characters with a space and a colon, longer than 128): the response carries a valid generated X-Request-Id, none of those values',
+        'POST a valid submission without X-Request-Id, its other headers in forms the request-id pattern refuses (an Idempotency-Key of 1 to 256 characters with a space and a colon, longer than 128): the response carries a valid generated X-Request-Id',
       requirements: ['RID-GENERATE-MISSING', 'RID-FORMAT'],
       needs: ['businessId', 'senderId'],
       needsOnHost: ['recipients'],
@@ -375,8 +375,6 @@ describe('request-id (4.0, 4, 7, 8)', () => {
         const where = `${request.method} ${rows[i]!.template} (${describeResponse(res)})`;
         t.expect(got !== undefined, 'RID-GENERATE-MISSING', `a generated X-Request-Id on ${where}`, 'no X-Request-Id header', res);
         t.expect(isValidRequestId(got), 'RID-FORMAT', `X-Request-Id of 1 to 128 characters from A-Z a-z 0-9 . _ - on ${where}`, `X-Request-Id ${JSON.stringify(got)}`, res);
-        const sentHeader = Object.entries(request.headers ?? {}).find(([name, value]) => name !== 'x-request-id' && value === got);
-        t.expect(sentHeader === undefined, 'RID-GENERATE-MISSING', `a generated X-Request-Id on ${where}, not a header the request carried`, `X-Request-Id is the ${sentHeader?.[0]} sent`, res);
       }
     },
   );
