@@ -13,7 +13,8 @@ const bounds = /\{(\d+),(\d+)\}/.exec(pattern);
 export const E164_MIN_DIGITS = bounds ? Number(bounds[1]) + 1 : 8;
 export const E164_MAX_DIGITS = bounds ? Number(bounds[2]) + 1 : 15;
 
-export const digitsOf = (text: string): string => text.replace(/\D/g, '');
+/** The digits of a text, full-width ones read as ASCII (NFKC): a server that normalises them could dial them. */
+export const digitsOf = (text: string): string => text.normalize('NFKC').replace(/\D/g, '');
 
 /**
  * True when no normalisation (dropping spaces, letters or punctuation, adding a plus) can turn the

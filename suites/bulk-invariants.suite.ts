@@ -425,15 +425,24 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
   check(
     {
       id: 'json-media-type-parameters',
-      title: 'POST a valid bulk labelled application/json with a charset parameter (as "; charset=utf-8" and ";charset=UTF-8"): 202, as for application/json',
+      title:
+        'POST a valid bulk labelled application/json with a charset parameter (as "; charset=utf-8" and ";charset=UTF-8") and with its type in other letter case (e.g. Application/JSON): 202, as for application/json',
       requirements: ['BULK-ACCEPT-202'],
-      maxRequests: JSON_WITH_PARAMETERS.length,
+      maxRequests: JSON_WITH_PARAMETERS.length + 1,
       writes: CREATES,
     },
     async (t) => {
       // Blind defect blind-json-charset-refused: a media type is its type and subtype; parameters
       // such as charset (case-insensitive, any spacing) leave it application/json (RFC 9110 8.3.1).
-      for (const contentType of JSON_WITH_PARAMETERS) {
+      // Blind defect blind5-media-type-case-sensitive: the type and subtype are case-insensitive
+      // too (RFC 9110 8.3.1), so a label in other letter case names the document's content type
+      // (4.1) and the valid body is accepted like any other (a must of 4.1, not a reading).
+      const otherCase = generate(
+        t,
+        fc.array(fc.boolean(), { minLength: 16, maxLength: 16 }).map((up) => [...'application/json'].map((ch, i) => (up[i] ? ch.toUpperCase() : ch)).join('')).filter((v) => v !== 'application/json'),
+        'media type letter case',
+      );
+      for (const contentType of [...JSON_WITH_PARAMETERS, otherCase]) {
         const body = generate(t, validBodies(t), `media type ${contentType}`);
         const { response } = await submitBulk(t, undefined, { rawBody: JSON.stringify(body), headers: { 'Content-Type': contentType } });
         t.expect(response.status === 202, 'BULK-ACCEPT-202', `202 for a valid body labelled ${contentType}`, describeResponse(response), response);

@@ -3,6 +3,7 @@ import * as fc from 'fast-check';
 import type { ApiResponse } from '../harness/client.ts';
 import { listingBoundaryCaseArbs } from '../generators/boundaries.ts';
 import { invalidListingCaseArbs, type InvalidCase } from '../generators/invalid.ts';
+import { LAX_FORMS, laxFormsArb, showLax } from '../generators/lax-forms.ts';
 import { parameterSchema } from '../generators/parameters.ts';
 import { e164Arb } from '../generators/domain.ts';
 import { isValid, jsonSchemaFor } from '../spec/validators.ts';
@@ -56,6 +57,11 @@ function nearMissFilters(t: CheckContext): Array<{ name: string; request: { quer
   const out = STATUS_VALUES.map((v) => ({ name: `${status}=${v.toUpperCase()}`, request: { query: [[status, v.toUpperCase()]] as Array<[string, string]> }, isStatus: true }));
   for (const [form, how] of [[` ${number.slice(1)}`, 'its + sent unencoded (a space)'], [number.slice(1), 'without its +']] as const) {
     out.push({ name: `${to}=${JSON.stringify(form)} (${how})`, request: { query: [[to, form]] }, isStatus: false });
+  }
+  // Blind defects blind5-recipient-*: the number in each form a lax pattern match lets through
+  // (full-width digits, a line feed, white space, an invisible character; generators/lax-forms.ts).
+  for (const lax of generate(t, laxFormsArb(number), 'near-miss lax number')) {
+    out.push({ name: `${to}=${showLax(lax)}`, request: { query: [[to, lax.value]] }, isStatus: false });
   }
   return out;
 }
@@ -878,9 +884,9 @@ describe('cursors (4.3, 2.6)', () => {
     {
       id: 'filter-values-outside-shape',
       title:
-        "GET the rows with a status outside its four values or a number that is not E.164: never a 5xx (the listing's errors are not shown); a 200 instead of a refusal, with rows or with none, is a warning (a client's typo reads as an answer)",
+        "GET the rows with a status outside its four values or a number that is not E.164 (its near misses and the forms a lax pattern match lets through among them): never a 5xx (the listing's errors are not shown); a 200 instead of a refusal, with rows or with none, is a warning (a client's typo reads as an answer)",
       requirements: ['CUR-FILTER-UNKNOWN-VALUE', 'PROB-NO-5XX-FOR-CLIENT-FAULT', 'CUR-FILTER-STATUS-UNKNOWN', 'CUR-FILTER-TO-INVALID'],
-      maxRequests: { fixed: 1 + STATUS_VALUES.length + 2, perCase: 1, maxCases: 6 },
+      maxRequests: { fixed: 1 + STATUS_VALUES.length + 2 + LAX_FORMS.length, perCase: 1, maxCases: 6 },
       ...LISTING_BULK,
     },
     async (t) => {

@@ -10,7 +10,10 @@ import { describe } from './support/declare.ts';
 import { checksFor, type CheckContext } from './support/check.ts';
 import { apiExchanges, headerOf, isDocumentedOperation } from './support/exchanges.ts';
 import { paths } from './support/paths.ts';
-import { forAll } from './support/property.ts';
+import { forAll, generate } from './support/property.ts';
+import { matrixRows, RESOURCE_FIXTURES, type MatrixRow } from './support/authorization.ts';
+import { validBodies } from './support/bulk.ts';
+import { parameterSchema } from '../generators/parameters.ts';
 import { describeResponse, viewOfApiResponse, viewOfRecorded, type ResponseView } from './support/problem.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
 import { allInWaves } from './support/waves.ts';
@@ -82,6 +85,37 @@ function invalidForms(): Array<{ sent: string; label: string }> {
     out.push({ sent: `conformance${encoded}rid`, label: `a value with ${JSON.stringify(c)} percent-encoded (${encoded})` });
   }
   return out;
+}
+
+/**
+ * Header values in forms the RequestId pattern refuses but the header's own schema allows: the
+ * Idempotency-Key (length only, 4.0) with a space and a colon, longer than a request id may be.
+ */
+function otherFormOf(t: CheckContext, row: MatrixRow, header: string): string {
+  const schema = parameterSchema(row.operation as Parameters<typeof parameterSchema>[0], header, 'header') as { maxLength?: number };
+  const ridMax = (jsonSchemaFor('RequestId') as { maxLength: number }).maxLength;
+  const value = `conformance key:${t.api.idempotencyKey('request-id')} `.padEnd(ridMax + 8, 'k');
+  return value.slice(0, Math.min(value.length, schema.maxLength ?? value.length));
+}
+
+/**
+ * One request per operation of `rows`, without X-Request-Id: this business's own object where a
+ * fixture names one, else a random id; each required header in another form (otherFormOf), a
+ * valid body where the operation takes one.
+ */
+function missingIdRequests(t: CheckContext, rows: MatrixRow[]): ApiRequest[] {
+  const businessId = t.config.fixtures.businessId ?? randomUuidV7(t, 'request-id/business');
+  return rows.map((row) => {
+    const own = row.resourceParam ? RESOURCE_FIXTURES[row.resourceParam]?.own : undefined;
+    const values: Record<string, string> = {
+      ...(row.businessParam ? { [row.businessParam]: businessId } : {}),
+      ...(row.resourceParam ? { [row.resourceParam]: (!row.writes && own ? (t.config.fixtures[own] as string | undefined) : undefined) ?? randomUuidV7(t, `request-id/${row.operation}`) } : {}),
+    };
+    const path = row.template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(values[name] ?? randomUuidV7(t, `request-id/${name}`)));
+    const headers: Record<string, string> = { ...NO_REQUEST_ID };
+    for (const name of row.requiredHeaders) headers[name] = otherFormOf(t, row, name);
+    return { method: row.method, path, headers, ...(row.hasBody ? { json: generate(t, validBodies(t), `request-id/${row.operation}`) } : {}) };
+  });
 }
 
 /** Status of the probe with no request id at all: an invalid id must not change it. */
@@ -292,21 +326,55 @@ describe('request-id (4.0, 4, 7, 8)', () => {
   check(
     {
       id: 'generate-when-missing',
-      title: 'GET 10 times without X-Request-Id: each response carries a valid generated value (a value given twice is reported: the document does not say generated ids are unique)',
+      title:
+        'GET 10 times without X-Request-Id, every read operation in turn: each response carries a valid generated value (a value given twice is reported: the document does not say generated ids are unique)',
       requirements: ['RID-GENERATE-MISSING', 'RID-FORMAT'],
       // Nine reads; the first is the shared read without a request id.
       maxRequests: 9,
     },
     async (t) => {
+      // The generated id is the server's on every operation (4.0), not only the wallet's: the
+      // reads of spec/openapi.yaml are dealt in turn (the submission: generate-when-missing-on-submission).
+      const reads = missingIdRequests(t, matrixRows().filter((r) => !r.writes));
       const seen = new Map<string, ApiResponse>();
       for (let i = 0; i < 10; i++) {
-        const res = i === 0 ? await baselineOf(t) : await t.api.send(probe(t, null));
+        const res = i === 0 ? await baselineOf(t) : await t.api.send(reads[i % reads.length]!);
         const got = res.headers['x-request-id'];
         t.expect(got !== undefined, 'RID-GENERATE-MISSING', 'a generated X-Request-Id', 'no X-Request-Id header', res);
         t.expect(isValidRequestId(got), 'RID-FORMAT', 'X-Request-Id of 1 to 128 characters from A-Z a-z 0-9 . _ -', `X-Request-Id ${JSON.stringify(got)}`, res);
         const earlier = seen.get(got!);
         if (earlier) t.advise(`the generated X-Request-Id ${JSON.stringify(got)} was given to two requests: a log cannot tell them apart`);
         seen.set(got!, res);
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'generate-when-missing-on-submission',
+      title:
+        'POST a valid submission without X-Request-Id, its other headers in forms the request-id pattern refuses (an Idempotency-Key of 1 to 256 characters with a space and a colon, longer than 128): the response carries a valid generated X-Request-Id',
+      requirements: ['RID-GENERATE-MISSING', 'RID-FORMAT'],
+      needs: ['businessId', 'senderId'],
+      needsOnHost: ['recipients'],
+      // One request per write operation of spec/openapi.yaml that takes a body (the submission).
+      maxRequests: 1,
+      writes: 'creates a bulk SMS',
+    },
+    async (t) => {
+      // Blind defect blind5-request-id-from-idempotency-key: a server that takes another header
+      // for its request id (the Idempotency-Key, whose own shape is only its length, 4.0) gives
+      // out values outside the request-id format (4.0, 8). The writes that carry such headers and a
+      // body, from spec/openapi.yaml: the submission (a deactivation carries neither, and the
+      // safety rails let a run deactivate only the configured endpoint, whose check sends it).
+      const rows = matrixRows().filter((r) => r.writes && r.hasBody);
+      const requests = missingIdRequests(t, rows);
+      for (const [i, request] of requests.entries()) {
+        const res = await t.api.send(request);
+        const got = res.headers['x-request-id'];
+        const where = `${request.method} ${rows[i]!.template} (${describeResponse(res)})`;
+        t.expect(got !== undefined, 'RID-GENERATE-MISSING', `a generated X-Request-Id on ${where}`, 'no X-Request-Id header', res);
+        t.expect(isValidRequestId(got), 'RID-FORMAT', `X-Request-Id of 1 to 128 characters from A-Z a-z 0-9 . _ - on ${where}`, `X-Request-Id ${JSON.stringify(got)}`, res);
       }
     },
   );

@@ -54,6 +54,8 @@ describe('rails, as rules', () => {
     { name: 'host: broken raw body with another number refused', request: { method: 'POST', path: bulk, rawBody: '{"recipients":[{"to":"+49 151 1234 5679"' }, refused: true },
     { name: 'host: broken raw body with the allowed number passes', request: { method: 'POST', path: bulk, rawBody: `{"recipients":[{"to":"${ALLOWED}"` }, refused: false },
     { name: 'host: the allowed number without its plus passes (a spelling of it)', request: { method: 'POST', path: bulk, json: { recipients: [{ to: ALLOWED.slice(1) }] } }, refused: false },
+    { name: 'host: another number in full-width digits refused (NFKC makes it dialable)', request: { method: 'POST', path: bulk, json: { recipients: [{ to: '+\uFF14\uFF19\uFF11\uFF15\uFF11\uFF11\uFF12\uFF13\uFF14\uFF15\uFF16\uFF17\uFF19' }] } }, refused: true },
+    { name: 'host: the allowed number in full-width digits, or with a line feed, passes (a spelling of it)', request: { method: 'POST', path: bulk, json: { recipients: [{ to: ALLOWED.replace(/[0-9]/g, (d) => String.fromCharCode(0xff10 + Number(d))) }, { to: `${ALLOWED}\n` }] } }, refused: false },
     { name: 'host: the allowed number with a space passes', request: { method: 'POST', path: bulk, json: { recipients: [{ to: `${ALLOWED.slice(0, 3)} ${ALLOWED.slice(3)}` }] } }, refused: false },
     { name: 'host: undeliverable, too few digits, passes', request: { method: 'POST', path: bulk, json: { recipients: [{ to: '+1234567' }] } }, refused: false },
     { name: 'host: undeliverable, too many digits, passes', request: { method: 'POST', path: bulk, json: { recipients: [{ to: '+1234567890123456' }] } }, refused: false },

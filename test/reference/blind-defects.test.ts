@@ -229,7 +229,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     const read = await h.call('GET', new URL(accepted.headers.get('location')!, h.ref.baseUrl).pathname);
     return read.status !== 200 || read.json.id !== accepted.json.id;
   },
-  'blind5-media-type-case-sensitive': async (h) => (await h.submit(messageBody(h), { headers: { 'content-type': 'Application/JSON' } })).status !== 202,
   // wallet
   'blind5-wallet-balance-plus-sign': async (h) => !/^-?(?:0|[1-9]\d*)(?:\.\d+)?$/.test((await wallet(h)).json.current_balance),
   // concealment
@@ -241,7 +240,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   },
   // request-id
   'blind5-wallet-correlation-id-header': async (h) => (await wallet(h)).headers.get('x-request-id') === null,
-  'blind5-request-id-from-idempotency-key': async (h) => !/^[A-Za-z0-9._-]{1,128}$/.test((await h.submit(messageBody(h), { key: `probe key:${freshKey()}` })).headers.get('x-request-id') ?? ''),
   // problem-details
   'blind5-retry-after-fractional': async (h) => {
     await h.control('POST', '/faults', { rateLimitPerMinute: 1 });
@@ -250,14 +248,11 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     const retry = limited.headers.get('retry-after') ?? '';
     return limited.status === 429 && !/^\d+$/.test(retry) && Number.isNaN(Date.parse(retry));
   },
-  'blind5-null-body-500': async (h) => (await h.call('POST', h.paths.bulks(h.b), { body: 'null', headers: { 'content-type': 'application/json', 'idempotency-key': freshKey() } })).status >= 500,
   'blind5-missing-member-error-code-null': async (h) => {
     const { from: _from, ...withoutFrom } = messageBody(h);
     return errorsOf(await h.submit(withoutFrom)).some((e) => typeof e.code !== 'string');
   },
   // validation
-  'blind5-recipient-fullwidth-digits-accepted': async (h) => (await h.submit(messageBody(h, { recipients: [{ to: '+\uFF14\uFF147700900123' }] }))).status < 300,
-  'blind5-recipient-trailing-newline-accepted': async (h) => (await h.submit(messageBody(h, { recipients: [{ to: `${h.f.recipients[0]}\n` }] }))).status < 300,
   'blind5-recipient-null-to-dropped': async (h) => (await h.submit(messageBody(h, { recipients: [{ to: h.f.recipients[0] }, { to: null }] }))).status < 300,
   // schemas
   'blind5-empty-page-data-null': async (h) => !Array.isArray((await rows(h, { to: '+447700900999' })).json.data),

@@ -1128,6 +1128,11 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const inOrder = (await ids({})).filter((id) => filtered.includes(id));
     return filtered.join() !== inOrder.join();
   },
+  'blind5-media-type-case-sensitive': async (h) => (await h.submit(messageBody(h), { headers: { 'content-type': 'Application/JSON' } })).status !== 202,
+  'blind5-request-id-from-idempotency-key': async (h) => !/^[A-Za-z0-9._-]{1,128}$/.test((await h.submit(messageBody(h), { key: `probe key:${freshKey()}` })).headers.get('x-request-id') ?? ''),
+  'blind5-null-body-500': async (h) => (await h.call('POST', h.paths.bulks(h.b), { body: 'null', headers: { 'content-type': 'application/json', 'idempotency-key': freshKey() } })).status >= 500,
+  'blind5-recipient-fullwidth-digits-accepted': async (h) => (await h.submit(messageBody(h, { recipients: [{ to: '+\uFF14\uFF147700900123' }] }))).status < 300,
+  'blind5-recipient-trailing-newline-accepted': async (h) => (await h.submit(messageBody(h, { recipients: [{ to: `${h.f.recipients[0]}\n` }] }))).status < 300,
 };
 
 describe('defect registry', () => {

@@ -30,6 +30,8 @@ describe('rows from spec/openapi.yaml', () => {
     expect(rowNamed('getWalletBalance')).toMatchObject({ permission: 'wallet.balance.read', writes: false });
     expect(rowNamed('deactivateWebhookEndpoint')).toMatchObject({ method: 'DELETE', writes: true, resourceParam: 'endpointId' });
     expect(rows.filter((r) => r.concealsExistence).map((r) => r.operation)).toEqual(['getSmsMessage']);
+    // validation/every-member-every-json-type gives the body's root every JSON type on the one operation that takes a body.
+    expect(rows.filter((r) => r.hasBody).map((r) => r.operation)).toEqual(['createSmsBulkMessage']);
   });
 
   it('an operation added to a fixture spec gets its row, its objects and its requests with no new code', () => {
