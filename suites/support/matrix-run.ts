@@ -249,7 +249,10 @@ export async function runMatrixColumn(t: CheckContext, caller: CallerKind, rows:
       const resourceId = object.resource === undefined ? undefined : ids.resource(object);
       const base = { row, object, expectation, pathIds: [businessId, ...(resourceId ? [resourceId] : [])] };
       const out: MatrixCell = { operation: row.operation, caller, object: objectLabel(object), expected: expectation.text, verdict: 'skip' };
-      let why = leftOut(caller, object) ?? notSentBecause(t, base, resourceId, caller, seen?.missing);
+      const left = leftOut(caller, object);
+      // A query shape or a listed id is a cell only in the columns that send it (not one per object, mostly empty).
+      if (left && (object.query !== undefined || object.kind === 'listed')) continue;
+      let why = left ?? notSentBecause(t, base, resourceId, caller, seen?.missing);
       const shape = object.query && !why ? await queryValue(t, row, object.query) : undefined;
       why ??= shape?.missing;
       if (why) {
