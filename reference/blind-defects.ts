@@ -22,14 +22,12 @@ export interface BlindDefect {
 
 const registry = [
   // auth-ordering
-  { id: 'blind-delete-skips-authentication', requirement: 'AUTH-ALL-OPERATIONS', topic: 'auth-ordering', round: 1, description: 'The deactivation route is mounted ahead of the authentication step: a DELETE without an Authorization header deactivates an endpoint of the path business (204).' },
   // recipient-limits
   { id: 'blind-body-limit-100kb', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', round: 1, description: 'Request bodies above 100 KB (a body parser default) are refused with 400 validation_failed, so a valid 1000-recipient submission with template variables is refused.' },
   { id: 'blind-over-limit-truncated', requirement: 'RLIM-NO-PARTIAL', topic: 'recipient-limits', round: 1, description: 'A submission above 1000 entries is accepted (202) with its first 1000 entries kept, instead of refused as a whole.' },
   // bulk-invariants
   { id: 'blind-settled-requires-no-failures', requirement: 'BULK-SETTLED-RULE', topic: 'bulk-invariants', round: 1, description: 'settled is true only when completed with no retries outstanding and no failed submission, so a completed bulk with an exhausted entry shows settled false.' },
   // concealment
-  { id: 'blind-foreign-bulk-rows-listed', requirement: 'CONC-CROSS-BUSINESS-BULK', topic: 'concealment', round: 1, description: "The recipient listing does not check the bulk's owner: another business's bulk's rows are listed (200) under the caller's business." },
   // problem-details
   { id: 'blind-pointer-one-based', requirement: 'PROB-VALIDATION-ERRORS', topic: 'problem-details', round: 1, description: 'errors[] pointers number recipient entries from 1 (/recipients/1/to for the first entry), so they point at the wrong or no entry.' },
   // schemas
@@ -121,9 +119,7 @@ const registry = [
   // sequences
   // Round 5 (blind5-): written from the document and the reference alone.
   // auth-ordering
-  { id: 'blind5-listing-cursor-skips-auth', requirement: 'AUTH-ALL-OPERATIONS', topic: 'auth-ordering', round: 5, description: 'A recipient listing that carries a cursor whose signature verifies is served without a token (the signed cursor taken as proof of access): the next page answers 200 to a call with no Authorization header.' },
   { id: 'blind5-expired-token-leeway', requirement: 'AUTH-401-INVALID', topic: 'auth-ordering', round: 5, description: 'Token expiry is judged with a 15-minute clock tolerance: a token that expired ten minutes ago is still accepted (200) instead of 401 authentication_required.' },
-  { id: 'blind5-bearer-extra-parts-accepted', requirement: 'AUTH-401-INVALID', topic: 'auth-ordering', round: 5, description: 'The token is the second space-separated part of the Authorization header, whatever follows it: Bearer <token> <anything> authenticates instead of being refused as malformed (401).' },
   // idempotency
   { id: 'blind5-content-dedupe-across-keys', requirement: 'IDEM-SCOPE', topic: 'idempotency', round: 5, description: "A submission whose payload equals one the application accepted on the business in the last ten minutes is taken for a duplicate whatever its Idempotency-Key: a new key replays the earlier bulk (same id) instead of creating a new one." },
   { id: 'blind5-replay-body-empty-after-first', requirement: 'IDEM-REPLAY', topic: 'idempotency', round: 5, description: 'The replay cache hands out the stored response body once: the first repeat of a key replays the 202 with its body, every later repeat answers 202 with an empty body.' },
@@ -140,9 +136,7 @@ const registry = [
   // wallet
   { id: 'blind5-wallet-balance-plus-sign', requirement: 'WAL-MONEY-FORMAT', topic: 'wallet', round: 5, description: 'Balances come from a signed ledger formatter: positive amounts carry a leading + (+1250.75), outside the decimal money pattern.' },
   // concealment
-  { id: 'blind5-filtered-rows-skip-ownership', requirement: 'CONC-CROSS-BUSINESS-BULK', topic: 'concealment', round: 5, description: "A recipient listing with a status or number filter is answered from a search index keyed by bulk id only: another business's bulk's rows are listed (200) under the caller's business when a filter is given." },
   { id: 'blind5-rows-of-message-id', requirement: 'CONC-FOREIGN-OBJECT', topic: 'concealment', round: 5, description: "The recipient listing under a bulk id that names an individual SMS (one table for every SMS) lists that message as a one-row page, whatever its business: another business's message is listed (200)." },
-  { id: 'blind5-message-lookup-finds-listed-row', requirement: 'CONC-FOREIGN-OBJECT', topic: 'concealment', round: 5, description: "Rows the listing served are kept in a per-process SMS cache that the message lookup reads before its ownership check: a row id of another business's bulk, once listed by its owner, is answered as a message (200) under the caller's business." },
   // request-id
   { id: 'blind5-wallet-correlation-id-header', requirement: 'RID-EVERY-RESPONSE', topic: 'request-id', round: 5, description: "The wallet handler (a separate service behind the gateway) names its header X-Correlation-Id: its answers, 200 and its own refusals, carry no X-Request-Id." },
   // problem-details

@@ -5,7 +5,7 @@
 // gets its row with no new code. Sending and judging the cells is suites/support/matrix-run.ts's.
 import type { ApiRequest } from '../../harness/client.ts';
 import type { Fixtures } from '../../core/model.ts';
-import { openapi, type HttpMethod, type OpenApiDocument, type ParameterObject, type Ref } from '../../spec/contract.ts';
+import { openapi, type HttpMethod, type JsonSchema, type OpenApiDocument, type ParameterObject, type Ref } from '../../spec/contract.ts';
 import type { RequirementId } from '../../spec/requirement-ids.ts';
 
 /** One row: an operation of the spec. */
@@ -28,6 +28,10 @@ export interface MatrixRow {
   /** Required request headers other than X-Request-Id (Idempotency-Key). */
   requiredHeaders: string[];
   hasBody: boolean;
+  /** The query parameters of the spec (names as the document writes them, schemas resolved one `$ref` deep). */
+  query: Array<{ name: string; schema: JsonSchema }>;
+  /** A GET whose 2xx body holds a collection of items with ids (a listing): its owner's answer shows ids of objects besides the path's. */
+  lists: boolean;
 }
 
 const METHODS: HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete'];
@@ -36,6 +40,29 @@ function resolveParameter(doc: OpenApiDocument, p: ParameterObject | Ref): Param
   if (!('$ref' in p)) return p;
   const name = /^#\/components\/parameters\/(.+)$/.exec(p.$ref)?.[1];
   return name ? doc.components.parameters[name] : undefined;
+}
+
+/** A schema with one `#/components/schemas/...` reference followed. */
+function schemaOf(doc: OpenApiDocument, schema: unknown): JsonSchema | undefined {
+  if (schema === null || typeof schema !== 'object') return undefined;
+  const ref = (schema as { $ref?: unknown }).$ref;
+  if (typeof ref !== 'string') return schema as JsonSchema;
+  const name = /^#\/components\/schemas\/(.+)$/.exec(ref)?.[1];
+  return name ? (doc.components.schemas as Record<string, JsonSchema>)[name] : undefined;
+}
+
+/** Whether a 2xx JSON body of the operation holds an array of objects that carry an `id`. */
+function listsItems(doc: OpenApiDocument, responses: Record<string, unknown>): boolean {
+  return Object.entries(responses).some(([status, response]) => {
+    if (!/^2/.test(status) || response === null || typeof response !== 'object') return false;
+    const body = schemaOf(doc, (response as { content?: Record<string, { schema?: unknown }> }).content?.['application/json']?.schema);
+    const properties = (body?.properties ?? {}) as Record<string, JsonSchema>;
+    return Object.values(properties).some((p) => {
+      const property = schemaOf(doc, p);
+      const items = property?.type === 'array' ? schemaOf(doc, property.items) : undefined;
+      return items !== undefined && typeof items.properties === 'object' && items.properties !== null && 'id' in items.properties;
+    });
+  });
 }
 
 /** Every operation whose path names a business and/or a resource, in the spec's order. */
@@ -63,6 +90,8 @@ export function matrixRows(doc: OpenApiDocument = openapi): MatrixRow[] {
         concealsExistence: op['x-conceals-existence'] === true,
         requiredHeaders: params.filter((p) => p.in === 'header' && p.required === true && p.name.toLowerCase() !== 'x-request-id').map((p) => p.name),
         hasBody: op.requestBody !== undefined,
+        query: params.filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: schemaOf(doc, p.schema) ?? {} })),
+        lists: method === 'get' && listsItems(doc, op.responses),
       });
     }
   }
@@ -111,7 +140,8 @@ export const CALLERS: Array<{ kind: CallerKind; title: string; granted?: 'own' |
 export type Party = 'own' | 'other' | 'unknown' | 'malformed';
 
 export interface MatrixObject {
-  kind: 'own' | 'foreign' | 'other-business' | 'own-under-other' | 'other-unknown' | 'unknown' | 'malformed' | 'own-other-kind' | 'foreign-other-kind';
+  /** `listed`: an id its owner's listing showed (a row of a bulk), named under the business of the other party. */
+  kind: 'own' | 'foreign' | 'other-business' | 'own-under-other' | 'other-unknown' | 'unknown' | 'malformed' | 'own-other-kind' | 'foreign-other-kind' | 'listed';
   business: Party;
   /** Absent on an operation whose path names only the business. */
   resource?: Party;
@@ -120,12 +150,22 @@ export interface MatrixObject {
    * where a bulk id goes (blind-bulk-read-finds-foreign-message: a lookup falling through to another table).
    */
   idKind?: string;
+  /**
+   * A query parameter of the row sent with the value a granted caller uses (`cursor`: one the run
+   * was issued; a filter: a value of its schema or of the run's own listing): access does not
+   * depend on what else the request carries (5).
+   */
+  query?: string;
 }
 
 /** A column's name in the matrix: the kind, or for an id of another kind its owner and kind (`foreign messageId`). */
 export function objectLabel(object: MatrixObject): string {
-  return object.idKind ? `${object.resource === 'own' ? 'own' : 'foreign'} ${object.idKind}` : object.kind;
+  const base = object.kind === 'listed' ? `${object.resource === 'own' ? 'own' : 'foreign'} id listed by its owner` : object.idKind ? `${object.resource === 'own' ? 'own' : 'foreign'} ${object.idKind}` : object.kind;
+  return object.query ? `${base} ?${object.query}` : base;
 }
+
+/** The objects a column refuses whatever the query carries, sent once more per query parameter of the row. */
+const SHAPED: Array<MatrixObject['kind']> = ['own', 'foreign', 'own-under-other', 'other-business'];
 
 /**
  * Every kind of object of a row: under this business and under the other one, existing, unknown,
@@ -133,6 +173,20 @@ export function objectLabel(object: MatrixObject): string {
  * business's and the other's), each to be answered as an unknown id.
  */
 export function objectsFor(row: MatrixRow, rows: MatrixRow[] = matrixRows()): MatrixObject[] {
+  const base = baseObjects(row, rows);
+  // Each query parameter once on the objects whose answer it must not change (leftOut keeps one per column).
+  const shaped = row.query.flatMap((q) => base.filter((o) => SHAPED.includes(o.kind)).map((o) => ({ ...o, query: q.name })));
+  // An id another business's listing showed, in this row's slot under the caller's business (either tenant).
+  const listed: MatrixObject[] = row.resourceParam && rows.some((r) => r.lists)
+    ? [
+        { kind: 'listed', business: 'own', resource: 'other' },
+        { kind: 'listed', business: 'other', resource: 'own' },
+      ]
+    : [];
+  return [...base, ...listed, ...shaped];
+}
+
+function baseObjects(row: MatrixRow, rows: MatrixRow[]): MatrixObject[] {
   if (!row.resourceParam) {
     return [
       { kind: 'own', business: 'own' },
@@ -169,6 +223,17 @@ export function objectsFor(row: MatrixRow, rows: MatrixRow[] = matrixRows()): Ma
  */
 export function leftOut(caller: CallerKind, object: MatrixObject): string | undefined {
   const granted = CALLERS.find((c) => c.kind === caller)!.granted;
+  if (object.kind === 'listed') {
+    // The other party's listing shows the ids: each tenant names the other's under its own business.
+    return granted !== undefined && caller !== 'limited' && object.business === granted ? undefined : "left out: sent by each tenant's application for the other tenant's listed ids";
+  }
+  if (object.query !== undefined) {
+    // Without a token: the caller's own object (the one a token would open); with one, the other
+    // party's resource under the granted business (or, without a resource, the business without grant).
+    if (caller === 'limited') return 'left out: the query shapes are sent as the primary application, which differs only in a permission';
+    const headline = granted === undefined ? object.kind === 'own' : object.business === granted ? object.resource !== undefined && object.resource !== granted : object.resource === undefined;
+    return headline ? undefined : 'left out: each query parameter is sent on the one object of the column whose refusal it must not change';
+  }
   // Which table a lookup reads does not depend on the caller: the primary application's column asks it.
   if (object.idKind && caller !== 'primary') return 'left out: an id of another kind is looked up alike for every caller, as for the primary application';
   if (caller === 'limited' && (object.business !== 'own' || object.resource === 'malformed')) return 'left out: decided before the permission, as for the primary application';
@@ -177,9 +242,15 @@ export function leftOut(caller: CallerKind, object: MatrixObject): string | unde
   return undefined;
 }
 
-/** Requests one column sends at most: one per cell it does not leave out. */
+/**
+ * Requests one column sends at most: one per cell it does not leave out, and the listings the run's
+ * observations take (`suites/support/matrix-run.ts`: the run's own listing, for a cursor and filter
+ * values; the other tenant's, for its listed ids), where the column may be the first to ask.
+ */
 export function columnCost(caller: CallerKind, rows: MatrixRow[] = matrixRows()): number {
-  return rows.reduce((sum, row) => sum + objectsFor(row, rows).filter((o) => leftOut(caller, o) === undefined).length, 0);
+  const cells = rows.reduce((sum, row) => sum + objectsFor(row, rows).filter((o) => leftOut(caller, o) === undefined).length, 0);
+  const listings = caller === 'limited' || !rows.some((r) => r.lists) ? 0 : caller === 'primary' ? 2 : 1;
+  return cells + listings;
 }
 
 /** An answer a cell accepts: a status and, for a problem, its codes. */
@@ -198,6 +269,8 @@ export interface Expectation {
   requirement: RequirementId;
   /** For unauthenticated callers: what a refusal other than 401 breaks (the order of section 5). */
   orderRequirement?: RequirementId;
+  /** For unauthenticated callers: what a 2xx breaks (served without a token at all, or with a wrong one). */
+  servedRequirement?: RequirementId;
   text: string;
 }
 
@@ -207,8 +280,18 @@ const DENIED: Accepted = { status: 403, codes: ['permission_denied'] };
 const NO_GRANT: Accepted = { status: 403, codes: ['permission_denied', 'sender_not_authorized'] };
 const INVALID: Accepted = { status: 400, codes: ['validation_failed'] };
 
-/** The expected class of a cell, from the document's order: token, grant, permission, ownership. */
+/**
+ * The expected class of a cell, from the document's order: token, grant, permission, ownership. A
+ * query parameter changes nothing of it, but that a refusal may come from the query's validation
+ * first (a cursor issued for another bulk; the order is open, AUTH-VALIDATION-ORDER).
+ */
 export function expectationOf(row: MatrixRow, caller: CallerKind, object: MatrixObject): Expectation {
+  const e = unshapedExpectation(row, caller, object);
+  if (object.query === undefined || e.kind !== 'refusal' || e.accepted.includes(INVALID)) return e;
+  return { ...e, accepted: [...e.accepted, { ...INVALID, reading: `?${object.query} validated before the ownership (either may come first)` }], text: `${e.text}; 400 validation_failed for the query` };
+}
+
+function unshapedExpectation(row: MatrixRow, caller: CallerKind, object: MatrixObject): Expectation {
   const granted = CALLERS.find((c) => c.kind === caller)!.granted;
   if (granted === undefined) {
     const requirement: RequirementId = caller === 'no-token' ? 'AUTH-401-MISSING' : 'AUTH-401-INVALID';
@@ -216,6 +299,8 @@ export function expectationOf(row: MatrixRow, caller: CallerKind, object: Matrix
       kind: 'unauthenticated',
       accepted: [{ status: 401, codes: ['authentication_required'] }],
       requirement,
+      // 4: no operation answers 2xx without a token; a wrong one is no token either (5.8).
+      servedRequirement: caller === 'no-token' ? 'AUTH-ALL-OPERATIONS' : 'AUTH-401-INVALID',
       ...(object.kind === 'own' ? {} : { orderRequirement: 'AUTH-401-FIRST' as RequirementId }),
       text: '401 authentication_required',
     };
@@ -231,6 +316,10 @@ export function expectationOf(row: MatrixRow, caller: CallerKind, object: Matrix
   }
   // The permissions of the other operations are not shown (5.9): a 403 for the limited application is one reading.
   const open: Accepted[] = caller === 'limited' && !row.permission ? [{ ...DENIED, reading: 'a permission of the limited application missing (not shown, 5.9)' }] : [];
+  if (object.kind === 'listed') {
+    // 5: a listing's item is its owner's object; its id, named under another business, is refused there (whatever table a lookup reads).
+    return { kind: 'refusal', accepted: [NOT_FOUND, DENIED], requirement: 'CONC-FOREIGN-OBJECT', text: `404 resource_not_found or 403: an id another business's listing showed is no ${row.resourceParam} of this business, never 2xx` };
+  }
   if (object.idKind) {
     // Another kind's id names no object of this one: an unknown id's answer; another business's, under its rule.
     return {

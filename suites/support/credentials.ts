@@ -60,6 +60,29 @@ export function forgeries(token: string): Array<{ token: string; how: string }> 
 /** How many tokens `forgeries` derives at most. */
 export const MAX_FORGERIES = 7;
 
+/**
+ * Authorization values that carry a valid token but are no `Bearer <token>` credentials (RFC 9110
+ * 11.4 and RFC 6750 2.1: the scheme, one or more spaces, one token68, nothing else), derived from
+ * that grammar part by part: another part after the token or before it, whitespace other than a
+ * space splitting off another part, a second credential after a comma or before the Bearer one,
+ * the scheme written twice. A host that reads the token more loosely than the grammar (the second
+ * space-separated part, the last one, the text after "Bearer" anywhere) authenticates one of them.
+ * Every value contains the token whole, so its redaction covers them.
+ */
+export function malformedAuthorizations(token: string): Array<{ authorization: string; how: string }> {
+  return [
+    { authorization: `Bearer ${token} conformance`, how: 'another part after the token' },
+    { authorization: `Bearer conformance ${token}`, how: 'another part before the token' },
+    { authorization: `Bearer ${token}\tconformance`, how: 'a tab and another part after the token' },
+    { authorization: `Bearer ${token}, Basic Y29uZm9ybWFuY2U=`, how: 'a second credential (Basic) after a comma' },
+    { authorization: `Basic Y29uZm9ybWFuY2U=, Bearer ${token}`, how: 'the Bearer credential after another scheme\'s' },
+    { authorization: `Bearer Bearer ${token}`, how: 'the scheme written twice' },
+  ];
+}
+
+/** How many values `malformedAuthorizations` derives. */
+export const MALFORMED_AUTHORIZATIONS = 6;
+
 /** A valid-looking submission body: the run's sender and first allowed number when there are some. */
 export function submissionBody(t: CheckContext): unknown {
   const { senderId, recipients } = t.config.fixtures;

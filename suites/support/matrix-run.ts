@@ -33,8 +33,9 @@ import {
   type Party,
 } from './authorization.ts';
 
-/** Marks the other tenant's requests (read by traffic/judge.ts, which leaves them out). */
-export const OTHER_TENANT_HEADER = 'x-conformance-caller';
+import { OTHER_TENANT_HEADER, listingOf, queryValue, sentName } from './listings.ts';
+
+export { OTHER_TENANT_HEADER };
 
 /** A path id of no UUID shape at all. */
 const MALFORMED_ID = 'not-a-uuid';
@@ -62,7 +63,7 @@ function mark(cell: Cell, requirement: RequirementId, reason: string): void {
 }
 
 /** The ids of each party the configuration names, for building paths and spotting foreign data. */
-function partyIds(t: CheckContext, row: MatrixRow): { business: Record<Party, string>; resource: (object: MatrixObject) => string | undefined } {
+function partyIds(t: CheckContext, row: MatrixRow, listed: Record<'own' | 'other', string | undefined>): { business: Record<Party, string>; resource: (object: MatrixObject) => string | undefined } {
   const f = t.config.fixtures;
   const unknown = randomUuidV7(t, `matrix/${row.operation}/unknown`);
   return {
@@ -72,6 +73,7 @@ function partyIds(t: CheckContext, row: MatrixRow): { business: Record<Party, st
       const fixtures = RESOURCE_FIXTURES[object.idKind ?? row.resourceParam ?? ''];
       if (object.resource === 'unknown') return unknown;
       if (object.resource === 'malformed') return MALFORMED_ID;
+      if (object.kind === 'listed') return object.resource === 'own' || object.resource === 'other' ? listed[object.resource] : undefined;
       if (object.resource === undefined || !fixtures) return undefined;
       return f[object.resource === 'own' ? fixtures.own : fixtures.foreign] as string | undefined;
     },
@@ -79,8 +81,9 @@ function partyIds(t: CheckContext, row: MatrixRow): { business: Record<Party, st
 }
 
 /** Why a cell is not sent, or undefined when it is. */
-function notSentBecause(t: CheckContext, cell: Omit<Cell, 'out'>, resourceId: string | undefined, caller: CallerKind): string | undefined {
+function notSentBecause(t: CheckContext, cell: Omit<Cell, 'out'>, resourceId: string | undefined, caller: CallerKind, listedMissing: string | undefined): string | undefined {
   const { row, object, expectation } = cell;
+  if (object.kind === 'listed' && resourceId === undefined) return listedMissing ?? "its owner's listing showed no id";
   if (object.resource !== undefined && resourceId === undefined) {
     const kind = object.idKind ?? row.resourceParam;
     const fixtures = kind ? RESOURCE_FIXTURES[kind] : undefined;
@@ -140,6 +143,7 @@ function judge(cell: Cell, foreign: string[]): void {
   cell.out.answer = answer;
   const accepted = acceptedAnswer(e, res.status, code);
   if (e.kind === 'unauthenticated' && !accepted) {
+    if (res.status >= 200 && res.status < 300 && e.servedRequirement) return mark(cell, e.servedRequirement, `${answer} instead of ${e.text}: served without valid authentication`);
     const validationFirst = (res.status === 400 && code === 'validation_failed') || (res.status === 404 && code === 'resource_not_found');
     if (object.business === 'malformed' || object.resource === 'malformed') {
       if (validationFirst) return mark(cell, 'AUTH-401-BEFORE-VALIDATION', `${answer}: input validated before authentication`);
@@ -187,7 +191,8 @@ function compareCells(cells: Cell[], granted: 'own' | 'other', variation: Header
     const group = cells.filter((c) => c.object.business === business);
     const unknown = group.find((c) => c.object.resource === 'unknown' && judged(c));
     if (!unknown) continue;
-    const compared = group.filter((c) => (c.object.resource === 'own' || c.object.resource === 'other') && !(c.object.idKind && c.object.resource === 'own') && c.expectation.kind === 'refusal' && judged(c));
+    // (A query shape or a listed id is judged by its class only: a query may be validated first.)
+    const compared = group.filter((c) => (c.object.resource === 'own' || c.object.resource === 'other') && !(c.object.idKind && c.object.resource === 'own') && !c.object.query && c.object.kind !== 'listed' && c.expectation.kind === 'refusal' && judged(c));
     for (const cell of compared) {
       const headers = headerDifferences(answerOf(cell), answerOf(unknown), variation);
       const diffs = [...shapeDifferences(cell.res!, unknown.res!), ...headers];
@@ -216,7 +221,7 @@ function naming(diffs: string[], pathIds: string[], foreign: string[]): string |
 
 /** Another business's resources under the caller's granted business, answered alike by every operation. */
 function uniformity(cells: Cell[], granted: 'own' | 'other'): string | undefined {
-  const foreign = cells.filter((c) => c.object.business === granted && !c.object.idKind && c.object.resource !== undefined && c.object.resource !== granted && (c.object.resource === 'own' || c.object.resource === 'other') && c.res);
+  const foreign = cells.filter((c) => c.object.business === granted && !c.object.idKind && !c.object.query && c.object.kind !== 'listed' && c.object.resource !== undefined && c.object.resource !== granted && (c.object.resource === 'own' || c.object.resource === 'other') && c.res);
   const byAnswer = new Map<string, string[]>();
   for (const c of foreign) byAnswer.set(c.out.answer!, [...(byAnswer.get(c.out.answer!) ?? []), c.row.operation]);
   if (byAnswer.size < 2) return undefined;
@@ -229,23 +234,36 @@ export async function runMatrixColumn(t: CheckContext, caller: CallerKind, rows:
   const as: Caller =
     caller === 'primary' ? 'primary' : caller === 'limited' ? 'limited' : caller === 'other-tenant' ? 'other' : caller === 'no-token' ? 'none' : { bearer: tamper(await t.api.token('primary')).token };
   const foreign = foreignIds(t, caller);
+  // An id the other party's listing showed (each tenant lists as its owner, once per run).
+  const listings = rows.filter((r) => r.lists);
+  const opposite = column.granted === 'own' ? 'other' : 'own';
+  const seen = column.granted && caller !== 'limited' && listings[0] ? await listingOf(t, listings[0], opposite) : undefined;
+  const listed = { own: undefined as string | undefined, other: undefined as string | undefined };
+  listed[opposite] = seen?.ids[0];
   const cells: Cell[] = [];
   for (const row of rows) {
-    const ids = partyIds(t, row);
+    const ids = partyIds(t, row, listed);
     for (const object of objectsFor(row, rows)) {
       const expectation = expectationOf(row, caller, object);
       const businessId = ids.business[object.business];
       const resourceId = object.resource === undefined ? undefined : ids.resource(object);
       const base = { row, object, expectation, pathIds: [businessId, ...(resourceId ? [resourceId] : [])] };
       const out: MatrixCell = { operation: row.operation, caller, object: objectLabel(object), expected: expectation.text, verdict: 'skip' };
-      const why = leftOut(caller, object) ?? notSentBecause(t, base, resourceId, caller);
+      const left = leftOut(caller, object);
+      // A query shape or a listed id is a cell only in the columns that send it (not one per object, mostly empty).
+      if (left && (object.query !== undefined || object.kind === 'listed')) continue;
+      let why = left ?? notSentBecause(t, base, resourceId, caller, seen?.missing);
+      const shape = object.query && !why ? await queryValue(t, row, object.query) : undefined;
+      why ??= shape?.missing;
       if (why) {
         out.reason = why;
         cells.push({ ...base, out });
         continue;
       }
       const request = requestOf(t, row, pathOf(row, businessId, resourceId), as);
-      out.request = `${request.method} ${request.path}`;
+      if (object.query && shape?.value !== undefined) request.query = [[sentName(t, object.query), shape.value]];
+      const shown = shape?.value === undefined ? '' : `?${object.query}=${shape.value.length > 24 ? `${shape.value.slice(0, 24)}…` : shape.value}`;
+      out.request = `${request.method} ${request.path}${shown}`;
       cells.push({ ...base, request, out });
     }
   }

@@ -1133,6 +1133,19 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   'blind5-null-body-500': async (h) => (await h.call('POST', h.paths.bulks(h.b), { body: 'null', headers: { 'content-type': 'application/json', 'idempotency-key': freshKey() } })).status >= 500,
   'blind5-recipient-fullwidth-digits-accepted': async (h) => (await h.submit(messageBody(h, { recipients: [{ to: '+\uFF14\uFF147700900123' }] }))).status < 300,
   'blind5-recipient-trailing-newline-accepted': async (h) => (await h.submit(messageBody(h, { recipients: [{ to: `${h.f.recipients[0]}\n` }] }))).status < 300,
+  // moved from the blind registry (rounds 1 and 5, fix5a)
+  'blind-delete-skips-authentication': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId), { as: 'none' })).status < 300,
+  'blind-foreign-bulk-rows-listed': async (h) => (await rows(h, {}, h.f.foreignBulkId)).status === 200,
+  'blind5-listing-cursor-skips-auth': async (h) => {
+    const cursor = (await rows(h, { limit: '10' })).json.pagination.next_cursor;
+    return (await h.call('GET', h.paths.rows(h.b, h.f.expiredCursorBulkId), { as: 'none', query: { cursor } })).status < 300;
+  },
+  'blind5-bearer-extra-parts-accepted': async (h) => (await h.call('GET', h.paths.wallet(h.b), { as: { authorization: `Bearer ${await h.token('primary')} extra` } })).status < 300,
+  'blind5-filtered-rows-skip-ownership': async (h) => (await rows(h, { status: 'delivered' }, h.f.foreignBulkId)).status === 200,
+  'blind5-message-lookup-finds-listed-row': async (h) => {
+    const theirs = (await h.call('GET', h.paths.rows(h.f.otherBusinessId, h.f.foreignBulkId), { as: 'other' })).json.data[0].id;
+    return (await h.call('GET', h.paths.message(h.b, theirs))).status === 200;
+  },
 };
 
 describe('defect registry', () => {

@@ -42,6 +42,7 @@ describe('rows from spec/openapi.yaml', () => {
     expect(objectsFor(row, rows).map(objectLabel)).toEqual([
       'own', 'foreign', 'other-business', 'own-under-other', 'other-unknown', 'unknown', 'malformed',
       'own bulkMessageId', 'foreign bulkMessageId', 'own messageId', 'foreign messageId', 'own endpointId', 'foreign endpointId',
+      'foreign id listed by its owner', 'own id listed by its owner',
     ]);
     // Its kind of id also goes into every other row's resource slot (the primary application's column).
     expect(objectsFor(rowNamed('getSmsMessage', doc), rows).map(objectLabel)).toContain('foreign templateId');
@@ -51,6 +52,53 @@ describe('rows from spec/openapi.yaml', () => {
       expect(columnCost(kind, rows), kind).toBe(columnCost(kind, rowsOf()) + added);
     }
     expect(expectationOf(row, 'primary', object('foreign', row)).requirement).toBe('CONC-FOREIGN-OBJECT');
+  });
+});
+
+describe('query shapes and listed ids (access does not depend on what else the request carries)', () => {
+  const listing = rowNamed('listSmsBulkMessageRecipients');
+
+  it("each query parameter of the spec is a column of its row, sent once per column on the one object whose refusal it must not change", () => {
+    expect(listing.query.map((q) => q.name)).toEqual(['limit', 'cursor', 'status', 'to']);
+    expect(listing.lists).toBe(true);
+    expect(rowsOf().filter((r) => r.lists).map((r) => r.operation)).toEqual(['listSmsBulkMessageRecipients']);
+    const shaped = objectsFor(listing).filter((o) => o.query !== undefined);
+    const sent = (caller: CallerKind) => shaped.filter((o) => leftOut(caller, o) === undefined);
+    // One cell per query parameter and column: no product of parameters and objects.
+    expect(sent('no-token').map(objectLabel)).toEqual(['own ?limit', 'own ?cursor', 'own ?status', 'own ?to']);
+    expect(sent('invalid-token').map(objectLabel)).toEqual(['own ?limit', 'own ?cursor', 'own ?status', 'own ?to']);
+    expect(sent('primary').map(objectLabel)).toEqual(['foreign ?limit', 'foreign ?cursor', 'foreign ?status', 'foreign ?to']);
+    expect(sent('other-tenant').map(objectLabel)).toEqual(['own-under-other ?limit', 'own-under-other ?cursor', 'own-under-other ?status', 'own-under-other ?to']);
+    expect(sent('limited')).toEqual([]);
+    // An operation without query parameters gets no shaped cell.
+    expect(objectsFor(rowNamed('getSmsMessage')).some((o) => o.query !== undefined)).toBe(false);
+  });
+
+  it('a query shape keeps the class of its object; a refusal may come from the query first (400)', () => {
+    const foreign = objectsFor(listing).find((o) => o.kind === 'foreign' && o.query === 'cursor')!;
+    const e = expectationOf(listing, 'primary', foreign);
+    expect(e).toMatchObject({ kind: 'refusal', requirement: 'CONC-FOREIGN-OBJECT' });
+    expect(e.accepted.find((a) => a.status === 400)?.reading).toMatch(/cursor/);
+    const own = objectsFor(listing).find((o) => o.kind === 'own' && o.query === 'cursor')!;
+    // Without a token, a 2xx is an operation served without one (4); with a wrong token, an invalid token accepted.
+    expect(expectationOf(listing, 'no-token', own)).toMatchObject({ kind: 'unauthenticated', requirement: 'AUTH-401-MISSING', servedRequirement: 'AUTH-ALL-OPERATIONS' });
+    expect(expectationOf(listing, 'invalid-token', own)).toMatchObject({ servedRequirement: 'AUTH-401-INVALID' });
+    expect(expectationOf(listing, 'no-token', own).accepted.some((a) => a.status === 400)).toBe(false);
+  });
+
+  it("an id the other tenant's listing showed is named by each tenant under its own business, refused as another business's object", () => {
+    const message = rowNamed('getSmsMessage');
+    const listed = objectsFor(message).filter((o) => o.kind === 'listed');
+    expect(listed.map((o) => [o.business, o.resource])).toEqual([['own', 'other'], ['other', 'own']]);
+    expect(listed.filter((o) => leftOut('primary', o) === undefined)).toEqual([listed[0]]);
+    expect(listed.filter((o) => leftOut('other-tenant', o) === undefined)).toEqual([listed[1]]);
+    for (const caller of ['limited', 'no-token', 'invalid-token'] as const) expect(listed.every((o) => leftOut(caller, o) !== undefined), caller).toBe(true);
+    expect(expectationOf(message, 'primary', listed[0]!)).toMatchObject({ kind: 'refusal', requirement: 'CONC-FOREIGN-OBJECT' });
+    expect(expectationOf(message, 'other-tenant', listed[1]!)).toMatchObject({ kind: 'refusal', requirement: 'CONC-FOREIGN-OBJECT' });
+    // No listing in the spec: no listed ids.
+    const doc = structuredClone(openapi);
+    delete doc.paths['/v1/businesses/{businessId}/sms/bulk-messages/{bulkMessageId}/messages'];
+    expect(objectsFor(rowNamed('getSmsMessage', doc), rowsOf(doc)).some((o) => o.kind === 'listed')).toBe(false);
   });
 });
 

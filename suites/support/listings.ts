@@ -1,0 +1,119 @@
+// What the run can observe of a listing (4.3) by its owner, for the authorization matrix: the run's
+// own listing gives a cursor issued to the run and the values a granted caller filters by; the
+// other tenant's listing (CONFORMANCE_OTHER_CLIENT_ID) shows ids of the other business's objects
+// that no fixture names (its bulk's rows). Each owner lists once per run, shared by every check.
+import type { ApiResponse } from '../../harness/client.ts';
+import type { SuiteConfig } from '../../core/model.ts';
+import type { CheckContext } from './check.ts';
+import { describeResponse } from './problem.ts';
+import { RESOURCE_FIXTURES, type MatrixRow } from './authorization.ts';
+
+/** Marks the other tenant's requests (read by traffic/judge.ts, which leaves them out). */
+export const OTHER_TENANT_HEADER = 'x-conformance-caller';
+
+/** One owner's first listing page, or why there is none. */
+export interface Listing {
+  res?: ApiResponse;
+  /** Ids of items the page shows, beyond the ids its path named (first one per JSON path). */
+  ids: string[];
+  /** Why nothing was listed, or the listing answered no page. */
+  missing?: string;
+}
+
+const cache = new WeakMap<SuiteConfig, Map<string, Promise<Listing>>>();
+
+/** The smallest page the row's query allows (its integer parameter's minimum), so a second page follows. */
+function smallestPage(t: CheckContext, row: MatrixRow): Array<[string, string]> {
+  const size = row.query.find((q) => q.schema.type === 'integer' && typeof q.schema.minimum === 'number');
+  return size ? [[sentName(t, size.name), String(size.schema.minimum)]] : [];
+}
+
+/** The name a query parameter is sent under (the document's names are assumed; CONFORMANCE_PARAM_* rename them). */
+export function sentName(t: CheckContext, name: string): string {
+  return (t.config.params as unknown as Record<string, string | undefined>)[name] ?? name;
+}
+
+/** Item ids in a body: values of `id` inside arrays, one per JSON path, not among `known`. */
+function itemIds(body: unknown, known: string[]): string[] {
+  const seen = new Map<string, string>();
+  const walk = (v: unknown, at: string, inArray: boolean) => {
+    if (Array.isArray(v)) v.forEach((x) => walk(x, `${at}[]`, true));
+    else if (v !== null && typeof v === 'object') {
+      for (const [k, x] of Object.entries(v)) {
+        if (k === 'id' && inArray && typeof x === 'string' && !known.includes(x.toLowerCase()) && !seen.has(at)) seen.set(at, x);
+        else walk(x, `${at}.${k}`, inArray);
+      }
+    }
+  };
+  walk(body, '$', false);
+  return [...seen.values()];
+}
+
+/**
+ * The first page of the listing `row` of `owner`'s own resource (the primary application on this
+ * business, or the other tenant on the other business), listed as its owner.
+ */
+export function listingOf(t: CheckContext, row: MatrixRow, owner: 'own' | 'other'): Promise<Listing> {
+  const perRun = cache.get(t.config) ?? new Map<string, Promise<Listing>>();
+  cache.set(t.config, perRun);
+  const key = `${row.operation}/${owner}`;
+  let listing = perRun.get(key);
+  if (!listing) {
+    listing = list(t, row, owner);
+    perRun.set(key, listing);
+  }
+  return listing;
+}
+
+async function list(t: CheckContext, row: MatrixRow, owner: 'own' | 'other'): Promise<Listing> {
+  const f = t.config.fixtures;
+  const business = owner === 'own' ? f.businessId : f.otherBusinessId;
+  const fixtures = row.resourceParam ? RESOURCE_FIXTURES[row.resourceParam] : undefined;
+  const resource = fixtures ? (f[owner === 'own' ? fixtures.own : fixtures.foreign] as string | undefined) : undefined;
+  if (!business || (row.resourceParam && !resource)) return { ids: [], missing: `no fixture names ${owner === 'own' ? "this business's" : "the other business's"} ${row.resourceParam ?? 'business'}` };
+  if (owner === 'other' && !t.config.apps.other) return { ids: [], missing: "the other business's application is not configured (CONFORMANCE_OTHER_CLIENT_ID): its listing cannot be observed" };
+  const path = row.template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(name === row.businessParam ? business : (resource ?? '')));
+  const res = await t.api.send({
+    method: 'GET',
+    path,
+    query: smallestPage(t, row),
+    ...(owner === 'other' ? { as: 'other' as const, headers: { [OTHER_TENANT_HEADER]: 'other-tenant' } } : {}),
+  });
+  if (res.status !== 200) return { res, ids: [], missing: `its owner's listing answered ${describeResponse(res)}` };
+  const known = [f.businessId, f.otherBusinessId, resource].filter((x): x is string => typeof x === 'string').map((x) => x.toLowerCase());
+  return { res, ids: itemIds(res.json, known) };
+}
+
+/** The first value in a body under a key named `name` or ending in `_name` (`cursor`: `next_cursor`; `to`: a row's `to`). */
+export function valueNamed(body: unknown, name: string): string | undefined {
+  if (Array.isArray(body)) {
+    for (const x of body) {
+      const found = valueNamed(x, name);
+      if (found !== undefined) return found;
+    }
+  } else if (body !== null && typeof body === 'object') {
+    for (const [k, x] of Object.entries(body)) {
+      if ((k === name || k.endsWith(`_${name}`)) && (typeof x === 'string' || typeof x === 'number') && String(x).length > 0) return String(x);
+    }
+    for (const x of Object.values(body)) {
+      const found = valueNamed(x, name);
+      if (found !== undefined) return found;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The value a granted caller sends for a query parameter: from its schema (the first value of an
+ * enum, an integer's minimum), or else what the run's own listing shows under that name (a cursor
+ * issued to the run, a number its rows were sent to). Undefined, with why, when neither gives one.
+ */
+export async function queryValue(t: CheckContext, row: MatrixRow, name: string): Promise<{ value?: string; missing?: string }> {
+  const schema = row.query.find((q) => q.name === name)?.schema ?? {};
+  if (Array.isArray(schema.enum) && schema.enum.length > 0) return { value: String(schema.enum[0]) };
+  if (schema.type === 'integer') return { value: String(typeof schema.minimum === 'number' ? schema.minimum : (schema.default ?? 1)) };
+  if (!row.lists) return { missing: `no value for ?${name}: its schema gives none and the operation lists nothing` };
+  const own = await listingOf(t, row, 'own');
+  const value = own.res ? valueNamed(own.res.json, name) : undefined;
+  return value === undefined ? { missing: own.missing ?? `no value for ?${name}: the run's own listing shows none (a single page has no cursor)` } : { value };
+}
