@@ -20,6 +20,8 @@ export interface CursorPayload {
   /** Position of the first row of the next page. */
   next: number;
   issuedAt: number;
+  /** The page size it was issued at: written only by the defects that bind a cursor to it. */
+  limit?: number;
 }
 
 export type CursorReading =

@@ -444,6 +444,9 @@ const registry = [
   { id: 'blind5-bearer-extra-parts-accepted', requirement: 'AUTH-401-INVALID', topic: 'auth-ordering', round: 5, description: 'The token is the second space-separated part of the Authorization header, whatever follows it: Bearer <token> <anything> authenticates instead of being refused as malformed (401).' },
   { id: 'blind5-filtered-rows-skip-ownership', requirement: 'CONC-CROSS-BUSINESS-BULK', topic: 'concealment', round: 5, description: "A recipient listing with a status or number filter is answered from a search index keyed by bulk id only: another business's bulk's rows are listed (200) under the caller's business when a filter is given." },
   { id: 'blind5-message-lookup-finds-listed-row', requirement: 'CONC-FOREIGN-OBJECT', topic: 'concealment', round: 5, description: "Rows the listing served are kept in a per-process SMS cache that the message lookup reads before its ownership check: a row id of another business's bulk, once listed by its owner, is answered as a message (200) under the caller's business." },
+  // cursors (issue 30): a page size changed in the middle of a walk, which 4.3 does not bind a cursor to.
+  { id: 'page-size-change-refused', requirement: 'CUR-WALK', topic: 'cursors', description: 'A cursor presented with another page size than it was issued at is refused (400 validation_failed): a client that changes its page size mid-walk cannot go on.' },
+  { id: 'page-size-change-empty-page', requirement: 'CUR-HAS-MORE', topic: 'cursors', description: 'The first time a bulk\'s listing is read with a cursor at another page size than it was issued at, it answers an empty page with has_more true and a cursor to the same place (a page cache rebuilt): a page has_more announced holds no rows.' },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

@@ -19,6 +19,8 @@ export const readByOwner = new WeakSet<BulkRecord>();
  * last and the cursors already presented.
  */
 const cursorMemory = new WeakMap<BulkRecord, { latestNext: number; presented: Set<string> }>();
+/** Bulks whose listing already answered the empty page of defect page-size-change-empty-page (once per bulk). */
+const resizedOnce = new WeakSet<BulkRecord>();
 /** Literal query parameter names (the document does not name them; reference choice). */
 export const PARAMS = { limit: 'limit', cursor: 'cursor', status: 'status', to: 'to' } as const;
 
@@ -267,6 +269,17 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
       spent.add(cursorText!);
     }
     start = c.next;
+    // 4.3 binds a cursor to business, bulk, filters and ordering, not to a page size. Defects: a
+    // cursor presented at another size than it was issued at is refused, or (the first time for a
+    // bulk, as a page cache rebuilt for the new size) answers an empty page that offers its place
+    // again with has_more true.
+    const resized = c.limit !== undefined && c.limit !== limit;
+    if (resized && d.has('page-size-change-refused')) return bad();
+    if (resized && d.has('page-size-change-empty-page') && !resizedOnce.has(bulk)) {
+      resizedOnce.add(bulk);
+      const again = call.deps.cursors.encode({ business: businessId, bulk: bulk.id, filters, next: c.next, issuedAt: now });
+      return call.json(200, { data: [], pagination: { limit, has_more: true, next_cursor: again } });
+    }
     if (d.has('blind5-cursor-page-number')) [pageNumber, pageSkip, start] = [c.next, c.next * limit, 0];
     // 4.3: a cursor gives its own page each time (the sequences defect serves a cursor presented again
     // from the position of the bulk's latest issued cursor, as a server-side session would).
@@ -367,7 +380,8 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   const offered = hasMore || d.has('last-page-offers-cursor');
   // (The blind defect writes no cursor as an empty string.)
   const noCursor: string | null = d.has('blind3-last-page-cursor-empty-string') ? '' : null;
-  const nextCursor = offered ? call.deps.cursors.encode({ business: businessId, bulk: bulk.id, filters, next: lastPosition < 0 && !d.has('blind5-cursor-page-number') ? start : next, issuedAt: now }) : noCursor;
+  const sized = d.has('page-size-change-refused') || d.has('page-size-change-empty-page') ? { limit } : {};
+  const nextCursor = offered ? call.deps.cursors.encode({ business: businessId, bulk: bulk.id, filters, next: lastPosition < 0 && !d.has('blind5-cursor-page-number') ? start : next, issuedAt: now, ...sized }) : noCursor;
   if (offered) {
     const memory = cursorMemory.get(bulk) ?? { latestNext: next, presented: new Set<string>() };
     memory.latestNext = lastPosition < 0 ? start : next;

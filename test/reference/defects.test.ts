@@ -1146,6 +1146,15 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const theirs = (await h.call('GET', h.paths.rows(h.f.otherBusinessId, h.f.foreignBulkId), { as: 'other' })).json.data[0].id;
     return (await h.call('GET', h.paths.message(h.b, theirs))).status === 200;
   },
+  'page-size-change-refused': async (h) => {
+    const cursor = (await rows(h, { limit: '10' })).json.pagination.next_cursor;
+    return (await rows(h, { cursor, limit: '25' })).status === 400;
+  },
+  'page-size-change-empty-page': async (h) => {
+    const cursor = (await rows(h, { limit: '10' })).json.pagination.next_cursor;
+    const page = (await rows(h, { cursor, limit: '25' })).json;
+    return page.data.length === 0 && page.pagination.has_more === true;
+  },
 };
 
 describe('defect registry', () => {
