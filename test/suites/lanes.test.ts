@@ -173,14 +173,20 @@ describe('lanes', () => {
     expect(readAllExchanges(log).map((x) => x.request.url)).toEqual(['http://x/v1', 'http://x/v2', 'http://x/v3', 'http://x/w1', 'http://x/w2']);
   });
 
-  it('holds a check to its timeout and goes on without it', async () => {
+  /** Two lanes over a fresh log, for checks of the cursors topic. */
+  const openTwoLanes = () => {
     dir = mkdtempSync(join(tmpdir(), 'lanes-'));
     const log = join(dir, 'exchanges.jsonl');
     resetExchangeLog(log);
-    const slow = `cursors/slow-${Date.now()}`;
-    const next = `cursors/next-${Date.now()}`;
-    const meta = (checkId: string): CheckMeta => ({ topic: 'cursors', checkId, requirements: [], notes: [], advisories: [], evidence: [] });
     openLanes({ lanes: 2, checkTimeoutMs: 10_000, logPath: log });
+    const meta = (checkId: string): CheckMeta => ({ topic: 'cursors', checkId, requirements: [], notes: [], advisories: [], evidence: [] });
+    const stamp = Date.now();
+    return { id: (name: string) => `cursors/${name}-${stamp}`, meta };
+  };
+
+  it('holds a check to its timeout and goes on without it', async () => {
+    const { id, meta } = openTwoLanes();
+    const [slow, next] = [id('slow'), id('next')];
     let slowScope: ExchangeScope | undefined;
     declareRunnable(slow, { readsRun: false, timeoutMs: 50, execute: (_live, scope) => ((slowScope = scope), new Promise(() => undefined)) }, meta(slow));
     declareRunnable(next, { readsRun: false, execute: async () => ({}) }, meta(next));
@@ -193,13 +199,8 @@ describe('lanes', () => {
   });
 
   it('counts the timeout from the check’s last request: a check paced slower than its timeout goes on while it sends', async () => {
-    dir = mkdtempSync(join(tmpdir(), 'lanes-'));
-    const log = join(dir, 'exchanges.jsonl');
-    resetExchangeLog(log);
-    const paced = `cursors/paced-${Date.now()}`;
-    const stalled = `cursors/stalled-${Date.now()}`;
-    const meta = (checkId: string): CheckMeta => ({ topic: 'cursors', checkId, requirements: [], notes: [], advisories: [], evidence: [] });
-    openLanes({ lanes: 2, checkTimeoutMs: 10_000, logPath: log });
+    const { id, meta } = openTwoLanes();
+    const [paced, stalled] = [id('paced'), id('stalled')];
     // A request every 25 ms for 300 ms, six times its timeout of 50 ms; then one that sends, then waits.
     const sendEvery = async (scope: ExchangeScope, count: number) => {
       for (let i = 0; i < count; i++) {
