@@ -201,18 +201,19 @@ describe('lanes', () => {
   it('counts the timeout from the check’s last request: a check paced slower than its timeout goes on while it sends', async () => {
     const { id, meta } = openTwoLanes();
     const [paced, stalled] = [id('paced'), id('stalled')];
-    // A request every 25 ms for 300 ms, six times its timeout of 50 ms; then one that sends, then waits.
+    // A request every 40 ms for 1.2 s, three times its timeout of 400 ms (a wide margin for a loaded
+    // machine's late timers); then one that sends a little, then waits.
     const sendEvery = async (scope: ExchangeScope, count: number) => {
       for (let i = 0; i < count; i++) {
         scope.sent++;
-        await new Promise((r) => setTimeout(r, 25));
+        await new Promise((r) => setTimeout(r, 40));
       }
     };
-    declareRunnable(paced, { readsRun: false, timeoutMs: 50, execute: async (_live, scope) => (await sendEvery(scope, 12), {}) }, meta(paced));
-    declareRunnable(stalled, { readsRun: false, timeoutMs: 50, execute: async (_live, scope) => (await sendEvery(scope, 4), new Promise(() => undefined)) }, meta(stalled));
+    declareRunnable(paced, { readsRun: false, timeoutMs: 400, execute: async (_live, scope) => (await sendEvery(scope, 30), {}) }, meta(paced));
+    declareRunnable(stalled, { readsRun: false, timeoutMs: 400, execute: async (_live, scope) => (await sendEvery(scope, 3), new Promise(() => undefined)) }, meta(stalled));
     sealLanes();
     const [a, b] = await Promise.all([laneOutcome(paced)!, laneOutcome(stalled)!]);
     expect(a).toEqual({});
-    expect(String((b.error as Error).message)).toMatch(/sent nothing for 50 ms/);
+    expect(String((b.error as Error).message)).toMatch(/sent nothing for 400 ms/);
   });
 });

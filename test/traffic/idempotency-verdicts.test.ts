@@ -131,6 +131,24 @@ describe('an identical repeat refused, by hand', () => {
   });
 });
 
+describe('an identical repeat refused while the key’s submission was in flight', () => {
+  it.each([
+    [409, 'idempotency_conflict'],
+    [422, 'invalid_recipient'],
+  ])('notes %i %s to a call whose request overlapped the 202’s (concurrent calls: 4.1 rule 6 not shown, as the active check reads them)', (status, code) => {
+    const key = `inflight-${status}`;
+    const traffic = [submitted(key, 202, { times: [0, 20] }), submitted(key, status, { code, times: [5, 8] }), submitted(`later-${key}`, 202, { bulk: '019a0000-0000-7000-8000-0000000000c4', acceptedAt: '2026-01-02T00:00:00Z', message: 'later', times: [30, 40] })];
+    expect(failures(traffic)).toEqual([]);
+    expect(replayOf(traffic).notes.join('\n')).toContain('in flight');
+  });
+
+  it('still fails it once the 202 had come back before the repeat was sent', () => {
+    const key = 'after-202';
+    const traffic = [submitted(key, 202, { times: [0, 20] }), submitted(key, 422, { code: 'invalid_recipient', times: [25, 30] }), submitted(`later-${key}`, 202, { bulk: '019a0000-0000-7000-8000-0000000000c5', acceptedAt: '2026-01-02T00:00:00Z', message: 'later', times: [30, 40] })];
+    expect(failures(traffic)).toEqual([`${REPLAY} IDEM-REPLAY`]);
+  });
+});
+
 describe('a 5xx under a key and the key’s 202, by their times', () => {
   it('fails a 5xx recorded before the 202 whose request it overlapped (a concurrent call), naming both', () => {
     const traffic = [submitted('c1', 500, { times: [1, 3] }), submitted('c1', 202, { times: [0, 20] })];

@@ -151,6 +151,12 @@ export function start(v: Verdicts, ctx: JudgeContext, clock: ServerClock): Reduc
       if (!identical) v.reading(REPLAY, 'equivalent-json', 'replay', [original, o]);
       return;
     }
+    // A refusal of a call in flight with the key's 202 (409 "in progress", 422...): 4.1 rule 6 leaves
+    // concurrent calls unshown, and the active check concurrent-same-key takes any answer but a 5xx.
+    if (o.status >= 400 && o.status < 500 && timeOf(o.ex, original.ex) === 'overlap') {
+      v.note(REPLAY, `a repeat sent while the key's first submission was in flight was answered ${describe(o)} (concurrent calls: 4.1 rule 6 is not shown)`);
+      return;
+    }
     // A refusal of the key's own answer (its faults of its own are read above): the original took these bytes.
     if (o.status >= 400 && o.status < 500) {
       // After seven days a refusal is one of the readings; before them (by the server's own clock) it is not.
