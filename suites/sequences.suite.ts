@@ -205,7 +205,7 @@ class Submit implements fc.AsyncCommand<Model, Real> {
   toString = () => `submit(${this.body.recipients.length})`;
 }
 
-type RepeatKind = 'same' | 'rewritten' | 'changed';
+type RepeatKind = 'same' | 'rewritten' | 'changed' | 'faulty';
 
 /**
  * The body of a conflicting repeat: a one-field change of any field, and besides it every member a
@@ -235,7 +235,7 @@ class Repeat implements fc.AsyncCommand<Model, Real> {
     const { t } = r;
     const every = this.which === EVERY_KEY;
     const bulks = every ? submitted(m) : [pick(submitted(m), this.which)];
-    const how = this.kind === 'same' ? 'the same bytes' : this.kind === 'rewritten' ? 'the same JSON written otherwise' : 'a changed body';
+    const how = { same: 'the same bytes', rewritten: 'the same JSON written otherwise', changed: 'a changed body', faulty: 'a changed body with a fault of its own' }[this.kind];
     const what = every ? `every key of the sequence (${bulks.length}), each with ${how}` : `key ${bulks[0]!.key} of bulk ${bulks[0]!.id} with ${how}`;
     const broken = await step(m, `repeat ${what}`, async (record) => {
       for (const bulk of bulks) await this.repeatKeyOf(bulk, t, record);
@@ -266,8 +266,19 @@ class Repeat implements fc.AsyncCommand<Model, Real> {
       readings.add('equal JSON written otherwise under a used key: replayed (equal JSON values)');
     } else {
       const changed = conflictingBody(t, bulk.body!, this.seed);
-      const res = record((await submitBulk(t, changed.body, { key })).response);
-      require(isProblem(res, 409, 'idempotency_conflict'), 'SEQ-KEY-BOUND-TO-FIRST', `409 idempotency_conflict: key ${key} is bound to the body of bulk ${bulk.id} (${changed.pointer} changed)`, describeResponse(res), first, res);
+      let res: ApiResponse;
+      if (this.kind === 'faulty') {
+        // A member the schema does not allow (4.1): refused whichever rule the target applies first,
+        // the key's (409) or the body's (400); never accepted, and (below) nothing of it written.
+        const text = JSON.stringify({ ...changed.body, unexpected_member: true });
+        res = record((await submitBulk(t, undefined, { key, rawBody: text })).response);
+        const refusal = isProblem(res, 409, 'idempotency_conflict') || isProblem(res, 400, 'validation_failed');
+        require(refusal, 'SEQ-KEY-BOUND-TO-FIRST', `409 idempotency_conflict or 400 validation_failed: key ${key} is bound to the body of bulk ${bulk.id}, and this body has a member 4.1 does not allow`, describeResponse(res), first, res);
+        readings.add(`a changed body with a fault of its own under a used key: ${res.status} ${codeOf(res.json) ?? ''}`.trim());
+      } else {
+        res = record((await submitBulk(t, changed.body, { key })).response);
+        require(isProblem(res, 409, 'idempotency_conflict'), 'SEQ-KEY-BOUND-TO-FIRST', `409 idempotency_conflict: key ${key} is bound to the body of bulk ${bulk.id} (${changed.pointer} changed)`, describeResponse(res), first, res);
+      }
       // What the refused body carried and the original did not must never show on the original.
       const values = bulk.refused?.values ?? new Map<FixedMember, Set<string>>();
       for (const member of ['from', 'classification', 'message'] as const) {
@@ -556,7 +567,7 @@ const fractionArb = fc.oneof(
 const usually = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined, freq: 1_000_000 });
 
 /**
- * One step of every kind: the repeats of the sequence's key (the other two in a random order, then
+ * One step of every kind: the repeats of the sequence's key (the other three in a random order, then
  * the byte-identical one), then the observations in a random order. Every repeat is thus observed afterwards (a read, a listing) and
  * the exact repeat follows the other two; the opening's listing and read come
  * before all of them (independent draws meet a given pair in a few sequences of a run only). Targets
@@ -579,7 +590,7 @@ function kindsArb(submits: boolean): fc.Arbitrary<Array<fc.AsyncCommand<Model, R
   );
   const repeat = (kind: RepeatKind) => fc.tuple(index, spellingArb(), fc.integer()).map(([i, s, seed]) => new Repeat(kind, i, s, seed));
   // The byte-identical repeat last: it asks whether the key still holds its first payload after the others.
-  const writes = submits ? [repeat('rewritten'), repeat('changed')] : [];
+  const writes = submits ? [repeat('rewritten'), repeat('changed'), repeat('faulty')] : [];
   const observations: Array<fc.Arbitrary<fc.AsyncCommand<Model, Real>>> = [
     index.map((i) => new ReadBulk(i)),
     fc.tuple(index, fractionArb, filter).map(([i, f, x]) => new List(i, f, x)),
@@ -653,7 +664,7 @@ describe('sequences (4.1, 4.2, 4.3, 5: a model of one business)', () => {
     {
       id: 'business-model',
       title:
-        `${planned.sequences} random sequences of at most ${planned.maxSteps} steps: submissions, repeats (same bytes, equal JSON written otherwise, a changed body), reads, listings at any page size and filter, cursors presented again, reads under another business, wallet and message reads: every answer agrees with the model; a failure is shrunk to its shortest sequence`,
+        `${planned.sequences} random sequences of at most ${planned.maxSteps} steps: submissions, repeats (same bytes, equal JSON written otherwise, a changed body, a changed body with a fault of its own), reads, listings at any page size and filter, cursors presented again, reads under another business, wallet and message reads: every answer agrees with the model; a failure is shrunk to its shortest sequence`,
       requirements: ['SEQ-REPLAY-AFTER-ANY', 'SEQ-KEY-BOUND-TO-FIRST', 'SEQ-REPEAT-CHANGES-NOTHING', 'SEQ-LISTING-CONSISTENT', 'SEQ-CURSOR-REPLAYS-PAGE', 'SEQ-OWNERSHIP-AFTER-ANY'],
       maxRequests: (run) => sequenceBudget(run.runs),
       writes: 'creates bulk SMS (profile safe: the sequences only read the fixtures)',

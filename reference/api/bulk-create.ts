@@ -168,7 +168,16 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   // 4.1: an empty recipients array is refused and creates nothing (the defect records the bulk first).
   if (recipients?.length === 0 && d.has('zero-recipients-creates-bulk')) store.saveBulk(orphanBulk(call, businessId));
   const errors = validateBulkBody(body, d);
-  if (errors.length > 0) return refuse('The request body is invalid.', errors);
+  if (errors.length > 0) {
+    // 4.1 rules 2-4: a body refused under a used key is refused and leaves the key as it was (two
+    // sequence defects: the error path falls back to the key's replay; it binds the key to the
+    // refused bytes, so the first body sent again meets 409).
+    const usedScope = keyMissing ? undefined : [call.app!.clientId, businessId, OPERATION, key].join('\u0000');
+    const used = usedScope ? store.idempotency(usedScope) : undefined;
+    if (used && d.has('faulty-repeat-replayed')) return call.raw(used.response.status, used.response.body, used.response.location ? { Location: used.response.location } : {});
+    if (used && d.has('faulty-repeat-rebinds-key')) store.saveIdempotency(usedScope!, { ...used, fingerprint: `refused:${rawBody}` });
+    return refuse('The request body is invalid.', errors);
+  }
   const valid = body as BulkBody;
   const now = clock.now();
 
