@@ -7,9 +7,8 @@ import type { FieldError } from '../problems.ts';
 import { MAX_RECIPIENTS, checkVariables, isE164, placeholdersOf, validateBulkBody, type BulkBody } from './bulk-body.ts';
 import type { Call } from './call.ts';
 import { readByOwner } from './bulk-read.ts';
-import { bulkResponseCache, firstRecipientVariables, inFlight, latestAccepted, latestSubmissionAt, renderBulk } from './render.ts';
+import { bulkResponseCache, collectedJobs, firstRecipientVariables, inFlight, latestAccepted, latestSubmissionAt, renderBulk } from './render.ts';
 import { refusalHolds } from './wallet.ts';
-import { projectBulk } from '../lifecycle.ts';
 import type { StoredResponse } from '../store.ts';
 
 const OPERATION = 'createSmsBulkMessage';
@@ -218,9 +217,9 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     (d.has('blind4-fingerprint-ignores-from') ? canonicalJson({ ...valid, from: undefined }) : fullFingerprint) +
     (d.has('blind4-fingerprint-includes-request-id') ? `\u0000${String(call.req.headers['x-request-id'] ?? '')}` : '');
   let previous = scope ? store.idempotency(scope) : undefined;
-  // 4.1 rule 2: the key stays bound (the blind6 defect keeps records with the in-flight job, gone once the bulk completed).
+  // 4.1 rule 2: the key stays bound (the blind6 defect keeps records with the in-flight job, collected once a read saw the bulk completed).
   const boundBulk = previous && d.has('blind6-key-freed-when-bulk-completes') ? store.bulk(bulkIdOfLocation(previous.response.location)) : undefined;
-  if (boundBulk && projectBulk(boundBulk, now, d).status === 'completed') previous = undefined;
+  if (boundBulk && collectedJobs.has(boundBulk)) previous = undefined;
   // 4.1 rule 2: a key, once bound, stays bound (the blind5 defect drops a key's record after a conflict).
   if (scope && released.get(store)?.has(scope)) previous = undefined;
   // 4.1 rule 2: a new key is a new operation (the blind5 defect deduplicates equal payloads of the last ten minutes).

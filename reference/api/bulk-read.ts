@@ -5,7 +5,7 @@ import { projectBulk, rowStateAt } from '../lifecycle.ts';
 import { authorize } from './authorize.ts';
 import { isE164 } from './bulk-body.ts';
 import type { Call } from './call.ts';
-import { bulkResponseCache, listedBulks, renderBulk, renderRow } from './render.ts';
+import { bulkResponseCache, collectedJobs, listedBulks, renderBulk, renderRow } from './render.ts';
 import { UUID_V7 } from '../ids.ts';
 
 export const DEFAULT_PAGE_SIZE = 100;
@@ -118,6 +118,8 @@ export function getBulk(call: Call, pathBusinessId: string, bulkId: string): voi
   }
   if (!bulk) return;
   readByOwner.add(bulk);
+  // (The blind6 defect's read path collects the in-flight job, idempotency record included, of a bulk it sees completed.)
+  if (call.defects.has('blind6-key-freed-when-bulk-completes') && projectBulk(bulk, call.deps.clock.now(), call.defects).status === 'completed') collectedJobs.add(bulk);
   call.json(200, renderBulk(call, bulk));
 }
 

@@ -27,6 +27,8 @@ export const firstRecipientVariables = new WeakMap<BulkRecord, Record<string, st
 export const bulkResponseCache = new WeakMap<BulkRecord, string>();
 /** Bulks whose rows were listed (the `blind6-intake-from-rows-after-listing` defect). */
 export const listedBulks = new WeakSet<BulkRecord>();
+/** Bulks a read saw completed, their in-flight job collected (the `blind6-key-freed-when-bulk-completes` defect). */
+export const collectedJobs = new WeakSet<BulkRecord>();
 /** The latest accepted submission per business (the `blind6-message-index-replaced-by-submission` defect). */
 export const latestSubmissionAt = new WeakMap<object, Map<string, number>>();
 

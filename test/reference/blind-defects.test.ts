@@ -307,6 +307,7 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     const key = freshKey();
     const first = await h.submit(messageBody(h), { key });
     await advance(h, 2000);
+    await h.call('GET', h.paths.bulk(h.b, first.json.id));
     return (await h.submit(messageBody(h), { key })).json?.id !== first.json.id;
   },
   // recipient-limits
