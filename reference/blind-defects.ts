@@ -17,7 +17,7 @@ export interface BlindDefect {
   topic: Topic;
   description: string;
   /** The authoring round that wrote it. */
-  round: 1 | 2 | 3 | 4 | 5;
+  round: 1 | 2 | 3 | 4 | 5 | 6;
 }
 
 const registry = [
@@ -158,6 +158,61 @@ const registry = [
   // sequences
   { id: 'blind5-bulk-ownership-skipped-after-own-read', requirement: 'SEQ-OWNERSHIP-AFTER-ANY', topic: 'sequences', round: 5, description: "Once an application has read one of its business's bulks, a per-application flag skips the ownership check of later bulk reads: another business's bulk then answers 200 under the caller's business." },
   { id: 'blind5-key-released-after-conflict', requirement: 'SEQ-KEY-BOUND-TO-FIRST', topic: 'sequences', round: 5, description: 'A 409 conflict releases the key (its record is dropped as poisoned): the first body sent again with that key creates a second bulk instead of replaying the first.' },
+  // Round 6 (blind6-): written from the document and the reference alone.
+  // auth-ordering
+  { id: 'blind6-token-client-auth-cached', requirement: 'AUTH-TOKEN-BASIC', topic: 'auth-ordering', round: 6, description: "The token endpoint caches a client's successful authentication by client id for the life of the token it issued: once a client got a token, a request with its id and a wrong secret gets a token too instead of 401 invalid_client." },
+  { id: 'blind6-client-session-after-valid-token', requirement: 'AUTH-401-INVALID', topic: 'auth-ordering', round: 6, description: 'Once a valid token of a client was verified, the API keeps a session for that client id: a later token naming the client (read unverified), expired or tampered, rides on it and is accepted instead of 401.' },
+  { id: 'blind6-replay-served-before-auth', requirement: 'AUTH-ALL-OPERATIONS', topic: 'auth-ordering', round: 6, description: 'The idempotency middleware runs ahead of authentication and replays by business and key alone: a repeat of a used key sent without any Authorization header gets the 202 replay.' },
+  // idempotency
+  { id: 'blind6-fingerprint-normalizes-message-whitespace', requirement: 'IDEM-CONFLICT', topic: 'idempotency', round: 6, description: 'The payload fingerprint takes the message trimmed with runs of white space collapsed: a repeat whose message differs only in spacing (a trailing space) replays the original instead of 409 idempotency_conflict.' },
+  { id: 'blind6-replay-labelled-problem-json', requirement: 'IDEM-REPLAY', topic: 'idempotency', round: 6, description: 'Replays are written by the same writer as refusals: the replayed 202 carries the original body and Location but is labelled application/problem+json, so a client reading the media type takes its bulk for an error.' },
+  { id: 'blind6-key-freed-when-bulk-completes', requirement: 'IDEM-KEY-PERMANENT', topic: 'idempotency', round: 6, description: "Idempotency records live with the bulk's in-flight job, which the read path collects once it shows the bulk completed: a repeat of the key after a read that showed completed creates a second bulk (new id) instead of the replay." },
+  // recipient-limits
+  { id: 'blind6-over-limit-403-quota', requirement: 'RLIM-MAX-1000', topic: 'recipient-limits', round: 6, description: 'More than 1000 entries is refused as a quota of the business plan: 403 permission_denied instead of 422 recipient_limit_exceeded.' },
+  { id: 'blind6-limit-raised-after-at-max', requirement: 'RLIM-MAX-1000', topic: 'recipient-limits', round: 6, description: "A business that had a 1000-entry submission accepted is promoted to a higher quota tier (2000): its later submissions of 1001 entries are accepted (202) instead of 422 recipient_limit_exceeded." },
+  // cursors
+  { id: 'blind6-cursor-signature-prefix-compared', requirement: 'CUR-INVALID', topic: 'cursors', round: 6, description: "The cursor's signature is compared on its first 43 characters only: a cursor with characters appended after it is accepted (200, its page) instead of 400 validation_failed." },
+  { id: 'blind6-page-size-sticky-per-bulk', requirement: 'CUR-DEFAULT-LIMIT', topic: 'cursors', round: 6, description: "The page size given to a bulk's listing is kept in a per-bulk listing session: a later listing of that bulk without a page size gets the remembered size (pagination.limit 10) instead of the default 100." },
+  { id: 'blind6-cursor-lifetime-slides-with-listing', requirement: 'CUR-EXPIRED', topic: 'cursors', round: 6, description: "A cursor's lifetime is counted from the bulk's latest listing (a sliding session): once the bulk was listed, a cursor issued more than 24 hours ago is accepted instead of 400 validation_failed." },
+  // bulk-invariants
+  { id: 'blind6-bulk-message-rendered-first-recipient', requirement: 'BULK-ECHO-REQUEST', topic: 'bulk-invariants', round: 6, description: "A message-based bulk shows its message as rendered for its first recipient (double-brace placeholders filled from that recipient's variables, emptied when it has none) instead of the submitted text." },
+  { id: 'blind6-acceptance-submission-empty-object', requirement: 'BULK-ACCEPT-SHAPE', topic: 'bulk-invariants', round: 6, description: 'The 202 shows submission as an empty object {} (a counts record created with the bulk) instead of null.' },
+  { id: 'blind6-intake-from-rows-after-listing', requirement: 'BULK-COUNTS-ONE-WAY', topic: 'bulk-invariants', round: 6, description: "Once a bulk's rows were listed, reads recount intake from the rows table: repeated numbers, which have no row, drop out of intake.bad (it goes down to 0)." },
+  // wallet
+  { id: 'blind6-reserved-hold-left-by-refusal', requirement: 'WAL-RESERVED-ZERO', topic: 'wallet', round: 6, description: "A submission places a hold of 0.04 per entry as soon as its body is read, released only when it is accepted: after a refused submission (sender, template, field or limit) reserved_balance shows the hold for good." },
+  { id: 'blind6-wallet-as-of-http-date', requirement: 'WAL-SCHEMA', topic: 'wallet', round: 6, description: 'as_of is written as an HTTP date (Fri, 27 Nov 2026 11:00:00 GMT, the form of the Date header) instead of an RFC 3339 timestamp.' },
+  // concealment
+  { id: 'blind6-wallet-cache-single-slot', requirement: 'CONC-NO-FOREIGN-DATA', topic: 'concealment', round: 6, description: "The wallet read is cached in one slot, not keyed by business: once another business's application read its balance, the caller's read answers that business's balance, id and name." },
+  { id: 'blind6-foreign-message-404-without-instance', requirement: 'CONC-SAME-AS-MISSING', topic: 'concealment', round: 6, description: "The 404 for another business's message comes from the ownership guard, which writes no instance member, while a random id's 404 has one." },
+  { id: 'blind6-listing-cache-by-bulk-and-query', requirement: 'CONC-CROSS-BUSINESS-BULK', topic: 'concealment', round: 6, description: "Listing pages are cached by bulk id and query string (not by business or caller) and the cache is read before the ownership check: once another business listed its bulk, the same listing under the caller's business answers 200 with its rows." },
+  // request-id
+  { id: 'blind6-problem-request-id-of-previous', requirement: 'RID-PROBLEM-MATCH', topic: 'request-id', round: 6, description: "A problem body's request_id comes from a module variable the error writer sets after building the body: it is the request id of the previous problem answered, not of this response's header." },
+  { id: 'blind6-request-id-missing-on-403', requirement: 'RID-EVERY-RESPONSE', topic: 'request-id', round: 6, description: 'The 403 answers (permission_denied, sender_not_authorized), written by the authorization guard, carry no X-Request-Id header.' },
+  { id: 'blind6-request-id-reuse-replaced', requirement: 'RID-ECHO', topic: 'request-id', round: 6, description: 'Client request ids are taken as unique: a valid X-Request-Id already seen on an earlier request is replaced by a generated one instead of echoed.' },
+  // problem-details
+  { id: 'blind6-validation-errors-as-map', requirement: 'PROB-VALIDATION-ERRORS', topic: 'problem-details', round: 6, description: 'errors is an object mapping each pointer to its code ({"/recipients/0/to": "field_invalid"}) instead of an array of pointer and code items.' },
+  { id: 'blind6-problem-code-upper-case', requirement: 'PROB-CODE-KNOWN', topic: 'problem-details', round: 6, description: 'The code member of problems is written as the enum constant, upper case (VALIDATION_FAILED), while type keeps the lower-case code.' },
+  { id: 'blind6-upper-case-bulk-id-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'problem-details', round: 6, description: 'A bulk id written in upper-case hex (a valid UUIDv7 by the pattern) reaches a partition key parser that expects lower case and throws: 500 internal_error instead of 200 or 404.' },
+  // validation
+  { id: 'blind6-sender-check-skipped-after-acceptance', requirement: 'VAL-SENDER-AUTHORIZED', topic: 'validation', round: 6, description: "The sender verdict is cached per application and business after an accepted submission, so later submissions skip the sender check: a sender the business has not authorized is then accepted (202)." },
+  { id: 'blind6-template-verdict-cached-per-business', requirement: 'VAL-TEMPLATE-ACTIVE', topic: 'validation', round: 6, description: "The template's active verdict is cached per business, not per template: once an active template was used, an archived template of the business is accepted (202) instead of 422 template_not_active." },
+  { id: 'blind6-variables-checked-first-recipient-only', requirement: 'VAL-TEMPLATE-VARIABLES', topic: 'validation', round: 6, description: "Template variables are checked against the placeholders on the first recipient only: a later recipient with a variable the template does not have is accepted (202)." },
+  // schemas
+  { id: 'blind6-pagination-in-link-header', requirement: 'SCH-LISTING-ENVELOPE', topic: 'schemas', round: 6, description: 'The recipient listing follows RFC 8288 paging: the body holds data alone and the next page is offered in a Link header (rel="next"), with no pagination object.' },
+  { id: 'blind6-row-to-tel-uri', requirement: 'SCH-E164', topic: 'schemas', round: 6, description: "Recipient rows give to as a tel: URI (tel:+447700900123, RFC 3966) instead of the bare E.164 number." },
+  { id: 'blind6-warnings-as-codes', requirement: 'SCH-WARNING-SHAPE', topic: 'schemas', round: 6, description: 'Reads of a bulk list warnings as bare code strings (["delivery_summary_unavailable"]) instead of objects with code and detail.' },
+  // webhooks
+  { id: 'blind6-unknown-endpoint-204-after-deactivation', requirement: 'HOOK-NOT-FOUND', topic: 'webhooks', round: 6, description: "Once the business has deactivated an endpoint, an id that exists nowhere falls into the handler's already-deactivated branch: 204 instead of a refusal." },
+  { id: 'blind6-deactivated-endpoint-skips-grant', requirement: 'HOOK-FORBIDDEN', topic: 'webhooks', round: 6, description: 'An already deactivated endpoint short-circuits to 204 before the grant is checked (idempotent DELETE): any authenticated application, granted or not, gets 204 for it under its business path.' },
+  // messages
+  { id: 'blind6-message-to-as-list', requirement: 'MSG-SCHEMA', topic: 'messages', round: 6, description: "A retrieved message gives to as a one-element list ([\"+447700900123\"], a recipients column shared with group messages) instead of an E.164 string." },
+  { id: 'blind6-message-index-replaced-by-submission', requirement: 'MSG-RETRIEVE', topic: 'messages', round: 6, description: "Each accepted submission replaces the business's message index with its own rows instead of adding them: messages accepted before the latest submission answer 404." },
+  { id: 'blind6-message-enveloped-in-data', requirement: 'MSG-RETRIEVE', topic: 'messages', round: 6, description: 'A retrieved message is wrapped in a data envelope ({"data": {…}}, as the listing is) instead of being the body itself, so the body has no id.' },
+  // sequences
+  { id: 'blind6-replay-from-bulk-response-cache', requirement: 'SEQ-REPLAY-AFTER-ANY', topic: 'sequences', round: 6, description: "Replays answer from a per-bulk response cache that the listing also writes: once the bulk's rows were listed, a repeat of its key answers 202 with the listing page instead of the original bulk." },
+  { id: 'blind6-replay-requeues-bulk', requirement: 'SEQ-REPEAT-CHANGES-NOTHING', topic: 'sequences', round: 6, description: 'A replayed repeat enqueues the bulk again and stamps it with the repeat\'s time: later reads show a new accepted_at (and the bulk back in queued) while the replay itself shows the original.' },
+  { id: 'blind6-cursors-spent-after-last-page', requirement: 'SEQ-CURSOR-REPLAYS-PAGE', topic: 'sequences', round: 6, description: "Reaching the last page closes the bulk's walk session: a cursor presented before it, presented again, answers 200 with an empty last page instead of its rows." },
+  { id: 'blind6-invalid-repeat-rebinds-key', requirement: 'SEQ-KEY-BOUND-TO-FIRST', topic: 'sequences', round: 6, description: "A repeat of a used key with a body refused by validation (400) still overwrites the key's record with its own fingerprint: the first body sent again then gets 409 idempotency_conflict instead of the replay." },
 ] as const satisfies readonly BlindDefect[];
 
 export type BlindDefectId = (typeof registry)[number]['id'];

@@ -1,4 +1,4 @@
-// The blind defect registry (reference/blind-defects.ts): at least 40 defects over all 13 topics,
+// The blind defect registry (reference/blind-defects.ts): at least 40 defects per round over all 13 topics,
 // apart from the main registry, each accepted by the reference's defect machinery and each one
 // observable: its probe finds the rule intact on the faithful reference and broken with that
 // defect alone switched on.
@@ -7,7 +7,7 @@ import { BLIND_DEFECTS, type BlindDefectId } from '../../reference/blind-defects
 import { DEFECTS, activeDefects, isDefectId, type Defect } from '../../reference/defects.ts';
 import { TOPICS } from '../../core/model.ts';
 import { requirementById } from '../../spec/requirements.ts';
-import { RANDOM_V7, UTC_Z, UUID_V7, freshKey, holdsProbesBothWays, messageBody, templateBody, type Harness, type Reply } from './helpers.ts';
+import { RANDOM_V7, UTC_Z, UUID_V7, basic, freshKey, holdsProbesBothWays, messageBody, templateBody, type Harness, type Reply } from './helpers.ts';
 
 const advance = (h: Harness, ms: number) => h.control('POST', '/clock/advance', { ms });
 const wallet = (h: Harness, as: 'primary' | 'limited' = 'primary', headers: Record<string, string> = {}) => h.call('GET', h.paths.wallet(h.b), { as, headers });
@@ -272,10 +272,179 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     await h.submit(messageBody(h, { message: 'Another text entirely.' }), { key });
     return (await h.submit(messageBody(h), { key })).json?.id !== accepted.json.id;
   },
+  // round 6
+  // auth-ordering
+  'blind6-token-client-auth-cached': async (h) => {
+    await h.token('primary');
+    const res = await fetch(h.ref.tokenUrl, {
+      method: 'POST',
+      headers: { authorization: basic(h.ref.apps.primary.clientId, 'not-the-secret'), 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    });
+    return res.status === 200;
+  },
+  'blind6-client-session-after-valid-token': async (h) => {
+    await wallet(h);
+    return (await h.call('GET', h.paths.wallet(h.b), { as: { bearer: h.f.expiredToken } })).status < 300;
+  },
+  'blind6-replay-served-before-auth': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    return (await h.submit(messageBody(h), { key, as: 'none' })).status < 300;
+  },
+  // idempotency
+  'blind6-fingerprint-normalizes-message-whitespace': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    return (await h.submit(messageBody(h, { message: `${String(messageBody(h).message)} ` }), { key })).status !== 409;
+  },
+  'blind6-replay-labelled-problem-json': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    return !/^application\/json\b/.test((await h.submit(messageBody(h), { key })).headers.get('content-type') ?? '');
+  },
+  'blind6-key-freed-when-bulk-completes': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    await advance(h, 2000);
+    await h.call('GET', h.paths.bulk(h.b, first.json.id));
+    return (await h.submit(messageBody(h), { key })).json?.id !== first.json.id;
+  },
+  // recipient-limits
+  'blind6-over-limit-403-quota': async (h) => (await h.submit(messageBody(h, { recipients: many(h, 1001) }))).status !== 422,
+  'blind6-limit-raised-after-at-max': async (h) => {
+    await h.submit(messageBody(h, { recipients: many(h, 1000) }));
+    return (await h.submit(messageBody(h, { recipients: many(h, 1001) }))).status < 300;
+  },
+  // cursors
+  'blind6-cursor-signature-prefix-compared': async (h) => {
+    const cursor = (await rows(h, { limit: '10' })).json.pagination.next_cursor;
+    return (await rows(h, { cursor: `${cursor}x` })).status === 200;
+  },
+  'blind6-page-size-sticky-per-bulk': async (h) => {
+    await rows(h, { limit: '10' });
+    return (await rows(h, {})).json.pagination.limit !== 100;
+  },
+  'blind6-cursor-lifetime-slides-with-listing': async (h) => {
+    await rows(h, { limit: '10' });
+    return (await rows(h, { cursor: h.f.expiredCursor })).status === 200;
+  },
+  // bulk-invariants
+  'blind6-bulk-message-rendered-first-recipient': async (h) => {
+    const text = 'Hello {{first_name}}, your parcel is on its way.';
+    const accepted = await h.submit(messageBody(h, { message: text, recipients: [{ to: h.f.recipients[0], template_variables: { first_name: 'Ada' } }] }));
+    return accepted.status !== 202 || accepted.json.message !== text;
+  },
+  'blind6-acceptance-submission-empty-object': async (h) => (await h.submit(messageBody(h))).json.submission != null,
+  'blind6-intake-from-rows-after-listing': async (h) => {
+    const [a, b] = h.f.recipients;
+    const accepted = await h.submit(messageBody(h, { recipients: [{ to: a }, { to: a }, { to: b }] }));
+    await rows(h, {}, accepted.json.id);
+    return (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.intake?.bad !== accepted.json.intake.bad;
+  },
+  // wallet
+  'blind6-reserved-hold-left-by-refusal': async (h) => {
+    await h.submit(messageBody(h, { from: h.f.unauthorizedSenderId }));
+    return (await wallet(h)).json.reserved_balance !== '0.00';
+  },
+  'blind6-wallet-as-of-http-date': async (h) => !UTC_Z.test(String((await wallet(h)).json.as_of)),
+  // concealment
+  'blind6-wallet-cache-single-slot': async (h) => {
+    await h.call('GET', h.paths.wallet(h.f.otherBusinessId), { as: 'other' });
+    return (await wallet(h)).json.business_id !== h.b;
+  },
+  'blind6-foreign-message-404-without-instance': async (h) => {
+    const keys = (r: Reply) => Object.keys(r.json ?? {}).sort().join(',');
+    return keys(await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId))) !== keys(await h.call('GET', h.paths.message(h.b, RANDOM_V7)));
+  },
+  'blind6-listing-cache-by-bulk-and-query': async (h) => {
+    await h.call('GET', h.paths.rows(h.f.otherBusinessId, h.f.foreignBulkId), { as: 'other', query: { limit: '10' } });
+    return (await rows(h, { limit: '10' }, h.f.foreignBulkId)).status === 200;
+  },
+  // request-id
+  'blind6-problem-request-id-of-previous': async (h) => {
+    await h.submit(messageBody(h, { recipients: [{ to: 'not-a-number' }] }), { headers: { 'x-request-id': 'probe-first' } });
+    const second = await h.submit(messageBody(h, { recipients: [{ to: 'not-a-number' }] }), { headers: { 'x-request-id': 'probe-second' } });
+    return second.json.request_id !== second.headers.get('x-request-id');
+  },
+  'blind6-request-id-missing-on-403': async (h) => (await h.call('GET', h.paths.wallet(h.f.otherBusinessId))).headers.get('x-request-id') === null,
+  'blind6-request-id-reuse-replaced': async (h) => {
+    await wallet(h, 'primary', { 'x-request-id': 'probe-same' });
+    return (await wallet(h, 'primary', { 'x-request-id': 'probe-same' })).headers.get('x-request-id') !== 'probe-same';
+  },
+  // problem-details
+  'blind6-validation-errors-as-map': async (h) => !Array.isArray((await badNumber(h)).json.errors),
+  'blind6-problem-code-upper-case': async (h) => (await badNumber(h)).json.code !== 'validation_failed',
+  'blind6-upper-case-bulk-id-500': async (h) => (await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId.toUpperCase()))).status >= 500,
+  // validation
+  'blind6-sender-check-skipped-after-acceptance': async (h) => {
+    await h.submit(messageBody(h));
+    return (await h.submit(messageBody(h, { from: h.f.unauthorizedSenderId }))).status < 300;
+  },
+  'blind6-template-verdict-cached-per-business': async (h) => {
+    await h.submit(templateBody(h));
+    return (await h.submit(templateBody(h, { template_id: h.f.inactiveTemplateId }))).status !== 422;
+  },
+  'blind6-variables-checked-first-recipient-only': async (h) => {
+    const [a, b] = h.f.recipients;
+    const given = vars(h, (p) => `value of ${p}`);
+    return (await h.submit(templateBody(h, { recipients: [{ to: a, template_variables: given }, { to: b, template_variables: { ...given, coupon: 'TEN' } }] }))).status < 300;
+  },
+  // schemas
+  'blind6-pagination-in-link-header': async (h) => (await rows(h, { limit: '10' })).json.pagination === undefined,
+  'blind6-row-to-tel-uri': async (h) => (await rows(h, { limit: '5' })).json.data.some((r: { to: string }) => !/^\+[1-9]\d{7,14}$/.test(r.to)),
+  'blind6-warnings-as-codes': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    const warnings = (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.warnings as unknown[];
+    return warnings.some((w) => typeof w !== 'object' || w === null);
+  },
+  // webhooks
+  'blind6-unknown-endpoint-204-after-deactivation': async (h) => {
+    await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId));
+    return (await h.call('DELETE', h.paths.webhook(h.b, RANDOM_V7))).status < 300;
+  },
+  'blind6-deactivated-endpoint-skips-grant': async (h) => {
+    await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId));
+    return (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId), { as: 'other' })).status < 300;
+  },
+  // messages
+  'blind6-message-to-as-list': async (h) => typeof (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.to !== 'string',
+  'blind6-message-index-replaced-by-submission': async (h) => {
+    await h.submit(messageBody(h));
+    return (await h.call('GET', h.paths.message(h.b, h.f.messageId))).status !== 200;
+  },
+  'blind6-message-enveloped-in-data': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.id !== h.f.messageId,
+  // sequences
+  'blind6-replay-from-bulk-response-cache': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    await rows(h, {}, first.json.id);
+    return (await h.submit(messageBody(h), { key })).json?.id !== first.json.id;
+  },
+  'blind6-replay-requeues-bulk': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    await advance(h, 1000);
+    await h.submit(messageBody(h), { key });
+    return (await h.call('GET', h.paths.bulk(h.b, first.json.id))).json.accepted_at !== first.json.accepted_at;
+  },
+  'blind6-cursors-spent-after-last-page': async (h) => {
+    const first = (await rows(h, { limit: '100' })).json;
+    const second = (await rows(h, { cursor: first.pagination.next_cursor })).json;
+    await rows(h, { cursor: second.pagination.next_cursor });
+    const again = (await rows(h, { cursor: first.pagination.next_cursor })).json;
+    return again.data?.[0]?.id !== second.data[0].id;
+  },
+  'blind6-invalid-repeat-rebinds-key': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    await h.submit(messageBody(h, { recipients: [{ to: 'not-a-number' }] }), { key });
+    return (await h.submit(messageBody(h), { key })).json?.id !== first.json.id;
+  },
 };
 
 /** The authoring rounds so far. */
-const ROUNDS = [1, 2, 3, 4, 5] as const;
+const ROUNDS = [1, 2, 3, 4, 5, 6] as const;
 
 /** Compile-time: a blind defect has the main registry's shape (a scorer may list both alike). */
 const asDefects: readonly Defect[] = BLIND_DEFECTS;
@@ -287,22 +456,22 @@ describe('blind defect registry', () => {
 
   // A blind defect caught once its misses were closed moves to the main registry with its id
   // (issue 29): what was written blind in round 1 is the two together.
-  // Round 3's to 5's ids say their round (blind3-, blind4-, blind5-), moved or not.
-  const roundOf = (d: { id: string }) => ('round' in d ? (d.round as number) : d.id.startsWith('blind5-') ? 5 : d.id.startsWith('blind4-') ? 4 : d.id.startsWith('blind3-') ? 3 : 1);
-  const writtenBlind = [...BLIND_DEFECTS, ...DEFECTS.filter((d) => /^blind[345]?-/.test(d.id))];
+  // Round 3's to 6's ids say their round (blind3- to blind6-), moved or not.
+  const roundOf = (d: { id: string }) => ('round' in d ? (d.round as number) : d.id.startsWith('blind6-') ? 6 : d.id.startsWith('blind5-') ? 5 : d.id.startsWith('blind4-') ? 4 : d.id.startsWith('blind3-') ? 3 : 1);
+  const writtenBlind = [...BLIND_DEFECTS, ...DEFECTS.filter((d) => /^blind[3456]?-/.test(d.id))];
 
-  it('holds at least 40 defects per round with unique kebab-case ids prefixed blind- (blind3-, blind4-, blind5- in rounds 3 to 5), apart from the main registry', () => {
+  it('holds at least 40 defects per round with unique kebab-case ids prefixed blind- (blind3- to blind6- in rounds 3 to 6), apart from the main registry', () => {
     for (const round of ROUNDS) expect(writtenBlind.filter((d) => roundOf(d) === round).length, `round ${round}`).toBeGreaterThanOrEqual(40);
     const ids = BLIND_DEFECTS.map((d) => d.id);
     expect(new Set(ids).size).toBe(ids.length);
     const main = new Set(DEFECTS.map((d) => d.id));
     for (const id of ids) {
-      expect(id).toMatch(/^blind[345]?-[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(id).toMatch(/^blind[3456]?-[a-z0-9]+(-[a-z0-9]+)*$/);
       expect(main.has(id), id).toBe(false);
     }
   });
 
-  it('covers every topic with at least two defects in each round, rounds 1 to 5 only', () => {
+  it('covers every topic with at least two defects in each round, rounds 1 to 6 only', () => {
     for (const d of BLIND_DEFECTS) expect(ROUNDS, d.id).toContain(d.round);
     for (const round of ROUNDS) {
       for (const topic of TOPICS.filter((t) => t !== 'sequences')) expect(writtenBlind.filter((d) => roundOf(d) === round && d.topic === topic).length, `${topic} round ${round}`).toBeGreaterThanOrEqual(2);

@@ -953,12 +953,6 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await h.submit(messageBody(h), { key });
     return (await h.submit({ ...messageBody(h, { message: 'other' }), unexpected_member: true }, { key })).status < 300;
   },
-  'faulty-repeat-rebinds-key': async (h) => {
-    const key = freshKey();
-    await h.submit(messageBody(h), { key });
-    await h.submit({ ...messageBody(h, { message: 'other' }), unexpected_member: true }, { key });
-    return (await h.submit(messageBody(h), { key })).status !== 202;
-  },
   'read-bulk-served-under-any-business': async (h) => {
     const first = await h.submit(messageBody(h));
     await h.call('GET', h.paths.bulk(h.b, first.json.id));
