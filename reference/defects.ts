@@ -448,6 +448,8 @@ const registry = [
   // cursors (issue 30): a page size changed in the middle of a walk, which 4.3 does not bind a cursor to.
   { id: 'page-size-change-refused', requirement: 'CUR-WALK', topic: 'cursors', description: 'A cursor presented with another page size than it was issued at is refused (400 validation_failed): a client that changes its page size mid-walk cannot go on.' },
   { id: 'page-size-change-empty-page', requirement: 'CUR-HAS-MORE', topic: 'cursors', description: 'The first time a bulk\'s listing is read with a cursor at another page size than it was issued at, it answers an empty page with has_more true and a cursor to the same place (a page cache rebuilt): a page has_more announced holds no rows.' },
+  // Written blind (reference/blind-defects.ts, round 6), caught once its misses were closed (issue 29): ids and round kept.
+  { id: 'blind6-invalid-repeat-rebinds-key', requirement: 'SEQ-KEY-BOUND-TO-FIRST', topic: 'sequences', round: 6, description: "A repeat of a used key with a body refused by validation (400) still overwrites the key's record with its own fingerprint: the first body sent again then gets 409 idempotency_conflict instead of the replay." },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

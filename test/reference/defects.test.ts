@@ -1160,6 +1160,12 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const page = (await rows(h, { cursor, limit: '25' })).json;
     return page.data.length === 0 && page.pagination.has_more === true;
   },
+  'blind6-invalid-repeat-rebinds-key': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    await h.submit(messageBody(h, { recipients: [{ to: 'not-a-number' }] }), { key });
+    return (await h.submit(messageBody(h), { key })).json?.id !== first.json.id;
+  },
 };
 
 describe('defect registry', () => {
