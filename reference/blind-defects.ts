@@ -212,7 +212,6 @@ const registry = [
   { id: 'blind6-replay-from-bulk-response-cache', requirement: 'SEQ-REPLAY-AFTER-ANY', topic: 'sequences', round: 6, description: "Replays answer from a per-bulk response cache that the listing also writes: once the bulk's rows were listed, a repeat of its key answers 202 with the listing page instead of the original bulk." },
   { id: 'blind6-replay-requeues-bulk', requirement: 'SEQ-REPEAT-CHANGES-NOTHING', topic: 'sequences', round: 6, description: 'A replayed repeat enqueues the bulk again and stamps it with the repeat\'s time: later reads show a new accepted_at (and the bulk back in queued) while the replay itself shows the original.' },
   { id: 'blind6-cursors-spent-after-last-page', requirement: 'SEQ-CURSOR-REPLAYS-PAGE', topic: 'sequences', round: 6, description: "Reaching the last page closes the bulk's walk session: a cursor presented before it, presented again, answers 200 with an empty last page instead of its rows." },
-  { id: 'blind6-invalid-repeat-rebinds-key', requirement: 'SEQ-KEY-BOUND-TO-FIRST', topic: 'sequences', round: 6, description: "A repeat of a used key with a body refused by validation (400) still overwrites the key's record with its own fingerprint: the first body sent again then gets 409 idempotency_conflict instead of the replay." },
 ] as const satisfies readonly BlindDefect[];
 
 export type BlindDefectId = (typeof registry)[number]['id'];

@@ -435,12 +435,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     const again = (await rows(h, { cursor: first.pagination.next_cursor })).json;
     return again.data?.[0]?.id !== second.data[0].id;
   },
-  'blind6-invalid-repeat-rebinds-key': async (h) => {
-    const key = freshKey();
-    const first = await h.submit(messageBody(h), { key });
-    await h.submit(messageBody(h, { recipients: [{ to: 'not-a-number' }] }), { key });
-    return (await h.submit(messageBody(h), { key })).json?.id !== first.json.id;
-  },
 };
 
 /** The authoring rounds so far. */

@@ -948,6 +948,11 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId));
     return (await rows(h, { limit: '1000' })).json.data[0].id !== before;
   },
+  'faulty-repeat-replayed': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    return (await h.submit({ ...messageBody(h, { message: 'other' }), unexpected_member: true }, { key })).status < 300;
+  },
   'read-bulk-served-under-any-business': async (h) => {
     const first = await h.submit(messageBody(h));
     await h.call('GET', h.paths.bulk(h.b, first.json.id));
@@ -1154,6 +1159,12 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const cursor = (await rows(h, { limit: '10' })).json.pagination.next_cursor;
     const page = (await rows(h, { cursor, limit: '25' })).json;
     return page.data.length === 0 && page.pagination.has_more === true;
+  },
+  'blind6-invalid-repeat-rebinds-key': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    await h.submit(messageBody(h, { recipients: [{ to: 'not-a-number' }] }), { key });
+    return (await h.submit(messageBody(h), { key })).json?.id !== first.json.id;
   },
 };
 
