@@ -475,6 +475,8 @@ const registry = [
   { id: 'blind6-message-index-replaced-by-submission', requirement: 'MSG-RETRIEVE', topic: 'messages', round: 6, description: "Each accepted submission replaces the business's message index with its own rows instead of adding them: messages accepted before the latest submission answer 404." },
   { id: 'blind6-replay-from-bulk-response-cache', requirement: 'SEQ-REPLAY-AFTER-ANY', topic: 'sequences', round: 6, description: "Replays answer from a per-bulk response cache that the listing also writes: once the bulk's rows were listed, a repeat of its key answers 202 with the listing page instead of the original bulk." },
   { id: 'blind6-cursors-spent-after-last-page', requirement: 'SEQ-CURSOR-REPLAYS-PAGE', topic: 'sequences', round: 6, description: "Reaching the last page closes the bulk's walk session: a cursor presented before it, presented again, answers 200 with an empty last page instead of its rows." },
+  { id: 'blind6-replay-labelled-problem-json', requirement: 'IDEM-REPLAY', topic: 'idempotency', round: 6, description: 'Replays are written by the same writer as refusals: the replayed 202 carries the original body and Location but is labelled application/problem+json, so a client reading the media type takes its bulk for an error.' },
+  { id: 'blind6-message-enveloped-in-data', requirement: 'MSG-RETRIEVE', topic: 'messages', round: 6, description: 'A retrieved message is wrapped in a data envelope ({"data": {…}}, as the listing is) instead of being the body itself, so the body has no id.' },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

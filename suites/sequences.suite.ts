@@ -8,7 +8,7 @@ import { isObject } from '../core/json.ts';
 import type { CheckContext } from './support/check.ts';
 import { checksFor } from './support/check.ts';
 import { describe, providedConfig } from './support/declare.ts';
-import { bodyOptions, bulkIdOf, submitBulk, type BulkRequestBody } from './support/bulk.ts';
+import { bodyOptions, bulkIdOf, maySubmit, submitBulk, type BulkRequestBody } from './support/bulk.ts';
 import { bulkRequestArb } from '../generators/bulk-request.ts';
 import { paths } from './support/paths.ts';
 import { codeOf, describeResponse, isProblem } from './support/problem.ts';
@@ -682,7 +682,7 @@ describe('sequences (4.1, 4.2, 4.3, 5: a model of one business)', () => {
     async (t) => {
       const { settings, fixtures } = t.config;
       const { sequences, maxSteps } = sequencePlan(settings.runs);
-      const submits = settings.profile === 'full' && Boolean(fixtures.senderId) && (t.config.target.embedded || (fixtures.recipients ?? []).length > 0);
+      const submits = maySubmit(t);
       const fixtureBulk = fixtures.expiredCursorBulkId;
       if (!submits && !fixtureBulk) {
         t.skip(

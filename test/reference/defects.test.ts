@@ -1252,6 +1252,12 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const again = (await rows(h, { cursor: first.pagination.next_cursor })).json;
     return again.data?.[0]?.id !== second.data[0].id;
   },
+  'blind6-replay-labelled-problem-json': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    return !/^application\/json\b/.test((await h.submit(messageBody(h), { key })).headers.get('content-type') ?? '');
+  },
+  'blind6-message-enveloped-in-data': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.id !== h.f.messageId,
 };
 
 describe('defect registry', () => {
