@@ -447,6 +447,10 @@ const registry = [
   // cursors (issue 30): a page size changed in the middle of a walk, which 4.3 does not bind a cursor to.
   { id: 'page-size-change-refused', requirement: 'CUR-WALK', topic: 'cursors', description: 'A cursor presented with another page size than it was issued at is refused (400 validation_failed): a client that changes its page size mid-walk cannot go on.' },
   { id: 'page-size-change-empty-page', requirement: 'CUR-HAS-MORE', topic: 'cursors', description: 'The first time a bulk\'s listing is read with a cursor at another page size than it was issued at, it answers an empty page with has_more true and a cursor to the same place (a page cache rebuilt): a page has_more announced holds no rows.' },
+  // Written blind (reference/blind-defects.ts, round 6), caught once its misses were closed (issue 29): ids and round kept.
+  { id: 'blind6-cursor-signature-prefix-compared', requirement: 'CUR-INVALID', topic: 'cursors', round: 6, description: "The cursor's signature is compared on its first 43 characters only: a cursor with characters appended after it is accepted (200, its page) instead of 400 validation_failed." },
+  { id: 'blind6-upper-case-bulk-id-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'problem-details', round: 6, description: 'A bulk id written in upper-case hex (a valid UUIDv7 by the pattern) reaches a partition key parser that expects lower case and throws: 500 internal_error instead of 200 or 404.' },
+  { id: 'blind6-request-id-reuse-replaced', requirement: 'RID-ECHO', topic: 'request-id', round: 6, description: 'Client request ids are taken as unique: a valid X-Request-Id already seen on an earlier request is replaced by a generated one instead of echoed.' },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

@@ -317,10 +317,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     return (await h.submit(messageBody(h, { recipients: many(h, 1001) }))).status < 300;
   },
   // cursors
-  'blind6-cursor-signature-prefix-compared': async (h) => {
-    const cursor = (await rows(h, { limit: '10' })).json.pagination.next_cursor;
-    return (await rows(h, { cursor: `${cursor}x` })).status === 200;
-  },
   'blind6-page-size-sticky-per-bulk': async (h) => {
     await rows(h, { limit: '10' });
     return (await rows(h, {})).json.pagination.limit !== 100;
@@ -368,14 +364,9 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     return second.json.request_id !== second.headers.get('x-request-id');
   },
   'blind6-request-id-missing-on-403': async (h) => (await h.call('GET', h.paths.wallet(h.f.otherBusinessId))).headers.get('x-request-id') === null,
-  'blind6-request-id-reuse-replaced': async (h) => {
-    await wallet(h, 'primary', { 'x-request-id': 'probe-same' });
-    return (await wallet(h, 'primary', { 'x-request-id': 'probe-same' })).headers.get('x-request-id') !== 'probe-same';
-  },
   // problem-details
   'blind6-validation-errors-as-map': async (h) => !Array.isArray((await badNumber(h)).json.errors),
   'blind6-problem-code-upper-case': async (h) => (await badNumber(h)).json.code !== 'validation_failed',
-  'blind6-upper-case-bulk-id-500': async (h) => (await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId.toUpperCase()))).status >= 500,
   // validation
   'blind6-sender-check-skipped-after-acceptance': async (h) => {
     await h.submit(messageBody(h));
