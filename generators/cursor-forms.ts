@@ -44,15 +44,21 @@ function percentDecoded(s: string): string {
 }
 
 /**
- * Every tampered form of `cursor` that differs from it: characters appended (a whole base64
- * quantum, its own first four, so a lax base64 decoder reads bytes, not nothing), the last
+ * What `tamperedCursors` appends: a whole base64 quantum (a lax base64 decoder reads three more
+ * bytes, not nothing) of letters only (a numeric cursor with digits appended would be another
+ * offset, one the server might issue).
+ */
+const APPENDED = 'QUJD';
+
+/**
+ * Every tampered form of `cursor` that differs from it: characters appended, the last
  * character dropped, one character changed at the start, middle and end, letter case swapped,
  * percent-encoded once more or decoded, base64 padding added or removed, cut to half.
  */
 export function tamperedCursors(cursor: string): TamperedCursor[] {
   const padded = cursor.endsWith('=') ? { what: 'its padding removed', value: cursor.replace(/=+$/, '') } : { what: 'padding added', value: `${cursor}=` };
   const forms: TamperedCursor[] = [
-    { what: 'with characters appended', value: cursor + cursor.padEnd(4, cursor).slice(0, 4), kind: 'frame' },
+    { what: 'with characters appended', value: cursor + APPENDED, kind: 'frame' },
     { what: 'percent-encoded twice', value: percentFirst(cursor), kind: 'frame' },
     { what: 'altered at the start', value: alterCursor(cursor, 'start'), kind: 'edit' },
     { what: 'altered in the middle', value: alterCursor(cursor, 'middle'), kind: 'edit' },
