@@ -166,7 +166,6 @@ const registry = [
   { id: 'blind6-key-freed-when-bulk-completes', requirement: 'IDEM-KEY-PERMANENT', topic: 'idempotency', round: 6, description: "Idempotency records live with the bulk's in-flight job, which the read path collects once it shows the bulk completed: a repeat of the key after a read that showed completed creates a second bulk (new id) instead of the replay." },
   // recipient-limits
   // cursors
-  { id: 'blind6-cursor-signature-prefix-compared', requirement: 'CUR-INVALID', topic: 'cursors', round: 6, description: "The cursor's signature is compared on its first 43 characters only: a cursor with characters appended after it is accepted (200, its page) instead of 400 validation_failed." },
   // bulk-invariants
   { id: 'blind6-bulk-message-rendered-first-recipient', requirement: 'BULK-ECHO-REQUEST', topic: 'bulk-invariants', round: 6, description: "A message-based bulk shows its message as rendered for its first recipient (double-brace placeholders filled from that recipient's variables, emptied when it has none) instead of the submitted text." },
   { id: 'blind6-intake-from-rows-after-listing', requirement: 'BULK-COUNTS-ONE-WAY', topic: 'bulk-invariants', round: 6, description: "Once a bulk's rows were listed, reads recount intake from the rows table: repeated numbers, which have no row, drop out of intake.bad (it goes down to 0)." },
@@ -174,9 +173,8 @@ const registry = [
   // concealment
   { id: 'blind6-listing-cache-by-bulk-and-query', requirement: 'CONC-CROSS-BUSINESS-BULK', topic: 'concealment', round: 6, description: "Listing pages are cached by bulk id and query string (not by business or caller) and the cache is read before the ownership check: once another business listed its bulk, the same listing under the caller's business answers 200 with its rows." },
   // request-id
-  { id: 'blind6-request-id-reuse-replaced', requirement: 'RID-ECHO', topic: 'request-id', round: 6, description: 'Client request ids are taken as unique: a valid X-Request-Id already seen on an earlier request is replaced by a generated one instead of echoed.' },
   // problem-details
-  { id: 'blind6-upper-case-bulk-id-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'problem-details', round: 6, description: 'A bulk id written in upper-case hex (a valid UUIDv7 by the pattern) reaches a partition key parser that expects lower case and throws: 500 internal_error instead of 200 or 404.' },
+  // problem-details
   // validation
   // schemas
   // webhooks

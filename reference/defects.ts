@@ -477,6 +477,9 @@ const registry = [
   { id: 'blind6-cursors-spent-after-last-page', requirement: 'SEQ-CURSOR-REPLAYS-PAGE', topic: 'sequences', round: 6, description: "Reaching the last page closes the bulk's walk session: a cursor presented before it, presented again, answers 200 with an empty last page instead of its rows." },
   { id: 'blind6-replay-labelled-problem-json', requirement: 'IDEM-REPLAY', topic: 'idempotency', round: 6, description: 'Replays are written by the same writer as refusals: the replayed 202 carries the original body and Location but is labelled application/problem+json, so a client reading the media type takes its bulk for an error.' },
   { id: 'blind6-message-enveloped-in-data', requirement: 'MSG-RETRIEVE', topic: 'messages', round: 6, description: 'A retrieved message is wrapped in a data envelope ({"data": {…}}, as the listing is) instead of being the body itself, so the body has no id.' },
+  { id: 'blind6-cursor-signature-prefix-compared', requirement: 'CUR-INVALID', topic: 'cursors', round: 6, description: "The cursor's signature is compared on its first 43 characters only: a cursor with characters appended after it is accepted (200, its page) instead of 400 validation_failed." },
+  { id: 'blind6-upper-case-bulk-id-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'problem-details', round: 6, description: 'A bulk id written in upper-case hex (a valid UUIDv7 by the pattern) reaches a partition key parser that expects lower case and throws: 500 internal_error instead of 200 or 404.' },
+  { id: 'blind6-request-id-reuse-replaced', requirement: 'RID-ECHO', topic: 'request-id', round: 6, description: 'Client request ids are taken as unique: a valid X-Request-Id already seen on an earlier request is replaced by a generated one instead of echoed.' },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

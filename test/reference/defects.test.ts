@@ -1258,6 +1258,15 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     return !/^application\/json\b/.test((await h.submit(messageBody(h), { key })).headers.get('content-type') ?? '');
   },
   'blind6-message-enveloped-in-data': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.id !== h.f.messageId,
+  'blind6-cursor-signature-prefix-compared': async (h) => {
+    const cursor = (await rows(h, { limit: '10' })).json.pagination.next_cursor;
+    return (await rows(h, { cursor: `${cursor}x` })).status === 200;
+  },
+  'blind6-upper-case-bulk-id-500': async (h) => (await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId.toUpperCase()))).status >= 500,
+  'blind6-request-id-reuse-replaced': async (h) => {
+    await wallet(h, 'primary', { 'x-request-id': 'probe-same' });
+    return (await wallet(h, 'primary', { 'x-request-id': 'probe-same' })).headers.get('x-request-id') !== 'probe-same';
+  },
 };
 
 describe('defect registry', () => {
