@@ -341,18 +341,22 @@ describe('cursors (4.3, 2.6)', () => {
   check(
     {
       id: 'default-page-size',
-      title: 'GET the recipient rows (path ending /messages) without a page size: 200, pagination.limit 100 and at most 100 rows',
+      title: 'GET the recipient rows (path ending /messages) without a page size: 200, pagination.limit 100 and at most 100 rows, also right after a listing of the bulk at page size 1',
       requirements: ['CUR-DEFAULT-LIMIT', 'CUR-PATH'],
-      maxRequests: 1,
+      maxRequests: 3,
       ...LISTING_BULK,
     },
     async (t) => {
       const bulkId = await bulkToList(t);
-      const res = await list(t, bulkId, []);
-      const page = pageOf(t, res, 'CUR-PATH', 'the listing without parameters');
-      t.expect(page.limit === 100, 'CUR-DEFAULT-LIMIT', 'pagination.limit 100', `pagination.limit ${JSON.stringify(page.limit)}`, res);
-      t.expect(page.rows.length <= 100, 'CUR-DEFAULT-LIMIT', 'at most 100 rows', `${page.rows.length} rows`, res);
-      checkPagination(t, page, res, undefined);
+      // The default is the document's, not the last size the bulk was listed at (blind6-page-size-sticky-per-bulk).
+      for (const after of ['', ' right after a listing at page size 1']) {
+        if (after) await list(t, bulkId, [[t.config.params.limit, '1']]);
+        const res = await list(t, bulkId, []);
+        const page = pageOf(t, res, 'CUR-PATH', `the listing without parameters${after}`);
+        t.expect(page.limit === 100, 'CUR-DEFAULT-LIMIT', `pagination.limit 100${after}`, `pagination.limit ${JSON.stringify(page.limit)}`, res);
+        t.expect(page.rows.length <= 100, 'CUR-DEFAULT-LIMIT', 'at most 100 rows', `${page.rows.length} rows`, res);
+        checkPagination(t, page, res, undefined);
+      }
     },
   );
 

@@ -184,6 +184,11 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     const record = store.idempotency(bound);
     if (record) store.saveIdempotency(bound, { ...record, fingerprint: `refused:${rawBody}` });
   }
+  // 4.1 rules 2-4: a body refused under a used key is refused (the sequence defect's error path falls back to the key's replay).
+  if (errors.length > 0 && key && d.has('faulty-repeat-replayed')) {
+    const used = store.idempotency([call.app!.clientId, businessId, OPERATION, key].join('\u0000'));
+    if (used) return call.raw(used.response.status, used.response.body, used.response.location ? { Location: used.response.location } : {});
+  }
   if (errors.length > 0) return refuse('The request body is invalid.', errors);
   const valid = body as BulkBody;
   const now = clock.now();
