@@ -166,7 +166,7 @@ describe('near-equal variants', () => {
           expect(canonicalJson(v.body)).not.toBe(canonicalJson(body));
           expect(diff(body, v.body)).toEqual([v.pointer]);
           // Collapsing runs erases the space more only after a space (nearEqualReady's, not the sender's).
-          const normalisers = NORMALISERS[v.change].filter((n, i) => i === 0 || v.change !== 'a trailing space more' || at(body, v.pointer).endsWith(' '));
+          const normalisers = NORMALISERS[v.change].filter((_n, i) => i === 0 || v.change !== 'a trailing space more' || at(body, v.pointer).endsWith(' '));
           for (const normalise of normalisers) expect(normalise(at(v.body, v.pointer))).toBe(normalise(at(body, v.pointer)));
         }
         // The content member the run chose gets all four changes; the sender as given, the ones its characters allow.
