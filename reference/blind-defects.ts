@@ -162,8 +162,6 @@ const registry = [
   // auth-ordering
   { id: 'blind6-replay-served-before-auth', requirement: 'AUTH-ALL-OPERATIONS', topic: 'auth-ordering', round: 6, description: 'The idempotency middleware runs ahead of authentication and replays by business and key alone: a repeat of a used key sent without any Authorization header gets the 202 replay.' },
   // idempotency
-  { id: 'blind6-fingerprint-normalizes-message-whitespace', requirement: 'IDEM-CONFLICT', topic: 'idempotency', round: 6, description: 'The payload fingerprint takes the message trimmed with runs of white space collapsed: a repeat whose message differs only in spacing (a trailing space) replays the original instead of 409 idempotency_conflict.' },
-  { id: 'blind6-key-freed-when-bulk-completes', requirement: 'IDEM-KEY-PERMANENT', topic: 'idempotency', round: 6, description: "Idempotency records live with the bulk's in-flight job, which the read path collects once it shows the bulk completed: a repeat of the key after a read that showed completed creates a second bulk (new id) instead of the replay." },
   // recipient-limits
   // cursors
   // bulk-invariants
@@ -182,7 +180,6 @@ const registry = [
   { id: 'blind6-deactivated-endpoint-skips-grant', requirement: 'HOOK-FORBIDDEN', topic: 'webhooks', round: 6, description: 'An already deactivated endpoint short-circuits to 204 before the grant is checked (idempotent DELETE): any authenticated application, granted or not, gets 204 for it under its business path.' },
   // messages
   // sequences
-  { id: 'blind6-replay-requeues-bulk', requirement: 'SEQ-REPEAT-CHANGES-NOTHING', topic: 'sequences', round: 6, description: 'A replayed repeat enqueues the bulk again and stamps it with the repeat\'s time: later reads show a new accepted_at (and the bulk back in queued) while the replay itself shows the original.' },
 ] as const satisfies readonly BlindDefect[];
 
 export type BlindDefectId = (typeof registry)[number]['id'];

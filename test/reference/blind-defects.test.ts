@@ -280,18 +280,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     return (await h.submit(messageBody(h), { key, as: 'none' })).status < 300;
   },
   // idempotency
-  'blind6-fingerprint-normalizes-message-whitespace': async (h) => {
-    const key = freshKey();
-    await h.submit(messageBody(h), { key });
-    return (await h.submit(messageBody(h, { message: `${String(messageBody(h).message)} ` }), { key })).status !== 409;
-  },
-  'blind6-key-freed-when-bulk-completes': async (h) => {
-    const key = freshKey();
-    const first = await h.submit(messageBody(h), { key });
-    await advance(h, 2000);
-    await h.call('GET', h.paths.bulk(h.b, first.json.id));
-    return (await h.submit(messageBody(h), { key })).json?.id !== first.json.id;
-  },
   // recipient-limits
   // cursors
   // bulk-invariants
@@ -328,13 +316,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   },
   // messages
   // sequences
-  'blind6-replay-requeues-bulk': async (h) => {
-    const key = freshKey();
-    const first = await h.submit(messageBody(h), { key });
-    await advance(h, 1000);
-    await h.submit(messageBody(h), { key });
-    return (await h.call('GET', h.paths.bulk(h.b, first.json.id))).json.accepted_at !== first.json.accepted_at;
-  },
 };
 
 /** The authoring rounds so far. */

@@ -1267,6 +1267,25 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await wallet(h, 'primary', { 'x-request-id': 'probe-same' });
     return (await wallet(h, 'primary', { 'x-request-id': 'probe-same' })).headers.get('x-request-id') !== 'probe-same';
   },
+  'blind6-fingerprint-normalizes-message-whitespace': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    return (await h.submit(messageBody(h, { message: `${String(messageBody(h).message)} ` }), { key })).status !== 409;
+  },
+  'blind6-key-freed-when-bulk-completes': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    await advance(h, 2000);
+    await h.call('GET', h.paths.bulk(h.b, first.json.id));
+    return (await h.submit(messageBody(h), { key })).json?.id !== first.json.id;
+  },
+  'blind6-replay-requeues-bulk': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    await advance(h, 1000);
+    await h.submit(messageBody(h), { key });
+    return (await h.call('GET', h.paths.bulk(h.b, first.json.id))).json.accepted_at !== first.json.accepted_at;
+  },
 };
 
 describe('defect registry', () => {
