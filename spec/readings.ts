@@ -109,6 +109,16 @@ const points = {
     },
     warns: 'IDEM-EQUIVALENT-REPLAYED',
   },
+  'canonically-equal-text': {
+    requirement: 'IDEM-CONFLICT',
+    title: 'A repeat whose text differs only in Unicode composition',
+    open: '4.1 rule 4 refuses a different payload and rule 3 replays an equivalent one; text that is canonically equivalent (the same characters composed or decomposed, NFC and NFD) is the same text to a reader, and which of the two it is is not said.',
+    choices: {
+      // No warning either way: the client sent the same text, and either answer tells it so or refuses the key.
+      conflict: { text: '409 idempotency_conflict (another JSON value)' },
+      replay: { text: 'the original response replayed (the same text)' },
+    },
+  },
   'other-fault-first': {
     requirement: 'IDEM-CONFLICT',
     covers: ['IDEM-REPLAY', 'RLIM-MAX-1000'],

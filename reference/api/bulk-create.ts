@@ -255,6 +255,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     const createAnew =
       (d.has('replay-new-id-on-reordered-keys') && reordered && !expired) ||
       (d.has('idempotency-conflict-ignored') && !equivalent && !expired) ||
+      // 4.1 rules 3-4: canonically equal text is one payload or another, never a second bulk (the defect's fingerprint tells them apart, its lookup does not).
+      (d.has('nfd-repeat-creates-bulk') && !equivalent && !expired && previous.rawBody?.normalize('NFC') === JSON.stringify(valid).normalize('NFC')) ||
       (d.has('expired-key-creates-new') && now - previous.createdAt >= REPLAY_WINDOW_MS);
     if (!createAnew) {
       if (expired) {

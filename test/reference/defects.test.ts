@@ -948,6 +948,12 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId));
     return (await rows(h, { limit: '1000' })).json.data[0].id !== before;
   },
+  'nfd-repeat-creates-bulk': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h, { message: 'Café' }), { key });
+    const again = await h.submit(messageBody(h, { message: 'Café'.normalize('NFD') }), { key });
+    return again.status === 202 && again.json?.id !== first.json?.id;
+  },
   'faulty-repeat-replayed': async (h) => {
     const key = freshKey();
     await h.submit(messageBody(h), { key });
