@@ -120,7 +120,12 @@ export async function submitBulk(t: CheckContext, body: unknown, options: Submit
 /** Submits a body the check needs accepted (a setup step); anything but 202 fails BULK-ACCEPT-202 with the evidence. */
 export async function submitAccepted(t: CheckContext, body: unknown, options: SubmitOptions = {}): Promise<Submission> {
   const submission = await submitBulk(t, body, options);
-  const { response } = submission;
+  expectAccepted(t, submission.response);
+  return submission;
+}
+
+/** A submission's answer the check needs to be 202; anything else fails BULK-ACCEPT-202 with the evidence. */
+export function expectAccepted(t: CheckContext, response: ApiResponse): void {
   if (response.status !== 202) {
     t.evidence(response);
     t.fail(
@@ -130,7 +135,6 @@ export async function submitAccepted(t: CheckContext, body: unknown, options: Su
       response,
     );
   }
-  return submission;
 }
 
 export function problemCode(response: ApiResponse): string | undefined {
