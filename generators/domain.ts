@@ -131,12 +131,17 @@ export function templateValueMaxLength(): number {
   return values.maxLength;
 }
 
+/** Whether a text holds the double braces placeholders are written in (4.1 rule 7). */
+export function holdsPlaceholderSyntax(s: string): boolean {
+  return s.includes('{{') || s.includes('}}');
+}
+
 /**
  * A value a renderer takes literally: not blank, no `{{`/`}}` (placeholder syntax), and not a
  * bare run of 4-10 digits (a live OTP code must not travel as a template variable).
  */
 export function plainText(s: string): boolean {
-  return s.trim().length > 0 && !s.includes('{{') && !s.includes('}}') && !/^\d{4,10}$/.test(s.trim());
+  return s.trim().length > 0 && !holdsPlaceholderSyntax(s) && !/^\d{4,10}$/.test(s.trim());
 }
 
 // ---- message text a renderer would touch ---------------------------------------------------

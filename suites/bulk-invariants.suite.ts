@@ -8,19 +8,17 @@ import { checksFor } from './support/check.ts';
 import {
   bulkIdOf,
   businessIdOf,
-  expectAccepted,
   getBulk,
   maxPollReads,
   pollUntilCompleted,
-  problemCode,
   submitAccepted,
+  submitForEcho,
   submitBulk,
   validBodies,
   type BulkRequestBody,
   type Observation,
 } from './support/bulk.ts';
 import type { BulkRequestOptions } from '../generators/bulk-request.ts';
-import { withoutRendererMarkup } from '../generators/domain.ts';
 import { forAll, generate } from './support/property.ts';
 import { hasControl, reviseTemplate, withFaults } from './support/control.ts';
 import { enumOf } from '../spec/contract.ts';
@@ -311,25 +309,6 @@ async function acceptOne(
   return { body, response, json: response.json as Json };
 }
 
-/**
- * Submits a body the check needs accepted. A message holding markup (double braces, escapes) is
- * one the document neither allows nor refuses outright (4.1 rule 7 writes placeholders in double
- * braces and binds variables to a pinned template): a 400 or 422 for it is recorded as a reading,
- * and the text without its markup is sent instead; accepted, the bulk must show it as submitted.
- */
-async function submitForEcho(t: CheckContext, body: BulkRequestBody, label: string): Promise<{ body: BulkRequestBody; response: ApiResponse }> {
-  const plain = body.message === undefined ? body.message : withoutRendererMarkup(body.message);
-  if (plain === body.message) return { body, response: (await submitAccepted(t, body)).response };
-  const { response } = await submitBulk(t, body);
-  if (response.status === 202) {
-    t.reading('message-markup', 'accepted', label, response);
-    return { body, response };
-  }
-  if (response.status !== 400 && response.status !== 422) expectAccepted(t, response);
-  t.reading('message-markup', 'refused', `${label}: ${response.status} ${problemCode(response) ?? ''}`.trim(), response);
-  const fallback = { ...body, message: plain! };
-  return { body: fallback, response: (await submitAccepted(t, fallback)).response };
-}
 
 /** application/json with the parameters a client's HTTP library commonly adds. */
 const JSON_WITH_PARAMETERS = ['application/json; charset=utf-8', 'application/json;charset=UTF-8'];
