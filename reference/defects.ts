@@ -447,6 +447,9 @@ const registry = [
   // cursors (issue 30): a page size changed in the middle of a walk, which 4.3 does not bind a cursor to.
   { id: 'page-size-change-refused', requirement: 'CUR-WALK', topic: 'cursors', description: 'A cursor presented with another page size than it was issued at is refused (400 validation_failed): a client that changes its page size mid-walk cannot go on.' },
   { id: 'page-size-change-empty-page', requirement: 'CUR-HAS-MORE', topic: 'cursors', description: 'The first time a bulk\'s listing is read with a cursor at another page size than it was issued at, it answers an empty page with has_more true and a cursor to the same place (a page cache rebuilt): a page has_more announced holds no rows.' },
+  // Written blind (reference/blind-defects.ts, round 6), caught once its misses were closed (issue 29): ids and round kept.
+  { id: 'blind6-bulk-message-rendered-first-recipient', requirement: 'BULK-ECHO-REQUEST', topic: 'bulk-invariants', round: 6, description: "A message-based bulk shows its message as rendered for its first recipient (double-brace placeholders filled from that recipient's variables, emptied when it has none) instead of the submitted text." },
+  { id: 'blind6-intake-from-rows-after-listing', requirement: 'BULK-COUNTS-ONE-WAY', topic: 'bulk-invariants', round: 6, description: "Once a bulk's rows were listed, reads recount intake from the rows table: repeated numbers, which have no row, drop out of intake.bad (it goes down to 0)." },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

@@ -330,18 +330,7 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     return (await rows(h, { cursor: h.f.expiredCursor })).status === 200;
   },
   // bulk-invariants
-  'blind6-bulk-message-rendered-first-recipient': async (h) => {
-    const text = 'Hello {{first_name}}, your parcel is on its way.';
-    const accepted = await h.submit(messageBody(h, { message: text, recipients: [{ to: h.f.recipients[0], template_variables: { first_name: 'Ada' } }] }));
-    return accepted.status !== 202 || accepted.json.message !== text;
-  },
   'blind6-acceptance-submission-empty-object': async (h) => (await h.submit(messageBody(h))).json.submission != null,
-  'blind6-intake-from-rows-after-listing': async (h) => {
-    const [a, b] = h.f.recipients;
-    const accepted = await h.submit(messageBody(h, { recipients: [{ to: a }, { to: a }, { to: b }] }));
-    await rows(h, {}, accepted.json.id);
-    return (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.intake?.bad !== accepted.json.intake.bad;
-  },
   // wallet
   'blind6-reserved-hold-left-by-refusal': async (h) => {
     await h.submit(messageBody(h, { from: h.f.unauthorizedSenderId }));
