@@ -9,6 +9,8 @@ import {
   e164Lengths,
   plainText,
   recipientsFrom,
+  rendererMarkupArb,
+  withRendererMarkup,
   templateValueMaxLength,
   templateVariablesFor,
 } from './domain.ts';
@@ -42,6 +44,12 @@ export interface BulkRequestOptions {
   count?: { min?: number; max?: number };
   /** `message`, `template` or `either` (default: `either` with a template, else `message`). */
   content?: 'message' | 'template' | 'either';
+  /**
+   * Message bodies whose text holds markup a renderer would touch (double-brace placeholders,
+   * escapes, white space at the ends: rendererMarkupArb), sent with no variables (4.1 rule 7 binds
+   * variables to a pinned template); plain text otherwise.
+   */
+  markup?: boolean;
 }
 
 const DEFAULT_COUNT = { min: 1, max: 5 };
@@ -58,6 +66,13 @@ export function recipientCountBounds(): { min: number; max: number } {
         ? semantic.maxItems
         : Number.POSITIVE_INFINITY;
   return { min, max };
+}
+
+/** The longest message the schema allows. */
+function messageMaxLength(): number {
+  const message = (componentSchema('CreateSmsBulkMessageRequest').properties as Record<string, SchemaObject>).message!;
+  if (typeof message.maxLength !== 'number') throw new GeneratorError('GEN_IMPOSSIBLE', 'message is unbounded');
+  return message.maxLength;
 }
 
 function checkInputs(options: BulkRequestOptions): void {
@@ -84,8 +99,14 @@ function bodyArb(options: BulkRequestOptions, branch: 'message' | 'template', co
       '/recipients/*/to': options.pool ? recipientsFrom(options.pool) : e164Arb(),
     },
     constrain: { '/recipients': { minItems: count.min, maxItems: count.max } },
-    // Text a renderer takes literally: no stray placeholder syntax, not blank.
-    narrow: { '/message': (arb) => arb.filter((s) => plainText(s as string)) },
+    // Text a renderer takes literally: no stray placeholder syntax, not blank (or, asked for, with
+    // markup laid in that a renderer would touch).
+    narrow: {
+      '/message': (arb) => {
+        const plain = arb.filter((s) => plainText(s as string)) as fc.Arbitrary<string>;
+        return options.markup ? fc.tuple(plain, rendererMarkupArb()).map(([s, m]) => withRendererMarkup(s, m, messageMaxLength())) : plain;
+      },
+    },
     branch: { '': branch === 'message' ? 'message' : 'template_id' },
     omit: [],
     require: [],

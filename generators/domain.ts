@@ -131,12 +131,62 @@ export function templateValueMaxLength(): number {
   return values.maxLength;
 }
 
+/** Whether a text holds the double braces placeholders are written in (4.1 rule 7). */
+export function holdsPlaceholderSyntax(s: string): boolean {
+  return s.includes('{{') || s.includes('}}');
+}
+
 /**
  * A value a renderer takes literally: not blank, no `{{`/`}}` (placeholder syntax), and not a
  * bare run of 4-10 digits (a live OTP code must not travel as a template variable).
  */
 export function plainText(s: string): boolean {
-  return s.trim().length > 0 && !s.includes('{{') && !s.includes('}}') && !/^\d{4,10}$/.test(s.trim());
+  return s.trim().length > 0 && !holdsPlaceholderSyntax(s) && !/^\d{4,10}$/.test(s.trim());
+}
+
+// ---- message text a renderer would touch ---------------------------------------------------
+
+/** What is laid into a plain message: markup of the document's placeholders and common escapes. */
+export interface RendererMarkup {
+  /** At least one double-brace placeholder, then other markup (in order). */
+  tokens: string[];
+  /** White space before and after the text (part of it, 4.1). */
+  lead: string;
+  trail: string;
+}
+
+/** A placeholder name as a template would write it. */
+const placeholderNameArb = fc.stringMatching(/^[a-z][a-z0-9_]{0,11}$/);
+
+/**
+ * Markup a message may hold that a renderer or serializer would touch: placeholders in double
+ * braces (4.1 rule 7), written tight or with inner spaces, braces left open or empty, and the
+ * escapes of JSON, HTML and format strings, written as text. A message shows them as submitted.
+ */
+export function rendererMarkupArb(): fc.Arbitrary<RendererMarkup> {
+  const placeholder = placeholderNameArb.chain((n) => fc.constantFrom(`{{${n}}}`, `{{ ${n} }}`));
+  const other = fc.oneof(
+    placeholder,
+    placeholderNameArb.chain((n) => fc.constantFrom(`{{${n}`, `${n}}}`, '{{}}', `{{{${n}}}}`)),
+    fc.constantFrom('\\n', '\\u00e9', '\\"', '"quoted"', '&amp;', '&lt;b&gt;', '<b>bold</b>', '%s', '$1', '${x}'),
+  );
+  const space = fc.constantFrom('', ' ', '  ', '\t', '\n');
+  return fc.record({ tokens: fc.tuple(placeholder, fc.array(other, { maxLength: 3 })).map(([p, o]) => [p, ...o]), lead: space, trail: space });
+}
+
+/** `plain` with the markup laid in, cut (the plain part only) to at most `max` characters. */
+export function withRendererMarkup(plain: string, markup: RendererMarkup, max: number): string {
+  const chars = [...plain];
+  const overhead = codePointLength(markup.lead + markup.trail + markup.tokens.join(' ')) + 2;
+  const keep = chars.slice(0, Math.max(1, max - overhead));
+  const half = Math.ceil(keep.length / 2);
+  return `${markup.lead}${keep.slice(0, half).join('')} ${markup.tokens.join(' ')} ${keep.slice(half).join('')}${markup.trail}`;
+}
+
+/** The text with its markup characters taken out: what a target that refuses markup takes instead. */
+export function withoutRendererMarkup(message: string): string {
+  const stripped = message.replace(/[{}\\<>&%$"]/g, '');
+  return stripped.trim().length > 0 ? stripped : 'text';
 }
 
 /**

@@ -165,8 +165,6 @@ const registry = [
   // recipient-limits
   // cursors
   // bulk-invariants
-  { id: 'blind6-bulk-message-rendered-first-recipient', requirement: 'BULK-ECHO-REQUEST', topic: 'bulk-invariants', round: 6, description: "A message-based bulk shows its message as rendered for its first recipient (double-brace placeholders filled from that recipient's variables, emptied when it has none) instead of the submitted text." },
-  { id: 'blind6-intake-from-rows-after-listing', requirement: 'BULK-COUNTS-ONE-WAY', topic: 'bulk-invariants', round: 6, description: "Once a bulk's rows were listed, reads recount intake from the rows table: repeated numbers, which have no row, drop out of intake.bad (it goes down to 0)." },
   // wallet
   // concealment
   { id: 'blind6-listing-cache-by-bulk-and-query', requirement: 'CONC-CROSS-BUSINESS-BULK', topic: 'concealment', round: 6, description: "Listing pages are cached by bulk id and query string (not by business or caller) and the cache is read before the ownership check: once another business listed its bulk, the same listing under the caller's business answers 200 with its rows." },

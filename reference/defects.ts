@@ -484,6 +484,8 @@ const registry = [
   { id: 'blind6-fingerprint-normalizes-message-whitespace', requirement: 'IDEM-CONFLICT', topic: 'idempotency', round: 6, description: 'The payload fingerprint takes the message trimmed with runs of white space collapsed: a repeat whose message differs only in spacing (a trailing space) replays the original instead of 409 idempotency_conflict.' },
   { id: 'blind6-key-freed-when-bulk-completes', requirement: 'IDEM-KEY-PERMANENT', topic: 'idempotency', round: 6, description: "Idempotency records live with the bulk's in-flight job, which the read path collects once it shows the bulk completed: a repeat of the key after a read that showed completed creates a second bulk (new id) instead of the replay." },
   { id: 'blind6-replay-requeues-bulk', requirement: 'SEQ-REPEAT-CHANGES-NOTHING', topic: 'sequences', round: 6, description: 'A replayed repeat enqueues the bulk again and stamps it with the repeat\'s time: later reads show a new accepted_at (and the bulk back in queued) while the replay itself shows the original.' },
+  { id: 'blind6-bulk-message-rendered-first-recipient', requirement: 'BULK-ECHO-REQUEST', topic: 'bulk-invariants', round: 6, description: "A message-based bulk shows its message as rendered for its first recipient (double-brace placeholders filled from that recipient's variables, emptied when it has none) instead of the submitted text." },
+  { id: 'blind6-intake-from-rows-after-listing', requirement: 'BULK-COUNTS-ONE-WAY', topic: 'bulk-invariants', round: 6, description: "Once a bulk's rows were listed, reads recount intake from the rows table: repeated numbers, which have no row, drop out of intake.bad (it goes down to 0)." },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

@@ -279,6 +279,15 @@ const points = {
       normalised: { text: 'the text trimmed or normalised' },
     },
   },
+  'message-markup': {
+    requirement: 'BULK-ECHO-REQUEST',
+    title: 'a message holding double braces or escapes, sent with no variables',
+    open: '4.1 rule 7 writes placeholders in double braces in message text and binds variables to the pinned template, but does not say whether a message with placeholders and no template is taken.',
+    choices: {
+      accepted: { text: 'accepted (the bulk then shows the text as submitted)' },
+      refused: { text: 'refused with 400 or 422' },
+    },
+  },
   'location-form': {
     requirement: 'BULK-LOCATION',
     title: 'Location of an accepted bulk',

@@ -12,11 +12,13 @@ import {
   maxPollReads,
   pollUntilCompleted,
   submitAccepted,
+  submitForEcho,
   submitBulk,
   validBodies,
   type BulkRequestBody,
   type Observation,
 } from './support/bulk.ts';
+import type { BulkRequestOptions } from '../generators/bulk-request.ts';
 import { forAll, generate } from './support/property.ts';
 import { hasControl, reviseTemplate, withFaults } from './support/control.ts';
 import { enumOf } from '../spec/contract.ts';
@@ -298,15 +300,15 @@ function pathOfLocation(baseUrl: string, requestPath: string, location: string):
 async function acceptOne(
   t: CheckContext,
   label: string,
-  content?: 'message',
-  reword?: (message: string) => string,
+  options: Partial<BulkRequestOptions> = {},
+  reshape?: (body: BulkRequestBody) => BulkRequestBody,
 ): Promise<{ body: BulkRequestBody; response: ApiResponse; json: Json }> {
-  const generated = generate(t, validBodies(t, content ? { content } : {}), label);
-  const body = reword && generated.message !== undefined ? { ...generated, message: fitMessage(reword(generated.message)) } : generated;
-  const { response } = await submitAccepted(t, body);
+  const generated = generate(t, validBodies(t, options), label);
+  const { body, response } = await submitForEcho(t, reshape ? reshape(generated) : generated, label);
   t.expect(isObject(response.json), 'BULK-ACCEPT-202', '202 with a JSON bulk SMS body', response.text.slice(0, 200), response);
   return { body, response, json: response.json as Json };
 }
+
 
 /** application/json with the parameters a client's HTTP library commonly adds. */
 const JSON_WITH_PARAMETERS = ['application/json; charset=utf-8', 'application/json;charset=UTF-8'];
@@ -349,13 +351,18 @@ function expectEcho(t: CheckContext, body: BulkRequestBody, shown: Json, respons
  */
 const BATCH_COUNTS = [1, 2].flatMap(() => [{ min: 1, max: 1 }, { min: 2, max: 5 }, { min: 2, max: 5 }, { min: 1, max: 5 }]);
 
+/** Bulks of the batch whose message holds markup a renderer would touch (its last of each four). */
+const withMarkup = (i: number) => i % 4 === 3;
+const MARKUP_BULKS = BATCH_COUNTS.filter((_, i) => withMarkup(i)).length;
+
 describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
   check(
     {
       id: 'acceptance-shape',
       title: 'POST a valid bulk: the 202 shows status queued, intake counts, submission and delivery_summary null, settled false, no warnings',
-      requirements: ['BULK-ACCEPT-202', 'BULK-ACCEPT-QUEUED', 'BULK-ACCEPT-SHAPE', 'BULK-ECHO-REQUEST', 'BULK-INTAKE-NOT-ZERO', 'BULK-RETRIEVE'],
-      maxRequests: 2,
+      requirements: ['BULK-ACCEPT-202', 'BULK-ACCEPT-QUEUED', 'BULK-ACCEPT-SHAPE', 'BULK-ECHO-REQUEST', 'BULK-INTAKE-NOT-ZERO', 'BULK-RETRIEVE', 'BULK-COUNTS-ONE-WAY'],
+      // The 202, a read, the rows listed and a read after them (one more when markup is refused).
+      maxRequests: 5,
       writes: CREATES,
     },
     async (t) => {
@@ -363,7 +370,15 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
       // its text keeps spaces at both ends, which are part of it, and inner runs of white space (a
       // blank line, two spaces, a tab): trimming the ends leaves what a reader sees, collapsing
       // inner runs does not (blind defect blind3-message-whitespace-collapsed: line breaks lost).
-      const { body, response, json } = await acceptOne(t, 'acceptance-shape', 'message', (m) => ` ${m}\n\nSecond  line,\tas sent `);
+      // It holds markup a renderer would touch too: a placeholder in double braces, sent with no
+      // variables, which the bulk shows as written, not filled or emptied (blind defect
+      // blind6-bulk-message-rendered-first-recipient). Its first number is repeated: an entry
+      // counted at intake (4.1 rule 1) that gets no row of its own.
+      const { body, response, json } = await acceptOne(t, 'acceptance-shape', { content: 'message', markup: true }, (b) => ({
+        ...b,
+        message: fitMessage(` ${b.message!}\n\nSecond  line,\tas sent `),
+        recipients: [...b.recipients, b.recipients[0]!],
+      }));
       t.expect(json.status === 'queued', 'BULK-ACCEPT-QUEUED', 'status queued in the 202', `status ${JSON.stringify(json.status)}`, response);
       t.expect(
         isAbsent(json.submission),
@@ -409,7 +424,13 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
       const read = await getBulk(t, String(json.id));
       // Proven by defect bulk-unreadable-while-queued (a bulk not readable until processing starts).
       t.expect(read.status === 200 && isObject(read.json), 'BULK-RETRIEVE', `GET of accepted bulk ${String(json.id)} answers 200`, `${read.status}`, read);
-      for (const [label, shown, evidence] of [['the 202', json, response], ['a later read', read.json as Json, read]] as const) {
+      // Intake is what was taken in at acceptance (2.2): listing the rows, where a repeated number
+      // has no row, leaves it as it was (blind defect blind6-intake-from-rows-after-listing).
+      const rows = await t.api.send({ method: 'GET', path: paths.bulkRecipients(businessIdOf(t), String(json.id)) });
+      t.evidence(rows);
+      const after = await getBulk(t, String(json.id));
+      t.expect(after.status === 200 && isObject(after.json), 'BULK-RETRIEVE', `GET of bulk ${String(json.id)} after listing its rows answers 200`, `${after.status}`, rows, after);
+      for (const [label, shown, evidence] of [['the 202', json, response], ['a later read', read.json as Json, read], ['a read after the rows were listed', after.json as Json, after]] as const) {
         expectEcho(t, body, shown, evidence, label);
       }
       t.expect(
@@ -418,6 +439,16 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
         `intake counting the ${body.recipients.length} submitted entries`,
         `intake ${JSON.stringify(json.intake)}`,
         response,
+      );
+      const observations = [response, read, after].map((r) => ({ response: r, body: r.json as Json, atMs: 0 }));
+      const wentDown = countsGoingDown(t, String(json.id), observations);
+      t.expect(
+        wentDown.length === 0,
+        'BULK-COUNTS-ONE-WAY',
+        'counts that never go down from the 202 through a read, a listing of the rows and a read after it',
+        wentDown.map((d) => d.text).join('; '),
+        response,
+        ...wentDown.map((d) => d.response),
       );
     },
   );
@@ -627,8 +658,9 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
         'BULK-RETRIEVE',
         'BULK-COUNTS-ONE-WAY',
       ],
-      // One case: a batch of bulks, each submitted and read until settled.
-      maxRequests: (run) => ({ perCase: BATCH_COUNTS.length * (2 + maxPollReads(run)), maxCases: 1 }),
+      // One case: a batch of bulks, each submitted and read until settled (a markup message refused
+      // is sent again without it).
+      maxRequests: (run) => ({ perCase: BATCH_COUNTS.length * (2 + maxPollReads(run)) + MARKUP_BULKS, maxCases: 1 }),
       writes: CREATES,
     },
     async (t) => {
@@ -636,7 +668,14 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
       // bulk: waiting on the host's timeline is most of this check's time.
       // Each classification of the enum in turn, so a read that shows a default instead of the
       // value submitted is met whatever the seed (blind defect blind-read-classification-default).
-      const batch = fc.tuple(...BATCH_COUNTS.map((count, i) => validBodies(t, { count }).map((b) => ({ ...b, classification: CLASSIFICATIONS[i % CLASSIFICATIONS.length]! }))));
+      // Some messages hold markup a renderer would touch, so every read of a bulk, processed or
+      // not, is met with text that a rendering step would change (blind defect
+      // blind6-bulk-message-rendered-first-recipient).
+      const batch = fc.tuple(
+        ...BATCH_COUNTS.map((count, i) =>
+          validBodies(t, { count, ...(withMarkup(i) ? { content: 'message', markup: true } : {}) }).map((b) => ({ ...b, classification: CLASSIFICATIONS[i % CLASSIFICATIONS.length]! })),
+        ),
+      );
       let reads = 0;
       let completedCount = 0;
       const wentDown: WentDown[] = [];
@@ -647,8 +686,8 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
           // Every bulk is read to its end, then the first failure in batch order is the one
           // reported: the same for a seed however the answers interleave, and no read outlives the check.
           const outcomes = await Promise.allSettled(
-            bodies.map(async (body) => {
-              const { response } = await submitAccepted(t, body);
+            bodies.map(async (generated) => {
+              const { body, response } = await submitForEcho(t, generated, 'every read');
               const bulkId = bulkIdOf(response);
               t.expect(bulkId !== undefined, 'BULK-ACCEPT-202', '202 body with an id', response.text.slice(0, 200), response);
               const entries = body.recipients.length;

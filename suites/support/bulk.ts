@@ -12,6 +12,7 @@ import {
   type BulkRequestBody,
   type BulkRequestOptions,
 } from '../../generators/bulk-request.ts';
+import { holdsPlaceholderSyntax, withoutRendererMarkup } from '../../generators/domain.ts';
 import type { CheckContext } from './check.ts';
 import { paths } from './paths.ts';
 
@@ -129,7 +130,31 @@ export async function submitBulk(t: CheckContext, body: unknown, options: Submit
 /** Submits a body the check needs accepted (a setup step); anything but 202 fails BULK-ACCEPT-202 with the evidence. */
 export async function submitAccepted(t: CheckContext, body: unknown, options: SubmitOptions = {}): Promise<Submission> {
   const submission = await submitBulk(t, body, options);
-  const { response } = submission;
+  expectAccepted(t, submission.response);
+  return submission;
+}
+
+/**
+ * Submits a body the check needs accepted. A message holding markup (double braces, escapes) is
+ * one the document neither allows nor refuses outright (4.1 rule 7 writes placeholders in double
+ * braces and binds variables to a pinned template): a 400 or 422 for it is recorded as a reading,
+ * and the text without its markup is sent instead; accepted, the bulk must show it as submitted.
+ */
+export async function submitForEcho(t: CheckContext, body: BulkRequestBody, label: string): Promise<{ body: BulkRequestBody; response: ApiResponse }> {
+  if (body.message === undefined || !holdsPlaceholderSyntax(body.message)) return { body, response: (await submitAccepted(t, body)).response };
+  const { response } = await submitBulk(t, body);
+  if (response.status === 202) {
+    t.reading('message-markup', 'accepted', label, response);
+    return { body, response };
+  }
+  if (response.status !== 400 && response.status !== 422) expectAccepted(t, response);
+  t.reading('message-markup', 'refused', `${label}: ${response.status} ${problemCode(response) ?? ''}`.trim(), response);
+  const fallback = { ...body, message: withoutRendererMarkup(body.message) };
+  return { body: fallback, response: (await submitAccepted(t, fallback)).response };
+}
+
+/** A submission's answer the check needs to be 202; anything else fails BULK-ACCEPT-202 with the evidence. */
+export function expectAccepted(t: CheckContext, response: ApiResponse): void {
   if (response.status !== 202) {
     t.evidence(response);
     t.fail(
@@ -139,7 +164,6 @@ export async function submitAccepted(t: CheckContext, body: unknown, options: Su
       response,
     );
   }
-  return submission;
 }
 
 export function problemCode(response: ApiResponse): string | undefined {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validate, validateRequestBody } from '../../spec/validators.ts';
 import { bulkBodyWithRecipientCount, bulkRequestArb, recipientCountBounds } from '../../generators/bulk-request.ts';
-import { GeneratorError } from '../../generators/domain.ts';
+import { GeneratorError, plainText, rendererMarkupArb, withRendererMarkup, withoutRendererMarkup } from '../../generators/domain.ts';
 import { sample } from '../../generators/seed.ts';
 import { expectAllValid, expectDeterministic, SEED } from './helpers.ts';
 
@@ -44,6 +44,26 @@ describe('bulkRequestArb', () => {
         expect(b.message).not.toMatch(/\{\{|\}\}/);
       }
     }
+  });
+
+  it('markup: message bodies, valid, every one holding a double-brace placeholder and no variables; taken out, plain text', () => {
+    const arb = bulkRequestArb({ senderId: SENDER, pool: POOL, markup: true, content: 'message' });
+    expectDeterministic(arb);
+    expectAllValid(arb, body, 500);
+    const values = sample(arb, SEED, 300);
+    for (const b of values) {
+      expect(b.message).toMatch(/\{\{ ?[a-z][a-z0-9_]* ?\}\}/);
+      for (const r of b.recipients) expect(r.template_variables).toBeUndefined();
+      expect(plainText(withoutRendererMarkup(b.message!))).toBe(true);
+    }
+    // White space at the ends and escapes written as text turn up too.
+    expect(values.some((b) => b.message !== b.message!.trim())).toBe(true);
+    expect(values.some((b) => b.message!.includes('\\'))).toBe(true);
+  });
+
+  it('markup never pushes a message past the schema maximum', () => {
+    const long = 'x'.repeat(4096);
+    for (const m of sample(rendererMarkupArb(), SEED, 100)) expect([...withRendererMarkup(long, m, 4096)].length).toBeLessThanOrEqual(4096);
   });
 
   it('refuses inputs it cannot honour', () => {

@@ -283,17 +283,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   // recipient-limits
   // cursors
   // bulk-invariants
-  'blind6-bulk-message-rendered-first-recipient': async (h) => {
-    const text = 'Hello {{first_name}}, your parcel is on its way.';
-    const accepted = await h.submit(messageBody(h, { message: text, recipients: [{ to: h.f.recipients[0], template_variables: { first_name: 'Ada' } }] }));
-    return accepted.status !== 202 || accepted.json.message !== text;
-  },
-  'blind6-intake-from-rows-after-listing': async (h) => {
-    const [a, b] = h.f.recipients;
-    const accepted = await h.submit(messageBody(h, { recipients: [{ to: a }, { to: a }, { to: b }] }));
-    await rows(h, {}, accepted.json.id);
-    return (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.intake?.bad !== accepted.json.intake.bad;
-  },
   // wallet
   // concealment
   'blind6-listing-cache-by-bulk-and-query': async (h) => {
