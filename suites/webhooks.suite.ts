@@ -10,6 +10,8 @@ import { paths } from './support/paths.ts';
 import { describeResponse, expectNoServerFault, expectProblem, problemViolations, viewOfApiResponse } from './support/problem.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
 import { spendFixture, spentReason, spentRecord } from './support/spend.ts';
+import { afterWriteCost, writeRowOn } from './support/authorization.ts';
+import { runMatrixAfterWrite } from './support/matrix-run.ts';
 
 const isSuccess = (res: ApiResponse) => res.status >= 200 && res.status < 300;
 
@@ -17,6 +19,9 @@ const isSuccess = (res: ApiResponse) => res.status >= 200 && res.status < 300;
 const check = checksFor('webhooks', { shared: 1 });
 
 const DEACTIVATES = 'deactivates a webhook endpoint';
+
+/** The authorization matrix's row of the configured endpoint's kind: its deactivation. */
+const DEACTIVATION = writeRowOn('webhookEndpointId');
 
 /** Against a real host the client deactivates nothing but the configured endpoint (harness/safety.ts). */
 const ONLY_CONFIGURED = 'against a real host the run only ever sends DELETE for the configured endpoint';
@@ -214,6 +219,27 @@ describe('webhooks (3.4, 4.6)', () => {
       const first = await deactivateOnce(t, businessId, endpointId);
       if (first.res.status !== 204) t.skip(`the configured endpoint was not deactivated (${describeResponse(first.res)}); see deactivate-204`);
       await foreignDeactivationRefused(t, businessId, ', after an own deactivation too');
+    },
+  );
+
+  check(
+    {
+      id: 'refusals-after-deactivation',
+      title:
+        "After the run's own deactivation of the configured endpoint, the authorization matrix's refusals of the deactivation again where that state could change them: the deactivated endpoint under a business without grant and as the other business's application, without a token and with an invalid one; an unknown id and another business's endpoint under the business (on a host, a declared sandbox): each refused as on an active endpoint, never 204",
+      requirements: ['HOOK-FORBIDDEN', 'HOOK-NOT-FOUND', 'HOOK-OWNERSHIP', 'AUTH-401-MISSING', 'AUTH-401-INVALID', 'AUTH-ALL-OPERATIONS', 'CONC-NO-FOREIGN-DATA'],
+      needs: ['businessId', 'webhookEndpointId', 'primaryApp'],
+      uses: ['otherBusinessId', 'otherApp'],
+      maxRequests: afterWriteCost(DEACTIVATION),
+      writes: DEACTIVATES,
+    },
+    async (t) => {
+      // 3.4 / 5: a deactivated endpoint is no opening (blind6: an unknown id answered 204 once the
+      // business deactivated one; a deactivated endpoint answered 204 before the grant was checked).
+      const { businessId, endpointId } = configuredEndpoint(t);
+      const first = await deactivateOnce(t, businessId, endpointId);
+      if (!isSuccess(first.res)) t.skip(`the configured endpoint was not deactivated (${describeResponse(first.res)}); see deactivate-204`);
+      await runMatrixAfterWrite(t, DEACTIVATION, undefined);
     },
   );
 });
