@@ -447,6 +447,10 @@ const registry = [
   // cursors (issue 30): a page size changed in the middle of a walk, which 4.3 does not bind a cursor to.
   { id: 'page-size-change-refused', requirement: 'CUR-WALK', topic: 'cursors', description: 'A cursor presented with another page size than it was issued at is refused (400 validation_failed): a client that changes its page size mid-walk cannot go on.' },
   { id: 'page-size-change-empty-page', requirement: 'CUR-HAS-MORE', topic: 'cursors', description: 'The first time a bulk\'s listing is read with a cursor at another page size than it was issued at, it answers an empty page with has_more true and a cursor to the same place (a page cache rebuilt): a page has_more announced holds no rows.' },
+  // Written blind (reference/blind-defects.ts, round 6), caught once its misses were closed (issue 29): ids and round kept.
+  { id: 'blind6-replay-served-before-auth', requirement: 'AUTH-ALL-OPERATIONS', topic: 'auth-ordering', round: 6, description: 'The idempotency middleware runs ahead of authentication and replays by business and key alone: a repeat of a used key sent without any Authorization header gets the 202 replay.' },
+  { id: 'blind6-unknown-endpoint-204-after-deactivation', requirement: 'HOOK-NOT-FOUND', topic: 'webhooks', round: 6, description: "Once the business has deactivated an endpoint, an id that exists nowhere falls into the handler's already-deactivated branch: 204 instead of a refusal." },
+  { id: 'blind6-deactivated-endpoint-skips-grant', requirement: 'HOOK-FORBIDDEN', topic: 'webhooks', round: 6, description: 'An already deactivated endpoint short-circuits to 204 before the grant is checked (idempotent DELETE): any authenticated application, granted or not, gets 204 for it under its business path.' },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

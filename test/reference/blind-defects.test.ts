@@ -287,11 +287,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     await wallet(h);
     return (await h.call('GET', h.paths.wallet(h.b), { as: { bearer: h.f.expiredToken } })).status < 300;
   },
-  'blind6-replay-served-before-auth': async (h) => {
-    const key = freshKey();
-    await h.submit(messageBody(h), { key });
-    return (await h.submit(messageBody(h), { key, as: 'none' })).status < 300;
-  },
   // idempotency
   'blind6-fingerprint-normalizes-message-whitespace': async (h) => {
     const key = freshKey();
@@ -399,14 +394,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     return warnings.some((w) => typeof w !== 'object' || w === null);
   },
   // webhooks
-  'blind6-unknown-endpoint-204-after-deactivation': async (h) => {
-    await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId));
-    return (await h.call('DELETE', h.paths.webhook(h.b, RANDOM_V7))).status < 300;
-  },
-  'blind6-deactivated-endpoint-skips-grant': async (h) => {
-    await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId));
-    return (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId), { as: 'other' })).status < 300;
-  },
   // messages
   'blind6-message-to-as-list': async (h) => typeof (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.to !== 'string',
   'blind6-message-index-replaced-by-submission': async (h) => {

@@ -1155,6 +1155,19 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const page = (await rows(h, { cursor, limit: '25' })).json;
     return page.data.length === 0 && page.pagination.has_more === true;
   },
+  'blind6-replay-served-before-auth': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    return (await h.submit(messageBody(h), { key, as: 'none' })).status < 300;
+  },
+  'blind6-unknown-endpoint-204-after-deactivation': async (h) => {
+    await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId));
+    return (await h.call('DELETE', h.paths.webhook(h.b, RANDOM_V7))).status < 300;
+  },
+  'blind6-deactivated-endpoint-skips-grant': async (h) => {
+    await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId));
+    return (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId), { as: 'other' })).status < 300;
+  },
 };
 
 describe('defect registry', () => {
