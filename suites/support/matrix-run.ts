@@ -351,7 +351,7 @@ export async function runMatrixAfterWrite(t: CheckContext, row: MatrixRow, key: 
     const as = objects.length > 0 && !(app && !t.config.apps[app]) ? await callerAs(t, caller) : undefined;
     for (const object of objects) {
       const expectation = afterWriteExpectation(row, caller, object);
-      const out: MatrixCell = { operation: row.operation, caller, object: `${objectLabel(object)}, after the run's write`, expected: expectation.text, verdict: 'skip' };
+      const out: MatrixCell = { operation: row.operation, caller, object: objectLabel(object), expected: expectation.text, verdict: 'skip' };
       const otherMissing = object.business === 'other' && !t.config.fixtures.otherBusinessId;
       const businessId = otherMissing ? '' : ids.business(object.business);
       const resourceId = object.resource === undefined ? undefined : ids.resource(object);
@@ -376,15 +376,18 @@ export async function runMatrixAfterWrite(t: CheckContext, row: MatrixRow, key: 
     }),
     t.config.settings.concurrency,
   );
-  t.matrix(cells.map((c) => c.cell.out));
+  // (Not cells of the report's matrix, whose columns are the fresh target's: the notes list them.)
   const sent = cells.filter((c) => c.cell.res).map((c) => c.cell);
-  t.note(`after the run's own ${row.operation}${key ? ' (its Idempotency-Key again)' : ''}: ${sent.length} cells sent${sent.length < cells.length ? `, ${cells.length - sent.length} not sent (see the matrix)` : ''}; answers: ${[...new Set(sent.map((c) => c.out.answer))].join(', ') || 'none'}`);
+  const named = (c: Cell) => `${c.out.caller}: ${label(c)}`;
+  const unsent = cells.filter((c) => !c.cell.res).map((c) => `${named(c.cell)}: ${c.cell.out.reason}`);
+  t.note(`after the run's own ${row.operation}${key ? ' (its Idempotency-Key again)' : ''}: ${sent.length} cells sent; answers: ${[...new Set(sent.map((c) => c.out.answer))].join(', ') || 'none'}`);
+  if (unsent.length > 0) t.note(`not sent after the run's own ${row.operation}: ${unsent.join('; ')}`);
   const broken = sent.filter((c) => c.out.verdict === 'fail' || c.out.verdict === 'warn').sort((a, b) => (a.out.verdict === 'fail' ? 0 : 1) - (b.out.verdict === 'fail' ? 0 : 1));
   t.evidence(...broken.slice(0, 6).map((c) => c.res!));
   const first = broken[0];
   if (first) {
-    const more = broken.length > 1 ? ` (and ${broken.length - 1} more cells, see the matrix)` : '';
-    t.fail(first.out.requirement as RequirementId, first.expectation.text, `${label(first)} after the run's own ${row.operation}: ${first.out.reason}${more}`, first.res!);
+    const more = broken.length > 1 ? ` (and ${broken.slice(1).map(named).join(', ')})` : '';
+    t.fail(first.out.requirement as RequirementId, first.expectation.text, `${named(first)} after the run's own ${row.operation}: ${first.out.reason}${more}`, first.res!);
   }
 }
 
