@@ -160,7 +160,6 @@ const registry = [
   { id: 'blind5-key-released-after-conflict', requirement: 'SEQ-KEY-BOUND-TO-FIRST', topic: 'sequences', round: 5, description: 'A 409 conflict releases the key (its record is dropped as poisoned): the first body sent again with that key creates a second bulk instead of replaying the first.' },
   // Round 6 (blind6-): written from the document and the reference alone.
   // auth-ordering
-  { id: 'blind6-replay-served-before-auth', requirement: 'AUTH-ALL-OPERATIONS', topic: 'auth-ordering', round: 6, description: 'The idempotency middleware runs ahead of authentication and replays by business and key alone: a repeat of a used key sent without any Authorization header gets the 202 replay.' },
   // idempotency
   // recipient-limits
   // cursors
@@ -174,8 +173,6 @@ const registry = [
   // validation
   // schemas
   // webhooks
-  { id: 'blind6-unknown-endpoint-204-after-deactivation', requirement: 'HOOK-NOT-FOUND', topic: 'webhooks', round: 6, description: "Once the business has deactivated an endpoint, an id that exists nowhere falls into the handler's already-deactivated branch: 204 instead of a refusal." },
-  { id: 'blind6-deactivated-endpoint-skips-grant', requirement: 'HOOK-FORBIDDEN', topic: 'webhooks', round: 6, description: 'An already deactivated endpoint short-circuits to 204 before the grant is checked (idempotent DELETE): any authenticated application, granted or not, gets 204 for it under its business path.' },
   // messages
   // sequences
 ] as const satisfies readonly BlindDefect[];

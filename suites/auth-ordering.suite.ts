@@ -12,7 +12,8 @@ import { codeOf, describeResponse, expectNoServerFault, expectProblem, isProblem
 import { spendFixture } from './support/spend.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
 import { MALFORMED_AUTHORIZATIONS, MAX_FORGERIES, forgeries, malformedAuthorizations, submissionBody, tamper } from './support/credentials.ts';
-import { declareMatrixColumns } from './support/matrix-run.ts';
+import { declareMatrixColumns, runMatrixAfterWrite, sendOwnWrite } from './support/matrix-run.ts';
+import { afterWriteCost, writeRowOn } from './support/authorization.ts';
 import { openapi } from '../spec/contract.ts';
 
 // Each check sends its own requests and reads nothing another leaves: they may overlap.
@@ -661,6 +662,29 @@ describe('auth-ordering (4, 5)', () => {
         t.expect(read.status !== 401, 'AUTH-TOKEN-CLIENT-CREDENTIALS', 'the new token authenticates the wallet read (any answer but 401)', describeResponse(read), read);
         t.note(`the wallet read with the new token answered ${describeResponse(read)}`);
       }
+    },
+  );
+
+  // The authorization matrix's submission row once the run has used its key (a creation names no resource).
+  const submission = writeRowOn(undefined);
+  check(
+    {
+      id: 'refusals-after-submission',
+      title:
+        "After the run's own accepted submission (the primary application on its business), the same submission with that used Idempotency-Key without a token, with an invalid token and as the other business's application: each refused as with a fresh key (401; 403 or 404 without grant), never the replayed 202",
+      requirements: ['AUTH-ALL-OPERATIONS', 'AUTH-401-MISSING', 'AUTH-401-INVALID', 'CONC-OTHER-BUSINESS-PATH', 'CONC-NO-FOREIGN-DATA'],
+      needs: ['businessId', 'senderId', 'primaryApp'],
+      needsOnHost: ['recipients'],
+      uses: ['otherApp'],
+      maxRequests: 1 + afterWriteCost(submission),
+      writes: 'submits one bulk SMS, then sends its used key where only a refusal is right (no token, another business\'s application)',
+    },
+    async (t) => {
+      // 4 / 5: a stored response is the caller's to replay, and no caller without a token or a grant
+      // is one (blind6: the idempotency layer, ahead of authentication, replayed by business and key).
+      const own = await sendOwnWrite(t, submission);
+      if (own.res.status < 200 || own.res.status >= 300) t.skip(`the submission was not accepted (${describeResponse(own.res)}), so no key was used; the submission's own checks judge it`);
+      await runMatrixAfterWrite(t, submission, own.key);
     },
   );
 

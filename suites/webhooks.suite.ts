@@ -1,7 +1,8 @@
 // webhooks: deactivation of a webhook endpoint (3.4, 4.6). Deactivation changes the target, so
 // every check here declares it (`writes`) and is skipped in the safe profile. The refusals run
 // first, while the configured endpoint is still active; then the endpoint is deactivated once and
-// deactivated again.
+// deactivated again, and the authorization matrix's refusals of the deactivation are sent again
+// against the state it left.
 import type { ApiResponse } from '../harness/client.ts';
 import { describe } from './support/declare.ts';
 import { checksFor, type CheckContext } from './support/check.ts';
@@ -10,6 +11,8 @@ import { paths } from './support/paths.ts';
 import { describeResponse, expectNoServerFault, expectProblem, problemViolations, viewOfApiResponse } from './support/problem.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
 import { spendFixture, spentReason, spentRecord } from './support/spend.ts';
+import { afterWriteCost, writeRowOn } from './support/authorization.ts';
+import { runMatrixAfterWrite } from './support/matrix-run.ts';
 
 const isSuccess = (res: ApiResponse) => res.status >= 200 && res.status < 300;
 
@@ -17,6 +20,9 @@ const isSuccess = (res: ApiResponse) => res.status >= 200 && res.status < 300;
 const check = checksFor('webhooks', { shared: 1 });
 
 const DEACTIVATES = 'deactivates a webhook endpoint';
+
+/** The authorization matrix's row of the configured endpoint's kind: its deactivation. */
+const DEACTIVATION = writeRowOn('webhookEndpointId');
 
 /** Against a real host the client deactivates nothing but the configured endpoint (harness/safety.ts). */
 const ONLY_CONFIGURED = 'against a real host the run only ever sends DELETE for the configured endpoint';
@@ -51,14 +57,14 @@ function deactivateOnce(t: CheckContext, businessId: string, endpointId: string)
 }
 
 /** DELETE of the other business's endpoint under the caller's business: refused, the endpoint still active (5.6). */
-async function foreignDeactivationRefused(t: CheckContext, businessId: string, when: string) {
+async function foreignDeactivationRefused(t: CheckContext, businessId: string) {
   const foreignId = t.fixture('foreignWebhookEndpointId');
   const res = await t.api.send({ method: 'DELETE', path: paths.webhookEndpoint(businessId, foreignId) });
   expectProblem(t, res, {
     status: [404, 403],
     codes: ['resource_not_found', 'permission_denied'],
     requirement: 'HOOK-OWNERSHIP',
-    why: `5.6: the endpoint is not the business's own${when}`,
+    why: "5.6: the endpoint is not the business's own",
   });
   await expectStillActive(t, foreignId, 'HOOK-OWNERSHIP', res);
   return res;
@@ -103,7 +109,7 @@ describe('webhooks (3.4, 4.6)', () => {
     },
     async (t) => {
       const { businessId } = configuredEndpoint(t);
-      const res = await foreignDeactivationRefused(t, businessId, '');
+      const res = await foreignDeactivationRefused(t, businessId);
       t.note(`another business's endpoint answered with ${describeResponse(res)}`);
     },
   );
@@ -199,21 +205,24 @@ describe('webhooks (3.4, 4.6)', () => {
 
   check(
     {
-      id: 'foreign-endpoint-refused-after-own',
-      title: "After the configured endpoint was deactivated, DELETE another business's endpoint under the caller's business: still refused (404 or 403), never 204",
-      requirements: ['HOOK-OWNERSHIP'],
-      needs: ['businessId', 'webhookEndpointId', 'foreignWebhookEndpointId'],
-      maxRequests: 1,
+      id: 'refusals-after-deactivation',
+      title:
+        "After the run's own deactivation of the configured endpoint, the authorization matrix's refusals of the deactivation again where that state could change them: the deactivated endpoint under a business without grant and as the other business's application, without a token and with an invalid one; an unknown id and another business's endpoint under the business (on a host, a declared sandbox): each refused as on an active endpoint, never 204",
+      requirements: ['HOOK-FORBIDDEN', 'HOOK-NOT-FOUND', 'HOOK-OWNERSHIP', 'AUTH-401-MISSING', 'AUTH-401-INVALID', 'AUTH-ALL-OPERATIONS', 'CONC-NO-FOREIGN-DATA'],
+      needs: ['businessId', 'webhookEndpointId', 'primaryApp'],
+      uses: ['otherBusinessId', 'otherApp'],
+      maxRequests: afterWriteCost(DEACTIVATION),
       writes: DEACTIVATES,
-      sandboxOnly: "a DELETE of another business's endpoint goes to a declared sandbox only",
     },
     async (t) => {
-      // Ownership holds on every call, not only until the caller has deactivated one of its own
-      // (blind defect blind4-webhook-ownership-skipped-after-first trusted it from then on).
+      // 3.4 / 5: a deactivated endpoint is no opening (blind6: an unknown id answered 204 once the
+      // business deactivated one; a deactivated endpoint answered 204 before the grant was checked),
+      // nor is having deactivated one (blind4-webhook-ownership-skipped-after-first: another
+      // business's endpoint deactivated once the caller had deactivated one of its own).
       const { businessId, endpointId } = configuredEndpoint(t);
       const first = await deactivateOnce(t, businessId, endpointId);
-      if (first.res.status !== 204) t.skip(`the configured endpoint was not deactivated (${describeResponse(first.res)}); see deactivate-204`);
-      await foreignDeactivationRefused(t, businessId, ', after an own deactivation too');
+      if (!isSuccess(first.res)) t.skip(`the configured endpoint was not deactivated (${describeResponse(first.res)}); see deactivate-204`);
+      await runMatrixAfterWrite(t, DEACTIVATION, undefined);
     },
   );
 });

@@ -258,6 +258,60 @@ export function columnCost(caller: CallerKind, rows: MatrixRow[] = matrixRows())
   return cells + listings;
 }
 
+/**
+ * The objects of a write row that a caller sends again once the run's own successful write of the
+ * row (the primary application's, on its own business and object: the key a submission used, the
+ * endpoint a DELETE deactivated) has changed the target, since a refusal holds in every state the
+ * run leaves, not only on a fresh target (5, 7). Only the cells whose answer that state could
+ * change: their path names the written business (an unknown or foreign id under it, or for a row
+ * without a resource, the business that holds the key) or the written object (under another
+ * business too); never a malformed id, an id of another kind or a query shape. Without a valid
+ * token, the written object alone (refused before anything else, whatever else the path names).
+ * The limited application only on a row whose permission is the one it lacks: elsewhere it
+ * differs from the primary application only after the grant, which the primary's cells meet.
+ */
+export function afterWriteObjects(row: MatrixRow, caller: CallerKind, rows: MatrixRow[] = matrixRows()): MatrixObject[] {
+  if (!row.writes || (caller === 'limited' && row.permission !== LIMITED_LACKS)) return [];
+  const granted = CALLERS.find((c) => c.kind === caller)!.granted;
+  return baseObjects(row, rows).filter((o) => {
+    if (o.idKind || o.business === 'malformed' || o.resource === 'malformed') return false;
+    const namesWritten = row.resourceParam ? o.resource === 'own' : o.business === 'own';
+    if (!namesWritten && (granted === undefined || o.business !== 'own')) return false;
+    return leftOut(caller, o) === undefined && expectationOf(row, caller, o).kind !== 'success';
+  });
+}
+
+/**
+ * The rules of a kind's own life that a refusal of its write breaks, in place of the general rule
+ * the matrix names (3.4, 4.6: deactivation under a business without grant, of an unknown id, of
+ * another business's endpoint). Named on the cells sent after the run's own write of the kind.
+ */
+const LIFECYCLE_RULES: Record<string, Partial<Record<RequirementId, RequirementId>>> = {
+  endpointId: { 'CONC-OTHER-BUSINESS-PATH': 'HOOK-FORBIDDEN', 'CONC-UNKNOWN-OBJECT': 'HOOK-NOT-FOUND', 'CONC-FOREIGN-OBJECT': 'HOOK-OWNERSHIP' },
+};
+
+/** A cell's expectation once the run's own write of the row has changed the target (`afterWriteObjects`). */
+export function afterWriteExpectation(row: MatrixRow, caller: CallerKind, object: MatrixObject): Expectation {
+  const e = expectationOf(row, caller, object);
+  const own = row.resourceParam ? LIFECYCLE_RULES[row.resourceParam]?.[e.requirement] : undefined;
+  return own ? { ...e, requirement: own } : e;
+}
+
+/**
+ * The write row whose own object `fixture` names (the configured webhook endpoint: its
+ * deactivation), or without one the write row that names no resource (the submission, a creation).
+ */
+export function writeRowOn(fixture: keyof Fixtures | undefined, rows: MatrixRow[] = matrixRows()): MatrixRow {
+  const row = rows.find((r) => r.writes && (fixture === undefined ? r.resourceParam === undefined : r.resourceParam !== undefined && RESOURCE_FIXTURES[r.resourceParam]?.own === fixture));
+  if (!row) throw new Error(`no write row of the spec on ${fixture ?? 'a business alone'}`);
+  return row;
+}
+
+/** Requests the cells of `afterWriteObjects` send at most, over every caller. */
+export function afterWriteCost(row: MatrixRow, rows: MatrixRow[] = matrixRows()): number {
+  return CALLERS.reduce((sum, c) => sum + afterWriteObjects(row, c.kind, rows).length, 0);
+}
+
 /** An answer a cell accepts: a status and, for a problem, its codes. */
 export interface Accepted {
   status: number | '2xx';

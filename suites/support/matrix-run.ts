@@ -19,6 +19,8 @@ import {
   CALLERS,
   RESOURCE_FIXTURES,
   acceptedAnswer,
+  afterWriteExpectation,
+  afterWriteObjects,
   columnCost,
   expectationOf,
   isolationOf,
@@ -64,11 +66,13 @@ function mark(cell: Cell, requirement: RequirementId, reason: string): void {
 }
 
 /** The ids of each party the configuration names, for building paths and spotting foreign data. */
-function partyIds(t: CheckContext, row: MatrixRow, listed: Record<'own' | 'other', string | undefined>): { business: Record<Party, string>; resource: (object: MatrixObject) => string | undefined } {
+function partyIds(t: CheckContext, row: MatrixRow, listed: Record<'own' | 'other', string | undefined>): { business: (party: Party) => string; resource: (object: MatrixObject) => string | undefined } {
   const f = t.config.fixtures;
   const unknown = randomUuidV7(t, `matrix/${row.operation}/unknown`);
+  const unknownBusiness = randomUuidV7(t, 'matrix/business');
   return {
-    business: { own: t.fixture('businessId'), other: t.fixture('otherBusinessId'), unknown: randomUuidV7(t, 'matrix/business'), malformed: MALFORMED_ID },
+    // The other business is read only for a cell that names it (a check after a write may name none).
+    business: (party) => (party === 'own' ? t.fixture('businessId') : party === 'other' ? t.fixture('otherBusinessId') : party === 'unknown' ? unknownBusiness : MALFORMED_ID),
     // The slot holds an id of the row's kind, or of the object's other kind.
     resource: (object) => {
       const fixtures = RESOURCE_FIXTURES[object.idKind ?? row.resourceParam ?? ''];
@@ -225,11 +229,15 @@ function uniformity(cells: Cell[], granted: 'own' | 'other'): string | undefined
   return [...byAnswer].map(([answer, ops]) => `${answer}: ${ops.join(', ')}`).join('; ');
 }
 
+/** How a column's caller sends: an application, no Authorization header, or the primary's token with a signature character changed. */
+async function callerAs(t: CheckContext, caller: CallerKind): Promise<Caller> {
+  return caller === 'primary' ? 'primary' : caller === 'limited' ? 'limited' : caller === 'other-tenant' ? 'other' : caller === 'no-token' ? 'none' : { bearer: tamper(await t.api.token('primary')).token };
+}
+
 /** Sends and judges the column of `caller`; fails on its first broken must, then its first should. */
 export async function runMatrixColumn(t: CheckContext, caller: CallerKind, rows: MatrixRow[] = matrixRows()): Promise<void> {
   const column = CALLERS.find((c) => c.kind === caller)!;
-  const as: Caller =
-    caller === 'primary' ? 'primary' : caller === 'limited' ? 'limited' : caller === 'other-tenant' ? 'other' : caller === 'no-token' ? 'none' : { bearer: tamper(await t.api.token('primary')).token };
+  const as = await callerAs(t, caller);
   const foreign = foreignIds(t, caller);
   // An id the other party's listing showed (each tenant lists as its owner, once per run).
   const listings = rows.filter((r) => r.lists);
@@ -242,7 +250,7 @@ export async function runMatrixColumn(t: CheckContext, caller: CallerKind, rows:
     const ids = partyIds(t, row, listed);
     for (const object of objectsFor(row, rows)) {
       const expectation = expectationOf(row, caller, object);
-      const businessId = ids.business[object.business];
+      const businessId = ids.business(object.business);
       const resourceId = object.resource === undefined ? undefined : ids.resource(object);
       const base = { row, object, expectation, pathIds: [businessId, ...(resourceId ? [resourceId] : [])] };
       const out: MatrixCell = { operation: row.operation, caller, object: objectLabel(object), expected: expectation.text, verdict: 'skip' };
@@ -306,6 +314,81 @@ export async function runMatrixColumn(t: CheckContext, caller: CallerKind, rows:
   if (first) warnings.unshift({ requirement: first.out.requirement as RequirementId, actual: `${label(first)}: ${first.out.reason}`, responses: [first.res!] });
   const warning = warnings[0];
   if (warning) t.fail(warning.requirement, 'every cell answered as the document expects, alike where it conceals', warning.actual, ...warning.responses);
+}
+
+/**
+ * The row's own successful write, as the primary application on its business and own object (a
+ * submission under a fresh Idempotency-Key): the state `runMatrixAfterWrite` sends the row's
+ * refusals against, with the key it used.
+ */
+export async function sendOwnWrite(t: CheckContext, row: MatrixRow): Promise<{ res: ApiResponse; key?: string }> {
+  const object: MatrixObject = row.resourceParam ? { kind: 'own', business: 'own', resource: 'own' } : { kind: 'own', business: 'own' };
+  const request = requestOf(t, row, pathOf(row, t.fixture('businessId'), partyIds(t, row, NOT_LISTED).resource(object)), 'primary');
+  return { res: await t.api.send(request), ...withKeyOf(request) };
+}
+
+const NOT_LISTED = { own: undefined, other: undefined };
+
+/** The Idempotency-Key a request carries, if any. */
+function withKeyOf(request: ApiRequest): { key?: string } {
+  const name = Object.keys(request.headers ?? {}).find((h) => /idempotency/i.test(h));
+  const key = name ? request.headers![name] : undefined;
+  return key ? { key } : {};
+}
+
+/**
+ * After the run's own successful write of `row` (`key`: the Idempotency-Key it used), every
+ * caller's refusal cells of the row whose answer that state could change (authorization.ts
+ * `afterWriteObjects`), the used key as their Idempotency-Key: judged as on a fresh target, the
+ * kind's own rules named (an endpoint's, 3.4 / 4.6). Fails on the first broken must, then should.
+ */
+export async function runMatrixAfterWrite(t: CheckContext, row: MatrixRow, key: string | undefined, rows: MatrixRow[] = matrixRows()): Promise<void> {
+  const cells: Array<{ cell: Cell; caller: CallerKind }> = [];
+  const ids = partyIds(t, row, NOT_LISTED);
+  for (const { kind: caller } of CALLERS) {
+    const objects = afterWriteObjects(row, caller, rows);
+    const app = caller === 'other-tenant' ? 'other' : caller === 'limited' ? 'limited' : undefined;
+    const as = objects.length > 0 && !(app && !t.config.apps[app]) ? await callerAs(t, caller) : undefined;
+    for (const object of objects) {
+      const expectation = afterWriteExpectation(row, caller, object);
+      const out: MatrixCell = { operation: row.operation, caller, object: objectLabel(object), expected: expectation.text, verdict: 'skip' };
+      const otherMissing = object.business === 'other' && !t.config.fixtures.otherBusinessId;
+      const businessId = otherMissing ? '' : ids.business(object.business);
+      const resourceId = object.resource === undefined ? undefined : ids.resource(object);
+      const base = { row, object, expectation, pathIds: [businessId, ...(resourceId ? [resourceId] : [])] };
+      const why = !as ? needsReason([app === 'other' ? 'otherApp' : 'limitedApp']) : otherMissing ? needsReason(['otherBusinessId']) : notSentBecause(t, base, resourceId, caller, undefined);
+      if (why || !as) {
+        out.reason = why;
+        cells.push({ caller, cell: { ...base, out } });
+        continue;
+      }
+      const request = requestOf(t, row, pathOf(row, businessId, resourceId), as);
+      // The key the write used, where the row takes one: a replay of it is no answer to these callers.
+      for (const name of row.requiredHeaders) if (key && /idempotency/i.test(name)) request.headers![name] = key;
+      out.request = `${request.method} ${request.path}`;
+      cells.push({ caller, cell: { ...base, request, out } });
+    }
+  }
+  await pooled(
+    cells.filter((c) => c.cell.request).map(({ cell, caller }) => async () => {
+      cell.res = await t.api.send(cell.request!);
+      judge(cell, foreignIds(t, caller));
+    }),
+    t.config.settings.concurrency,
+  );
+  // (Not cells of the report's matrix, whose columns are the fresh target's: the notes list them.)
+  const sent = cells.filter((c) => c.cell.res).map((c) => c.cell);
+  const named = (c: Cell) => `${c.out.caller}: ${label(c)}`;
+  const unsent = cells.filter((c) => !c.cell.res).map((c) => `${named(c.cell)}: ${c.cell.out.reason}`);
+  t.note(`after the run's own ${row.operation}${key ? ' (its Idempotency-Key again)' : ''}: ${sent.length} cells sent; answers: ${[...new Set(sent.map((c) => c.out.answer))].join(', ') || 'none'}`);
+  if (unsent.length > 0) t.note(`not sent after the run's own ${row.operation}: ${unsent.join('; ')}`);
+  const broken = sent.filter((c) => c.out.verdict === 'fail' || c.out.verdict === 'warn').sort((a, b) => (a.out.verdict === 'fail' ? 0 : 1) - (b.out.verdict === 'fail' ? 0 : 1));
+  t.evidence(...broken.slice(0, 6).map((c) => c.res!));
+  const first = broken[0];
+  if (first) {
+    const more = broken.length > 1 ? ` (and ${broken.slice(1).map(named).join(', ')})` : '';
+    t.fail(first.out.requirement as RequirementId, first.expectation.text, `${named(first)} after the run's own ${row.operation}: ${first.out.reason}${more}`, first.res!);
+  }
 }
 
 /** What each column needs and which rules its cells and comparisons can break. */

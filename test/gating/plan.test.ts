@@ -213,7 +213,6 @@ describe('request plan', { timeout: 240_000 }, () => {
       'recipient-limits/at-maximum-accepted',
       'recipient-limits/malformed-entries-count',
       'webhooks/foreign-endpoint-refused',
-      'webhooks/foreign-endpoint-refused-after-own',
       'webhooks/random-endpoint-404',
     ]);
     for (const check of unobservable) {

@@ -1303,6 +1303,19 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await rows(h, {}, accepted.json.id);
     return (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.intake?.bad !== accepted.json.intake.bad;
   },
+  'blind6-replay-served-before-auth': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    return (await h.submit(messageBody(h), { key, as: 'none' })).status < 300;
+  },
+  'blind6-unknown-endpoint-204-after-deactivation': async (h) => {
+    await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId));
+    return (await h.call('DELETE', h.paths.webhook(h.b, RANDOM_V7))).status < 300;
+  },
+  'blind6-deactivated-endpoint-skips-grant': async (h) => {
+    await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId));
+    return (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId), { as: 'other' })).status < 300;
+  },
 };
 
 describe('defect registry', () => {

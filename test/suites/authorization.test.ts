@@ -3,7 +3,7 @@
 // expected class follows section 5's order (token, grant, permission, ownership).
 import { describe, expect, it } from 'vitest';
 import { openapi, operationIds, type OpenApiDocument } from '../../spec/contract.ts';
-import { CALLERS, columnCost, expectationOf, leftOut, matrixRows, objectLabel, objectsFor, resourceKinds, type CallerKind, type MatrixObject } from '../../suites/support/authorization.ts';
+import { CALLERS, afterWriteCost, afterWriteExpectation, afterWriteObjects, columnCost, expectationOf, leftOut, matrixRows, objectLabel, objectsFor, resourceKinds, writeRowOn, type CallerKind, type MatrixObject } from '../../suites/support/authorization.ts';
 
 const rowsOf = (doc: OpenApiDocument = openapi) => matrixRows(doc);
 const rowNamed = (name: string, doc?: OpenApiDocument) => rowsOf(doc).find((r) => r.operation === name)!;
@@ -143,5 +143,42 @@ describe('expected class of a cell (section 5: token, grant, permission, ownersh
   it('the limited application may be refused an operation whose permission the document does not name (a recorded reading)', () => {
     const e = expectationOf(bulk, 'limited', object('own'));
     expect(e.accepted.find((a) => a.status === 403)?.reading).toMatch(/not shown/);
+  });
+});
+
+describe("a write row's refusals once the run's own write changed the target (a used key, a deactivated endpoint)", () => {
+  const submission = writeRowOn(undefined);
+  const deactivation = writeRowOn('webhookEndpointId');
+  const cellsOf = (row: typeof submission) => Object.fromEntries(CALLERS.map(({ kind }) => [kind, afterWriteObjects(row, kind).map(objectLabel)]));
+
+  it('the write rows are found from the spec: the one naming no resource, the one on the configured endpoint\'s kind', () => {
+    expect(submission.operation).toBe('createSmsBulkMessage');
+    expect(deactivation.operation).toBe('deactivateWebhookEndpoint');
+    expect(afterWriteObjects(rowNamed('getSmsBulkMessage'), 'no-token')).toEqual([]);
+  });
+
+  it("only the refusal cells whose path names the written business or object; without a token, the written object alone", () => {
+    // The used key is held under the caller's business: the callers refused there carry it again.
+    expect(cellsOf(submission)).toEqual({ primary: [], limited: [], 'other-tenant': ['own'], 'no-token': ['own'], 'invalid-token': ['own'] });
+    expect(cellsOf(deactivation)).toEqual({
+      primary: ['foreign', 'own-under-other', 'unknown'],
+      limited: [],
+      'other-tenant': ['own', 'foreign', 'own-under-other', 'unknown'],
+      'no-token': ['own'],
+      'invalid-token': ['own'],
+    });
+    expect(afterWriteCost(submission)).toBe(3);
+    expect(afterWriteCost(deactivation)).toBe(9);
+  });
+
+  it("an endpoint's cells name its own rules (3.4, 4.6); unauthenticated cells and a submission's keep the general ones", () => {
+    const of = (row: typeof submission, caller: CallerKind, kind: MatrixObject['kind']) => afterWriteExpectation(row, caller, afterWriteObjects(row, caller).find((o) => o.kind === kind)!).requirement;
+    expect(of(deactivation, 'primary', 'unknown')).toBe('HOOK-NOT-FOUND');
+    expect(of(deactivation, 'primary', 'own-under-other')).toBe('HOOK-FORBIDDEN');
+    expect(of(deactivation, 'other-tenant', 'own')).toBe('HOOK-FORBIDDEN');
+    expect(of(deactivation, 'primary', 'foreign')).toBe('HOOK-OWNERSHIP');
+    expect(afterWriteExpectation(deactivation, 'no-token', object('own', deactivation))).toMatchObject({ requirement: 'AUTH-401-MISSING', servedRequirement: 'AUTH-ALL-OPERATIONS' });
+    expect(of(submission, 'other-tenant', 'own')).toBe('CONC-OTHER-BUSINESS-PATH');
+    expect(afterWriteExpectation(submission, 'no-token', object('own', submission)).servedRequirement).toBe('AUTH-ALL-OPERATIONS');
   });
 });
