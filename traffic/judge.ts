@@ -25,6 +25,7 @@ import * as client from './rules/client.ts';
 import * as concealment from './rules/concealment.ts';
 import * as cursors from './rules/cursors.ts';
 import * as idempotency from './rules/idempotency.ts';
+import * as listings from './rules/listings.ts';
 import * as messages from './rules/messages.ts';
 import * as problems from './rules/problems.ts';
 import * as recipientLimits from './rules/recipient-limits.ts';
@@ -42,7 +43,7 @@ interface RuleModule {
   start(v: Verdicts, ctx: JudgeContext, clock: ServerClock, owners: Ownership): Reducer;
 }
 
-const RULES: RuleModule[] = [auth, concealment, idempotency, recipientLimits, cursors, bulks, wallet, messages, requestId, problems, requestValidity, schemas];
+const RULES: RuleModule[] = [auth, concealment, idempotency, recipientLimits, cursors, listings, bulks, wallet, messages, requestId, problems, requestValidity, schemas];
 /** Rules whose state spans businesses (one title per code, one type base, wallet reads in order, the client's tokens and origins): they see every exchange. */
 const SPANNING = new Set<unknown>([problems, wallet]);
 
