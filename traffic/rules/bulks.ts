@@ -37,7 +37,8 @@ function changedSince(shown: Shown, body: Record<string, unknown>): { member: st
   }
   const at = Date.parse(String(body.accepted_at));
   if (Number.isFinite(shown.acceptedAt) && Number.isFinite(at) && Math.abs(at - shown.acceptedAt) >= 1000) return { member: 'accepted_at', value: body.accepted_at };
-  if (body.intake !== undefined && shown.intake !== 'null' && JSON.stringify(body.intake) !== shown.intake) return { member: 'intake', value: body.intake };
+  // A read may leave intake out (null: the counts unavailable); counts it shows are the acceptance's.
+  if (body.intake !== undefined && body.intake !== null && shown.intake !== 'null' && JSON.stringify(body.intake) !== shown.intake) return { member: 'intake', value: body.intake };
   return undefined;
 }
 
