@@ -1,0 +1,112 @@
+// The rules `check` gained for blind rounds 4 and 5, each on small hand-made traffic both ways (a
+// faithful answer passes, the defect's answer fails): owners learned from the traffic, refusals of
+// another business's object against an unknown id's, a generated request id, a wallet as_of against
+// its answer's Date, listings of one bulk against its complete listing, reads against the 202.
+import { describe, expect, it } from 'vitest';
+import { readTrafficEnv } from '../../traffic/env.ts';
+import { judgeTraffic } from '../../traffic/judge.ts';
+import type { TrafficExchange } from '../../traffic/model.ts';
+
+const MINE = '019a0000-0000-7000-8000-000000000001';
+const THEIRS = '019a0000-0000-7000-8000-000000000002';
+const api = (business: string) => `http://127.0.0.1:9/v1/businesses/${business}`;
+const id = (n: number) => `019a0000-0000-7000-8000-${String(n).padStart(12, '0')}`;
+const BULK = id(0xb1);
+let index = 0;
+
+function ex(method: string, url: string, status: number, body?: unknown, options: { headers?: Record<string, string>; request?: unknown; response?: Record<string, string> } = {}): TrafficExchange {
+  index += 1;
+  return {
+    index,
+    source: `test ${index}`,
+    request: { method, url, headers: { authorization: 'Bearer tok-aaaaaaaaaaaa', ...options.headers }, ...(options.request !== undefined ? { body: JSON.stringify(options.request) } : {}) },
+    response: { status, headers: { 'x-request-id': `r${index}`, 'content-type': status >= 400 ? 'application/problem+json' : 'application/json', ...options.response }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) },
+  };
+}
+
+const problem = (status: number, code: string, detail: string) => ({ type: `https://p.test/${code}`, title: code, status, detail, code, request_id: `r${index + 1}`, instance: '/x' });
+const row = (n: number, to = `+4477009000${String(n).padStart(2, '0')}`) => ({ id: id(0x100 + n), to, submission_status: 'sent', delivery_status: 'delivered', status_reason: null });
+const listing = (rows: unknown[], next: string | null = null, limit = 100) => ({ data: rows, pagination: { limit, has_more: next !== null, next_cursor: next } });
+const other = { headers: { 'x-conformance-caller': 'other-tenant' } };
+const list = (business: string, query = '') => `${api(business)}/sms/bulk-messages/${BULK}/messages${query}`;
+
+function check(traffic: TrafficExchange[], checkId: string) {
+  const checks = judgeTraffic(traffic, { env: readTrafficEnv(undefined) }).result.topics.flatMap((t) => t.checks);
+  const found = checks.find((c) => c.id === checkId);
+  if (!found) throw new Error(`no check ${checkId}`);
+  return { status: found.status, requirement: found.failure?.requirement };
+}
+
+describe('owners learned from the traffic (no env file)', () => {
+  const theirs = ex('GET', list(THEIRS, '?limit=1'), 200, listing([row(1)]), other);
+  it("fails another business's bulk listed under one's own (blind5-filtered-rows-skip-ownership), passes its refusal", () => {
+    expect(check([theirs, ex('GET', list(MINE, '?status=queued'), 200, listing([]))], 'traffic/concealment/foreign-resources')).toEqual({ status: 'fail', requirement: 'CONC-CROSS-BUSINESS-BULK' });
+    expect(check([theirs, ex('GET', list(MINE, '?status=queued'), 404, problem(404, 'resource_not_found', 'No bulk'))], 'traffic/concealment/foreign-resources').status).toBe('pass');
+  });
+  it("fails the order the other way round too: one of two businesses' answers is wrong", () => {
+    expect(check([ex('GET', list(MINE, '?status=queued'), 200, listing([])), theirs], 'traffic/concealment/foreign-resources')).toEqual({ status: 'fail', requirement: 'CONC-CROSS-BUSINESS-BULK' });
+  });
+  it("fails another business's listed row read as a message (blind5-message-lookup-finds-listed-row)", () => {
+    const read = (status: number, body: unknown) => ex('GET', `${api(MINE)}/sms/messages/${row(1).id}`, status, body);
+    expect(check([theirs, read(200, { id: row(1).id, business_id: MINE })], 'traffic/concealment/foreign-resources')).toEqual({ status: 'fail', requirement: 'CONC-FOREIGN-OBJECT' });
+    expect(check([theirs, read(404, problem(404, 'resource_not_found', 'No SMS message'))], 'traffic/concealment/foreign-resources').status).toBe('pass');
+  });
+  it("warns when another business's bulk is refused otherwise than an unknown one (blind4-foreign-rows-404-own-detail)", () => {
+    const unknown = ex('GET', `${api(MINE)}/sms/bulk-messages/${id(0xdead)}/messages`, 404, problem(404, 'resource_not_found', `No bulk SMS message ${id(0xdead)} exists`));
+    const foreign = (detail: string) => ex('GET', list(MINE), 404, problem(404, 'resource_not_found', detail));
+    expect(check([unknown, theirs, foreign('This bulk SMS message is not accessible to this business.')], 'traffic/concealment/foreign-resources')).toEqual({ status: 'warn', requirement: 'CONC-FOREIGN-LIKE-UNKNOWN' });
+    // The id a detail names is left out of the comparison.
+    expect(check([unknown, theirs, foreign(`No bulk SMS message ${BULK} exists`)], 'traffic/concealment/foreign-resources').status).toBe('pass');
+  });
+});
+
+describe('a generated request id', () => {
+  const sent = ex('GET', `${api(MINE)}/wallet/balance`, 401, problem(401, 'authentication_required', 'x'), { headers: { 'x-request-id': 'client-id-1' }, response: { 'x-request-id': 'client-id-1' } });
+  const missing = (returned: string) => ex('GET', `${api(MINE)}/wallet/balance`, 401, { ...problem(401, 'authentication_required', 'x'), request_id: returned }, { response: { 'x-request-id': returned } });
+  it('fails the id another request sent (blind4-request-id-stale-when-missing), passes a new one', () => {
+    expect(check([sent, missing('client-id-1')], 'traffic/request-id/every-response')).toEqual({ status: 'fail', requirement: 'RID-GENERATE-MISSING' });
+    expect(check([sent, missing('gen-7f3a')], 'traffic/request-id/every-response').status).toBe('pass');
+  });
+});
+
+describe('a wallet as_of against its answer', () => {
+  const balance = (asOf: string) => ex('GET', `${api(MINE)}/wallet/balance`, 200, { business_id: MINE, business_name: 'Acme', currency: 'GBP', current_balance: '10.00', reserved_balance: '0.00', available_balance: '10.00', as_of: asOf }, { response: { date: 'Fri, 27 Nov 2026 11:30:34 GMT' } });
+  it('fails an as_of an hour after the Date (blind4-wallet-as-of-local-labelled-utc), passes one within it', () => {
+    expect(check([balance('2026-11-27T12:30:34.309Z')], 'traffic/wallet/balance-rules')).toEqual({ status: 'fail', requirement: 'WAL-AS-OF-UTC' });
+    expect(check([balance('2026-11-27T11:30:34.309Z')], 'traffic/wallet/balance-rules').status).toBe('pass');
+    // An older snapshot is the host's to give.
+    expect(check([balance('2026-11-27T10:00:00Z')], 'traffic/wallet/balance-rules').status).toBe('pass');
+  });
+});
+
+describe("listings of one bulk against its complete listing", () => {
+  const submission = { from: 'Acme', classification: 'transactional', message: 'hi', recipients: [1, 2, 3, 4].map((n) => ({ to: row(n).to })) };
+  const accepted = ex('POST', `${api(MINE)}/sms/bulk-messages`, 202, { id: BULK, business_id: MINE, from: 'Acme', classification: 'transactional', status: 'queued', settled: false, message: 'hi', template: null, accepted_at: '2026-01-01T00:00:00.123Z', intake: { good: 4, bad: 0, empty: 0 }, submission: null, delivery_summary: null, warnings: [] }, { headers: { 'idempotency-key': 'k1', 'content-type': 'application/json' }, request: submission, response: { location: `${api(MINE)}/sms/bulk-messages/${BULK}` } });
+  const complete = ex('GET', list(MINE), 200, listing([row(1), row(2), row(3), row(4)]));
+  const CONSISTENT = 'traffic/sequences/listing-consistent';
+  it('fails a filtered listing with row ids the complete listing of every entry does not hold (blind4-filtered-rows-other-ids)', () => {
+    const renamed = ex('GET', list(MINE, '?status=sent'), 200, listing([1, 2, 3, 4].map((n) => ({ ...row(n), id: id(0x900 + n) }))));
+    expect(check([accepted, complete, renamed], CONSISTENT)).toEqual({ status: 'fail', requirement: 'SEQ-LISTING-CONSISTENT' });
+    expect(check([accepted, complete, ex('GET', list(MINE, '?status=sent'), 200, listing([row(1), row(2), row(3), row(4)]))], CONSISTENT).status).toBe('pass');
+    // Without the 202 the bulk may still be growing: a row the listing did not hold is not judged.
+    expect(check([complete, renamed], CONSISTENT).status).toBe('pass');
+  });
+  it('fails a filtered listing in another order (blind5-filtered-listing-sorted-by-number)', () => {
+    expect(check([complete, ex('GET', list(MINE, '?status=sent'), 200, listing([row(3), row(1)]))], CONSISTENT)).toEqual({ status: 'fail', requirement: 'SEQ-LISTING-CONSISTENT' });
+    expect(check([complete, ex('GET', list(MINE, '?status=sent'), 200, listing([row(1), row(3)]))], CONSISTENT).status).toBe('pass');
+  });
+  it("warns when a walk's next page passes over rows (blind5-cursor-page-number), whatever page size each page asks", () => {
+    const first = ex('GET', list(MINE, '?limit=2'), 200, listing([row(1), row(2)], 'C1', 2));
+    const next = (rows: unknown[]) => ex('GET', list(MINE, '?limit=3&cursor=C1'), 200, listing(rows, null, 3));
+    expect(check([complete, first, next([row(4)])], 'traffic/cursors/walk-visits-every-row')).toEqual({ status: 'warn', requirement: 'CUR-WALK' });
+    expect(check([complete, first, next([row(3), row(4)])], 'traffic/cursors/walk-visits-every-row').status).toBe('pass');
+  });
+  it('reads keep what the 202 showed; a value only a refused repeat carried is SEQ-REPEAT-CHANGES-NOTHING (blind5-conflict-overwrites-message)', () => {
+    const refused = ex('POST', `${api(MINE)}/sms/bulk-messages`, 409, problem(409, 'idempotency_conflict', 'used'), { headers: { 'idempotency-key': 'k1', 'content-type': 'application/json' }, request: { ...submission, message: 'bind' } });
+    const read = (changes: Record<string, unknown>) => ex('GET', `${api(MINE)}/sms/bulk-messages/${BULK}`, 200, { ...JSON.parse(accepted.response.body!), ...changes });
+    expect(check([accepted, refused, read({ message: 'bind' })], 'traffic/bulk-invariants/reads')).toEqual({ status: 'fail', requirement: 'SEQ-REPEAT-CHANGES-NOTHING' });
+    expect(check([accepted, read({ accepted_at: '2026-01-01T00:00:07Z' })], 'traffic/bulk-invariants/reads')).toEqual({ status: 'fail', requirement: 'BULK-RETRIEVE' });
+    // The acceptance time within a second (2.1 fixes no precision), intake left out: both faithful.
+    expect(check([accepted, refused, read({ accepted_at: '2026-01-01T00:00:00Z', intake: null })], 'traffic/bulk-invariants/reads').status).toBe('pass');
+  });
+});
