@@ -15,7 +15,7 @@ const PERMANENT = 'traffic/idempotency/one-operation-per-key';
 const SEVEN_DAYS = 7 * 24 * 3600 * 1000;
 
 export const checks: CheckDef[] = [
-  { id: REPLAY, topic: 'idempotency', title: 'a repeat of an accepted submission with the same key and the same body within seven days replays the original answer', requirements: ['IDEM-REPLAY', 'IDEM-EQUIVALENCE', 'IDEM-EQUIVALENT-REPLAYED', 'IDEM-REPLAY-REQUEST-ID', 'IDEM-WINDOW', 'PROB-NO-5XX-FOR-CLIENT-FAULT'] },
+  { id: REPLAY, topic: 'idempotency', title: "a repeat of an accepted submission with the same key and the same body within seven days replays the original answer, never another key's bulk SMS", requirements: ['SEQ-REPLAY-AFTER-ANY', 'IDEM-REPLAY', 'IDEM-EQUIVALENCE', 'IDEM-EQUIVALENT-REPLAYED', 'IDEM-REPLAY-REQUEST-ID', 'IDEM-WINDOW', 'PROB-NO-5XX-FOR-CLIENT-FAULT'] },
   { id: CONFLICT, topic: 'idempotency', title: 'a repeat of an accepted submission with the same key and a different body gives 409 idempotency_conflict', requirements: ['IDEM-CONFLICT', 'PROB-NO-5XX-FOR-CLIENT-FAULT'] },
   { id: PERMANENT, topic: 'idempotency', title: 'one key of one application and business never names a second bulk SMS', requirements: ['IDEM-KEY-PERMANENT', 'IDEM-NO-REUSE-AFTER-EXPIRY', 'IDEM-SCOPE'] },
 ];
@@ -99,11 +99,24 @@ export function start(v: Verdicts, ctx: JudgeContext, clock: ServerClock): Reduc
       v.fail(REPLAY, 'IDEM-REPLAY', 'the original 202 replayed (the repeat came within seven days by the server clock)', describe(w.o), [w.original, w.o], w.at);
     }
   });
+  /** Bulk SMS id -> the key (with its business) whose submission first answered it: one operation, one key. */
+  const keyOfBulk = new BoundedMap<string, { key: string; o: Observed }>(STATE_LIMIT);
   const see = (o: Observed): void => {
     if (o.op?.operationId !== 'createSmsBulkMessage' || o.pacing) return;
     const key = o.ex.request.headers['idempotency-key'];
     if (key === undefined || !o.requestKnown) return;
     const scope = JSON.stringify([o.app ?? '?', o.op.params.businessId, key]);
+    // Whoever called: a bulk SMS first answered under one key is that key's operation, never another key's answer.
+    const answered = o.status >= 200 && o.status < 300 ? bulkIdOf(o) : undefined;
+    if (answered !== undefined) {
+      const keyed = JSON.stringify([o.op.params.businessId, key]);
+      const bound = keyOfBulk.get(answered);
+      if (!bound) keyOfBulk.set(answered, { key: keyed, o: kept(o) });
+      else if (bound.key !== keyed) {
+        v.fail(REPLAY, 'SEQ-REPLAY-AFTER-ANY', "the answer of this key's own submission, never the bulk SMS another key's submission created", `the bulk SMS ${answered}, which ${bound.o.ex.source} answered under another key`, [bound.o, o]);
+        return;
+      }
+    }
     const original = originals.get(scope);
     if (!original) {
       // A 5xx before the key's first 202: a retry after an unexpected failure (7) or a concurrent
@@ -223,6 +236,7 @@ export function start(v: Verdicts, ctx: JudgeContext, clock: ServerClock): Reduc
     },
     forgotten: () => [
       { check: PERMANENT, what: 'idempotency keys', limit: STATE_LIMIT, count: originals.dropped },
+      { check: REPLAY, what: 'bulk SMS ids and the key that created each', limit: STATE_LIMIT, count: keyOfBulk.dropped },
       { check: REPLAY, what: 'refused repeats waiting for a later server time', limit: STATE_LIMIT, count: waitingDropped },
       { check: REPLAY, what: 'server errors under keys waiting for their 202', limit: STATE_LIMIT, count: failures.dropped + failuresDropped },
     ],
