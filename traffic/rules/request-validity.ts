@@ -17,7 +17,7 @@ export const checks: CheckDef[] = [
     id: ID,
     topic: 'validation',
     title: 'a request that breaks the request schemas of the document (body, Idempotency-Key, path ids, page size) is refused with a 4xx, never accepted and never a 5xx; an allowed key length or page size is not refused by name',
-    requirements: ['IDEM-KEY-REQUIRED', 'IDEM-KEY-LENGTH', 'VAL-BODY-REQUIRED', 'VAL-MALFORMED-JSON', 'VAL-CONTENT-TYPE', 'VAL-BODY-FIELDS', 'VAL-FROM-LENGTH', 'VAL-CLASSIFICATION-ENUM', 'VAL-MESSAGE-LENGTH', 'VAL-EXACTLY-ONE-CONTENT', 'VAL-TEMPLATE-ID-FORMAT', 'VAL-TEMPLATE-VARIABLE-LENGTH', 'VAL-RECIPIENT-ITEM-FIELDS', 'VAL-INVALID-RECIPIENT', 'VAL-PATH-UUIDV7', 'VAL-SENDER-AUTHORIZED', 'VAL-TEMPLATE-ACTIVE', 'RLIM-MIN-1', 'CUR-MAX-LIMIT', 'CUR-EMPTY', 'CUR-FILTER-UNKNOWN-VALUE', 'PROB-NO-5XX-FOR-CLIENT-FAULT', 'PROB-VALIDATION-ERRORS'],
+    requirements: ['BULK-ACCEPT-202', 'IDEM-KEY-REQUIRED', 'IDEM-KEY-LENGTH', 'VAL-BODY-REQUIRED', 'VAL-MALFORMED-JSON', 'VAL-CONTENT-TYPE', 'VAL-BODY-FIELDS', 'VAL-FROM-LENGTH', 'VAL-CLASSIFICATION-ENUM', 'VAL-MESSAGE-LENGTH', 'VAL-EXACTLY-ONE-CONTENT', 'VAL-TEMPLATE-ID-FORMAT', 'VAL-TEMPLATE-VARIABLE-LENGTH', 'VAL-RECIPIENT-ITEM-FIELDS', 'VAL-INVALID-RECIPIENT', 'VAL-PATH-UUIDV7', 'VAL-SENDER-AUTHORIZED', 'VAL-TEMPLATE-ACTIVE', 'RLIM-MIN-1', 'CUR-MAX-LIMIT', 'CUR-EMPTY', 'CUR-FILTER-UNKNOWN-VALUE', 'PROB-NO-5XX-FOR-CLIENT-FAULT', 'PROB-VALIDATION-ERRORS'],
   },
 ];
 
@@ -215,12 +215,22 @@ function errorPointers(o: Observed): string[] {
 }
 
 /**
- * A value the document allows, refused by name: an Idempotency-Key of 1 to 256 characters or a
- * page size from 1 to 1000 that a 400 validation_failed names among its field errors.
+ * A value the document allows, refused by name: an Idempotency-Key of 1 to 256 characters, a page
+ * size from 1 to 1000, or a JSON body labelled application/json in another letter case or with
+ * parameters (media types are case-insensitive, RFC 9110 8.3.1) that a 400 validation_failed
+ * names among its field errors, or a 415, on a request the document's rules find valid.
  */
 function allowedValueRefused(o: Observed, ctx: JudgeContext, v: Verdicts): void {
+  if (o.op!.operationId === 'createSmsBulkMessage' && o.status === 415) {
+    v.fail(ID, 'BULK-ACCEPT-202', `a 202 for a valid submission labelled ${o.ex.request.headers['content-type'] ?? '(no type)'} (application/json, whatever its letter case)`, describe(o), [o]);
+    return;
+  }
   if (o.status !== 400 || objectOf(o.json)?.code !== 'validation_failed') return;
   const pointers = errorPointers(o).map((p) => p.toLowerCase());
+  const type = o.ex.request.headers['content-type'];
+  if (o.op!.operationId === 'createSmsBulkMessage' && type !== undefined && pointers.some((p) => p.replace(/^\//, '') === 'content-type')) {
+    v.fail(ID, 'BULK-ACCEPT-202', `a 202 for a valid submission labelled ${type} (application/json, whatever its letter case)`, `${describe(o)} naming the Content-Type`, [o]);
+  }
   const key = o.ex.request.headers['idempotency-key'];
   if (o.op!.operationId === 'createSmsBulkMessage' && key !== undefined && key.length >= 1 && key.length <= 256 && pointers.some((p) => p.includes('idempotency-key'))) {
     v.fail(ID, 'IDEM-KEY-LENGTH', `an Idempotency-Key of ${key.length} characters (1 to 256 allowed) accepted`, `${describe(o)} naming the key`, [o]);
