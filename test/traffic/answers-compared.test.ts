@@ -110,3 +110,22 @@ describe("listings of one bulk against its complete listing", () => {
     expect(check([accepted, refused, read({ accepted_at: '2026-01-01T00:00:00Z', intake: null })], 'traffic/bulk-invariants/reads').status).toBe('pass');
   });
 });
+
+describe('a submission answered with another key\'s bulk, and a JSON label in another letter case', () => {
+  const body = { from: 'Acme', classification: 'transactional', message: 'hi', recipients: [{ to: '+447700900001' }] };
+  const bulk = (n: number) => ({ id: id(0xc00 + n), business_id: MINE, from: 'Acme', classification: 'transactional', status: 'queued', settled: false, message: 'hi', template: null, accepted_at: '2026-01-01T00:00:00Z', intake: { good: 1, bad: 0, empty: 0 }, submission: null, delivery_summary: null, warnings: [] });
+  const submit = (key: string, status: number, answer: unknown, type = 'application/json') => ex('POST', `${api(MINE)}/sms/bulk-messages`, status, answer, { headers: { 'idempotency-key': key, 'content-type': type }, request: body, response: status === 202 ? { location: `${api(MINE)}/sms/bulk-messages/${(answer as { id: string }).id}` } : {} });
+  it("fails a repeat of key A answered with key B's bulk (blind4-replay-serves-latest-response), whoever called; passes its own replay", () => {
+    const traffic = [submit('A', 202, bulk(1)), submit('B', 202, bulk(2))];
+    expect(check([...traffic, submit('A', 202, bulk(2))], 'traffic/idempotency/replay')).toEqual({ status: 'fail', requirement: 'SEQ-REPLAY-AFTER-ANY' });
+    expect(check([...traffic, submit('A', 202, bulk(1))], 'traffic/idempotency/replay').status).toBe('pass');
+  });
+  it('fails a valid submission labelled Application/JSON refused by its Content-Type (blind5-media-type-case-sensitive); passes its 202', () => {
+    const refused = { ...problem(400, 'validation_failed', 'must be application/json'), errors: [{ pointer: 'Content-Type', code: 'field_invalid' }] };
+    expect(check([submit('C', 400, refused, 'Application/JSON')], 'traffic/validation/invalid-request-refused')).toEqual({ status: 'fail', requirement: 'BULK-ACCEPT-202' });
+    expect(check([submit('D', 415, problem(415, 'validation_failed', 'x'), 'application/JSON; charset=utf-8')], 'traffic/validation/invalid-request-refused')).toEqual({ status: 'fail', requirement: 'BULK-ACCEPT-202' });
+    expect(check([submit('E', 202, bulk(5), 'Application/JSON')], 'traffic/validation/invalid-request-refused').status).not.toBe('fail');
+    // A body labelled otherwise is refused rightly.
+    expect(check([submit('F', 400, refused, 'text/plain')], 'traffic/validation/invalid-request-refused').status).toBe('pass');
+  });
+});
