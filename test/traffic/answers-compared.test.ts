@@ -106,6 +106,11 @@ describe("listings of one bulk against its complete listing", () => {
     const read = (changes: Record<string, unknown>) => ex('GET', `${api(MINE)}/sms/bulk-messages/${BULK}`, 200, { ...JSON.parse(accepted.response.body!), ...changes });
     expect(check([accepted, refused, read({ message: 'bind' })], 'traffic/bulk-invariants/reads')).toEqual({ status: 'fail', requirement: 'SEQ-REPEAT-CHANGES-NOTHING' });
     expect(check([accepted, read({ accepted_at: '2026-01-01T00:00:07Z' })], 'traffic/bulk-invariants/reads')).toEqual({ status: 'fail', requirement: 'BULK-RETRIEVE' });
+    // A template-based bulk shows no message at acceptance: a text on a read is judged only when a refused submission carried it.
+    const templated = ex('POST', `${api(MINE)}/sms/bulk-messages`, 202, { ...JSON.parse(accepted.response.body!), message: null }, { headers: { 'idempotency-key': 'k1', 'content-type': 'application/json' }, request: submission });
+    const readTemplated = (message: string) => ex('GET', `${api(MINE)}/sms/bulk-messages/${BULK}`, 200, { ...JSON.parse(templated.response.body!), message });
+    expect(check([templated, refused, readTemplated('bind')], 'traffic/bulk-invariants/reads')).toEqual({ status: 'fail', requirement: 'SEQ-REPEAT-CHANGES-NOTHING' });
+    expect(check([templated, refused, readTemplated('Your parcel is on its way')], 'traffic/bulk-invariants/reads').status).toBe('pass');
     // The acceptance time within a second (2.1 fixes no precision), intake left out: both faithful.
     expect(check([accepted, refused, read({ accepted_at: '2026-01-01T00:00:00Z', intake: null })], 'traffic/bulk-invariants/reads').status).toBe('pass');
   });

@@ -30,15 +30,21 @@ interface Shown {
 
 const shownBy = (body: Record<string, unknown>): Shown => ({ from: body.from, classification: body.classification, message: body.message, acceptedAt: Date.parse(String(body.accepted_at)), intake: JSON.stringify(body.intake ?? null) });
 
-/** The first member a read shows otherwise than the 202 did, as `member value`, or undefined. */
-function changedSince(shown: Shown, body: Record<string, unknown>): { member: string; value: unknown } | undefined {
+/**
+ * The first member a read shows otherwise than the 202 did, or undefined. `certain` is false for a
+ * text where the 202 showed none (a template-based bulk's message, which a read may render): only
+ * a value a refused submission carried is judged there.
+ */
+function changedSince(shown: Shown, body: Record<string, unknown>): { member: string; value: unknown; certain: boolean } | undefined {
   for (const member of ['from', 'classification', 'message'] as const) {
-    if (typeof shown[member] === 'string' && typeof body[member] === 'string' && shown[member] !== body[member]) return { member, value: body[member] };
+    if (typeof body[member] !== 'string' || shown[member] === body[member]) continue;
+    if (typeof shown[member] === 'string') return { member, value: body[member], certain: true };
+    if (shown[member] === null || shown[member] === undefined) return { member, value: body[member], certain: false };
   }
   const at = Date.parse(String(body.accepted_at));
-  if (Number.isFinite(shown.acceptedAt) && Number.isFinite(at) && Math.abs(at - shown.acceptedAt) >= 1000) return { member: 'accepted_at', value: body.accepted_at };
+  if (Number.isFinite(shown.acceptedAt) && Number.isFinite(at) && Math.abs(at - shown.acceptedAt) >= 1000) return { member: 'accepted_at', value: body.accepted_at, certain: true };
   // A read may leave intake out (null: the counts unavailable); counts it shows are the acceptance's.
-  if (body.intake !== undefined && body.intake !== null && shown.intake !== 'null' && JSON.stringify(body.intake) !== shown.intake) return { member: 'intake', value: body.intake };
+  if (body.intake !== undefined && body.intake !== null && shown.intake !== 'null' && JSON.stringify(body.intake) !== shown.intake) return { member: 'intake', value: body.intake, certain: true };
   return undefined;
 }
 
@@ -147,9 +153,9 @@ export function start(v: Verdicts): Reducer {
     const b = bulkOf(key);
     if (b.accepted) v.judge(READS, 'BULK-RETRIEVE', `the bulk SMS ${o.op.params.bulkMessageId}`, body.id === o.op.params.bulkMessageId ? undefined : `id ${String(body.id)}`, [o]);
     const changed = b.shown && changedSince(b.shown, body);
-    if (changed) {
-      // A value a refused submission carried: the refusal changed the bulk (a conflict written before it was refused).
-      const from = typeof changed.value === 'string' ? refused.get(`${business} ${changed.member} ${changed.value}`) : undefined;
+    // A value a refused submission carried: the refusal changed the bulk (a conflict written before it was refused).
+    const from = changed && typeof changed.value === 'string' ? refused.get(`${business} ${changed.member} ${changed.value}`) : undefined;
+    if (changed && (changed.certain || from)) {
       v.fail(READS, from ? 'SEQ-REPEAT-CHANGES-NOTHING' : 'BULK-RETRIEVE', `${changed.member} as the 202 showed it`, `${changed.member} ${JSON.stringify(changed.value)}${from ? `, which only the refused submission ${from.ex.source} carried` : ''}`, from ? [b.accepted!, from, o] : [b.accepted!, o]);
     } else if (b.shown) v.pass(READS, o);
     if ('template' in b) v.judge(READS, 'BULK-TEMPLATE-PIN-STABLE', 'the template pin recorded at acceptance', isDeepStrictEqual(body.template ?? null, b.template ?? null) ? undefined : `template ${JSON.stringify(body.template ?? null)}`, [b.accepted ?? o, o]);
