@@ -134,3 +134,20 @@ describe('a submission answered with another key\'s bulk, and a JSON label in an
     expect(check([submit('F', 400, refused, 'text/plain')], 'traffic/validation/invalid-request-refused').status).toBe('pass');
   });
 });
+
+describe("a 202's Location and a page's has_more", () => {
+  const body = { from: 'Acme', classification: 'transactional', message: 'hi', recipients: [{ to: '+447700900001' }] };
+  const accepted = { id: BULK, business_id: MINE, from: 'Acme', classification: 'transactional', status: 'queued', settled: false, message: 'hi', template: null, accepted_at: '2026-01-01T00:00:00Z', intake: { good: 1, bad: 0, empty: 0 }, submission: null, delivery_summary: null, warnings: [] };
+  const submit = (location: string) => ex('POST', `${api(MINE)}/sms/bulk-messages`, 202, accepted, { headers: { 'idempotency-key': 'L', 'content-type': 'application/json' }, request: body, response: { location } });
+  it('fails a Location naming the business in another letter case (blind4-location-business-upper-case); passes it as requested, relative or absolute', () => {
+    expect(check([submit(`${api(MINE.toUpperCase())}/sms/bulk-messages/${BULK}`)], 'traffic/bulk-invariants/acceptance')).toEqual({ status: 'fail', requirement: 'BULK-LOCATION' });
+    expect(check([submit(`${api(MINE)}/sms/bulk-messages/${BULK}`)], 'traffic/bulk-invariants/acceptance').status).toBe('pass');
+    expect(check([submit(`/v1/businesses/${MINE}/sms/bulk-messages/${BULK}`)], 'traffic/bulk-invariants/acceptance').status).toBe('pass');
+  });
+  it('fails has_more true followed by an empty page of a number-filtered walk (blind4-has-more-counts-unfiltered-rows); a status filter\'s rows may change status', () => {
+    const walk = (filter: string, rows: unknown[]) => [ex('GET', list(MINE, `?${filter}&limit=1`), 200, listing([row(1)], 'C9', 1)), ex('GET', list(MINE, `?${filter}&limit=1&cursor=C9`), 200, listing(rows, null, 1))];
+    expect(check(walk('to=%2B447700900001', []), 'traffic/cursors/page-truthful')).toEqual({ status: 'fail', requirement: 'CUR-HAS-MORE' });
+    expect(check(walk('to=%2B447700900001', [row(1)]), 'traffic/cursors/page-truthful').status).toBe('pass');
+    expect(check(walk('status=sent', []), 'traffic/cursors/page-truthful').status).toBe('pass');
+  });
+});

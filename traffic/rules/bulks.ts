@@ -79,7 +79,9 @@ function judgeAcceptance(o: Observed, body: Record<string, unknown>, v: Verdicts
   } catch {
     locationPath = undefined;
   }
-  v.judge(ACCEPT, 'BULK-LOCATION', `a Location naming /bulk-messages/${id}`, locationPath?.endsWith(`/bulk-messages/${id}`) ? undefined : location === undefined ? 'no Location header' : `Location ${location}`, [o]);
+  // The created resource under the business of the request, spelt as the request spelt it (a path is case-sensitive).
+  const named = `/businesses/${o.op!.params.businessId}/sms/bulk-messages/${id}`;
+  v.judge(ACCEPT, 'BULK-LOCATION', `a Location naming ${named}`, locationPath?.replace(/\/$/, '').endsWith(named) ? undefined : location === undefined ? 'no Location header' : `Location ${location}`, [o]);
   const echo = body.business_id !== o.op!.params.businessId
     ? `business_id ${String(body.business_id)}`
     : request && request.from !== body.from
