@@ -125,6 +125,10 @@ describe('a submission answered with another key\'s bulk, and a JSON label in an
     expect(check([...traffic, submit('A', 202, bulk(2))], 'traffic/idempotency/replay')).toEqual({ status: 'fail', requirement: 'SEQ-REPLAY-AFTER-ANY' });
     expect(check([...traffic, submit('A', 202, bulk(1))], 'traffic/idempotency/replay').status).toBe('pass');
   });
+  it("fails a new key's first submission answered with an earlier key's bulk (blind5-content-dedupe-across-keys)", () => {
+    expect(check([submit('A', 202, bulk(1)), submit('N', 202, bulk(1))], 'traffic/idempotency/one-operation-per-key')).toEqual({ status: 'fail', requirement: 'IDEM-SCOPE' });
+    expect(check([submit('A', 202, bulk(1)), submit('N', 202, bulk(3))], 'traffic/idempotency/one-operation-per-key').status).not.toBe('fail');
+  });
   it('fails a valid submission labelled Application/JSON refused by its Content-Type (blind5-media-type-case-sensitive); passes its 202', () => {
     const refused = { ...problem(400, 'validation_failed', 'must be application/json'), errors: [{ pointer: 'Content-Type', code: 'field_invalid' }] };
     expect(check([submit('C', 400, refused, 'Application/JSON')], 'traffic/validation/invalid-request-refused')).toEqual({ status: 'fail', requirement: 'BULK-ACCEPT-202' });

@@ -113,7 +113,9 @@ export function start(v: Verdicts, ctx: JudgeContext, clock: ServerClock): Reduc
       const bound = keyOfBulk.get(answered);
       if (!bound) keyOfBulk.set(answered, { key: keyed, o: kept(o) });
       else if (bound.key !== keyed) {
-        v.fail(REPLAY, 'SEQ-REPLAY-AFTER-ANY', "the answer of this key's own submission, never the bulk SMS another key's submission created", `the bulk SMS ${answered}, which ${bound.o.ex.source} answered under another key`, [bound.o, o]);
+        // A key's first submission is a new operation (its scope is the key, not the payload); a repeat replays its own.
+        const first = !originals.has(scope);
+        v.fail(first ? PERMANENT : REPLAY, first ? 'IDEM-SCOPE' : 'SEQ-REPLAY-AFTER-ANY', first ? 'a new bulk SMS for the first submission under a new key' : "the answer of this key's own submission, never the bulk SMS another key's submission created", `the bulk SMS ${answered}, which ${bound.o.ex.source} answered under another key`, [bound.o, o]);
         return;
       }
     }
