@@ -155,3 +155,19 @@ describe("a 202's Location and a page's has_more", () => {
     expect(check(walk('status=sent', []), 'traffic/cursors/page-truthful').status).toBe('pass');
   });
 });
+
+describe('answers no operation gives to a valid request', () => {
+  const VALIDITY = 'traffic/validation/invalid-request-refused';
+  const message = `${api(MINE)}/sms/messages/${id(0x5)}`;
+  it('fails a 304 to a read that asked no condition (blind5-message-repeat-read-304); passes one to a conditional read', () => {
+    expect(check([ex('GET', message, 304)], VALIDITY)).toEqual({ status: 'fail', requirement: 'MSG-RETRIEVE' });
+    expect(check([ex('GET', message, 304, undefined, { headers: { 'if-none-match': '"v1"' } })], VALIDITY).status).not.toBe('fail');
+  });
+  it('fails a deactivation refused over an Idempotency-Key it does not take (blind5-webhook-idempotency-key-required, blind5-webhook-busy-while-bulk-in-flight)', () => {
+    const endpoint = `${api(MINE)}/webhook-endpoints/${id(0xe1)}`;
+    const named = { ...problem(400, 'validation_failed', 'key required'), errors: [{ pointer: 'Idempotency-Key', code: 'field_invalid' }] };
+    expect(check([ex('DELETE', endpoint, 400, named)], VALIDITY)).toEqual({ status: 'fail', requirement: 'HOOK-DEACTIVATE-204' });
+    expect(check([ex('DELETE', endpoint, 409, problem(409, 'idempotency_conflict', 'in flight'))], VALIDITY)).toEqual({ status: 'fail', requirement: 'HOOK-DEACTIVATE-204' });
+    expect(check([ex('DELETE', endpoint, 204)], VALIDITY).status).not.toBe('fail');
+  });
+});
