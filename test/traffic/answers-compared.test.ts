@@ -125,6 +125,17 @@ describe('a submission answered with another key\'s bulk, and a JSON label in an
     expect(check([...traffic, submit('A', 202, bulk(2))], 'traffic/idempotency/replay')).toEqual({ status: 'fail', requirement: 'SEQ-REPLAY-AFTER-ANY' });
     expect(check([...traffic, submit('A', 202, bulk(1))], 'traffic/idempotency/replay').status).toBe('pass');
   });
+  it('fails a second bulk under a key after a conflict under it as SEQ-KEY-BOUND-TO-FIRST (blind5-key-released-after-conflict)', () => {
+    const conflict = ex('POST', `${api(MINE)}/sms/bulk-messages`, 409, problem(409, 'idempotency_conflict', 'used'), { headers: { 'idempotency-key': 'A', 'content-type': 'application/json' }, request: { ...body, message: 'other' } });
+    expect(check([submit('A', 202, bulk(1)), conflict, submit('A', 202, bulk(7))], 'traffic/idempotency/one-operation-per-key')).toEqual({ status: 'fail', requirement: 'SEQ-KEY-BOUND-TO-FIRST' });
+    expect(check([submit('A', 202, bulk(1)), conflict, submit('A', 202, bulk(1))], 'traffic/idempotency/one-operation-per-key').status).toBe('pass');
+  });
+  it('fails a valid from refused by name (blind4-from-max-19); passes an invalid one refused', () => {
+    const refused = { ...problem(400, 'validation_failed', 'from'), errors: [{ pointer: '/from', code: 'field_invalid' }] };
+    const send = (from: string) => ex('POST', `${api(MINE)}/sms/bulk-messages`, 400, refused, { headers: { 'idempotency-key': `F${from.length}`, 'content-type': 'application/json' }, request: { ...body, from } });
+    expect(check([send('A'.repeat(11))], 'traffic/validation/invalid-request-refused')).toEqual({ status: 'fail', requirement: 'VAL-FROM-LENGTH' });
+    expect(check([send('A'.repeat(40))], 'traffic/validation/invalid-request-refused').status).toBe('pass');
+  });
   it("fails a new key's first submission answered with an earlier key's bulk (blind5-content-dedupe-across-keys)", () => {
     expect(check([submit('A', 202, bulk(1)), submit('N', 202, bulk(1))], 'traffic/idempotency/one-operation-per-key')).toEqual({ status: 'fail', requirement: 'IDEM-SCOPE' });
     expect(check([submit('A', 202, bulk(1)), submit('N', 202, bulk(3))], 'traffic/idempotency/one-operation-per-key').status).not.toBe('fail');

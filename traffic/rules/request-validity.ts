@@ -214,6 +214,13 @@ function errorPointers(o: Observed): string[] {
   return Array.isArray(errors) ? errors.map((e) => String(objectOf(e)?.pointer ?? '')) : [];
 }
 
+/**
+ * Body members whose only rules are the schema's (length, pattern, enum): a valid one refused by
+ * name is refused wrongly. Recipients and template ids are left out: a host may refuse a number it
+ * does not serve or a template it does not know, neither of which the request shows.
+ */
+const BODY_MEMBERS_JUDGED = new Set(['/from', '/message', '/classification']);
+
 /** The rule an operation's own answer to a valid request keeps (its 200 or 204). */
 const OWN_ANSWER: Partial<Record<OperationId, RequirementId>> = {
   getSmsMessage: 'MSG-RETRIEVE',
@@ -254,6 +261,9 @@ function allowedValueRefused(o: Observed, ctx: JudgeContext, v: Verdicts): void 
   }
   if (o.status !== 400 || objectOf(o.json)?.code !== 'validation_failed') return;
   const pointers = errorPointers(o).map((p) => p.toLowerCase());
+  // A member of the body the document's rules find valid, refused by name (its length counted in other units, a bound taken as exclusive).
+  const member = o.op!.operationId === 'createSmsBulkMessage' ? pointers.find((p) => BODY_MEMBERS_JUDGED.has(p)) : undefined;
+  if (member) v.fail(ID, bodyRule(member, 'maxLength').requirement, `the submitted ${member.slice(1)} accepted (within the document's rules)`, `${describe(o)} naming ${member}`, [o]);
   const type = o.ex.request.headers['content-type'];
   if (o.op!.operationId === 'createSmsBulkMessage' && type !== undefined && pointers.some((p) => p.replace(/^\//, '') === 'content-type')) {
     v.fail(ID, 'BULK-ACCEPT-202', `a 202 for a valid submission labelled ${type} (application/json, whatever its letter case)`, `${describe(o)} naming the Content-Type`, [o]);
