@@ -21,8 +21,8 @@ export function amount(value: unknown): string | undefined {
   return negative && canonical !== '0' ? `-${canonical}` : canonical;
 }
 
-/** A Date header counts whole seconds, and a front server may stamp it with a clock a little apart. */
-const DATE_LEEWAY_MS = 60_000;
+/** A Date header counts whole seconds, and a front server may stamp it with a clock a little apart (the active checks allow 2 minutes too). */
+const DATE_LEEWAY_MS = 120_000;
 
 export function start(v: Verdicts, ctx: JudgeContext): Reducer {
   let lastAsOf: number | undefined;
