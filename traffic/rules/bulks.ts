@@ -140,7 +140,14 @@ export function start(v: Verdicts): Reducer {
     }
     if (o.op.operationId === 'createSmsBulkMessage' && o.status >= 400) {
       const request = objectOf(o.requestJson);
-      if (request) for (const member of ['from', 'classification', 'message'] as const) if (typeof request[member] === 'string') refused.set(`${business} ${member} ${request[member]}`, kept(o));
+      const key = o.ex.request.headers['idempotency-key'] ?? '';
+      if (request) {
+        for (const member of ['from', 'classification', 'message'] as const) {
+          if (typeof request[member] !== 'string') continue;
+          refused.set(`${business} ${member} ${request[member]}`, kept(o));
+          refused.set(`${business} ${key} ${member} ${request[member]}`, kept(o));
+        }
+      }
       return;
     }
     if (o.op.operationId !== 'getSmsBulkMessage') return;
@@ -156,7 +163,9 @@ export function start(v: Verdicts): Reducer {
     if (b.accepted) v.judge(READS, 'BULK-RETRIEVE', `the bulk SMS ${o.op.params.bulkMessageId}`, body.id === o.op.params.bulkMessageId ? undefined : `id ${String(body.id)}`, [o]);
     const changed = b.shown && changedSince(b.shown, body);
     // A value a refused submission carried: the refusal changed the bulk (a conflict written before it was refused).
-    const from = changed && typeof changed.value === 'string' ? refused.get(`${business} ${changed.member} ${changed.value}`) : undefined;
+    // Where the 202 showed no text (a template-based bulk, whose read may render one), only a refused repeat under the bulk's own key is judged.
+    const bulkKey = b.accepted?.ex.request.headers['idempotency-key'] ?? '';
+    const from = changed && typeof changed.value === 'string' ? refused.get(changed.certain ? `${business} ${changed.member} ${changed.value}` : `${business} ${bulkKey} ${changed.member} ${changed.value}`) : undefined;
     if (changed && (changed.certain || from)) {
       v.fail(READS, from ? 'SEQ-REPEAT-CHANGES-NOTHING' : 'BULK-RETRIEVE', `${changed.member} as the 202 showed it`, `${changed.member} ${JSON.stringify(changed.value)}${from ? `, which only the refused submission ${from.ex.source} carried` : ''}`, from ? [b.accepted!, from, o] : [b.accepted!, o]);
     } else if (b.shown) v.pass(READS, o);
