@@ -1,7 +1,8 @@
 // X-Request-Id on every answer of the API (section 4.0, 7): a valid client value echoed, a missing
 // or invalid one replaced by a generated value of the same shape, and a problem's request_id equal
 // to the header. Pacing answers (429/503) are judged too: the header belongs to every response.
-import { kept, objectOf, type Observed } from '../context.ts';
+import { kept, objectOf, observe, type Observed } from '../context.ts';
+import type { TrafficExchange } from '../model.ts';
 import { BoundedMap, STATE_LIMIT, type CheckDef, type Reducer, type Verdicts } from '../verdicts.ts';
 
 const EVERY = 'traffic/request-id/every-response';
@@ -20,14 +21,15 @@ export const VALID_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 export function start(v: Verdicts): Reducer {
   /** The ids requests sent lately (the most recent last): a generated id is new, never one of them. */
-  const sentIds = new BoundedMap<string, Observed>(STATE_LIMIT);
+  const sentIds = new BoundedMap<string, TrafficExchange>(STATE_LIMIT);
   const see = (o: Observed): void => {
     if (!(o.op || o.unknownApiPath)) return;
     const returned = o.returnedRequestId;
     const sent = o.sentRequestId;
     if (sent !== undefined) {
+      // The exchange as recorded (no copy per exchange): read again only for a violation's evidence.
       sentIds.delete(sent);
-      sentIds.set(sent, kept(o));
+      sentIds.set(sent, o.ex);
     }
     if (returned === undefined) {
       v.fail(EVERY, sent === undefined ? 'RID-GENERATE-MISSING' : 'RID-EVERY-RESPONSE', 'an X-Request-Id response header', 'none', [o]);
@@ -36,7 +38,7 @@ export function start(v: Verdicts): Reducer {
     if (sent === undefined) {
       // A value another request sent as its own is no id generated for this one (a request id shared between requests).
       const other = sentIds.get(returned);
-      if (other) v.fail(EVERY, 'RID-GENERATE-MISSING', 'a newly generated X-Request-Id for a request that sent none', `${JSON.stringify(returned.slice(0, 140))}, the id ${other.ex.source} sent`, [other, o]);
+      if (other) v.fail(EVERY, 'RID-GENERATE-MISSING', 'a newly generated X-Request-Id for a request that sent none', `${JSON.stringify(returned.slice(0, 140))}, the id ${other.source} sent`, [kept(observe(other)), o]);
     }
     v.judge(EVERY, 'RID-FORMAT', '1 to 128 characters of A-Z a-z 0-9 . _ -', VALID_REQUEST_ID.test(returned) ? undefined : `${JSON.stringify(returned.slice(0, 140))} (${returned.length} characters)`, [o]);
     if (sent !== undefined) {
