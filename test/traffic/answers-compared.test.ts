@@ -182,3 +182,16 @@ describe('answers no operation gives to a valid request', () => {
     expect(check([ex('DELETE', endpoint, 204)], VALIDITY).status).not.toBe('fail');
   });
 });
+
+describe('a bearer credential of more parts than the token', () => {
+  const AUTH = 'traffic/auth-ordering/no-usable-token-401';
+  const read = (authorization: string, status: number, body: unknown) => ex('GET', `${api(MINE)}/wallet/balance`, status, body, { headers: { authorization } });
+  const balance = { business_id: MINE, business_name: 'Acme', currency: 'GBP', current_balance: '1.00', reserved_balance: '0.00', available_balance: '1.00', as_of: '2026-01-01T00:00:00Z' };
+  it('fails a 200 to Bearer <token> <more> (blind5-bearer-extra-parts-accepted), as a recorder that keeps the parts\' count writes it too; passes its 401', () => {
+    expect(check([read('Bearer tok-aaaaaaaaaaaa extra', 200, balance)], AUTH)).toEqual({ status: 'fail', requirement: 'AUTH-401-INVALID' });
+    expect(check([read('Bearer <redacted> <redacted>', 200, balance)], AUTH)).toEqual({ status: 'fail', requirement: 'AUTH-401-INVALID' });
+    expect(check([read('Bearer tok-aaaaaaaaaaaa extra', 401, problem(401, 'authentication_required', 'x'))], AUTH).status).toBe('pass');
+    // One token, however many spaces before it (RFC 6750: 1*SP), is no malformed credential.
+    expect(check([read('Bearer   tok-aaaaaaaaaaaa', 200, balance)], AUTH).status).not.toBe('fail');
+  });
+});
