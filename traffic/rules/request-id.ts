@@ -20,7 +20,7 @@ export const checks: CheckDef[] = [
 export const VALID_REQUEST_ID = /^[A-Za-z0-9._-]{1,128}$/;
 
 export function start(v: Verdicts): Reducer {
-  /** The ids requests sent lately (the most recent last): a generated id is new, never one of them. */
+  /** The ids requests sent lately (first sent first): a generated id is new, never one of them. */
   const sentIds = new BoundedMap<string, TrafficExchange>(STATE_LIMIT);
   const see = (o: Observed): void => {
     if (!(o.op || o.unknownApiPath)) return;
@@ -28,8 +28,7 @@ export function start(v: Verdicts): Reducer {
     const sent = o.sentRequestId;
     if (sent !== undefined) {
       // The exchange as recorded (no copy per exchange): read again only for a violation's evidence.
-      sentIds.delete(sent);
-      sentIds.set(sent, o.ex);
+      if (!sentIds.has(sent)) sentIds.set(sent, o.ex);
     }
     if (returned === undefined) {
       v.fail(EVERY, sent === undefined ? 'RID-GENERATE-MISSING' : 'RID-EVERY-RESPONSE', 'an X-Request-Id response header', 'none', [o]);
