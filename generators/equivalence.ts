@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import { recipientCountBounds, type BulkRequestBody, type BulkRequestOptions } from './bulk-request.ts';
 import { componentSchema, e164Arb, plainText, recipientsFrom, templateValueArb } from './domain.ts';
 import { arbitraryFromSchema } from './from-schema.ts';
-import { jsonSchemaFor } from '../spec/validators.ts';
+import { jsonSchemaFor, validateRequestBody } from '../spec/validators.ts';
 import { prng } from './seed.ts';
 
 /**
@@ -217,3 +217,133 @@ export function differentVariantKinds(body: BulkRequestBody, options: DifferentV
   }
   return kinds;
 }
+
+// ---- near-equal changes ---------------------------------------------------------------------
+
+/**
+ * Changes of a string that a common normaliser erases: each gives a different JSON value (so a
+ * different payload under any reading of equivalence, 4.1 rule 4) that is equal to the original once
+ * white space is trimmed or collapsed, letter case folded, Unicode composed (NFC, NFKC) or widths
+ * folded (NFKC). One of each per free-text member of the request tells a fingerprint that
+ * normalises that member (blind defect blind6-fingerprint-normalizes-message-whitespace).
+ */
+export const NEAR_EQUAL_CHANGES = {
+  // After the trailing space of nearEqualReady, two: trimming and collapsing runs both erase it.
+  'a trailing space more': (s: string) => `${s} `,
+  'ASCII letter case swapped': (s: string) => s.replace(/[A-Za-z]/g, (c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())),
+  'decomposed (NFD)': (s: string) => s.normalize('NFD'),
+  'full-width forms': (s: string) => s.replace(/[!-~]/g, (c) => String.fromCharCode(c.charCodeAt(0) + 0xfee0)),
+} as const;
+export type NearEqualChange = keyof typeof NEAR_EQUAL_CHANGES;
+
+/**
+ * What nearEqualReady appends to a free-text member: a cased letter, a precomposed character (so
+ * NFD changes it) and a trailing space (so a run of two collapses to it).
+ */
+const NEAR_EQUAL_SUFFIX = ' Caf\u00e9 ';
+
+const REQUEST_SCHEMA = 'CreateSmsBulkMessageRequest';
+
+interface TextMember {
+  pointer: string;
+  /** The schema location: the pointer with `*` for an array index or a name of additionalProperties. */
+  location: string;
+  value: string;
+  /** The schema's maximum length of the member. */
+  maxLength?: number;
+}
+
+/**
+ * The string members of `body` the request schema leaves free (no enum, no format: a value of a
+ * format, a UUID, is compared as what it names by many stores), the first of each schema location
+ * (one recipient, one template variable): derived from the schema, not listed by hand.
+ */
+function textMembers(body: BulkRequestBody): TextMember[] {
+  const root = jsonSchemaFor(REQUEST_SCHEMA) as Record<string, unknown>;
+  const defs = (root.$defs ?? {}) as Record<string, Record<string, unknown>>;
+  const resolve = (s: Record<string, unknown>): Record<string, unknown> =>
+    typeof s.$ref === 'string' ? resolve(defs[decodeURIComponent(s.$ref.replace('#/$defs/', '')).replace(/~1/g, '/').replace(/~0/g, '~')] ?? {}) : s;
+  const out: TextMember[] = [];
+  const walk = (node: Record<string, unknown>, value: unknown, pointer: string, location: string): void => {
+    const schema = resolve(node);
+    if (typeof value === 'string') {
+      if (schema.type === 'string' && schema.enum === undefined && schema.format === undefined) {
+        out.push({ pointer, location, value, ...(typeof schema.maxLength === 'number' ? { maxLength: schema.maxLength } : {}) });
+      }
+      return;
+    }
+    if (Array.isArray(value)) {
+      if (value.length > 0 && schema.items && typeof schema.items === 'object') walk(schema.items as Record<string, unknown>, value[0], `${pointer}/0`, `${location}/*`);
+      return;
+    }
+    if (value === null || typeof value !== 'object') return;
+    const properties = (schema.properties ?? {}) as Record<string, Record<string, unknown>>;
+    const additional = typeof schema.additionalProperties === 'object' ? (schema.additionalProperties as Record<string, unknown>) : undefined;
+    let additionalSeen = false;
+    for (const [key, member] of Object.entries(value)) {
+      const token = key.replace(/~/g, '~0').replace(/\//g, '~1');
+      if (properties[key]) walk(properties[key], member, `${pointer}/${token}`, `${location}/${token}`);
+      else if (additional && !additionalSeen) {
+        additionalSeen = true;
+        walk(additional, member, `${pointer}/${token}`, `${location}/*`);
+      }
+    }
+  };
+  walk(root, body, '', '');
+  return out;
+}
+
+function withValue(body: BulkRequestBody, pointer: string, value: string): BulkRequestBody {
+  const copy = structuredClone(body) as unknown as Record<string, unknown>;
+  const segments = pointer.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+  let node: Record<string, unknown> = copy;
+  for (const s of segments.slice(0, -1)) node = node[s] as Record<string, unknown>;
+  node[segments.at(-1)!] = value;
+  return copy as unknown as BulkRequestBody;
+}
+
+const validRequest = (body: BulkRequestBody) => validateRequestBody('createSmsBulkMessage', body).length === 0;
+
+/**
+ * `body` with the suffix every near-equal change needs appended to each free-text member the run
+ * chose (not a value it was given: the sender, a recipient of the pool), within the member's maximum
+ * length; a member the schema would then refuse is left as it was.
+ */
+export function nearEqualReady(body: BulkRequestBody, given: readonly string[] = []): BulkRequestBody {
+  let out = body;
+  for (const { pointer, value, maxLength } of textMembers(body)) {
+    if (given.includes(value) || value.endsWith(NEAR_EQUAL_SUFFIX)) continue;
+    // Code points, as JSON Schema counts a length (a cut never splits a surrogate pair).
+    const chars = [...value];
+    const room = maxLength === undefined ? chars.length : Math.max(0, maxLength - [...NEAR_EQUAL_SUFFIX].length);
+    const ready = withValue(out, pointer, `${chars.slice(0, room).join('')}${NEAR_EQUAL_SUFFIX}`);
+    if (validRequest(ready)) out = ready;
+  }
+  return out;
+}
+
+/** A one-field change a normaliser erases. */
+export interface NearEqualVariant extends DifferentVariant {
+  /** The member's schema location (see textMembers). */
+  location: string;
+  change: NearEqualChange;
+}
+
+/**
+ * Every near-equal change of every free-text member of `body` that is still a valid body and a
+ * different value (no letter to swap, nothing to decompose: left out); members at a schema location
+ * `skip` names (varied already in another body) are left out.
+ */
+export function nearEqualVariants(body: BulkRequestBody, skip: ReadonlySet<string> = new Set()): NearEqualVariant[] {
+  return textMembers(body)
+    .filter((m) => !skip.has(m.location))
+    .flatMap(({ pointer, location, value }) =>
+      (Object.keys(NEAR_EQUAL_CHANGES) as NearEqualChange[]).flatMap((change) => {
+        const changed = NEAR_EQUAL_CHANGES[change](value);
+        if (changed === value) return [];
+        const variant = withValue(body, pointer, changed);
+        return validRequest(variant) ? [{ pointer, location, body: variant, change }] : [];
+      }),
+    );
+}
+

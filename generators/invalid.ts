@@ -195,11 +195,17 @@ type LaxPosition = (typeof LAX_PATTERN_POSITIONS)[number];
 /** One kind per pattern-constrained string of the body and lax form of it (generators/lax-forms.ts). */
 export const LAX_PATTERN_KINDS = LAX_PATTERN_POSITIONS.flatMap((at) => LAX_FORMS.map((form) => `lax ${at}: ${form}` as const));
 
-/** The positions of the body's strings that carry a pattern or a format, walked from the schema. */
-function patternPositions(): string[] {
+/** The submission's request schema, with a resolver of its `#/$defs/` references. */
+function bulkRequestSchema(): { root: SchemaObject; resolve: (s: SchemaObject) => SchemaObject } {
   const root = componentSchema('CreateSmsBulkMessageRequest');
   const defs = (root.$defs ?? {}) as Record<string, SchemaObject>;
   const resolve = (s: SchemaObject): SchemaObject => (typeof s.$ref === 'string' ? resolve(defs[s.$ref.replace('#/$defs/', '')]!) : s);
+  return { root, resolve };
+}
+
+/** The positions of the body's strings that carry a pattern or a format, walked from the schema. */
+function patternPositions(): string[] {
+  const { root, resolve } = bulkRequestSchema();
   const out: string[] = [];
   const walk = (schema: SchemaObject, at: string): void => {
     const s = resolve(schema);
@@ -771,9 +777,7 @@ const pointerToken = (name: string) => name.replace(/~/g, '~0').replace(/\//g, '
  * Positions and types come from the CreateSmsBulkMessageRequest schema, walked along `body`.
  */
 export function wrongTypeCases(body: BulkRequestBody, requires: Array<'template'> = []): InvalidCase[] {
-  const root = componentSchema('CreateSmsBulkMessageRequest');
-  const defs = (root.$defs ?? {}) as Record<string, SchemaObject>;
-  const resolve = (s: SchemaObject): SchemaObject => (typeof s.$ref === 'string' ? resolve(defs[s.$ref.replace('#/$defs/', '')]!) : s);
+  const { root, resolve } = bulkRequestSchema();
   const cases: InvalidCase[] = [];
   // The body's root given each JSON type but an object (blind defect blind5-null-body-500 read a
   // null body as an object): refused as a malformed request, never a 5xx. A parser may refuse it

@@ -49,6 +49,8 @@ function basicCredentials(header: string | undefined): { id: string; secret: str
 export function createAuthHandler(store: Store, tokens: TokenService, defects: ActiveDefects = new Set()): RequestListener {
   /** Until when (ms) each client's last token is valid: read only by the re-issue defects. */
   const liveUntil = new Map<string, number>();
+  /** Until when (ms) each client's authentication is trusted: read only by the `blind6-token-client-auth-cached` defect. */
+  const authenticatedUntil = new Map<string, number>();
   return (req, res) => {
     const chunks: Buffer[] = [];
     let size = 0;
@@ -73,7 +75,10 @@ export function createAuthHandler(store: Store, tokens: TokenService, defects: A
     const app = credentials ? store.application(credentials.id) : undefined;
     // 5.1: a wrong secret is refused (the defect compares only as many characters as the secret has).
     const secret = credentials && app && defects.has('token-secret-prefix-accepted') ? credentials.secret.slice(0, app.clientSecret.length) : credentials?.secret;
-    if (!credentials || !app || secret === undefined || !sameSecret(secret, app.clientSecret)) {
+    // 5.1: every request authenticates (the blind6 defect trusts a client id that authenticated
+    // while the token it got is still valid, whatever secret comes with it).
+    const trusted = credentials !== undefined && app !== undefined && defects.has('blind6-token-client-auth-cached') && (authenticatedUntil.get(app.clientId) ?? 0) > Date.now();
+    if (!credentials || !app || (!trusted && (secret === undefined || !sameSecret(secret, app.clientSecret)))) {
       return send(res, req, 401, { error: 'invalid_client', error_description: 'Client authentication failed.' }, {
         'WWW-Authenticate': 'Basic realm="oauth2", charset="UTF-8"',
       });
@@ -93,6 +98,7 @@ export function createAuthHandler(store: Store, tokens: TokenService, defects: A
     }
     const { token, expiresIn } = await tokens.issue(app.clientId, 'valid', live && defects.has('token-reissue-unpublished-key') ? 'next' : 'current');
     if (defects.has('token-reissue-refused') || defects.has('token-reissue-unpublished-key')) liveUntil.set(app.clientId, Date.now() + expiresIn * 1000);
+    if (defects.has('blind6-token-client-auth-cached')) authenticatedUntil.set(app.clientId, Date.now() + expiresIn * 1000);
     send(res, req, 200, { access_token: token, token_type: 'Bearer', expires_in: expiresIn });
   }
 }

@@ -17,7 +17,7 @@ export interface BlindDefect {
   topic: Topic;
   description: string;
   /** The authoring round that wrote it. */
-  round: 1 | 2 | 3 | 4 | 5;
+  round: 1 | 2 | 3 | 4 | 5 | 6;
 }
 
 const registry = [
@@ -158,6 +158,28 @@ const registry = [
   // sequences
   { id: 'blind5-bulk-ownership-skipped-after-own-read', requirement: 'SEQ-OWNERSHIP-AFTER-ANY', topic: 'sequences', round: 5, description: "Once an application has read one of its business's bulks, a per-application flag skips the ownership check of later bulk reads: another business's bulk then answers 200 under the caller's business." },
   { id: 'blind5-key-released-after-conflict', requirement: 'SEQ-KEY-BOUND-TO-FIRST', topic: 'sequences', round: 5, description: 'A 409 conflict releases the key (its record is dropped as poisoned): the first body sent again with that key creates a second bulk instead of replaying the first.' },
+  // Round 6 (blind6-): written from the document and the reference alone.
+  // auth-ordering
+  { id: 'blind6-replay-served-before-auth', requirement: 'AUTH-ALL-OPERATIONS', topic: 'auth-ordering', round: 6, description: 'The idempotency middleware runs ahead of authentication and replays by business and key alone: a repeat of a used key sent without any Authorization header gets the 202 replay.' },
+  // idempotency
+  // recipient-limits
+  // cursors
+  // bulk-invariants
+  { id: 'blind6-bulk-message-rendered-first-recipient', requirement: 'BULK-ECHO-REQUEST', topic: 'bulk-invariants', round: 6, description: "A message-based bulk shows its message as rendered for its first recipient (double-brace placeholders filled from that recipient's variables, emptied when it has none) instead of the submitted text." },
+  { id: 'blind6-intake-from-rows-after-listing', requirement: 'BULK-COUNTS-ONE-WAY', topic: 'bulk-invariants', round: 6, description: "Once a bulk's rows were listed, reads recount intake from the rows table: repeated numbers, which have no row, drop out of intake.bad (it goes down to 0)." },
+  // wallet
+  // concealment
+  { id: 'blind6-listing-cache-by-bulk-and-query', requirement: 'CONC-CROSS-BUSINESS-BULK', topic: 'concealment', round: 6, description: "Listing pages are cached by bulk id and query string (not by business or caller) and the cache is read before the ownership check: once another business listed its bulk, the same listing under the caller's business answers 200 with its rows." },
+  // request-id
+  // problem-details
+  // problem-details
+  // validation
+  // schemas
+  // webhooks
+  { id: 'blind6-unknown-endpoint-204-after-deactivation', requirement: 'HOOK-NOT-FOUND', topic: 'webhooks', round: 6, description: "Once the business has deactivated an endpoint, an id that exists nowhere falls into the handler's already-deactivated branch: 204 instead of a refusal." },
+  { id: 'blind6-deactivated-endpoint-skips-grant', requirement: 'HOOK-FORBIDDEN', topic: 'webhooks', round: 6, description: 'An already deactivated endpoint short-circuits to 204 before the grant is checked (idempotent DELETE): any authenticated application, granted or not, gets 204 for it under its business path.' },
+  // messages
+  // sequences
 ] as const satisfies readonly BlindDefect[];
 
 export type BlindDefectId = (typeof registry)[number]['id'];

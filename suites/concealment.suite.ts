@@ -10,8 +10,8 @@ import { codeOf, describeResponse, expectProblem } from './support/problem.ts';
 import { compareAnswers, describeDifference } from './support/answers.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
 import { declareMatrixColumns } from './support/matrix-run.ts';
-import { isolationOf, matrixRows } from './support/authorization.ts';
-import { queryValue, sentName } from './support/listings.ts';
+import { isolationOf, matrixRows, pathOf } from './support/authorization.ts';
+import { queryShown, queryValue, sentName } from './support/listings.ts';
 
 /** The reads of the spec whose path names a bulk SMS (the bulk's own isolation rule, 5). */
 const BULK_READS = matrixRows().filter((r) => !r.writes && r.resourceParam !== undefined && isolationOf(r.resourceParam) === 'CONC-CROSS-BUSINESS-BULK');
@@ -200,12 +200,12 @@ describe('concealment (4.4, 5.8)', () => {
       // bulk) refuses as well: the order of validation and ownership is open.
       const answers: string[] = [];
       for (const row of BULK_READS.filter((r) => r.operation !== 'getSmsBulkMessage')) {
-        const path = row.template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(name === row.businessParam ? businessId : foreignId));
+        const path = pathOf(row, businessId, foreignId);
         const shapes: Array<{ what: string; query: Array<[string, string]> }> = [{ what: 'no query', query: [] }];
         for (const q of row.query) {
           const { value, missing } = await queryValue(t, row, q.name);
           if (value === undefined) t.note(`${row.operation} ?${q.name} not sent: ${missing}`);
-          else shapes.push({ what: `?${q.name}=${value.length > 24 ? `${value.slice(0, 24)}…` : value}`, query: [[sentName(t, q.name), value]] });
+          else shapes.push({ what: queryShown(q.name, value), query: [[sentName(t, q.name), value]] });
         }
         for (const { what, query } of shapes) {
           const res = await t.api.send({ method: 'GET', path, query });

@@ -4,7 +4,7 @@ import type { ApiResponse, Caller } from '../harness/client.ts';
 import { headerBoundaryCaseArbs } from '../generators/boundaries.ts';
 import { parameterSchema } from '../generators/parameters.ts';
 import { componentSchema } from '../generators/domain.ts';
-import { differentVariantKinds, equalVariantsArb } from '../generators/equivalence.ts';
+import { differentVariantKinds, equalVariantsArb, nearEqualReady, nearEqualVariants, type DifferentVariant, type NearEqualVariant } from '../generators/equivalence.ts';
 import type { CheckContext } from './support/check.ts';
 import { describe } from './support/declare.ts';
 import { checksFor } from './support/check.ts';
@@ -12,6 +12,8 @@ import {
   bodyOptions,
   bulkIdOf,
   createdDuring,
+  maxPollReads,
+  pollUntilCompleted,
   submitAccepted,
   submitBulk,
   validBodies,
@@ -31,6 +33,12 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 
 /** One-field changes conflict-one-field-changed sends at most: each reachable field of two bodies. */
 const CONFLICT_CASES = 14;
+
+/**
+ * Near-equal changes it sends at most, one request each under a key already bound: four per
+ * free-text member (message, a template variable value, from; see generators/equivalence.ts).
+ */
+const NEAR_EQUAL_CASES = 12;
 
 /** The longest sender identity (2.1), for a sender one character away from the run's. */
 const SENDER_MAX = componentSchema('SenderId').maxLength as number;
@@ -152,10 +160,11 @@ describe('idempotency (4.0, 4.1 rules 2-6)', () => {
   check(
     {
       id: 'conflict-one-field-changed',
-      title: 'POST a body, then a body differing in one field under the same key: 409 idempotency_conflict, no Location, nothing created, the key still replays the original',
+      title:
+        'POST a body, then a body differing in one field under the same key: 409 idempotency_conflict, no Location, nothing created, the key still replays the original; also for each free-text member changed so that only a normaliser (white space, letter case, NFD, full width) would call it the same; the topic\'s first key, read once its bulk completed, still replays',
       requirements: ['IDEM-CONFLICT', 'IDEM-KEY-PERMANENT'],
-      // Three per change, and the topic's first key again.
-      maxRequests: 3 * CONFLICT_CASES + 1,
+      // Three per change, one per near-equal change, and the topic's first key read until completed and repeated.
+      maxRequests: (run) => 3 * CONFLICT_CASES + NEAR_EQUAL_CASES + maxPollReads(run) + 1,
       writes: CREATES,
     },
     async (t) => {
@@ -173,13 +182,32 @@ describe('idempotency (4.0, 4.1 rules 2-6)', () => {
       const otherSender = `${sender.slice(0, SENDER_MAX - 1)}${sender.endsWith('Z') ? 'Y' : 'Z'}`;
       const options = { ...bodyOptions(t), otherSenderIds: [otherSender] };
       const contents: Array<'message' | 'template'> = f.templateId && f.templatePlaceholders?.length ? ['message', 'template'] : ['message'];
-      const cases = contents.flatMap((content) => {
+      // Each body's free-text members end in what a normaliser changes (a cased letter, a composed
+      // character, a trailing space), so each near-equal change below has something to change.
+      const given = [sender, ...(options.pool ?? [])];
+      const varied = new Set<string>();
+      const bodies = contents.map((content) =>
         // Two entries at least, so their order can change (blind defect blind-fingerprint-sorts-recipients).
-        const body = twoNumbers(generate(t, validBodies(t, { content, count: { min: 2, max: 5 } }), `conflict ${content} body`), options.pool);
-        return differentVariantKinds(body, options).map((kind, i) => ({ body, changed: generate(t, kind, `conflict ${content} change ${i}`) }));
+        nearEqualReady(twoNumbers(generate(t, validBodies(t, { content, count: { min: 2, max: 5 } }), `conflict ${content} body`), options.pool), given),
+      );
+      const oneField = bodies.flatMap((body, b) =>
+        differentVariantKinds(body, options).map((kind, i) => ({ body, changed: generate(t, kind, `conflict ${contents[b]} change ${i}`) as DifferentVariant | NearEqualVariant })),
+      );
+      // Different JSON values that trimming, case folding or Unicode normalisation would make equal
+      // (blind defect blind6-fingerprint-normalizes-message-whitespace): still another payload.
+      const near = bodies.flatMap((body) => {
+        const variants = nearEqualVariants(body, varied);
+        for (const v of variants) varied.add(v.location);
+        return variants.map((changed) => ({ body, changed }));
       });
-      for (const { body, changed } of cases.slice(0, CONFLICT_CASES)) {
-        const first = await original(t, body);
+      const cases = [...oneField.slice(0, CONFLICT_CASES), ...near.slice(0, NEAR_EQUAL_CASES)];
+      // Each body's latest original: a near-equal repeat goes to its key (one request, not three; the
+      // latest, so a key forgotten after ten others, blind4-key-lru-eviction, is met by the first key's repeat below).
+      const bound = new Map<BulkRequestBody, Awaited<ReturnType<typeof original>>>();
+      for (const { body, changed } of cases) {
+        const near = 'change' in changed ? changed.change : undefined;
+        const first = (near !== undefined && bound.get(body)) || (await original(t, body));
+        bound.set(body, first);
         const { result: second, created } = await createdDuring(t, () => submitBulk(t, changed.body, { key: first.key }));
         const res = second.response;
         t.evidence(first.response);
@@ -188,10 +216,11 @@ describe('idempotency (4.0, 4.1 rules 2-6)', () => {
           status: senderChanged ? [409, 403] : 409,
           codes: senderChanged ? ['idempotency_conflict', 'sender_not_authorized'] : ['idempotency_conflict'],
           requirement: 'IDEM-CONFLICT',
-          why: `4.1 rule 4: ${changed.pointer} changed`,
+          why: `4.1 rule 4: ${changed.pointer} changed${near ? ` (${near}: another JSON value, whatever a normaliser makes of it)` : ''}`,
         });
         t.expect(res.headers['location'] === undefined, 'IDEM-CONFLICT', 'no Location on the 409', `Location ${res.headers['location']}`, res);
         if (created !== undefined) t.expect(created === 0, 'IDEM-CONFLICT', 'no bulk created by the conflicting repeat', `${created} created`, res);
+        if (near !== undefined) continue;
         const again = await submitBulk(t, body, { key: first.key });
         t.expect(
           sameResponse(first.response, again.response),
@@ -202,11 +231,15 @@ describe('idempotency (4.0, 4.1 rules 2-6)', () => {
           again.response,
         );
       }
-      t.note(`one-field changes sent: ${cases.map((c) => c.changed.pointer).join(', ')}`);
+      t.note(`one-field changes sent: ${cases.map((c) => ('change' in c.changed ? `${c.changed.pointer} (${c.changed.change})` : c.changed.pointer)).join(', ')}`);
       // The topic's first key, after every original since (a dozen keys or more): still replayed
-      // (blind defect blind4-key-lru-eviction kept the application's last ten keys only).
+      // (blind defect blind4-key-lru-eviction kept the application's last ten keys only), and after
+      // a read showed its bulk completed: a key is bound whatever the bulk's lifecycle did meanwhile
+      // (blind defect blind6-key-freed-when-bulk-completes dropped the record with the finished job).
       if (earliest && earliest.later > 0) {
         const { key, body, response, id, later } = earliest;
+        const lifecycle = id === undefined ? undefined : await pollUntilCompleted(t, id);
+        if (lifecycle) t.note(`bulk ${id} ${lifecycle.completed ? 'read completed' : `last read ${String(lifecycle.final?.body.status ?? lifecycle.unexpected?.status)}`} before its key was repeated`);
         const res = (await submitBulk(t, body, { key })).response;
         const newId = res.status >= 200 && res.status < 300 ? bulkIdOf(res) : undefined;
         // One assertion: a new bulk is one way the replay differs (the message names it first).

@@ -2,6 +2,7 @@
 // topic last, so the exchange log holds what every other topic met; a small sweep of its own adds
 // the statuses the log lacks, so the topic also stands alone. On the embedded reference, faults
 // force the 429, 500 and 503 that a real host only shows when they happen.
+import * as fc from 'fast-check';
 import type { ApiRequest, ApiResponse } from '../harness/client.ts';
 import type { Exchange } from '../core/model.ts';
 import type { RequirementId } from '../spec/requirement-ids.ts';
@@ -23,7 +24,9 @@ import {
   type ResponseView,
 } from './support/problem.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
-import { undeclaredMethodCount, undeclaredMethodRequests, unusualRequestCount, unusualRequests } from './support/unusual.ts';
+import { pathIdFormCount, pathIdFormRequests, undeclaredMethodCount, undeclaredMethodRequests, unusualRequestCount, unusualRequests } from './support/unusual.ts';
+import { OTHER_ID_FORMS } from '../generators/id-forms.ts';
+import { generate } from './support/property.ts';
 import { inWaves } from './support/waves.ts';
 import { isSandbox } from './support/bulk.ts';
 import { isKnownProblemCode } from '../spec/problem-codes.ts';
@@ -392,10 +395,10 @@ describe('problem-details (7)', () => {
     {
       id: 'unusual-requests-no-5xx',
       title:
-        'Every operation of the spec sent with one unusual but well-formed change (Accept of another type or with q-values, an unknown or a repeated query parameter, a trailing slash, an extra header, an empty body where none is taken), and every path with a method the spec does not declare on it: never a 5xx',
+        'Every operation of the spec sent with one unusual but well-formed change (Accept of another type or with q-values, an unknown or a repeated query parameter, a trailing slash, an extra header, an empty body where none is taken), every path id of every operation in upper case and in one other form (braces, no hyphens, a urn:uuid: prefix, white space around it, a UUIDv4, one character), and every path with a method the spec does not declare on it: never a 5xx',
       requirements: ['PROB-NO-5XX-FOR-CLIENT-FAULT'],
       uses: ['businessId', 'expiredCursorBulkId', 'messageId', 'recipients'],
-      maxRequests: () => unusualRequestCount() + undeclaredMethodCount(),
+      maxRequests: () => unusualRequestCount() + pathIdFormCount() + undeclaredMethodCount(),
       // Writes go only where a refusal follows (an unknown endpoint, an invalid body): nothing changes.
       writes: 'sends a DELETE of a random endpoint id, an invalid bulk SMS body and methods no path declares without a body, each refused',
       readsInSafe: true,
@@ -407,15 +410,22 @@ describe('problem-details (7)', () => {
       const key = (label: string) => t.api.idempotencyKey(`unusual-${label}`);
       const all = [
         ...unusualRequests(t.config.fixtures, t.config.params, unknownId, key, isSandbox(t.config)),
+        // Blind defect blind6-upper-case-bulk-id-500: a path id in a form a parser trips on.
+        ...pathIdFormRequests(t.config.fixtures, unknownId, key, generate(t, fc.nat({ max: OTHER_ID_FORMS.length - 1 }), 'path id form start')),
         ...undeclaredMethodRequests(t.config.fixtures, unknownId, key, t.config.target.embedded),
       ];
       const cases = all.filter((c) => !c.writes || t.config.settings.profile !== 'safe');
       if (cases.length === 0) t.skip('the fixtures name no business, so no operation can be called');
       const answers: string[] = [];
       // Independent requests, each refused or read: sent a wave at a time.
+      const idForms: string[] = [];
       await inWaves(t, cases, (c) => t.api.send(c.request), (c, res) => {
-        if (expectNoServerFault(t, res, c.name)) answers.push(`${c.name}: ${describeResponse(res)}`);
+        if (!expectNoServerFault(t, res, c.name)) return;
+        // How the target reads an id in another form (upper case is a UUID too): recorded, not judged.
+        if (c.idForm) idForms.push(`${c.name}: ${res.status}`);
+        else answers.push(`${c.name}: ${describeResponse(res)}`);
       });
+      if (idForms.length > 0) t.note(`path ids in other forms: ${idForms.join('; ')}`);
       t.note(`${cases.length} unusual requests, none answered 5xx${all.length > cases.length ? ` (${all.length - cases.length} writes left out in profile safe)` : ''}`);
       t.note(answers.slice(0, 12).join('; '));
     },

@@ -230,16 +230,19 @@ describe('request-id (4.0, 4, 7, 8)', () => {
   check(
     {
       id: 'echo-every-length',
-      title: 'GET with a valid X-Request-Id of a random length from 1 to 128 (property): the response header is exactly that value',
+      title:
+        'GET with a valid X-Request-Id of a random length from 1 to 128 (property): the response header is exactly that value; the first id sent again, on the same operation and on another, is echoed again',
       requirements: ['RID-ECHO', 'RID-LENGTH-BOUNDARY'],
-      maxRequests: { perCase: 1, maxCases: 20 },
+      maxRequests: { fixed: 2, perCase: 1, maxCases: 20 },
     },
     async (t) => {
       const ids = fc.integer({ min: 1, max: 128 }).chain(requestIdOfLength);
+      let first: string | undefined;
       const { runs } = await forAll(
         t,
         ids,
         async (sent) => {
+          first ??= sent;
           const res = await t.api.send(probe(t, sent));
           const got = res.headers['x-request-id'];
           t.expect(got === sent, 'RID-ECHO', `X-Request-Id ${JSON.stringify(sent)} (${sent.length} characters)`, `X-Request-Id ${JSON.stringify(got ?? null)}`, res);
@@ -247,6 +250,19 @@ describe('request-id (4.0, 4, 7, 8)', () => {
         { maxRuns: 20 },
       );
       t.note(`${runs} random valid request ids echoed exactly`);
+      // 4.0 asks a valid id to be echoed, not to be unique: one the target has seen comes back too,
+      // on the same operation and on another (blind defect blind6-request-id-reuse-replaced).
+      const again = first!;
+      const business = t.config.fixtures.businessId ?? randomUuidV7(t, 'request-id/business');
+      const repeats: Array<[string, ApiRequest]> = [
+        ['on the same operation', probe(t, again)],
+        ['on another operation', { method: 'GET', path: paths.message(business, randomUuidV7(t, 'request-id/reused')), headers: { 'x-request-id': again } }],
+      ];
+      const answers = await allInWaves(t, repeats, ([, request]) => t.api.send(request));
+      for (const [i, [where]] of repeats.entries()) {
+        const got = answers[i]!.headers['x-request-id'];
+        t.expect(got === again, 'RID-ECHO', `X-Request-Id ${JSON.stringify(again)} echoed again, sent a second time ${where}`, `X-Request-Id ${JSON.stringify(got ?? null)}`, answers[i]!);
+      }
     },
   );
 

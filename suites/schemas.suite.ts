@@ -9,7 +9,7 @@ import { COMPONENT_RULES } from '../spec/schema-rules.ts';
 import type { CheckContext } from './support/check.ts';
 import { describe } from './support/declare.ts';
 import { checksFor } from './support/check.ts';
-import { businessIdOf, submitBulk, validBodies } from './support/bulk.ts';
+import { businessIdOf, maySubmit, submitBulk, validBodies } from './support/bulk.ts';
 import { apiExchanges, jsonBodyOf, type ApiExchange } from './support/exchanges.ts';
 import { paths } from './support/paths.ts';
 import { generate } from './support/property.ts';
@@ -143,7 +143,7 @@ function ownSweep(t: CheckContext): Promise<void> {
     reads.push({ method: 'GET', path: paths.walletBalance(businessId), as: 'none' });
     // Independent reads: sent a wave at a time.
     await allInWaves(t, reads, (request) => t.api.send(request));
-    if (t.config.settings.profile === 'full' && fixtures.senderId && (t.config.target.embedded || (fixtures.recipients ?? []).length > 0)) {
+    if (maySubmit(t)) {
       const { response } = await submitBulk(t, generate(t, validBodies(t), 'schemas sweep'));
       const id = (response.json as { id?: unknown } | undefined)?.id;
       if (typeof id === 'string') {
@@ -274,7 +274,7 @@ describe('schemas (2, 4, 9)', () => {
       const businessId = businessIdOf(t);
       const batches = `/v1/businesses/${encodeURIComponent(businessId)}/sms/batches`;
       const answers = [await t.api.send({ method: 'GET', path: batches })];
-      if (t.config.settings.profile === 'full' && (t.config.target.embedded || (t.config.fixtures.recipients ?? []).length > 0) && t.config.fixtures.senderId) {
+      if (maySubmit(t)) {
         const body = generate(t, validBodies(t), 'batches');
         answers.push(
           await t.api.send({ method: 'POST', path: batches, json: body, headers: { 'Idempotency-Key': t.api.idempotencyKey('batches') } }),

@@ -7,7 +7,9 @@ import type { FieldError } from '../problems.ts';
 import { MAX_RECIPIENTS, checkVariables, isE164, placeholdersOf, validateBulkBody, type BulkBody } from './bulk-body.ts';
 import type { Call } from './call.ts';
 import { readByOwner } from './bulk-read.ts';
-import { inFlight, latestAccepted, renderBulk } from './render.ts';
+import { bulkResponseCache, collectedJobs, firstRecipientVariables, inFlight, latestAccepted, latestSubmissionAt, renderBulk } from './render.ts';
+import { refusalHolds } from './wallet.ts';
+import type { StoredResponse } from '../store.ts';
 
 const OPERATION = 'createSmsBulkMessage';
 const DAY = 24 * 60 * 60 * 1000;
@@ -104,6 +106,10 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   // 4.1 rule 1: count every submitted entry (duplicates and invalid numbers included) before
   // anything else about the entries, and create nothing when the count is above the maximum.
   const recipients = isRecord(body) && Array.isArray(body.recipients) ? (body.recipients as unknown[]) : undefined;
+  // 2.5: no reservations in v1 (the blind6 defect holds the cost of the entries as soon as the body is
+  // read and releases it only on acceptance, so a refused submission leaves its hold).
+  const holds = d.has('blind6-reserved-hold-left-by-refusal') ? (refusalHolds.get(store) ?? refusalHolds.set(store, new Map()).get(store)!) : undefined;
+  if (holds && recipients) holds.set(businessId, (holds.get(businessId) ?? 0) + 0.04 * recipients.length);
   if (recipients) {
     let max = d.has('recipient-limit-1001-accepted') ? MAX_RECIPIENTS + 1 : d.has('recipient-limit-999') ? MAX_RECIPIENTS - 1 : MAX_RECIPIENTS;
     // 8: one maximum for every submission (the blind defect halves it for template-based ones).
@@ -112,6 +118,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     if (d.has('blind4-promotional-limit-500') && isRecord(body) && body.classification === 'promotional') max = 500;
     // 8: the maximum is per submission (the blind defect counts the business's last hour of submissions).
     if (d.has('blind-limit-rolling-window')) max -= recentEntries(call, businessId);
+    // 8: higher quotas are not available (the blind6 defect promotes a business after an at-max acceptance).
+    if (d.has('blind6-limit-raised-after-at-max') && raisedQuota.get(store)?.has(businessId)) max = 2 * MAX_RECIPIENTS;
     let count = d.has('recipient-limit-counts-unique') ? new Set(recipients.map((r) => JSON.stringify(r))).size : recipients.length;
     // 4.1 rule 1: invalid numbers count too (the blind defect counts well-formed numbers only).
     if (d.has('blind3-limit-skips-invalid-numbers')) count = recipients.filter((r) => isRecord(r) && isE164(r.to)).length;
@@ -131,6 +139,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
       if (d.has('recipient-limit-creates-bulk')) store.saveBulk(orphanBulk(call, businessId));
       // 4.1 rule 1: refused before billing (the defect debits the wallet all the same).
       if (d.has('recipient-limit-billed')) debit(store.business(businessId)!, 0.04 * recipients.length);
+      // 4.1 rule 1 / 7: 422 recipient_limit_exceeded (the blind6 defect refuses it as a plan quota, 403).
+      if (d.has('blind6-over-limit-403-quota')) return call.problem('permission_denied', 'The business plan allows at most 1000 recipient entries per submission.');
       if (d.has('recipient-limit-status-400')) {
         return call.validationFailed('Too many recipients.', [{ pointer: '/recipients', code: 'field_invalid' }]);
       }
@@ -168,6 +178,17 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   // 4.1: an empty recipients array is refused and creates nothing (the defect records the bulk first).
   if (recipients?.length === 0 && d.has('zero-recipients-creates-bulk')) store.saveBulk(orphanBulk(call, businessId));
   const errors = validateBulkBody(body, d);
+  // 4.1 rule 2: a refused request leaves the key's record alone (the blind6 defect writes its own fingerprint into it).
+  if (errors.length > 0 && key && d.has('blind6-invalid-repeat-rebinds-key')) {
+    const bound = [call.app!.clientId, businessId, OPERATION, key].join('\u0000');
+    const record = store.idempotency(bound);
+    if (record) store.saveIdempotency(bound, { ...record, fingerprint: `refused:${rawBody}` });
+  }
+  // 4.1 rules 2-4: a body refused under a used key is refused (the sequence defect's error path falls back to the key's replay).
+  if (errors.length > 0 && key && d.has('faulty-repeat-replayed')) {
+    const used = store.idempotency([call.app!.clientId, businessId, OPERATION, key].join('\u0000'));
+    if (used) return call.raw(used.response.status, used.response.body, used.response.location ? { Location: used.response.location } : {});
+  }
   if (errors.length > 0) return refuse('The request body is invalid.', errors);
   const valid = body as BulkBody;
   const now = clock.now();
@@ -182,7 +203,10 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   // Equivalence is of JSON values (blind defects: the raw text is compared; the recipients are
   // compared as a set, sorted by number).
   // (Two more blind defects: classification left out; the recipients taken as distinct numbers.)
-  const fullFingerprint = d.has('blind3-fingerprint-ignores-classification')
+  // (The blind6 defect normalises the message's white space first.)
+  const fullFingerprint = d.has('blind6-fingerprint-normalizes-message-whitespace')
+    ? canonicalJson({ ...valid, ...(typeof valid.message === 'string' ? { message: valid.message.trim().replace(/\s+/g, ' ') } : {}) })
+    : d.has('blind3-fingerprint-ignores-classification')
     ? canonicalJson({ ...valid, classification: undefined })
     : d.has('blind3-fingerprint-dedupes-recipients')
       ? canonicalJson({ ...valid, recipients: valid.recipients.filter((r, i, all) => all.findIndex((o) => o.to === r.to) === i) })
@@ -198,6 +222,9 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     (d.has('blind4-fingerprint-ignores-from') ? canonicalJson({ ...valid, from: undefined }) : fullFingerprint) +
     (d.has('blind4-fingerprint-includes-request-id') ? `\u0000${String(call.req.headers['x-request-id'] ?? '')}` : '');
   let previous = scope ? store.idempotency(scope) : undefined;
+  // 4.1 rule 2: the key stays bound (the blind6 defect keeps records with the in-flight job, collected once a read saw the bulk completed).
+  const boundBulk = previous && d.has('blind6-key-freed-when-bulk-completes') ? store.bulk(bulkIdOfLocation(previous.response.location)) : undefined;
+  if (boundBulk && collectedJobs.has(boundBulk)) previous = undefined;
   // 4.1 rule 2: a key, once bound, stays bound (the blind5 defect drops a key's record after a conflict).
   if (scope && released.get(store)?.has(scope)) previous = undefined;
   // 4.1 rule 2: a new key is a new operation (the blind5 defect deduplicates equal payloads of the last ten minutes).
@@ -267,6 +294,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
         // counts the entries again; a rewritten repeat appends its numbers as rows), or rebinds the key
         // to the rewritten bytes, or the replay shows the bulk as it is now once it was read.
         if (d.has('replay-adds-intake')) replayed.intake = { ...replayed.intake, good: replayed.intake.good + valid.recipients.length };
+        // (The blind6 defect enqueues the bulk again, stamped with the repeat's time.)
+        if (d.has('blind6-replay-requeues-bulk')) replayed.acceptedAt = now;
         if (d.has('equivalent-repeat-appends-rows') && rewritten) {
           const extra = valid.recipients.map((x, i) => ({ id: uuidv7(now), position: replayed.rows.length + i, to: x.to, fate: 'delivered' as const }));
           replayed.rows = [...replayed.rows, ...extra];
@@ -289,6 +318,11 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
       const replays = (replayCounts.get(store) ?? replayCounts.set(store, new Map()).get(store)!);
       replays.set(scope!, (replays.get(scope!) ?? 0) + 1);
       const replayedBody = d.has('blind5-replay-body-empty-after-first') && replays.get(scope!)! > 1 ? '' : r.body;
+      // 4.1 rule 3: the original response (blind6 defects: labelled as a problem by the shared writer;
+      // read from a per-bulk response cache the listing also writes).
+      if (d.has('blind6-replay-labelled-problem-json')) replayHeaders['Content-Type'] = 'application/problem+json';
+      const cachedPage = replayed && d.has('blind6-replay-from-bulk-response-cache') ? bulkResponseCache.get(replayed) : undefined;
+      if (cachedPage !== undefined) return call.raw(r.status, cachedPage, replayHeaders);
       return call.raw(d.has('blind-replay-status-200') ? 200 : r.status, replayedBody, replayHeaders);
     }
   }
@@ -296,7 +330,9 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   // 5.8: the sender identity must be authorized for the business.
   // (The blind defect trims the sender before the lookup.)
   const sender = store.sender(grantedOn, d.has('blind3-sender-trimmed') ? valid.from.trim() : valid.from);
-  if (!sender?.authorized && !d.has('unauthorized-sender-accepted')) {
+  // (The blind6 defect skips the check once the application had a submission accepted on the business.)
+  const senderTrusted = d.has('blind6-sender-check-skipped-after-acceptance') && (trustedSubmitters.get(store)?.has(`${call.app!.clientId}\u0000${businessId}`) ?? false);
+  if (!sender?.authorized && !d.has('unauthorized-sender-accepted') && !senderTrusted) {
     // Nothing is accepted (one defect saves the bulk first; another names the id drafted for it).
     if (d.has('unauthorized-sender-refused-after-save')) saveOrphan();
     const extra = d.has('sender-refusal-carries-bulk-id') ? { id: uuidv7(now) } : undefined;
@@ -312,7 +348,9 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     if (!template || template.businessId !== businessId) {
       return refuse('The template does not exist for this business.', [{ pointer: '/template_id', code: 'field_invalid' }]);
     }
-    if (template.status !== 'active' && !d.has('archived-template-accepted')) {
+    // (The blind6 defect caches the active verdict per business, once an active template was used.)
+    const verdictCached = d.has('blind6-template-verdict-cached-per-business') && (activeTemplateUsed.get(store)?.has(businessId) ?? false);
+    if (template.status !== 'active' && !d.has('archived-template-accepted') && !verdictCached) {
       if (d.has('archived-template-refused-after-save')) saveOrphan();
       // 4.1 / 7: 422 (the blind defect answers 409, as a state conflict).
       return call.problem('template_not_active', 'The template is not active for new submissions.', d.has('blind4-archived-template-409') ? { status: 409 } : {});
@@ -323,7 +361,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   } else {
     placeholders = placeholdersOf(valid.message ?? '');
   }
-  const variableErrors = checkVariables(valid, placeholders, pin !== null, d);
+  // 4.1 rule 7: every recipient's variables (the blind6 defect checks the first recipient's only).
+  const variableErrors = checkVariables(d.has('blind6-variables-checked-first-recipient-only') ? { ...valid, recipients: valid.recipients.slice(0, 1) } : valid, placeholders, pin !== null, d);
   if (variableErrors.length > 0) {
     return refuse('Template variables must match the placeholders of the template.', variableErrors);
   }
@@ -357,6 +396,18 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     // 4.0: the client's valid id is echoed (the blind defect's acceptance path generates its own).
     if (d.has('blind-request-id-regenerated-on-202')) headers['X-Request-Id'] = generateRequestId();
     if (d.has('blind-limit-rolling-window')) rememberEntries(call, businessId, valid.recipients.length);
+    // What blind6 defects keep of the acceptance: the replay by business and key, the hold released,
+    // the quota tier, the sender and template verdicts, the first recipient's variables, the latest submission.
+    if (scope && d.has('blind6-replay-served-before-auth')) {
+      const perStore = businessKeyReplays.get(store) ?? businessKeyReplays.set(store, new Map()).get(store)!;
+      perStore.set(`${businessId}\u0000${key}`, { status, location, body: text });
+    }
+    if (holds) holds.set(businessId, Math.max(0, (holds.get(businessId) ?? 0) - 0.04 * valid.recipients.length));
+    if (d.has('blind6-limit-raised-after-at-max') && valid.recipients.length >= MAX_RECIPIENTS) (raisedQuota.get(store) ?? raisedQuota.set(store, new Set()).get(store)!).add(businessId);
+    if (d.has('blind6-sender-check-skipped-after-acceptance')) (trustedSubmitters.get(store) ?? trustedSubmitters.set(store, new Set()).get(store)!).add(`${call.app!.clientId}\u0000${businessId}`);
+    if (pin && d.has('blind6-template-verdict-cached-per-business')) (activeTemplateUsed.get(store) ?? activeTemplateUsed.set(store, new Set()).get(store)!).add(businessId);
+    if (bulk.message !== null && d.has('blind6-bulk-message-rendered-first-recipient')) firstRecipientVariables.set(bulk, valid.recipients[0]?.template_variables ?? {});
+    if (d.has('blind6-message-index-replaced-by-submission')) (latestSubmissionAt.get(store) ?? latestSubmissionAt.set(store, new Map()).get(store)!).set(businessId, now);
     // What blind defects keep of the acceptance: the key's place in an LRU, the latest response
     // per application, the latest bulk per business, and a debit of the wallet.
     if (scope && d.has('blind4-key-lru-eviction')) rememberKey(call, scope);
@@ -433,6 +484,20 @@ function rememberKey(call: Call, scope: string): void {
   keyOrder.set(call.deps.store, perStore);
   perStore.set(call.app!.clientId, [...recentKeys(call).filter((k) => k !== scope), scope].slice(-LRU_KEYS));
 }
+
+/** Accepted responses by business and key, per reference (the `blind6-replay-served-before-auth` defect). */
+const businessKeyReplays = new WeakMap<object, Map<string, StoredResponse>>();
+
+/** The response a used key replays, found by business and key alone (the `blind6-replay-served-before-auth` defect). */
+export function replayByBusinessKey(store: object, businessId: string, key: string): StoredResponse | undefined {
+  return businessKeyReplays.get(store)?.get(`${businessId}\u0000${key}`);
+}
+/** Businesses promoted to a higher quota tier, per reference (the `blind6-limit-raised-after-at-max` defect). */
+const raisedQuota = new WeakMap<object, Set<string>>();
+/** Applications and businesses whose sender check is skipped, per reference (the `blind6-sender-check-skipped-after-acceptance` defect). */
+const trustedSubmitters = new WeakMap<object, Set<string>>();
+/** Businesses that used an active template, per reference (the `blind6-template-verdict-cached-per-business` defect). */
+const activeTemplateUsed = new WeakMap<object, Set<string>>();
 
 /** Keys released after a conflict, per reference (the `blind5-key-released-after-conflict` defect). */
 const released = new WeakMap<object, Set<string>>();

@@ -5,7 +5,8 @@ import { projectBulk, rowStateAt } from '../lifecycle.ts';
 import { authorize } from './authorize.ts';
 import { isE164 } from './bulk-body.ts';
 import type { Call } from './call.ts';
-import { renderBulk, renderRow } from './render.ts';
+import { bulkResponseCache, collectedJobs, listedBulks, renderBulk, renderRow } from './render.ts';
+import { UUID_V7 } from '../ids.ts';
 
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
@@ -21,6 +22,13 @@ export const readByOwner = new WeakSet<BulkRecord>();
 const cursorMemory = new WeakMap<BulkRecord, { latestNext: number; presented: Set<string> }>();
 /** Bulks whose listing already answered the empty page of defect page-size-change-empty-page (once per bulk). */
 const resizedOnce = new WeakSet<BulkRecord>();
+/** What blind6 defects keep per bulk: the page size given last, the time of the latest listing, the walk's cursors. */
+const stickyLimit = new WeakMap<BulkRecord, number>();
+const lastListedAt = new WeakMap<BulkRecord, number>();
+const walkSessions = new WeakMap<BulkRecord, { presented: Set<string>; spent: Set<string> }>();
+/** Listing pages by bulk id and query string, per reference (the `blind6-listing-cache-by-bulk-and-query` defect). */
+const pageCache = new WeakMap<object, Map<string, unknown>>();
+
 /** Literal query parameter names (the document does not name them; reference choice). */
 export const PARAMS = { limit: 'limit', cursor: 'cursor', status: 'status', to: 'to' } as const;
 
@@ -62,6 +70,9 @@ function selectedBusiness(call: Call, businessId: string, bulkId: string): strin
 }
 
 export function getBulk(call: Call, pathBusinessId: string, bulkId: string): void {
+  // 4.0 / 7: a UUIDv7 in upper-case hex is a well-formed id, never a server fault (the blind6 defect's
+  // partition key parser expects lower case and throws).
+  if (call.defects.has('blind6-upper-case-bulk-id-500') && UUID_V7.test(bulkId) && /[A-F]/.test(bulkId)) throw new Error(`partition key not lower-case hex: ${bulkId}`);
   const businessId = selectedBusiness(call, pathBusinessId, bulkId);
   // 5.6: the grant before the resource (the blind defect looks the bulk up first).
   if (call.defects.has('blind-bulk-lookup-before-grant') && !call.deps.store.bulk(bulkId)) {
@@ -107,6 +118,8 @@ export function getBulk(call: Call, pathBusinessId: string, bulkId: string): voi
   }
   if (!bulk) return;
   readByOwner.add(bulk);
+  // (The blind6 defect's read path collects the in-flight job, idempotency record included, of a bulk it sees completed.)
+  if (call.defects.has('blind6-key-freed-when-bulk-completes') && projectBulk(bulk, call.deps.clock.now(), call.defects).status === 'completed') collectedJobs.add(bulk);
   call.json(200, renderBulk(call, bulk));
 }
 
@@ -123,6 +136,11 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   // (The blind5 defect reaches here without a token, on a signed cursor alone.)
   const cursorAsProof = call.app === undefined && d.has('blind5-listing-cursor-skips-auth');
   if (!d.has('blind-rows-listing-skips-grant') && !cursorAsProof && !authorize(call, businessId, 'sms.bulk.read')) return;
+  // 5.6 step 4: ownership before any page is served (the blind6 defect's page cache, keyed by bulk and
+  // query alone, answers first).
+  const pageKey = `${bulkId}?${call.query.toString()}`;
+  const cachedPage = d.has('blind6-listing-cache-by-bulk-and-query') ? pageCache.get(call.deps.store)?.get(pageKey) : undefined;
+  if (cachedPage !== undefined) return call.json(200, cachedPage);
   // 5.6 step 4: the bulk's owner is checked (blind5 defect: not for a filtered listing, served from a search index).
   const filteredQuery = call.query.get(PARAMS.status) !== null || call.query.get(PARAMS.to) !== null;
   const foreign = d.has('blind-foreign-bulk-rows-listed') || (d.has('blind5-filtered-rows-skip-ownership') && filteredQuery) ? call.deps.store.bulk(bulkId) : undefined;
@@ -161,7 +179,9 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   // 4.3: pagination.limit is the size applied; the defects report another one.
   let reportedLimit: number | undefined;
   // 4.3: an integer (the blind defect reads the size with parseInt, so 10.5 is 10).
-  const givenLimit = q.get(PARAMS.limit);
+  // (The blind6 defect reads a size given earlier to the bulk's listing when none is given now.)
+  const remembered = d.has('blind6-page-size-sticky-per-bulk') ? stickyLimit.get(bulk) : undefined;
+  const givenLimit = q.get(PARAMS.limit) ?? (remembered !== undefined ? String(remembered) : null);
   const limitText = givenLimit !== null && d.has('blind3-limit-decimal-truncated') && /^\d+\.\d+$/.test(givenLimit) ? String(Number.parseInt(givenLimit, 10)) : givenLimit;
   if (limitText === null && d.has('default-page-uncut')) {
     // The default is only written into pagination.limit; the rows are not cut below the maximum.
@@ -221,7 +241,9 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   }
   // 4.3: a cursor with its filters repeated opens its page (the blind5 defect takes the request for a new query).
   const cursorIgnored = d.has('blind5-cursor-ignored-with-filters') && cursorText !== null && (statusText !== null || toText !== null);
-  const reading = cursorText === null || cursorIgnored ? undefined : call.deps.cursors.decode(cursorText);
+  let reading = cursorText === null || cursorIgnored ? undefined : call.deps.cursors.decode(cursorText);
+  // 4.3: a cursor the server did not issue is invalid (the blind6 defect compares the signature's first 43 characters only).
+  if (reading?.ok === false && reading.reason === 'signature' && d.has('blind6-cursor-signature-prefix-compared')) reading = call.deps.cursors.decode(cursorText!.slice(0, cursorText!.indexOf('.') + 44));
   /** Matching rows to pass over (the blind5 defect's cursor holds a page number, times this request's page size). */
   let pageSkip = 0;
   let pageNumber = 0;
@@ -240,7 +262,9 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
     // 4.3: 24-hour lifetime.
     // (The blind defect reads the lifetime as seconds where the clock counts milliseconds: 86.4 s.)
     const lifetime = d.has('blind-cursor-lifetime-seconds') ? CURSOR_LIFETIME_MS / 1000 : CURSOR_LIFETIME_MS;
-    if (now - c.issuedAt >= lifetime && !d.has('expired-cursor-accepted')) return bad();
+    // (The blind6 defect counts the lifetime from the bulk's latest listing, a sliding session.)
+    const since = d.has('blind6-cursor-lifetime-slides-with-listing') ? Math.max(c.issuedAt, lastListedAt.get(bulk) ?? c.issuedAt) : c.issuedAt;
+    if (now - since >= lifetime && !d.has('expired-cursor-accepted')) return bad();
     // 4.3: bound to business, resource, filters and ordering.
     if (c.business !== businessId) return bad();
     if (c.bulk !== bulk.id && !d.has('cursor-not-bound-to-bulk')) return bad();
@@ -269,6 +293,12 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
       spent.add(cursorText!);
     }
     start = c.next;
+    // 4.3: a cursor opens its page all its life (the blind6 defect spends the walk's cursors once its last page was served).
+    if (d.has('blind6-cursors-spent-after-last-page')) {
+      const walk = walkSessions.get(bulk) ?? walkSessions.set(bulk, { presented: new Set(), spent: new Set() }).get(bulk)!;
+      if (walk.spent.has(cursorText!)) return call.json(200, { data: [], pagination: { limit, has_more: false, next_cursor: null } });
+      walk.presented.add(cursorText!);
+    }
     // 4.3 binds a cursor to business, bulk, filters and ordering, not to a page size. Defects: a
     // cursor presented at another size than it was issued at is refused, or (the first time for a
     // bulk, as a page cache rebuilt for the new size) answers an empty page that offers its place
@@ -406,5 +436,19 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   // (The blind5 defect serialises an empty page's rows as null.)
   const data = page.length === 0 && d.has('blind5-empty-page-data-null') ? null : page;
   const envelope = reading?.ok && d.has('blind-later-pages-items') ? { items: page, pagination } : { data, pagination };
+  // What blind6 defects keep of a listing: the size given, its time, the walk closed on its last page,
+  // the bulk listed, the page for the bulk's response cache, the page by bulk and query.
+  if (d.has('blind6-page-size-sticky-per-bulk') && q.get(PARAMS.limit) !== null) stickyLimit.set(bulk, limit);
+  if (d.has('blind6-cursor-lifetime-slides-with-listing')) lastListedAt.set(bulk, now);
+  const walk = walkSessions.get(bulk);
+  if (walk && reading?.ok && !hasMore) for (const presented of walk.presented) walk.spent.add(presented);
+  if (d.has('blind6-intake-from-rows-after-listing')) listedBulks.add(bulk);
+  if (d.has('blind6-replay-from-bulk-response-cache')) bulkResponseCache.set(bulk, JSON.stringify(envelope));
+  if (d.has('blind6-listing-cache-by-bulk-and-query')) (pageCache.get(call.deps.store) ?? pageCache.set(call.deps.store, new Map()).get(call.deps.store)!).set(pageKey, envelope);
+  // 4.3 / 2.6: the page and its pagination object in the body (the blind6 defect pages by RFC 8288 Link header).
+  if (d.has('blind6-pagination-in-link-header')) {
+    const next = new URLSearchParams({ ...(q.get(PARAMS.limit) !== null ? { [PARAMS.limit]: String(limit) } : {}), ...(typeof nextCursor === 'string' && hasMore ? { [PARAMS.cursor]: nextCursor } : {}) });
+    return call.json(200, { data }, hasMore ? { Link: `<${call.path}?${next.toString()}>; rel="next"` } : {});
+  }
   call.json(200, envelope, {}, d.has('blind-listing-media-type-vendor') ? 'application/vnd.api+json' : undefined);
 }

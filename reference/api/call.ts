@@ -68,6 +68,8 @@ export class Call {
   private baseHeaders(extra: Record<string, string> = {}, status?: number): Record<string, string> {
     // 4: every response carries X-Request-Id.
     if (status === 401 && this.defects.has('request-id-missing-on-401')) return extra;
+    // (The blind6 defect's authorization guard writes its 403s without it.)
+    if (status === 403 && this.defects.has('blind6-request-id-missing-on-403')) return extra;
     // 4.0: without a client id one is generated and returned (the defect returns none).
     if (this.req.headers['x-request-id'] === undefined && this.defects.has('request-id-not-generated')) return extra;
     // 4.0: an invalid client id is replaced by a generated one (the defect drops it and sends none).
@@ -149,6 +151,16 @@ export class Call {
     if (d.has('blind-problem-type-hyphenated')) body.type = String(body.type).replace(/[^/]+$/, (c) => c.replace(/_/g, '-'));
     // 7: type is {problems_base}/{code} (the blind defect ends it with a slash).
     if (d.has('blind3-problem-type-trailing-slash')) body.type = `${String(body.type)}/`;
+    // 7: errors is an array of pointer and code items (the blind6 defect writes a map from pointer to code).
+    if (errors && d.has('blind6-validation-errors-as-map')) body.errors = Object.fromEntries(errors.map((e) => [e.pointer, e.code]));
+    // 7: code is one of the section 7 codes as written (the blind6 defect writes the enum constant, upper case).
+    if (d.has('blind6-problem-code-upper-case')) body.code = String(body.code).toUpperCase();
+    // 7: request_id is this response's (the blind6 defect's error writer reads a variable set by the previous problem).
+    if (d.has('blind6-problem-request-id-of-previous')) {
+      const previous = previousProblemId.get(this.deps.counters);
+      previousProblemId.set(this.deps.counters, this.requestId);
+      if (previous !== undefined) body.request_id = previous;
+    }
     const status = options.status ?? buildProblem(code, '', this.requestId).status;
     // 7: application/problem+json (the blind defect's authentication middleware writes its 401 as application/json).
     const mediaType = d.has('problem-media-type-json') || (status === 401 && d.has('blind3-401-media-type-json')) ? 'application/json' : PROBLEM_MEDIA_TYPE;
@@ -163,6 +175,9 @@ export class Call {
     this.problem('validation_failed', detail, { errors });
   }
 }
+
+/** The request id of the previous problem answered, per reference (the `blind6-problem-request-id-of-previous` defect). */
+const previousProblemId = new WeakMap<object, string>();
 
 /** `/recipients/0/to` as `recipients.0.to` (the `validation-pointer-dotted` defect); the body root stays ''. */
 function dotted(pointer: string): string {

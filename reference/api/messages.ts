@@ -3,7 +3,7 @@ import { UUID_V7 } from '../ids.ts';
 import { authorize } from './authorize.ts';
 import type { Call } from './call.ts';
 import type { IndividualMessage, Store } from '../store.ts';
-import { renderMessage } from './render.ts';
+import { latestSubmissionAt, renderMessage } from './render.ts';
 import type { BulkRecord } from '../store.ts';
 import { listedRows } from './bulk-read.ts';
 import { rowStateAt } from '../lifecycle.ts';
@@ -71,7 +71,10 @@ export function getMessage(call: Call, businessId: string, messageId: string): v
   // collation would, while the ownership check below is skipped for an id not written as stored).
   const folded = d.has('blind3-message-id-case-folded-lookup') && messageId !== messageId.toLowerCase() ? call.deps.store.message(messageId.toLowerCase()) : undefined;
   if (folded) return call.json(200, renderMessage(call, folded));
-  const stored = call.deps.store.message(messageId);
+  let stored = call.deps.store.message(messageId);
+  // 4.4: every message of the business (the blind6 defect's index holds only the latest submission's).
+  const replacedAt = d.has('blind6-message-index-replaced-by-submission') ? latestSubmissionAt.get(call.deps.store)?.get(businessId) : undefined;
+  if (stored && replacedAt !== undefined && stored.business_id === businessId && stored.accepted_at < replacedAt) stored = undefined;
   // 4.4: the message of that id, and only of the caller's business. Blind defects: a cache keyed
   // by the business alone answers any id with the message last read there; a cache keyed by id,
   // filled by every lookup, is read before the ownership check.
@@ -97,6 +100,8 @@ export function getMessage(call: Call, businessId: string, messageId: string): v
       if (served.has(key)) return call.empty(304);
       served.add(key);
     }
+    // 4.4: the message is the body (the blind6 defect wraps it in a data envelope).
+    if (d.has('blind6-message-enveloped-in-data')) return call.json(200, { data: renderMessage(call, message) });
     return call.json(200, renderMessage(call, message));
   }
   // 4.4: individual SMS only, of the caller's business (the blind5 defect's SMS cache holds listed rows of any business).
@@ -133,6 +138,8 @@ export function getMessage(call: Call, businessId: string, messageId: string): v
       return call.problem('resource_not_found', NOT_FOUND_DETAIL, { extra: { instance: `/v1/businesses/${message.business_id}/sms/messages/${message.id}` } });
     }
     if (d.has('foreign-message-404-own-detail')) return call.problem('resource_not_found', 'This SMS message is not accessible to this business.');
+    // (The blind6 defect's ownership guard writes its 404 without an instance member.)
+    if (d.has('blind6-foreign-message-404-without-instance')) return call.problem('resource_not_found', NOT_FOUND_DETAIL, { extra: { instance: undefined } });
     // The blind defect's 404 keeps the caching header the message's row provides (its acceptance time).
     if (d.has('blind-foreign-message-404-last-modified')) {
       return call.problem('resource_not_found', NOT_FOUND_DETAIL, { headers: { 'Last-Modified': new Date(message.accepted_at).toUTCString() } });

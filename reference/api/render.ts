@@ -20,6 +20,18 @@ export function entriesInFlight(call: Call, businessId: string): number {
   return (inFlight.get(call.deps.store)?.get(businessId) ?? []).filter((b) => projectBulk(b.bulk, now, call.defects).status !== 'completed').reduce((sum, b) => sum + b.entries, 0);
 }
 
+/** What blind6 defects keep per bulk and per business (faithful code ignores them). */
+/** The first recipient's variables of a message-based bulk (the `blind6-bulk-message-rendered-first-recipient` defect). */
+export const firstRecipientVariables = new WeakMap<BulkRecord, Record<string, string>>();
+/** The last listing page served per bulk (the `blind6-replay-from-bulk-response-cache` defect). */
+export const bulkResponseCache = new WeakMap<BulkRecord, string>();
+/** Bulks whose rows were listed (the `blind6-intake-from-rows-after-listing` defect). */
+export const listedBulks = new WeakSet<BulkRecord>();
+/** Bulks a read saw completed, their in-flight job collected (the `blind6-key-freed-when-bulk-completes` defect). */
+export const collectedJobs = new WeakSet<BulkRecord>();
+/** The latest accepted submission per business (the `blind6-message-index-replaced-by-submission` defect). */
+export const latestSubmissionAt = new WeakMap<object, Map<string, number>>();
+
 /** settled at each bulk's first read (the `blind5-settled-cached-at-first-read` defect). */
 const firstSettled = new WeakMap<BulkRecord, boolean | null>();
 
@@ -102,7 +114,11 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
     settled = d.has('acceptance-settled-null') ? null : false;
     // 4.1: the acceptance response shows the intake counts (the blind defect leaves them null).
     if (d.has('blind-acceptance-intake-null')) intake = null;
+    // 4.1: submission still null (the blind6 defect shows the empty counts record made with the bulk).
+    if (d.has('blind6-acceptance-submission-empty-object')) submission = {};
   }
+  // 2.2: intake counts what was taken in (the blind6 defect recounts it from the rows once they were listed).
+  if (!options.acceptance && intake && listedBulks.has(bulk) && d.has('blind6-intake-from-rows-after-listing')) intake = { good: bulk.rows.length, bad: 0, empty: 0 };
   // 2.2: intake holds good, bad and empty only (the blind defect adds their total).
   if (intake && d.has('blind-intake-total-member')) intake = { ...intake, total: intake.good! + intake.bad! + intake.empty! };
   const warnings: Array<{ code: string; detail: string }> = [];
@@ -154,7 +170,14 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
     settled,
     // 4.1: the submitted message (the defect keeps the text with the recipient rows only).
     // (The blind defect collapses runs of white space, as its text normaliser does.)
-    message: d.has('bulk-message-dropped') ? null : bulk.message !== null && d.has('blind3-message-whitespace-collapsed') ? bulk.message.replace(/\s+/g, ' ') : bulk.message,
+    // (The blind6 defect shows the text rendered for the first recipient.)
+    message: d.has('bulk-message-dropped')
+      ? null
+      : bulk.message !== null && d.has('blind3-message-whitespace-collapsed')
+        ? bulk.message.replace(/\s+/g, ' ')
+        : bulk.message !== null && d.has('blind6-bulk-message-rendered-first-recipient')
+          ? bulk.message.replace(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g, (_, name: string) => firstRecipientVariables.get(bulk)?.[name] ?? '')
+          : bulk.message,
     template: templatePin(call, bulk, options.acceptance === true),
     // 2.2: the durable acceptance time (the blind defect's reads show the time of the read).
     // (Another blind defect's reads cut it to whole seconds, as a column of second precision keeps it.)
@@ -166,6 +189,8 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
   };
   // 2.2: intake counts are integers (the blind defect's reads give them as strings).
   if (intake && !options.acceptance && d.has('blind3-intake-counts-strings')) body.intake = Object.fromEntries(Object.entries(intake).map(([k, v]) => [k, String(v)]));
+  // 2.2: warnings are objects with code and detail (the blind6 defect's reads list the codes alone).
+  if (!options.acceptance && d.has('blind6-warnings-as-codes')) body.warnings = warnings.map((w) => w.code);
   // 2.2: warnings is an array (the blind defect's reads give null when there is none).
   if (warnings.length === 0 && !options.acceptance && d.has('blind3-warnings-null-when-none')) body.warnings = null;
   // 4.1: the 202 names the bulk (the defect leaves the id to the Location header).
@@ -218,7 +243,8 @@ export function renderRow(call: Call, bulk: BulkRecord, row: RecipientRow, now: 
   };
   return {
     id: row.id,
-    to: row.to,
+    // 2.1: the bare E.164 number (the blind6 defect writes an RFC 3966 tel: URI).
+    to: call.defects.has('blind6-row-to-tel-uri') ? `tel:${row.to}` : row.to,
     submission_status: s.submission_status,
     delivery_status: s.delivery_status,
     status_reason: s.status_reason,
@@ -251,7 +277,8 @@ export function renderMessage(call: Call, m: IndividualMessage): Record<string, 
     // 2.1: E.164 with its leading + (the defect drops it).
     // (The blind defect formats it for display: +44 7700 900123.)
     // (Another masks its last four digits for privacy.)
-    to: d.has('message-to-without-plus') ? m.to.replace(/^\+/, '') : d.has('blind4-message-to-masked') ? `${m.to.slice(0, -4)}****` : d.has('blind3-message-to-formatted') ? m.to.replace(/^(\+\d{2})(\d{4})(\d+)$/, '$1 $2 $3') : m.to,
+    // (The blind6 defect gives a one-element list, from a recipients column.)
+    to: d.has('blind6-message-to-as-list') ? [m.to] : d.has('message-to-without-plus') ? m.to.replace(/^\+/, '') : d.has('blind4-message-to-masked') ? `${m.to.slice(0, -4)}****` : d.has('blind3-message-to-formatted') ? m.to.replace(/^(\+\d{2})(\d{4})(\d+)$/, '$1 $2 $3') : m.to,
     // 2.1: the word (the blind5 defect writes the enum's ordinal).
     classification: d.has('blind5-message-classification-ordinal') ? (m.classification === 'transactional' ? 0 : 1) : m.classification,
     // 2.4: the content after rendering (the defect shows the pinned template's own text).

@@ -7,7 +7,7 @@ import { REQUEST_ID, UUID_V7, generateRequestId } from '../ids.ts';
 import { PROBLEM_MEDIA_TYPE, buildProblem, writeJson } from '../problems.ts';
 import { Call, type Deps } from './call.ts';
 import { validateBulkBody } from './bulk-body.ts';
-import { createBulk } from './bulk-create.ts';
+import { createBulk, replayByBusinessKey } from './bulk-create.ts';
 import { getBulk, listRecipients } from './bulk-read.ts';
 import { getMessage } from './messages.ts';
 import { getWallet } from './wallet.ts';
@@ -86,6 +86,13 @@ function requestIdFor(req: IncomingMessage, deps: Deps): string {
     if (REQUEST_ID.test(given) && !tooLong && !narrow && !leading) {
       // (The blind defect keeps the last valid client id in a variable shared by every request.)
       if (d.has('blind4-request-id-stale-when-missing')) lastClientId.set(deps.counters, given);
+      // 4.0: a valid client id is echoed however often it comes (the blind6 defect takes ids for unique
+      // and replaces one it has seen before).
+      if (d.has('blind6-request-id-reuse-replaced')) {
+        const seen = seenClientIds.get(deps.counters) ?? seenClientIds.set(deps.counters, new Set()).get(deps.counters)!;
+        if (seen.has(given)) return generateRequestId();
+        seen.add(given);
+      }
       // 4.0: echoed unchanged (the blind defect lower-cases it).
       if (d.has('blind-request-id-lowercased')) return given.toLowerCase();
       return d.has('request-id-truncated-64') ? given.slice(0, 64) : given;
@@ -107,6 +114,11 @@ function requestIdFor(req: IncomingMessage, deps: Deps): string {
   if (d.has('blind-generated-request-id-long')) return `${generateRequestId()}-${randomBytes(64).toString('hex')}`;
   return generateRequestId();
 }
+
+/** Client ids whose valid token was seen, per reference (the `blind6-client-session-after-valid-token` defect). */
+const clientSessions = new WeakMap<object, Set<string>>();
+/** Client request ids already seen, per reference (the `blind6-request-id-reuse-replaced` defect). */
+const seenClientIds = new WeakMap<object, Set<string>>();
 
 /** The last valid client request id, per reference (the `blind4-request-id-stale-when-missing` defect). */
 const lastClientId = new WeakMap<object, string>();
@@ -274,6 +286,13 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
       if (errors.length > 0) return call.validationFailed('The request body is invalid.', errors);
     }
 
+    // 4 / 5.4: every operation needs a token (the blind6 defect's idempotency middleware, mounted
+    // first, replays a used key by business and key alone).
+    const replayKey = req.headers['idempotency-key'];
+    if (!authorization && operation?.op === 'createBulk' && typeof replayKey === 'string' && d.has('blind6-replay-served-before-auth')) {
+      const stored = replayByBusinessKey(deps.store, operation.business, replayKey);
+      if (stored) return call.raw(stored.status, stored.body, { Location: stored.location });
+    }
     // 5.6 step 1 / 5.8: authentication before the query is judged (the blind defect's listing
     // validates its page size first, so a call without a token learns of a bad size).
     const pageSize = query.get('limit');
@@ -312,6 +331,13 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
     if (!claims && bearer && operation?.op === 'deactivateWebhook' && d.has('blind4-delete-token-decoded-unverified')) {
       const sub = unverifiedClientId(bearer);
       if (sub) claims = { clientId: sub, exp: Math.floor(Date.now() / 1000) + 60 };
+    }
+    // 5.8: every token is verified on its own (the blind6 defect keeps a session per client id once a
+    // valid token was seen, and lets any later token naming that client ride on it).
+    if (d.has('blind6-client-session-after-valid-token')) {
+      const sessions = clientSessions.get(deps.counters) ?? clientSessions.set(deps.counters, new Set()).get(deps.counters)!;
+      if (claims) sessions.add(claims.clientId);
+      else if (bearer && sessions.has(unverifiedClientId(bearer) ?? '')) claims = { clientId: unverifiedClientId(bearer)!, exp: Math.floor(Date.now() / 1000) + 60 };
     }
     call.app = claims ? deps.store.application(claims.clientId) : undefined;
     // 5.4: every operation needs a token (the blind5 defect takes a listing's signed cursor as proof of access).

@@ -11,6 +11,11 @@ export const WALLET_RETRY_AFTER_S = 5;
 const walletCache = new WeakMap<object, Map<string, Record<string, unknown>>>();
 /** available_balance at the first read per business (the `blind4-wallet-available-cached` defect). */
 const availableSnapshot = new WeakMap<object, Map<string, string>>();
+/** Holds a refused submission left per business (the `blind6-reserved-hold-left-by-refusal` defect, kept by bulk-create). */
+export const refusalHolds = new WeakMap<object, Map<string, number>>();
+/** The one wallet body cached for every business (the `blind6-wallet-cache-single-slot` defect). */
+const singleSlot = new WeakMap<object, Record<string, unknown>>();
+
 /** ISO 4217 numeric codes of the fixture currencies (the `blind-wallet-currency-numeric` defect). */
 const NUMERIC_CURRENCY: Record<string, string> = { GBP: '826', EUR: '978', USD: '840' };
 
@@ -46,6 +51,9 @@ export function getWallet(call: Call, businessId: string): void {
   } else if (!authorize(call, businessId, 'wallet.balance.read')) {
     return;
   }
+  // 5.6 step 4: the balance of the path's business only (the blind6 defect's cache has one slot, not keyed by business).
+  const slot = d.has('blind6-wallet-cache-single-slot') ? singleSlot.get(store) : undefined;
+  if (slot) return call.json(200, slot);
   const business = store.business(businessId)!;
   const now = clock.now();
   if (faults.walletUnavailable) {
@@ -78,6 +86,10 @@ export function getWallet(call: Call, businessId: string): void {
   const pending = d.has('blind5-wallet-reserved-in-flight') || d.has('blind5-wallet-available-excludes-in-flight') ? 0.04 * entriesInFlight(call, business.id) : 0;
   if (pending > 0 && d.has('blind5-wallet-reserved-in-flight')) body.reserved_balance = pending.toFixed(2);
   if (pending > 0 && d.has('blind5-wallet-available-excludes-in-flight')) body.available_balance = (Number(business.currentBalance) - pending).toFixed(2);
+  // 2.5: reserved is always 0.00 (the blind6 defect shows the holds refused submissions left).
+  const held = d.has('blind6-reserved-hold-left-by-refusal') ? (refusalHolds.get(store)?.get(business.id) ?? 0) : 0;
+  if (held > 0) body.reserved_balance = held.toFixed(2);
+  if (d.has('blind6-wallet-cache-single-slot')) singleSlot.set(store, body);
   if (d.has('blind-wallet-cache-skips-permission')) {
     const perStore = walletCache.get(store) ?? new Map<string, Record<string, unknown>>();
     walletCache.set(store, perStore.set(business.id, body));
@@ -120,7 +132,8 @@ function walletBody(call: Call, id: string, name: string, currency: string, curr
     // 2.5: the UTC time of the snapshot (the defect writes it at +01:00).
     // (The blind defect writes a local date-time with no offset.)
     // (Another writes the server's local time, UTC+1, labelled Z.)
-    as_of: d.has('blind4-wallet-as-of-local-labelled-utc') ? call.time(now + 3_600_000) : d.has('wallet-as-of-not-utc') ? `${new Date(now + 3_600_000).toISOString().slice(0, -1)}+01:00` : d.has('blind3-wallet-as-of-local') ? call.time(now).replace(/Z$/, '') : call.time(now),
+    // (The blind6 defect writes an HTTP date, the Date header's form.)
+    as_of: d.has('blind6-wallet-as-of-http-date') ? new Date(now).toUTCString() : d.has('blind4-wallet-as-of-local-labelled-utc') ? call.time(now + 3_600_000) : d.has('wallet-as-of-not-utc') ? `${new Date(now + 3_600_000).toISOString().slice(0, -1)}+01:00` : d.has('blind3-wallet-as-of-local') ? call.time(now).replace(/Z$/, '') : call.time(now),
   };
   // 2.5: all seven members (the defect leaves business_name out).
   if (d.has('wallet-business-name-missing')) delete body.business_name;

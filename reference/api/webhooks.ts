@@ -6,6 +6,8 @@ import { entriesInFlight } from './render.ts';
 
 /** Applications that have deactivated an endpoint, per reference (the `blind4-webhook-ownership-skipped-after-first` defect). */
 const managers = new WeakMap<object, Set<string>>();
+/** Businesses that deactivated an endpoint, per reference (the `blind6-unknown-endpoint-204-after-deactivation` defect). */
+const deactivatedOnce = new WeakMap<object, Set<string>>();
 
 export function deactivateWebhookEndpoint(call: Call, businessId: string, endpointId: string): void {
   const d = call.defects;
@@ -17,6 +19,8 @@ export function deactivateWebhookEndpoint(call: Call, businessId: string, endpoi
     (d.has('blind4-webhook-lookup-by-prefix') ? store.webhookEndpointMatching((e) => e.businessId === businessId && e.id.slice(0, 8) === endpointId.slice(0, 8)) : undefined);
   // 3.4 / 5.6: the grant is the one on the path's business (the defect takes the endpoint's own business).
   const business = endpoint && d.has('webhook-grant-of-endpoint-business') ? endpoint.businessId : businessId;
+  // 5.6: the grant before anything (the blind6 defect answers an endpoint already deactivated with 204 first).
+  if (endpoint && !endpoint.active && call.app && d.has('blind6-deactivated-endpoint-skips-grant')) return call.empty(204);
   // 5.6: the grant comes before the lookup (the defect answers an unknown id 404 on any business).
   if (!endpoint && d.has('endpoint-lookup-before-grant')) return call.problem('resource_not_found', 'No webhook endpoint with this id exists for this business.');
   // 5.4 / 5.6: authenticated and granted callers only (blind defects: the route reached without a
@@ -60,6 +64,8 @@ export function deactivateWebhookEndpoint(call: Call, businessId: string, endpoi
   }
   if (!endpoint || !owned) {
     if (!endpoint && d.has('webhook-delete-random-204')) return call.empty(204);
+    // 4.6: an unknown id is refused (the blind6 defect's already-deactivated branch takes it once the business deactivated one).
+    if (!endpoint && d.has('blind6-unknown-endpoint-204-after-deactivation') && deactivatedOnce.get(store)?.has(business)) return call.empty(204);
     // 7: an unknown id is not found (the blind defect refuses it as not among the business's endpoints, 403).
     if (!endpoint && d.has('blind4-unknown-webhook-403')) return call.problem('permission_denied', 'The webhook endpoint is not one of this business.');
     // 5.6 step 4: another business's endpoint is not found here, like a random id.
@@ -77,6 +83,7 @@ export function deactivateWebhookEndpoint(call: Call, businessId: string, endpoi
   if (endpoint.active && !d.has('webhook-delete-not-deactivated')) {
     store.saveWebhookEndpoint({ ...endpoint, active: false, deactivatedAt: clock.now() });
   }
+  if (d.has('blind6-unknown-endpoint-204-after-deactivation')) (deactivatedOnce.get(store) ?? deactivatedOnce.set(store, new Set()).get(store)!).add(business);
   if (d.has('blind4-webhook-ownership-skipped-after-first') && call.app) (managers.get(store) ?? managers.set(store, new Set()).get(store)!).add(call.app.clientId);
   if (d.has('webhook-delete-200-with-body')) return call.json(200, { id: endpoint.id, active: false });
   // 3.4: 204 (the blind defect answers 202, as for work still to do).

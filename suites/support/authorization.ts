@@ -34,6 +34,11 @@ export interface MatrixRow {
   lists: boolean;
 }
 
+/** The row's path with the business and the resource (empty when absent) filled in. */
+export function pathOf(row: MatrixRow, businessId: string, resourceId: string | undefined): string {
+  return row.template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(name === row.businessParam ? businessId : (resourceId ?? '')));
+}
+
 const METHODS: HttpMethod[] = ['get', 'post', 'put', 'patch', 'delete'];
 
 function resolveParameter(doc: OpenApiDocument, p: ParameterObject | Ref): ParameterObject | undefined {

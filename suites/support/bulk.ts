@@ -32,6 +32,15 @@ export function requireSubmissions(t: CheckContext): void {
   if (t.config.settings.profile === 'safe') t.skip('profile safe sends nothing that creates a bulk SMS');
 }
 
+/**
+ * Whether a check that submits only on some paths may submit now: profile full, a sender, and
+ * numbers the run may send to (any number on the embedded reference).
+ */
+export function maySubmit(t: CheckContext): boolean {
+  const { fixtures, settings, target } = t.config;
+  return settings.profile === 'full' && fixtures.senderId !== undefined && (target.embedded || (fixtures.recipients?.length ?? 0) > 0);
+}
+
 /** The run's authorized sender (declared in the check's `needs`). */
 export function senderOf(t: CheckContext): string {
   return t.fixture('senderId');

@@ -6,7 +6,7 @@ import type { ApiResponse } from '../../harness/client.ts';
 import type { SuiteConfig } from '../../core/model.ts';
 import type { CheckContext } from './check.ts';
 import { describeResponse } from './problem.ts';
-import { RESOURCE_FIXTURES, type MatrixRow } from './authorization.ts';
+import { RESOURCE_FIXTURES, pathOf, type MatrixRow } from './authorization.ts';
 
 /** Marks the other tenant's requests (read by traffic/judge.ts, which leaves them out). */
 export const OTHER_TENANT_HEADER = 'x-conformance-caller';
@@ -31,6 +31,11 @@ function smallestPage(t: CheckContext, row: MatrixRow): Array<[string, string]> 
 /** The name a query parameter is sent under (the document's names are assumed; CONFORMANCE_PARAM_* rename them). */
 export function sentName(t: CheckContext, name: string): string {
   return (t.config.params as unknown as Record<string, string | undefined>)[name] ?? name;
+}
+
+/** `?name=value` as a report shows it, a long value (a cursor) cut to its first 24 characters. */
+export function queryShown(name: string, value: string): string {
+  return `?${name}=${value.length > 24 ? `${value.slice(0, 24)}…` : value}`;
 }
 
 /** Item ids in a body: values of `id` inside arrays, one per JSON path, not among `known`. */
@@ -72,10 +77,9 @@ async function list(t: CheckContext, row: MatrixRow, owner: 'own' | 'other'): Pr
   const resource = fixtures ? (f[owner === 'own' ? fixtures.own : fixtures.foreign] as string | undefined) : undefined;
   if (!business || (row.resourceParam && !resource)) return { ids: [], missing: `no fixture names ${owner === 'own' ? "this business's" : "the other business's"} ${row.resourceParam ?? 'business'}` };
   if (owner === 'other' && !t.config.apps.other) return { ids: [], missing: "the other business's application is not configured (CONFORMANCE_OTHER_CLIENT_ID): its listing cannot be observed" };
-  const path = row.template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(name === row.businessParam ? business : (resource ?? '')));
   const res = await t.api.send({
     method: 'GET',
-    path,
+    path: pathOf(row, business, resource),
     query: smallestPage(t, row),
     ...(owner === 'other' ? { as: 'other' as const, headers: { [OTHER_TENANT_HEADER]: 'other-tenant' } } : {}),
   });

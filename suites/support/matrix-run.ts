@@ -26,6 +26,7 @@ import {
   matrixRows,
   objectLabel,
   objectsFor,
+  pathOf,
   type CallerKind,
   type Expectation,
   type MatrixObject,
@@ -33,7 +34,7 @@ import {
   type Party,
 } from './authorization.ts';
 
-import { OTHER_TENANT_HEADER, listingOf, queryValue, sentName } from './listings.ts';
+import { OTHER_TENANT_HEADER, listingOf, queryShown, queryValue, sentName } from './listings.ts';
 
 export { OTHER_TENANT_HEADER };
 
@@ -102,10 +103,6 @@ function notSentBecause(t: CheckContext, cell: Omit<Cell, 'out'>, resourceId: st
   }
   if (row.method === 'DELETE' && caller === 'other-tenant' && resourceId === t.config.fixtures.foreignWebhookEndpointId) return "not sent: the other tenant's own endpoint";
   return undefined;
-}
-
-function pathOf(row: MatrixRow, businessId: string, resourceId: string | undefined): string {
-  return row.template.replace(/\{([^}]+)\}/g, (_, name: string) => encodeURIComponent(name === row.businessParam ? businessId : (resourceId ?? '')));
 }
 
 function requestOf(t: CheckContext, row: MatrixRow, path: string, as: Caller): ApiRequest {
@@ -262,7 +259,7 @@ export async function runMatrixColumn(t: CheckContext, caller: CallerKind, rows:
       }
       const request = requestOf(t, row, pathOf(row, businessId, resourceId), as);
       if (object.query && shape?.value !== undefined) request.query = [[sentName(t, object.query), shape.value]];
-      const shown = shape?.value === undefined ? '' : `?${object.query}=${shape.value.length > 24 ? `${shape.value.slice(0, 24)}…` : shape.value}`;
+      const shown = shape?.value === undefined || !object.query ? '' : queryShown(object.query, shape.value);
       out.request = `${request.method} ${request.path}${shown}`;
       cells.push({ ...base, request, out });
     }

@@ -1,11 +1,17 @@
-// Two answers compared as a replay is compared (4.1 rule 3): status, Location and the body as a
-// JSON value; the request id is not compared (IDEM-REPLAY-REQUEST-ID reads two ways).
+// Two answers compared as a replay is compared (4.1 rule 3): status, Location, the media type and
+// the body as a JSON value; the request id is not compared (IDEM-REPLAY-REQUEST-ID reads two ways),
+// nor the media type's parameters (a charset said once and not again changes nothing a client reads).
 import type { ApiResponse } from '../../harness/client.ts';
 import { canonicalJson } from '../../generators/equivalence.ts';
 
-/** Status, Location and body of a response, compared for a replay. */
+/** Status, Location, media type and body of a response, compared for a replay. */
 export function sameResponse(a: ApiResponse, b: ApiResponse): boolean {
-  return a.status === b.status && (a.headers['location'] ?? null) === (b.headers['location'] ?? null) && canonical(a.json) === canonical(b.json);
+  return a.status === b.status && (a.headers['location'] ?? null) === (b.headers['location'] ?? null) && mediaType(a) === mediaType(b) && canonical(a.json) === canonical(b.json);
+}
+
+/** `application/json` of `Application/JSON; charset=utf-8` (blind6-replay-labelled-problem-json replayed a 202 as problem+json). */
+function mediaType(r: ApiResponse): string | null {
+  return r.headers['content-type']?.split(';')[0]!.trim().toLowerCase() ?? null;
 }
 
 function canonical(value: unknown): string {
@@ -20,6 +26,7 @@ export function differences(a: ApiResponse, b: ApiResponse): string {
     return `status ${a.status} then ${b.status}${typeof code === 'string' ? ` ${code}` : ''}`;
   }
   if ((a.headers['location'] ?? null) !== (b.headers['location'] ?? null)) out.push(`Location ${a.headers['location']} then ${b.headers['location']}`);
+  if (mediaType(a) !== mediaType(b)) out.push(`Content-Type ${a.headers['content-type']} then ${b.headers['content-type']}`);
   const ja = a.json as Record<string, unknown> | undefined;
   const jb = b.json as Record<string, unknown> | undefined;
   if (ja && jb && typeof ja === 'object' && typeof jb === 'object') {

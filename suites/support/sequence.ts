@@ -26,7 +26,7 @@ export function sequencePlan(runs: number): SequencePlan {
  */
 export const OPENING_STEPS = 8;
 /** Steps after it: one of every kind of operation, in a random order. */
-export const KIND_STEPS = 8;
+export const KIND_STEPS = 9;
 const SEQUENCE_STEPS = OPENING_STEPS + KIND_STEPS;
 
 /** The most requests one step sends: a listing walk of at most this many pages. */

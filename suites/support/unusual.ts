@@ -10,12 +10,15 @@ import { parameterSchema } from '../../generators/parameters.ts';
 import { operation } from '../../spec/validators.ts';
 import type { OperationId } from '../../spec/contract.ts';
 import { matrixRows, RESOURCE_FIXTURES, type MatrixRow } from './authorization.ts';
+import { OTHER_ID_FORMS, upperCaseForm } from '../../generators/id-forms.ts';
 
 export interface UnusualRequest {
   /** What is unusual, and on which operation (a line of the report). */
   name: string;
   request: ApiRequest;
   writes: boolean;
+  /** The form a path id is sent in (generators/id-forms.ts), for the requests of pathIdFormRequests. */
+  idForm?: string;
 }
 
 const TRAILING_SLASH = 'a trailing slash';
@@ -53,18 +56,25 @@ function twoValues(operationId: OperationId, name: string, pool: readonly string
  * for it. A read goes to the business's own object; a write goes where only a refusal can follow
  * (an unknown endpoint, a body refused as invalid), so no variant changes anything.
  */
-function plainRequest(row: MatrixRow, f: Fixtures, unknownId: string, key: string): ApiRequest | undefined {
+function plainRequest(row: MatrixRow, f: Fixtures, unknownId: string, key: string, values = pathValues(row, f, unknownId)): ApiRequest | undefined {
+  if (!values) return undefined;
+  const path = row.template.replace(/\{([^}]+)\}/g, (_, name: string) => values[name] ?? '');
+  const headers: Record<string, string> = {};
+  for (const h of row.requiredHeaders) headers[h] = key;
+  return { method: row.method, path, headers, ...(row.hasBody ? { json: {} } : {}) };
+}
+
+/** The plain request's path ids, each percent-encoded, or undefined when the fixtures name no object for it. */
+function pathValues(row: MatrixRow, f: Fixtures, unknownId: string): Record<string, string> | undefined {
   if (!f.businessId) return undefined;
-  let path = row.template.replace(`{${row.businessParam}}`, encodeURIComponent(f.businessId));
+  const values: Record<string, string> = { [row.businessParam!]: encodeURIComponent(f.businessId) };
   if (row.resourceParam) {
     const own = RESOURCE_FIXTURES[row.resourceParam]?.own;
     const id = row.writes ? unknownId : own ? (f[own] as string | undefined) : undefined;
     if (!id) return undefined;
-    path = path.replace(`{${row.resourceParam}}`, encodeURIComponent(id));
+    values[row.resourceParam] = encodeURIComponent(id);
   }
-  const headers: Record<string, string> = {};
-  for (const h of row.requiredHeaders) headers[h] = key;
-  return { method: row.method, path, headers, ...(row.hasBody ? { json: {} } : {}) };
+  return values;
 }
 
 /** Every operation's unusual requests: the common variations, each query parameter repeated, an empty body where none is taken. */
@@ -139,3 +149,36 @@ export function undeclaredMethodCount(): number {
   const tried = new Set([...rows.map((r) => r.method), 'PATCH']);
   return [...new Set(rows.map((r) => r.template))].reduce((n, template) => n + [...tried].filter((m) => !rows.some((r) => r.template === template && r.method === m)).length, 0);
 }
+
+/** The operations whose path ids are sent in other forms: all but a DELETE, whose path the safety rails must read. */
+const idFormRows = () => matrixRows().filter((row) => row.method !== 'DELETE');
+
+const pathParamsOf = (row: MatrixRow) => [row.businessParam, row.resourceParam].filter((p): p is string => p !== undefined);
+
+/**
+ * Every operation's plain request with one path id in another form (generators/id-forms.ts;
+ * blind defect blind6-upper-case-bulk-id-500): each path id of each operation in upper case, and
+ * in one of the other forms, dealt in turn from `start` (a seeded index), so a run with fixtures
+ * sends every form, two requests per path id.
+ */
+export function pathIdFormRequests(f: Fixtures, unknownId: string, key: (label: string) => string, start: number): UnusualRequest[] {
+  const out: UnusualRequest[] = [];
+  let dealt = start;
+  for (const row of idFormRows()) {
+    const values = pathValues(row, f, unknownId);
+    if (!values) continue;
+    for (const param of pathParamsOf(row)) {
+      const id = decodeURIComponent(values[param]!);
+      const other = OTHER_ID_FORMS[dealt++ % OTHER_ID_FORMS.length]!(id);
+      for (const form of [upperCaseForm(id), other]) {
+        if (form.value === id) continue;
+        const request = plainRequest(row, f, unknownId, key(row.operation), { ...values, [param]: encodeURIComponent(form.value) })!;
+        out.push({ name: `${param} ${form.what} on ${row.method} ${row.template}`, request, writes: row.writes, idForm: form.what });
+      }
+    }
+  }
+  return out;
+}
+
+/** How many requests pathIdFormRequests gives at most, for a budget. */
+export const pathIdFormCount = (): number => idFormRows().reduce((n, row) => n + 2 * pathParamsOf(row).length, 0);

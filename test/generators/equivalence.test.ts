@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { validateRequestBody } from '../../spec/validators.ts';
 import { bulkRequestArb, type BulkRequestBody } from '../../generators/bulk-request.ts';
-import { canonicalJson, differentVariantsArb, equalVariantsArb, spellJson } from '../../generators/equivalence.ts';
+import { canonicalJson, differentVariantsArb, equalVariantsArb, NEAR_EQUAL_CHANGES, nearEqualReady, nearEqualVariants, spellJson } from '../../generators/equivalence.ts';
 import { sample } from '../../generators/seed.ts';
 import { expectDeterministic, SEED } from './helpers.ts';
 
@@ -137,5 +137,48 @@ describe('different variants', () => {
     const changedVars = variants.filter((v) => v.pointer === '/recipients/0/template_variables/name');
     expect(changedVars.length).toBeGreaterThan(0);
     for (const v of changedVars) expect(v.body.recipients[0]!.template_variables!.name).not.toBe('a');
+  });
+});
+
+describe('near-equal variants', () => {
+  /** The normalisers a fingerprint might apply, each with the change it erases. */
+  const NORMALISERS: Record<keyof typeof NEAR_EQUAL_CHANGES, Array<(s: string) => string>> = {
+    'a trailing space more': [(s) => s.trim(), (s) => s.replace(/\s+/g, ' '), (s) => s.trim().replace(/\s+/g, ' ')],
+    'ASCII letter case swapped': [(s) => s.toLowerCase(), (s) => s.toUpperCase()],
+    'decomposed (NFD)': [(s) => s.normalize('NFC'), (s) => s.normalize('NFKC'), (s) => s.normalize('NFD')],
+    'full-width forms': [(s) => s.normalize('NFKC')],
+  };
+  const at = (body: unknown, pointer: string) => pointer.split('/').slice(1).reduce((n: any, k) => n?.[k], body) as string;
+
+  it('change each free-text member (message, from, a template variable) in every way, valid, another JSON value, equal once normalised', () => {
+    fc.assert(
+      fc.property(bodies, (generated) => {
+        const body = nearEqualReady(generated, [OPTIONS.senderId, ...OPTIONS.pool]);
+        expect(validateRequestBody('createSmsBulkMessage', body)).toEqual([]);
+        const variants = nearEqualVariants(body);
+        const locations = new Set(variants.map((v) => v.location));
+        expect(locations).toContain('/from');
+        expect(locations).toContain(body.message !== undefined ? '/message' : '/recipients/*/template_variables/*');
+        // A pattern (E.164) or a format (the template's UUID) keeps its member out.
+        expect([...locations].some((l) => l.endsWith('/to') || l === '/template_id')).toBe(false);
+        for (const v of variants) {
+          expect(validateRequestBody('createSmsBulkMessage', v.body)).toEqual([]);
+          expect(canonicalJson(v.body)).not.toBe(canonicalJson(body));
+          expect(diff(body, v.body)).toEqual([v.pointer]);
+          // Collapsing runs erases the space more only after a space (nearEqualReady's, not the sender's).
+          const normalisers = NORMALISERS[v.change].filter((_n, i) => i === 0 || v.change !== 'a trailing space more' || at(body, v.pointer).endsWith(' '));
+          for (const normalise of normalisers) expect(normalise(at(v.body, v.pointer))).toBe(normalise(at(body, v.pointer)));
+        }
+        // The content member the run chose gets all four changes; the sender as given, the ones its characters allow.
+        const content = variants.filter((v) => v.location !== '/from').map((v) => v.change);
+        expect(content.sort()).toEqual(Object.keys(NEAR_EQUAL_CHANGES).sort());
+      }),
+      { seed: SEED, numRuns: 200 },
+    );
+  });
+
+  it('leave out a location already varied', () => {
+    const body = nearEqualReady(sample(bodies, SEED, 1)[0]!, [OPTIONS.senderId]);
+    expect(nearEqualVariants(body, new Set(['/from'])).some((v) => v.location === '/from')).toBe(false);
   });
 });

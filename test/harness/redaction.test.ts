@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HarnessError } from '../../harness/errors.ts';
+import { authorizationForReplay } from '../../harness/exchange-record.ts';
 import { basicCredentials, createApiClient } from '../../harness/http-client.ts';
 import { SecretSet, redactAuthorization, redactBody, redactHeaders, redactText } from '../../harness/redact.ts';
 import { BUSINESS_ID, CANARY_SECRET, CANARY_TOKEN, CLIENT_ID, startFakeTarget } from './fixtures/fake-target.ts';
@@ -34,6 +35,23 @@ describe('redaction functions', () => {
       Cookie: '<redacted>',
       'x-echo': '<redacted>',
     });
+  });
+
+  it('replays an Authorization header as sent, each secret a shell variable, a malformed one still malformed', () => {
+    const secrets = new SecretSet([CANARY_TOKEN, BASIC]);
+    expect(authorizationForReplay(`Bearer ${CANARY_TOKEN}`, secrets)).toBe('"Authorization: Bearer $TOKEN"');
+    expect(authorizationForReplay(`Basic ${BASIC}`, secrets)).toBe('"Authorization: Basic $BASIC_CREDENTIALS"');
+    // The malformed values a check sends around a valid token replay as they were sent.
+    expect(authorizationForReplay(`bearer ${CANARY_TOKEN}`, secrets)).toBe('"Authorization: bearer $TOKEN"');
+    expect(authorizationForReplay(`Bearer ${CANARY_TOKEN} x"$\``, secrets)).toBe('"Authorization: Bearer $TOKEN x\\"\\$\\`"');
+    expect(authorizationForReplay(`Bearer  ${CANARY_TOKEN}`, secrets)).toBe('"Authorization: Bearer  $TOKEN"');
+    expect(authorizationForReplay(`${CANARY_TOKEN}`, secrets)).toBe('"Authorization: $TOKEN"');
+    expect(authorizationForReplay(`Bearer ${CANARY_TOKEN},Bearer ${CANARY_TOKEN}`, secrets)).toBe('"Authorization: Bearer $TOKEN,Bearer $TOKEN"');
+    expect(authorizationForReplay(`Bearer ${CANARY_TOKEN}A`, secrets)).toBe('"Authorization: Bearer ${TOKEN}A"');
+    // A value carrying no known secret (tampered, made up) replays as an invalid credential.
+    expect(authorizationForReplay(`Bearer ${CANARY_TOKEN.slice(0, -1)}Z`, secrets)).toBe(`'Authorization: Bearer <redacted>'`);
+    expect(authorizationForReplay('Digest abc', secrets)).toBe(`'Authorization: <redacted>'`);
+    for (const value of [`Bearer ${CANARY_TOKEN} x`, `Bearer ${CANARY_TOKEN.slice(0, -1)}Z`]) expectClean(authorizationForReplay(value, secrets));
   });
 
   it('redacts before cutting, so a cut never leaves part of a secret', () => {

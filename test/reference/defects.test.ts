@@ -6,7 +6,7 @@ import { DEFECTS, type MainDefectId as DefectId } from '../../reference/defects.
 import { startReference } from '../../reference/index.ts';
 import { TOPICS } from '../../core/model.ts';
 import { requirementById } from '../../spec/requirements.ts';
-import { RANDOM_V7, UUID_V7, basic, freshKey, holdsProbesBothWays, messageBody, templateBody, type Harness, type Reply } from './helpers.ts';
+import { RANDOM_V7, UTC_Z, UUID_V7, basic, freshKey, holdsProbesBothWays, messageBody, templateBody, type Harness, type Reply } from './helpers.ts';
 
 const DAY = 24 * 3600 * 1000;
 const MONEY = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
@@ -948,6 +948,11 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId));
     return (await rows(h, { limit: '1000' })).json.data[0].id !== before;
   },
+  'faulty-repeat-replayed': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    return (await h.submit({ ...messageBody(h, { message: 'other' }), unexpected_member: true }, { key })).status < 300;
+  },
   'read-bulk-served-under-any-business': async (h) => {
     const first = await h.submit(messageBody(h));
     await h.call('GET', h.paths.bulk(h.b, first.json.id));
@@ -1154,6 +1159,132 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const cursor = (await rows(h, { limit: '10' })).json.pagination.next_cursor;
     const page = (await rows(h, { cursor, limit: '25' })).json;
     return page.data.length === 0 && page.pagination.has_more === true;
+  },
+  'blind6-invalid-repeat-rebinds-key': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    await h.submit(messageBody(h, { recipients: [{ to: 'not-a-number' }] }), { key });
+    return (await h.submit(messageBody(h), { key })).json?.id !== first.json.id;
+  },
+  'blind6-token-client-auth-cached': async (h) => {
+    await h.token('primary');
+    const res = await fetch(h.ref.tokenUrl, {
+      method: 'POST',
+      headers: { authorization: basic(h.ref.apps.primary.clientId, 'not-the-secret'), 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'grant_type=client_credentials',
+    });
+    return res.status === 200;
+  },
+  'blind6-client-session-after-valid-token': async (h) => {
+    await wallet(h);
+    return (await h.call('GET', h.paths.wallet(h.b), { as: { bearer: h.f.expiredToken } })).status < 300;
+  },
+  'blind6-over-limit-403-quota': async (h) => (await h.submit(messageBody(h, { recipients: many(h, 1001) }))).status !== 422,
+  'blind6-limit-raised-after-at-max': async (h) => {
+    await h.submit(messageBody(h, { recipients: many(h, 1000) }));
+    return (await h.submit(messageBody(h, { recipients: many(h, 1001) }))).status < 300;
+  },
+  'blind6-page-size-sticky-per-bulk': async (h) => {
+    await rows(h, { limit: '10' });
+    return (await rows(h, {})).json.pagination.limit !== 100;
+  },
+  'blind6-cursor-lifetime-slides-with-listing': async (h) => {
+    await rows(h, { limit: '10' });
+    return (await rows(h, { cursor: h.f.expiredCursor })).status === 200;
+  },
+  'blind6-acceptance-submission-empty-object': async (h) => (await h.submit(messageBody(h))).json.submission != null,
+  'blind6-reserved-hold-left-by-refusal': async (h) => {
+    await h.submit(messageBody(h, { from: h.f.unauthorizedSenderId }));
+    return (await wallet(h)).json.reserved_balance !== '0.00';
+  },
+  'blind6-wallet-as-of-http-date': async (h) => !UTC_Z.test(String((await wallet(h)).json.as_of)),
+  'blind6-wallet-cache-single-slot': async (h) => {
+    await h.call('GET', h.paths.wallet(h.f.otherBusinessId), { as: 'other' });
+    return (await wallet(h)).json.business_id !== h.b;
+  },
+  'blind6-foreign-message-404-without-instance': async (h) => {
+    const keys = (r: Reply) => Object.keys(r.json ?? {}).sort().join(',');
+    return keys(await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId))) !== keys(await h.call('GET', h.paths.message(h.b, RANDOM_V7)));
+  },
+  'blind6-problem-request-id-of-previous': async (h) => {
+    await h.submit(messageBody(h, { recipients: [{ to: 'not-a-number' }] }), { headers: { 'x-request-id': 'probe-first' } });
+    const second = await h.submit(messageBody(h, { recipients: [{ to: 'not-a-number' }] }), { headers: { 'x-request-id': 'probe-second' } });
+    return second.json.request_id !== second.headers.get('x-request-id');
+  },
+  'blind6-request-id-missing-on-403': async (h) => (await h.call('GET', h.paths.wallet(h.f.otherBusinessId))).headers.get('x-request-id') === null,
+  'blind6-validation-errors-as-map': async (h) => !Array.isArray((await badNumber(h)).json.errors),
+  'blind6-problem-code-upper-case': async (h) => (await badNumber(h)).json.code !== 'validation_failed',
+  'blind6-sender-check-skipped-after-acceptance': async (h) => {
+    await h.submit(messageBody(h));
+    return (await h.submit(messageBody(h, { from: h.f.unauthorizedSenderId }))).status < 300;
+  },
+  'blind6-template-verdict-cached-per-business': async (h) => {
+    await h.submit(templateBody(h));
+    return (await h.submit(templateBody(h, { template_id: h.f.inactiveTemplateId }))).status !== 422;
+  },
+  'blind6-variables-checked-first-recipient-only': async (h) => {
+    const [a, b] = h.f.recipients;
+    const given = vars(h, (p) => `value of ${p}`);
+    return (await h.submit(templateBody(h, { recipients: [{ to: a, template_variables: given }, { to: b, template_variables: { ...given, coupon: 'TEN' } }] }))).status < 300;
+  },
+  'blind6-pagination-in-link-header': async (h) => (await rows(h, { limit: '10' })).json.pagination === undefined,
+  'blind6-row-to-tel-uri': async (h) => (await rows(h, { limit: '5' })).json.data.some((r: { to: string }) => !/^\+[1-9]\d{7,14}$/.test(r.to)),
+  'blind6-warnings-as-codes': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    const warnings = (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.warnings as unknown[];
+    return warnings.some((w) => typeof w !== 'object' || w === null);
+  },
+  'blind6-message-to-as-list': async (h) => typeof (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.to !== 'string',
+  'blind6-message-index-replaced-by-submission': async (h) => {
+    await h.submit(messageBody(h));
+    return (await h.call('GET', h.paths.message(h.b, h.f.messageId))).status !== 200;
+  },
+  'blind6-replay-from-bulk-response-cache': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    await rows(h, {}, first.json.id);
+    return (await h.submit(messageBody(h), { key })).json?.id !== first.json.id;
+  },
+  'blind6-cursors-spent-after-last-page': async (h) => {
+    const first = (await rows(h, { limit: '100' })).json;
+    const second = (await rows(h, { cursor: first.pagination.next_cursor })).json;
+    await rows(h, { cursor: second.pagination.next_cursor });
+    const again = (await rows(h, { cursor: first.pagination.next_cursor })).json;
+    return again.data?.[0]?.id !== second.data[0].id;
+  },
+  'blind6-replay-labelled-problem-json': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    return !/^application\/json\b/.test((await h.submit(messageBody(h), { key })).headers.get('content-type') ?? '');
+  },
+  'blind6-message-enveloped-in-data': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.id !== h.f.messageId,
+  'blind6-cursor-signature-prefix-compared': async (h) => {
+    const cursor = (await rows(h, { limit: '10' })).json.pagination.next_cursor;
+    return (await rows(h, { cursor: `${cursor}x` })).status === 200;
+  },
+  'blind6-upper-case-bulk-id-500': async (h) => (await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId.toUpperCase()))).status >= 500,
+  'blind6-request-id-reuse-replaced': async (h) => {
+    await wallet(h, 'primary', { 'x-request-id': 'probe-same' });
+    return (await wallet(h, 'primary', { 'x-request-id': 'probe-same' })).headers.get('x-request-id') !== 'probe-same';
+  },
+  'blind6-fingerprint-normalizes-message-whitespace': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    return (await h.submit(messageBody(h, { message: `${String(messageBody(h).message)} ` }), { key })).status !== 409;
+  },
+  'blind6-key-freed-when-bulk-completes': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    await advance(h, 2000);
+    await h.call('GET', h.paths.bulk(h.b, first.json.id));
+    return (await h.submit(messageBody(h), { key })).json?.id !== first.json.id;
+  },
+  'blind6-replay-requeues-bulk': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    await advance(h, 1000);
+    await h.submit(messageBody(h), { key });
+    return (await h.call('GET', h.paths.bulk(h.b, first.json.id))).json.accepted_at !== first.json.accepted_at;
   },
 };
 
