@@ -173,6 +173,11 @@ export interface Exchange {
   sentAt?: number;
   durationMs: number;
   curl: string;
+  /**
+   * Who called, where the token is redacted: a fingerprint of the bearer token (a hash, never the
+   * token), so a reader of the log tells callers apart (`check`'s idempotency scopes).
+   */
+  caller?: string;
 }
 
 /**

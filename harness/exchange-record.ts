@@ -1,5 +1,6 @@
 // The evidence of every exchange: redacted once (secrets, tokens, Basic credentials), with a curl
 // line that replays it, and appended to the run's exchange log.
+import { createHash } from 'node:crypto';
 import { appendExchange, type ExchangeSlot } from './exchange-log.ts';
 import type { Exchange } from '../core/model.ts';
 import { redactAuthorization, redactBody, redactHeaders, redactText, type SecretSet } from './redact.ts';
@@ -62,7 +63,15 @@ export function createRecorder(secrets: SecretSet, exchangeLogPath: string): Exc
     return parts.join(' ');
   }
 
+  /** The bearer token's fingerprint (16 hex digits of its SHA-256): a token stands for its caller and cannot be read back from it. */
+  function callerOf(out: Outgoing): string | undefined {
+    const authorization = Object.entries(out.headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
+    const token = authorization && /^\s*Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
+    return token ? `token:${createHash('sha256').update(token).digest('hex').slice(0, 16)}` : undefined;
+  }
+
   function record(out: Outgoing, raw: RawResult, slot?: ExchangeSlot): Exchange {
+    const caller = callerOf(out);
     const exchange: Exchange = {
       request: {
         method: out.method,
@@ -73,6 +82,7 @@ export function createRecorder(secrets: SecretSet, exchangeLogPath: string): Exc
       ...(raw.sentAt !== undefined ? { sentAt: raw.sentAt } : {}),
       durationMs: raw.durationMs,
       curl: curlLine(out),
+      ...(caller !== undefined ? { caller } : {}),
     };
     if (raw.transportError !== undefined) exchange.transportError = redact(raw.transportError);
     else exchange.response = { status: raw.status, headers: redactHeaders(raw.headers, secrets), body: redactBody(raw.text, secrets) };

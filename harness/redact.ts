@@ -55,10 +55,16 @@ export function redactText(text: string, secrets: SecretSet | Iterable<string>):
   return out;
 }
 
-/** `Bearer abc` -> `Bearer <redacted>`; anything else -> `<redacted>`, keeping a known scheme. */
+/**
+ * `Bearer abc` -> `Bearer <redacted>`; anything else -> `<redacted>`, keeping a known scheme. Each
+ * further part after the credential stays a part of its own (`Bearer abc extra` -> `Bearer
+ * <redacted> <redacted>`): the shape tells a reader of the log a malformed value, the values nothing.
+ */
 export function redactAuthorization(value: string): string {
   const match = /^\s*(Bearer|Basic)\b/i.exec(value);
-  return match ? `${match[1]} ${REDACTED}` : REDACTED;
+  if (!match) return REDACTED;
+  const parts = value.slice(match[0].length).trim().split(/\s+/).filter((p) => p !== '');
+  return [match[1], ...(parts.length > 1 ? parts.map(() => REDACTED) : [REDACTED])].join(' ');
 }
 
 const CREDENTIAL_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'set-cookie']);

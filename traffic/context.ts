@@ -147,7 +147,8 @@ export function observe(ex: TrafficExchange): Observed {
     pacing: status === 429 || status === 503,
     auth: scheme,
     bearerRecorded: recorded,
-    app: facts?.app,
+    // A redacted token tells nothing; the recorder's fingerprint of it still tells callers apart.
+    app: facts?.app ?? (scheme === 'bearer' ? ex.caller : undefined),
     claims: facts?.claims,
     sentRequestId: headers['x-request-id'],
     returnedRequestId: ex.response.headers['x-request-id'],

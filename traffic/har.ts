@@ -11,6 +11,8 @@ interface HarHeader {
   value?: unknown;
 }
 interface HarEntry {
+  /** A custom field (HAR 1.2 allows `_` names): the caller's fingerprint where the token is redacted. */
+  _caller?: unknown;
   startedDateTime?: unknown;
   time?: unknown;
   request?: { method?: unknown; url?: unknown; headers?: unknown; postData?: { text?: unknown } };
@@ -65,6 +67,7 @@ function exchangeOf(entry: HarEntry, i: number, name: string): TrafficExchange |
     ...(Number.isFinite(ended) ? { endedAt: ended } : {}),
     request: { method: request.method.toUpperCase(), url: request.url, headers: headersOf(request.headers), ...(body !== undefined ? { body } : {}) },
     response: { status: response.status, headers: headersOf(response.headers), ...(responseBody !== undefined ? { body: responseBody } : {}), ...(notRecorded ? { bodyNotRecorded: true } : {}) },
+    ...(typeof entry._caller === 'string' ? { caller: entry._caller } : {}),
   };
 }
 

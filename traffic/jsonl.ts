@@ -9,6 +9,7 @@ interface LoggedExchange {
   transportError?: unknown;
   sentAt?: unknown;
   durationMs?: unknown;
+  caller?: unknown;
 }
 
 const finite = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
@@ -127,6 +128,7 @@ export async function* readJsonl(chunks: AsyncIterable<Buffer | string>, name: s
           headers: headersOf(entry.response.headers),
           body: typeof entry.response.body === 'string' ? entry.response.body : undefined,
         },
+        caller: typeof entry.caller === 'string' ? entry.caller : undefined,
       });
     }
     if (batch.length > 0) yield batch;

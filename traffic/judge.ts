@@ -25,12 +25,14 @@ import * as client from './rules/client.ts';
 import * as concealment from './rules/concealment.ts';
 import * as cursors from './rules/cursors.ts';
 import * as idempotency from './rules/idempotency.ts';
+import * as listings from './rules/listings.ts';
 import * as messages from './rules/messages.ts';
 import * as problems from './rules/problems.ts';
 import * as recipientLimits from './rules/recipient-limits.ts';
 import * as requestId from './rules/request-id.ts';
 import * as requestValidity from './rules/request-validity.ts';
 import * as schemas from './rules/schemas.ts';
+import { Ownership } from './rules/ownership.ts';
 import { ServerClock } from './rules/server-clock.ts';
 import * as wallet from './rules/wallet.ts';
 import { addSecretsOf } from './secrets.ts';
@@ -38,10 +40,10 @@ import { AT_END, TEXT_LIMIT, Verdicts, type CheckDef, type CheckTally, type Redu
 
 interface RuleModule {
   checks: CheckDef[];
-  start(v: Verdicts, ctx: JudgeContext, clock: ServerClock): Reducer;
+  start(v: Verdicts, ctx: JudgeContext, clock: ServerClock, owners: Ownership): Reducer;
 }
 
-const RULES: RuleModule[] = [auth, concealment, idempotency, recipientLimits, cursors, bulks, wallet, messages, requestId, problems, requestValidity, schemas];
+const RULES: RuleModule[] = [auth, concealment, idempotency, recipientLimits, cursors, listings, bulks, wallet, messages, requestId, problems, requestValidity, schemas];
 /** Rules whose state spans businesses (one title per code, one type base, wallet reads in order, the client's tokens and origins): they see every exchange. */
 const SPANNING = new Set<unknown>([problems, wallet]);
 
@@ -125,9 +127,11 @@ export function createJudge(options: Omit<JudgeOptions, 'inputNotes' | 'startedA
   const owns = (o: Observed) => !partition || partitionOf(o.op?.params.businessId, partition.count) === partition.index;
   verdicts.owns = owns;
   const clock = new ServerClock();
+  // Learns after the rules have judged an exchange: an answer is judged against the owners shown before it.
+  const owners = new Ownership(ctx.fixtures);
   const own: Reducer[] = [];
   const spanning: Reducer[] = [clock];
-  for (const rule of RULES) (SPANNING.has(rule) ? spanning : own).push(rule.start(verdicts, ctx, clock));
+  for (const rule of RULES) (SPANNING.has(rule) ? spanning : own).push(rule.start(verdicts, ctx, clock, owners));
   spanning.push(client.start(verdicts, ctx));
   const all = [...own, ...spanning];
   const facts = { judged: 0, calls: 0, pacing: 0, origins: new Map<string, number>(), read: 0 };
@@ -135,14 +139,20 @@ export function createJudge(options: Omit<JudgeOptions, 'inputNotes' | 'startedA
     see(ex) {
       facts.read += 1;
       addSecretsOf(secrets, ex);
-      if (fromOtherTenant(ex)) return;
+      // The other tenant's answers are not judged, but they show which business owns what.
+      if (fromOtherTenant(ex)) {
+        verdicts.at = ex.index;
+        owners.see(observe(ex));
+        return;
+      }
       const o = observe(ex);
       const mine = owns(o);
       verdicts.at = ex.index;
       verdicts.current = mine;
       for (const rule of spanning) rule.see(o);
+      if (mine) for (const rule of own) rule.see(o);
+      owners.see(o);
       if (!mine) return;
-      for (const rule of own) rule.see(o);
       facts.judged += 1;
       if (o.op) {
         facts.calls += 1;
@@ -257,7 +267,8 @@ function toolInfo(): { name: string; version: string } {
 /**
  * The checker's own requests as another business's application (the authorization matrix's other
  * tenant, marked by a header) are answered from that business's side: the rules here judge the
- * configured business's, so they are left out (their credentials are still collected to redact).
+ * configured business's, so they are left out (their credentials are still collected to redact,
+ * and their answers still show which business owns what: ownership.ts).
  */
 function fromOtherTenant(ex: TrafficExchange): boolean {
   // Header names are lower-cased as exchanges are read (model.ts).

@@ -27,6 +27,8 @@ export interface TrafficExchange {
   endedAt?: number;
   request: TrafficRequest;
   response: TrafficResponse;
+  /** Who called, where the recorder redacted the token but kept its fingerprint (a run's log, a HAR entry's `_caller`). */
+  caller?: string;
 }
 
 /** Marker the run's exchange log leaves where it cut a long body (harness/redact.ts). */

@@ -28,6 +28,8 @@ describe('redaction functions', () => {
     expect(redactAuthorization(`Bearer ${CANARY_TOKEN}`)).toBe('Bearer <redacted>');
     expect(redactAuthorization(`basic ${BASIC}`)).toBe('basic <redacted>');
     expect(redactAuthorization('Digest x')).toBe('<redacted>');
+    // A value of more parts keeps their count, never their text (check reads a malformed credential).
+    expect(redactAuthorization(`Bearer ${CANARY_TOKEN} extra`)).toBe('Bearer <redacted> <redacted>');
     expect(redactHeaders({ Authorization: 'Bearer abc', Cookie: 'k=v', 'x-echo': CANARY_SECRET }, new SecretSet([CANARY_SECRET]))).toEqual({
       Authorization: 'Bearer <redacted>',
       Cookie: '<redacted>',

@@ -38,6 +38,8 @@ export function jsonlToHar(path: string): Har {
     if (!ex.response) continue;
     const pairs = (h: Record<string, string>) => Object.entries(h).map(([name, value]) => ({ name, value }));
     har.log.entries.push({
+      // The log's caller fingerprint, as a recorder that redacts tokens may keep it (a custom field).
+      ...(ex.caller !== undefined ? { _caller: ex.caller } : {}),
       startedDateTime: new Date(start + har.log.entries.length).toISOString(),
       time: ex.durationMs,
       request: { method: ex.request.method, url: ex.request.url, httpVersion: 'HTTP/1.1', headers: pairs(ex.request.headers), queryString: [], cookies: [], headersSize: -1, bodySize: ex.request.body?.length ?? 0, ...(ex.request.body !== undefined ? { postData: { mimeType: ex.request.headers['content-type'] ?? '', text: ex.request.body } } : {}) },

@@ -9,7 +9,7 @@ const MISSING = 'traffic/auth-ordering/no-usable-token-401';
 const UNKNOWN = 'traffic/auth-ordering/unknown-path';
 
 export const checks: CheckDef[] = [
-  { id: MISSING, topic: 'auth-ordering', title: 'a request to an operation without a usable bearer token (none, another scheme, an expired JWT or the fixture\'s expired token, a JWT for another audience) gets 401 authentication_required, before any other check', requirements: ['AUTH-401-MISSING', 'AUTH-BEARER', 'AUTH-ALL-OPERATIONS', 'AUTH-401-FIRST', 'AUTH-401-INVALID', 'AUTH-AUDIENCE', 'AUTH-401-BEFORE-VALIDATION'] },
+  { id: MISSING, topic: 'auth-ordering', title: 'a request to an operation without a usable bearer token (none, another scheme, an expired JWT or the fixture\'s expired token, a JWT for another audience, a credential of more parts than the token) gets 401 authentication_required, before any other check', requirements: ['AUTH-401-MISSING', 'AUTH-BEARER', 'AUTH-ALL-OPERATIONS', 'AUTH-401-FIRST', 'AUTH-401-INVALID', 'AUTH-AUDIENCE', 'AUTH-401-BEFORE-VALIDATION'] },
   { id: UNKNOWN, topic: 'auth-ordering', title: 'a path under /v1 that is no operation is never answered 2xx or 5xx (401 or 404 both fit)', requirements: ['AUTH-UNKNOWN-PATH', 'PROB-NO-5XX-FOR-CLIENT-FAULT', 'SCH-NO-BATCHES-PATH'] },
 ];
 
@@ -36,14 +36,17 @@ function see(o: Observed, v: Verdicts, ctx: JudgeContext, expired: string | unde
   const otherAudience = aud !== undefined && !(Array.isArray(aud) ? aud.includes(ctx.audience) : aud === ctx.audience);
   const expiredToken = (expired !== undefined && authorization !== undefined && authorization.includes(expired)) || lapsed;
   const emptyBearer = o.auth === 'bearer' && authorization!.trim().toLowerCase() === 'bearer';
-  if (o.auth === 'bearer' && !expiredToken && !emptyBearer && !otherAudience) return;
+  // RFC 6750 2.1: the scheme, then one b64token; anything after it makes the credential malformed (a log keeps the parts' count).
+  const extraParts = o.auth === 'bearer' && authorization!.trim().split(/\s+/).length > 2;
+  if (o.auth === 'bearer' && !expiredToken && !emptyBearer && !otherAudience && !extraParts) return;
   const requirement = o.auth === 'none' ? 'AUTH-401-MISSING' : otherAudience && !expiredToken ? 'AUTH-AUDIENCE' : o.auth === 'bearer' ? 'AUTH-401-INVALID' : 'AUTH-BEARER';
   if (o.status === 401 && codeOf(o) === 'authentication_required') {
     v.pass(MISSING);
     return;
   }
   if (o.status >= 200 && o.status < 300) {
-    v.fail(MISSING, o.auth === 'bearer' ? requirement : 'AUTH-ALL-OPERATIONS', o.auth === 'bearer' ? `401 authentication_required for a token ${otherAudience && !expiredToken ? `for another audience than ${ctx.audience}` : 'that has expired'}` : '401 authentication_required, never a 2xx without a token', describe(o), [o]);
+    const why = extraParts && !expiredToken && !otherAudience ? 'a bearer credential with more parts than the token (malformed)' : `a token ${otherAudience && !expiredToken ? `for another audience than ${ctx.audience}` : 'that has expired'}`;
+    v.fail(MISSING, o.auth === 'bearer' ? requirement : 'AUTH-ALL-OPERATIONS', o.auth === 'bearer' ? `401 authentication_required for ${why}` : '401 authentication_required, never a 2xx without a token', describe(o), [o]);
     return;
   }
   // A refusal for the request's own faults before authentication is the reading the document leaves open: a warning.

@@ -12,15 +12,45 @@ const SETTLED = 'traffic/bulk-invariants/settled';
 
 export const checks: CheckDef[] = [
   { id: ACCEPT, topic: 'bulk-invariants', title: 'a 202 shows status queued, settled false, no submission counts or delivery summary, no warnings, a Location naming the bulk, and the submitted from, classification, message and template', requirements: ['BULK-ACCEPT-QUEUED', 'BULK-ACCEPT-SHAPE', 'BULK-LOCATION', 'BULK-ECHO-REQUEST', 'BULK-TEMPLATE-PIN'] },
-  { id: READS, topic: 'bulk-invariants', title: 'reads of a bulk SMS accepted in the traffic find it, keep its template pin, explain a missing delivery summary with a warning and never count more outcomes than entries', requirements: ['BULK-RETRIEVE', 'BULK-TEMPLATE-PIN-STABLE', 'BULK-DELIVERY-UNAVAILABLE-WARNING', 'BULK-OUTCOMES-BOUND', 'BULK-COUNTS-ONE-WAY', 'BULK-TRANSITIONS'] },
+  { id: READS, topic: 'bulk-invariants', title: 'reads of a bulk SMS accepted in the traffic find it, show the sender, classification, message, acceptance time and intake counts its 202 showed (never a value only a refused submission carried), keep its template pin, explain a missing delivery summary with a warning and never count more outcomes than entries', requirements: ['BULK-RETRIEVE', 'BULK-TEMPLATE-PIN-STABLE', 'BULK-DELIVERY-UNAVAILABLE-WARNING', 'BULK-OUTCOMES-BOUND', 'BULK-COUNTS-ONE-WAY', 'BULK-TRANSITIONS', 'SEQ-REPEAT-CHANGES-NOTHING'] },
   { id: SETTLED, topic: 'bulk-invariants', title: 'settled is true exactly when status is completed and retryable_failed_count is 0, and never true without that count', requirements: ['BULK-SETTLED-RULE', 'BULK-SETTLED-NULL'] },
 ];
 
 const NOT_DISPATCHED = ['created', 'scheduled', 'queued'];
 const absent = (value: unknown) => value === undefined || value === null;
 
+/** What a 202 showed that every later read of the bulk shows again (2.2; the acceptance time within a second: 2.1 fixes no precision). */
+interface Shown {
+  from: unknown;
+  classification: unknown;
+  message: unknown;
+  acceptedAt: number;
+  intake: string;
+}
+
+const shownBy = (body: Record<string, unknown>): Shown => ({ from: body.from, classification: body.classification, message: body.message, acceptedAt: Date.parse(String(body.accepted_at)), intake: JSON.stringify(body.intake ?? null) });
+
+/**
+ * The first member a read shows otherwise than the 202 did, or undefined. `certain` is false for a
+ * text where the 202 showed none (a template-based bulk's message, which a read may render): only
+ * a value a refused submission carried is judged there.
+ */
+function changedSince(shown: Shown, body: Record<string, unknown>): { member: string; value: unknown; certain: boolean } | undefined {
+  for (const member of ['from', 'classification', 'message'] as const) {
+    if (typeof body[member] !== 'string' || shown[member] === body[member]) continue;
+    if (typeof shown[member] === 'string') return { member, value: body[member], certain: true };
+    if (shown[member] === null || shown[member] === undefined) return { member, value: body[member], certain: false };
+  }
+  const at = Date.parse(String(body.accepted_at));
+  if (Number.isFinite(shown.acceptedAt) && Number.isFinite(at) && Math.abs(at - shown.acceptedAt) >= 1000) return { member: 'accepted_at', value: body.accepted_at, certain: true };
+  // A read may leave intake out (null: the counts unavailable); counts it shows are the acceptance's.
+  if (body.intake !== undefined && body.intake !== null && shown.intake !== 'null' && JSON.stringify(body.intake) !== shown.intake) return { member: 'intake', value: body.intake, certain: true };
+  return undefined;
+}
+
 interface Bulk {
   accepted?: Observed;
+  shown?: Shown;
   entries?: number;
   template?: unknown;
   /** The submission counts of the last read (only they are compared with the next read). */
@@ -49,7 +79,9 @@ function judgeAcceptance(o: Observed, body: Record<string, unknown>, v: Verdicts
   } catch {
     locationPath = undefined;
   }
-  v.judge(ACCEPT, 'BULK-LOCATION', `a Location naming /bulk-messages/${id}`, locationPath?.endsWith(`/bulk-messages/${id}`) ? undefined : location === undefined ? 'no Location header' : `Location ${location}`, [o]);
+  // The created resource under the business of the request, spelt as the request spelt it (a path is case-sensitive).
+  const named = `/businesses/${o.op!.params.businessId}/sms/bulk-messages/${id}`;
+  v.judge(ACCEPT, 'BULK-LOCATION', `a Location naming ${named}`, locationPath?.replace(/\/$/, '').endsWith(named) ? undefined : location === undefined ? 'no Location header' : `Location ${location}`, [o]);
   const echo = body.business_id !== o.op!.params.businessId
     ? `business_id ${String(body.business_id)}`
     : request && request.from !== body.from
@@ -79,6 +111,8 @@ function judgeSettled(o: Observed, body: Record<string, unknown>, v: Verdicts): 
 }
 
 export function start(v: Verdicts): Reducer {
+  /** `member value` of the submissions refused lately (a value only they carried never shows on a read). */
+  const refused = new BoundedMap<string, Observed>(STATE_LIMIT);
   const sequences = new Set<string>();
   const sequenceOf = (b: Bulk) => b.statuses.length > 1 && sequences.add(b.statuses.join(' → '));
   // A bulk let go at the bound keeps its status sequence; its later reads are judged as of a bulk not seen accepted.
@@ -96,11 +130,24 @@ export function start(v: Verdicts): Reducer {
       const bulk = bulkOf(`${business}/${body.id}`);
       if (bulk.accepted) return; // a replay: the idempotency rules judge it
       bulk.accepted = kept(o);
+      bulk.shown = shownBy(body);
       const recipients = objectOf(o.requestJson)?.recipients;
       if (Array.isArray(recipients)) bulk.entries = recipients.length;
       bulk.template = body.template;
       judgeAcceptance(o, body, v);
       judgeSettled(o, body, v);
+      return;
+    }
+    if (o.op.operationId === 'createSmsBulkMessage' && o.status >= 400) {
+      const request = objectOf(o.requestJson);
+      const key = o.ex.request.headers['idempotency-key'] ?? '';
+      if (request) {
+        for (const member of ['from', 'classification', 'message'] as const) {
+          if (typeof request[member] !== 'string') continue;
+          refused.set(`${business} ${member} ${request[member]}`, kept(o));
+          refused.set(`${business} ${key} ${member} ${request[member]}`, kept(o));
+        }
+      }
       return;
     }
     if (o.op.operationId !== 'getSmsBulkMessage') return;
@@ -114,6 +161,14 @@ export function start(v: Verdicts): Reducer {
     judgeSettled(o, body, v);
     const b = bulkOf(key);
     if (b.accepted) v.judge(READS, 'BULK-RETRIEVE', `the bulk SMS ${o.op.params.bulkMessageId}`, body.id === o.op.params.bulkMessageId ? undefined : `id ${String(body.id)}`, [o]);
+    const changed = b.shown && changedSince(b.shown, body);
+    // A value a refused submission carried: the refusal changed the bulk (a conflict written before it was refused).
+    // Where the 202 showed no text (a template-based bulk, whose read may render one), only a refused repeat under the bulk's own key is judged.
+    const bulkKey = b.accepted?.ex.request.headers['idempotency-key'] ?? '';
+    const from = changed && typeof changed.value === 'string' ? refused.get(changed.certain ? `${business} ${changed.member} ${changed.value}` : `${business} ${bulkKey} ${changed.member} ${changed.value}`) : undefined;
+    if (changed && (changed.certain || from)) {
+      v.fail(READS, from ? 'SEQ-REPEAT-CHANGES-NOTHING' : 'BULK-RETRIEVE', `${changed.member} as the 202 showed it`, `${changed.member} ${JSON.stringify(changed.value)}${from ? `, which only the refused submission ${from.ex.source} carried` : ''}`, from ? [b.accepted!, from, o] : [b.accepted!, o]);
+    } else if (b.shown) v.pass(READS, o);
     if ('template' in b) v.judge(READS, 'BULK-TEMPLATE-PIN-STABLE', 'the template pin recorded at acceptance', isDeepStrictEqual(body.template ?? null, b.template ?? null) ? undefined : `template ${JSON.stringify(body.template ?? null)}`, [b.accepted ?? o, o]);
     else b.template = body.template;
     if (typeof body.status === 'string' && !NOT_DISPATCHED.includes(body.status) && absent(body.delivery_summary)) {

@@ -1,10 +1,18 @@
-// Grant and concealment, given the env file's fixtures (section 4.4, 5): nothing of a business
-// without grant (CONFORMANCE_OTHER_BUSINESS_ID) is served, its refusals do not depend on whether
-// the resource exists, and another business's message, bulk or endpoint named under one's own
-// business stays hidden. Without the fixtures these rules are not observable.
-import { codeOf, describe, objectOf, type JudgeContext, type Observed } from '../context.ts';
+// Grant and concealment (section 4.4, 5): nothing of a business without grant
+// (CONFORMANCE_OTHER_BUSINESS_ID) is served, its refusals do not depend on whether the resource
+// exists, and another business's message, bulk, row or endpoint named under one's own business
+// stays hidden, refused like an id that exists nowhere. Which business owns an object comes from
+// the env file's fixtures and from the answers that showed it (ownership.ts: the checker's other
+// tenant included), so a run's own log shows it without an env file too.
+import { codeOf, describe, kept, objectOf, type JudgeContext, type Observed } from '../context.ts';
 import type { RequirementId } from '../../spec/requirement-ids.ts';
 import { STATE_LIMIT, type CheckDef, type Reducer, type Verdicts } from '../verdicts.ts';
+import { namedObject, type ObjectKind, type Ownership } from './ownership.ts';
+import { requestDefects } from './request-validity.ts';
+import type { ServerClock } from './server-clock.ts';
+
+/** The authorization matrix's other tenant (marked by a header): its answers show owners, and are never the ones judged. */
+export const fromOtherTenant = (o: Observed) => o.ex.request.headers['x-conformance-caller'] === 'other-tenant';
 
 const GRANT = 'traffic/concealment/no-grant-refused';
 const ORDER = 'traffic/auth-ordering/grant-before-resource';
@@ -13,7 +21,7 @@ const FOREIGN = 'traffic/concealment/foreign-resources';
 export const checks: CheckDef[] = [
   { id: GRANT, topic: 'concealment', title: 'no operation on the business without grant (CONFORMANCE_OTHER_BUSINESS_ID) answers 2xx', requirements: ['CONC-OTHER-BUSINESS-PATH', 'AUTH-GRANT', 'WAL-GRANT', 'HOOK-FORBIDDEN'] },
   { id: ORDER, topic: 'auth-ordering', title: 'on a business without grant, one operation refuses alike whatever the id (the grant is checked before the resource), and operations agree', requirements: ['AUTH-ORDER', 'AUTH-GRANT-UNIFORM'] },
-  { id: FOREIGN, topic: 'concealment', title: "another business's message (404 resource_not_found, like an unknown id), bulk or webhook endpoint named under one's own business is never served", requirements: ['CONC-CROSS-BUSINESS-MESSAGE', 'CONC-SAME-AS-MISSING', 'CONC-CROSS-BUSINESS-BULK', 'HOOK-OWNERSHIP'] },
+  { id: FOREIGN, topic: 'concealment', title: "another business's message (404 resource_not_found, like an unknown id), bulk, row or webhook endpoint named under one's own business, through any operation, is never served, and is refused like an id that exists nowhere", requirements: ['CONC-CROSS-BUSINESS-MESSAGE', 'CONC-SAME-AS-MISSING', 'CONC-CROSS-BUSINESS-BULK', 'HOOK-OWNERSHIP', 'CONC-FOREIGN-OBJECT', 'CONC-FOREIGN-LIKE-UNKNOWN'] },
 ];
 
 const ruleOnOther: Record<string, RequirementId> = {
@@ -25,13 +33,51 @@ const ruleOnOther: Record<string, RequirementId> = {
 
 const answer = (o: Observed) => `${o.status} ${codeOf(o) ?? ''}`.trim();
 
-export function start(v: Verdicts, ctx: JudgeContext): Reducer {
-  const { otherBusinessId, businessId, foreignMessageId, foreignBulkId, foreignWebhookEndpointId } = ctx.fixtures;
+/** The rule an object of another business served under one's own breaks, by what it was shown as and what it is named as. */
+function servedRule(owned: ObjectKind, named: ObjectKind): RequirementId {
+  if (owned === 'bulk' && named === 'bulk') return 'CONC-CROSS-BUSINESS-BULK';
+  if (owned === 'message' && named === 'message') return 'CONC-CROSS-BUSINESS-MESSAGE';
+  if (owned === 'endpoint' && named === 'endpoint') return 'HOOK-OWNERSHIP';
+  return 'CONC-FOREIGN-OBJECT';
+}
+
+const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+
+/**
+ * What a refusal tells a client, the ids it names left out (a detail may name the id asked for):
+ * status, code, members, title and detail. A foreign object's refusal must tell nothing an unknown
+ * id's does not.
+ */
+function refusalShape(o: Observed): string {
+  const body = objectOf(o.json) ?? {};
+  const text = (x: unknown) => (typeof x === 'string' ? x.replace(UUID, '<id>') : JSON.stringify(x ?? null));
+  return [answer(o), Object.keys(body).sort().join(','), text(body.title), text(body.detail)].join(' | ');
+}
+
+/** Refusals of one operation under one business with one shape: a few of the ids that got it. */
+interface Shape {
+  at: number;
+  ids: Array<{ id: string; o: Observed }>;
+}
+const IDS_PER_SHAPE = 8;
+const SHAPES_PER_KEY = 8;
+
+export function start(v: Verdicts, ctx: JudgeContext, _clock: ServerClock, owners: Ownership): Reducer {
+  const { otherBusinessId, foreignMessageId, foreignBulkId, foreignWebhookEndpointId } = ctx.fixtures;
   const byOperation = new Map<string, Observed>();
-  /** The first unknown message id's answer, and the hidden message's answers to hold against it at the end (bounded). */
-  let missing: Observed | undefined;
-  const foreignMessage: Observed[] = [];
-  let foreignDropped = 0;
+  /** Operation and business -> the distinct refusals of the ids it named (whether each id is foreign is told at the end, with all the owners the traffic showed). */
+  const refusals = new Map<string, Map<string, Shape>>();
+  let refusalsDropped = 0;
+  const foreignTo = (id: string, business: string) => owners.foreignTo(id, business);
+  // Served under one business what the traffic showed another's (the other tenant's answer is never the one judged).
+  owners.onServed((owner, o, id, named) => {
+    if (otherBusinessId !== undefined && o.op!.params.businessId === otherBusinessId) return; // the grant rule's
+    const shown = owner.shown;
+    const evidence = !shown ? [o] : fromOtherTenant(o) ? [o, shown] : [shown, o];
+    const where = shown ? `shown under ${shown.op?.params.businessId}` : 'the env file says so';
+    const what = owner.kind === 'row' ? 'recipient row' : owner.kind;
+    v.fail(FOREIGN, servedRule(owner.kind, named), `the ${what} ${id} served under its own business only (${where}), refused under any other`, `${describe(o)} under ${o.op!.params.businessId}${fromOtherTenant(o) ? ' (to the other tenant: one of the two answers is wrong)' : ''}`, evidence);
+  });
   const see = (o: Observed): void => {
     if (!o.op || o.pacing || o.auth !== 'bearer' || o.status === 401) return;
     const { businessId: pathBusiness, messageId, bulkMessageId, endpointId } = o.op.params;
@@ -46,28 +92,51 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
       }
       return;
     }
-    if (businessId === undefined || pathBusiness !== businessId) return;
-    if (o.op.operationId === 'getSmsMessage') {
-      if (foreignMessageId !== undefined && messageId === foreignMessageId) {
-        if (foreignMessage.length < STATE_LIMIT) foreignMessage.push(o);
-        else foreignDropped += 1;
-        v.judge(FOREIGN, 'CONC-CROSS-BUSINESS-MESSAGE', '404 resource_not_found', o.status === 404 && codeOf(o) === 'resource_not_found' ? undefined : describe(o), [o]);
-      } else if (o.status === 404) missing ??= o;
+    const named = namedObject(o);
+    if (!named || pathBusiness === undefined) return;
+    // A 2xx serving another business's object is told by the owners (ownership.ts), once they have seen the answer.
+    if (o.status >= 200 && o.status < 300) return;
+    const owner = foreignTo(named.id, pathBusiness);
+    // 4.4 names the answer for another business's message: 404 resource_not_found.
+    if (o.op.operationId === 'getSmsMessage' && foreignMessageId !== undefined && messageId === foreignMessageId) {
+      v.judge(FOREIGN, 'CONC-CROSS-BUSINESS-MESSAGE', '404 resource_not_found', o.status === 404 && codeOf(o) === 'resource_not_found' ? undefined : describe(o), [o]);
+    } else if (owner || (bulkMessageId !== undefined && bulkMessageId === foreignBulkId) || (endpointId !== undefined && endpointId === foreignWebhookEndpointId)) v.pass(FOREIGN);
+    // A refusal for the request's own fault (400 validation first) says nothing of the object.
+    if (o.status === 400 || requestDefects(o, ctx).length > 0 || !o.responseKnown) return;
+    const key = `${o.op.operationId} ${pathBusiness}`;
+    let shapes = refusals.get(key);
+    if (!shapes) {
+      if (refusals.size >= STATE_LIMIT) {
+        refusalsDropped += 1;
+        return;
+      }
+      refusals.set(key, (shapes = new Map()));
     }
-    if (o.op.operationId === 'getSmsBulkMessage' && foreignBulkId !== undefined && bulkMessageId === foreignBulkId) {
-      v.judge(FOREIGN, 'CONC-CROSS-BUSINESS-BULK', 'a refusal (404 resource_not_found or 403)', o.status >= 200 && o.status < 300 ? describe(o) : undefined, [o]);
+    const shape = refusalShape(o);
+    let seen = shapes.get(shape);
+    if (!seen) {
+      if (shapes.size >= SHAPES_PER_KEY) return;
+      shapes.set(shape, (seen = { at: v.at, ids: [] }));
     }
-    if (o.op.operationId === 'deactivateWebhookEndpoint' && foreignWebhookEndpointId !== undefined && endpointId === foreignWebhookEndpointId) {
-      v.judge(FOREIGN, 'HOOK-OWNERSHIP', "a refusal: another business's endpoint is not deactivated", o.status >= 200 && o.status < 300 ? describe(o) : undefined, [o]);
-    }
+    if (seen.ids.length < IDS_PER_SHAPE && !seen.ids.some((x) => x.id === named.id)) seen.ids.push({ id: named.id, o: kept(o, true) });
   };
   const finish = () => {
-    // The hidden message's answer must look like an unknown id's: same status, code and members.
-    for (const o of foreignMessage) {
-      if (!missing || o.status >= 200 && o.status < 300) continue;
-      const members = (x: Observed) => Object.keys(objectOf(x.json) ?? {}).sort().join(',');
-      const differs = answer(o) !== answer(missing) ? answer(o) : members(o) !== members(missing) ? `members ${members(o)} where an unknown id gets ${members(missing)}` : undefined;
-      v.judge(FOREIGN, 'CONC-SAME-AS-MISSING', `the answer an unknown message id gets (${answer(missing)})`, differs, [missing, o]);
+    // Within one operation and business, another business's object is refused like an id that exists nowhere.
+    for (const shapes of refusals.values()) {
+      const classified = [...shapes.values()].map((s) => ({
+        foreign: s.ids.find((x) => foreignTo(x.id, x.o.op!.params.businessId!) !== undefined),
+        unknown: s.ids.find((x) => owners.ownerOf(x.id) === undefined),
+      }));
+      const missing = classified.find((c) => c.unknown)?.unknown;
+      if (!missing) continue;
+      for (const c of classified) {
+        if (!c.foreign) continue;
+        const same = refusalShape(c.foreign.o) === refusalShape(missing.o);
+        const rule: RequirementId = c.foreign.o.op!.operationId === 'getSmsMessage' ? 'CONC-SAME-AS-MISSING' : 'CONC-FOREIGN-LIKE-UNKNOWN';
+        const members = (x: Observed) => Object.keys(objectOf(x.json) ?? {}).sort().join(',');
+        const differs = answer(c.foreign.o) !== answer(missing.o) ? answer(c.foreign.o) : members(c.foreign.o) !== members(missing.o) ? `members ${members(c.foreign.o)} where an unknown id gets ${members(missing.o)}` : `${refusalShape(c.foreign.o)}, where an unknown id gets ${refusalShape(missing.o)}`;
+        v.judge(FOREIGN, rule, `the answer an id that exists nowhere gets from ${missing.o.op!.operationId} (${answer(missing.o)}, the same members, title and detail)`, same ? undefined : differs, [missing.o, c.foreign.o]);
+      }
     }
     const distinct = new Map([...byOperation.values()].map((o) => [answer(o), o]));
     if (distinct.size > 1) {
@@ -75,5 +144,12 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
       v.fail(ORDER, 'AUTH-GRANT-UNIFORM', `one refusal on every operation for a business without grant (${answer(a!)})`, `${answer(b!)} on ${b!.op!.operationId}`, [a!, b!]);
     }
   };
-  return { see, finish, forgotten: () => [{ check: FOREIGN, what: "answers of another business's message", limit: STATE_LIMIT, count: foreignDropped }] };
+  return {
+    see,
+    finish,
+    forgotten: () => [
+      { check: FOREIGN, what: 'operations and businesses whose refusals are compared', limit: STATE_LIMIT, count: refusalsDropped },
+      { check: FOREIGN, what: 'object ids whose owning business the traffic showed', limit: STATE_LIMIT * 16, count: owners.dropped },
+    ],
+  };
 }

@@ -26,6 +26,8 @@ interface Issue {
   to: string | null;
   seen: Set<string>;
   page: Observed;
+  /** The page said has_more true: the cursor's page must hold a row. */
+  promised: boolean;
   /** When the page was recorded (epoch ms), if the recording says. */
   issuedAt?: number;
 }
@@ -171,10 +173,13 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
     const seen = new Set(walk?.seen ?? []);
     const repeated = rows.map((r) => String(r.id)).find((id) => seen.has(id));
     if (walk) v.judge(WALK, 'CUR-WALK', 'no row id listed twice in one walk', repeated ? `row ${repeated} again` : undefined, [walk.page, o]);
+    // has_more true promised a row after the page; rows never vanish, and a number filter's rows stay
+    // its rows (a status filter's may change status between two pages: 4.3, no snapshot of outcomes).
+    if (walk?.promised && effectiveStatus === null) v.judge(PAGE, 'CUR-HAS-MORE', 'a row on the page after one that said has_more true', rows.length === 0 ? 'no row' : undefined, [walk.page, o]);
     for (const r of rows) seen.add(String(r.id));
     if (typeof pagination.next_cursor === 'string' && pagination.next_cursor !== '') {
       issued.delete(pagination.next_cursor);
-      issued.set(pagination.next_cursor, { business, bulk, status: effectiveStatus, to: effectiveTo, seen, page: kept(o), ...(now !== undefined ? { issuedAt: now } : {}) });
+      issued.set(pagination.next_cursor, { business, bulk, status: effectiveStatus, to: effectiveTo, seen, page: kept(o), promised: pagination.has_more === true, ...(now !== undefined ? { issuedAt: now } : {}) });
     }
   };
   return { see, forgotten: () => [{ check: BOUND, what: 'cursors issued', limit: CURSOR_LIMIT, count: issued.dropped }] };

@@ -15,9 +15,9 @@ const PERMANENT = 'traffic/idempotency/one-operation-per-key';
 const SEVEN_DAYS = 7 * 24 * 3600 * 1000;
 
 export const checks: CheckDef[] = [
-  { id: REPLAY, topic: 'idempotency', title: 'a repeat of an accepted submission with the same key and the same body within seven days replays the original answer', requirements: ['IDEM-REPLAY', 'IDEM-EQUIVALENCE', 'IDEM-EQUIVALENT-REPLAYED', 'IDEM-REPLAY-REQUEST-ID', 'IDEM-WINDOW', 'PROB-NO-5XX-FOR-CLIENT-FAULT'] },
+  { id: REPLAY, topic: 'idempotency', title: "a repeat of an accepted submission with the same key and the same body within seven days replays the original answer, never another key's bulk SMS", requirements: ['SEQ-REPLAY-AFTER-ANY', 'IDEM-REPLAY', 'IDEM-EQUIVALENCE', 'IDEM-EQUIVALENT-REPLAYED', 'IDEM-REPLAY-REQUEST-ID', 'IDEM-WINDOW', 'PROB-NO-5XX-FOR-CLIENT-FAULT'] },
   { id: CONFLICT, topic: 'idempotency', title: 'a repeat of an accepted submission with the same key and a different body gives 409 idempotency_conflict', requirements: ['IDEM-CONFLICT', 'PROB-NO-5XX-FOR-CLIENT-FAULT'] },
-  { id: PERMANENT, topic: 'idempotency', title: 'one key of one application and business never names a second bulk SMS', requirements: ['IDEM-KEY-PERMANENT', 'IDEM-NO-REUSE-AFTER-EXPIRY', 'IDEM-SCOPE'] },
+  { id: PERMANENT, topic: 'idempotency', title: 'one key of one application and business never names a second bulk SMS (a conflict under it released nothing), and a new key never names an earlier key\'s', requirements: ['SEQ-KEY-BOUND-TO-FIRST', 'IDEM-KEY-PERMANENT', 'IDEM-NO-REUSE-AFTER-EXPIRY', 'IDEM-SCOPE'] },
 ];
 
 const bulkIdOf = (o: Observed) => {
@@ -99,11 +99,28 @@ export function start(v: Verdicts, ctx: JudgeContext, clock: ServerClock): Reduc
       v.fail(REPLAY, 'IDEM-REPLAY', 'the original 202 replayed (the repeat came within seven days by the server clock)', describe(w.o), [w.original, w.o], w.at);
     }
   });
+  /** Scopes whose key met a conflict (a later second bulk under it is the key released by the conflict). */
+  const conflicted = new BoundedMap<string, true>(STATE_LIMIT);
+  /** Bulk SMS id -> the key (with its business) whose submission first answered it: one operation, one key. */
+  const keyOfBulk = new BoundedMap<string, { key: string; o: Observed }>(STATE_LIMIT);
   const see = (o: Observed): void => {
     if (o.op?.operationId !== 'createSmsBulkMessage' || o.pacing) return;
     const key = o.ex.request.headers['idempotency-key'];
     if (key === undefined || !o.requestKnown) return;
     const scope = JSON.stringify([o.app ?? '?', o.op.params.businessId, key]);
+    // Whoever called: a bulk SMS first answered under one key is that key's operation, never another key's answer.
+    const answered = o.status >= 200 && o.status < 300 ? bulkIdOf(o) : undefined;
+    if (answered !== undefined) {
+      const keyed = JSON.stringify([o.op.params.businessId, key]);
+      const bound = keyOfBulk.get(answered);
+      if (!bound) keyOfBulk.set(answered, { key: keyed, o: kept(o) });
+      else if (bound.key !== keyed) {
+        // A key's first submission is a new operation (its scope is the key, not the payload); a repeat replays its own.
+        const first = !originals.has(scope);
+        v.fail(first ? PERMANENT : REPLAY, first ? 'IDEM-SCOPE' : 'SEQ-REPLAY-AFTER-ANY', first ? 'a new bulk SMS for the first submission under a new key' : "the answer of this key's own submission, never the bulk SMS another key's submission created", `the bulk SMS ${answered}, which ${bound.o.ex.source} answered under another key`, [bound.o, o]);
+        return;
+      }
+    }
     const original = originals.get(scope);
     if (!original) {
       // A 5xx before the key's first 202: a retry after an unexpected failure (7) or a concurrent
@@ -123,7 +140,11 @@ export function start(v: Verdicts, ctx: JudgeContext, clock: ServerClock): Reduc
     const newBulk = o.status >= 200 && o.status < 300 && bulkIdOf(o) !== undefined && bulkIdOf(o) !== bulkIdOf(original);
     if (newBulk) {
       if (!known) v.note(PERMANENT, 'a key was used again with a new bulk SMS in answer, but the recording hides which application called (redacted tokens), so the scope is not observable in this traffic');
-      else v.fail(PERMANENT, equivalent ? 'IDEM-KEY-PERMANENT' : 'IDEM-CONFLICT', equivalent ? `the bulk SMS ${bulkIdOf(original)} replayed (or a refusal)` : '409 idempotency_conflict', `a second bulk SMS ${bulkIdOf(o)} under the same key`, [original, o]);
+      else {
+        // After a conflict the key is still bound to its first body (the conflict released nothing).
+        const rule = conflicted.has(scope) ? 'SEQ-KEY-BOUND-TO-FIRST' : equivalent ? 'IDEM-KEY-PERMANENT' : 'IDEM-CONFLICT';
+        v.fail(PERMANENT, rule, equivalent ? `the bulk SMS ${bulkIdOf(original)} replayed (or a refusal)` : '409 idempotency_conflict', `a second bulk SMS ${bulkIdOf(o)} under the same key${conflicted.has(scope) ? ' after a conflict under it' : ''}`, [original, o]);
+      }
       return;
     }
     if (known) v.pass(PERMANENT);
@@ -138,7 +159,10 @@ export function start(v: Verdicts, ctx: JudgeContext, clock: ServerClock): Reduc
     }
     if (!equivalent) {
       // A body the server refuses on its own (400, 401, 403, 422) may be judged before the key.
-      if (o.status === 409 && codeOf(o) === 'idempotency_conflict') v.pass(CONFLICT);
+      if (o.status === 409 && codeOf(o) === 'idempotency_conflict') {
+        v.pass(CONFLICT);
+        conflicted.set(scope, true);
+      }
       else if (o.status >= 200 && o.status < 300) v.fail(CONFLICT, 'IDEM-CONFLICT', '409 idempotency_conflict for a different body under a used key', `${describe(o)} (the original answer replayed)`, [original, o]);
       // The conflict named with another status (blind3-conflict-status-422) is no other fault of the request.
       else if (o.status === 409 || codeOf(o) === 'idempotency_conflict') v.fail(CONFLICT, 'IDEM-CONFLICT', '409 idempotency_conflict for a different body under a used key', describe(o), [original, o]);
@@ -223,6 +247,7 @@ export function start(v: Verdicts, ctx: JudgeContext, clock: ServerClock): Reduc
     },
     forgotten: () => [
       { check: PERMANENT, what: 'idempotency keys', limit: STATE_LIMIT, count: originals.dropped },
+      { check: REPLAY, what: 'bulk SMS ids and the key that created each', limit: STATE_LIMIT, count: keyOfBulk.dropped },
       { check: REPLAY, what: 'refused repeats waiting for a later server time', limit: STATE_LIMIT, count: waitingDropped },
       { check: REPLAY, what: 'server errors under keys waiting for their 202', limit: STATE_LIMIT, count: failures.dropped + failuresDropped },
     ],

@@ -6,7 +6,7 @@ import { enumOf, type OperationId } from '../../spec/contract.ts';
 import { mediaTypeOf, operation, validateRequestBody } from '../../spec/validators.ts';
 import type { ListingParamNames } from '../../core/model.ts';
 import { isValidText as isValid } from '../valid.ts';
-import { describe, objectOf, type JudgeContext, type Observed } from '../context.ts';
+import { codeOf, describe, objectOf, type JudgeContext, type Observed } from '../context.ts';
 import type { MatchedOperation } from '../operations.ts';
 import type { CheckDef, Reducer, Verdicts } from '../verdicts.ts';
 
@@ -16,8 +16,8 @@ export const checks: CheckDef[] = [
   {
     id: ID,
     topic: 'validation',
-    title: 'a request that breaks the request schemas of the document (body, Idempotency-Key, path ids, page size) is refused with a 4xx, never accepted and never a 5xx; an allowed key length or page size is not refused by name',
-    requirements: ['IDEM-KEY-REQUIRED', 'IDEM-KEY-LENGTH', 'VAL-BODY-REQUIRED', 'VAL-MALFORMED-JSON', 'VAL-CONTENT-TYPE', 'VAL-BODY-FIELDS', 'VAL-FROM-LENGTH', 'VAL-CLASSIFICATION-ENUM', 'VAL-MESSAGE-LENGTH', 'VAL-EXACTLY-ONE-CONTENT', 'VAL-TEMPLATE-ID-FORMAT', 'VAL-TEMPLATE-VARIABLE-LENGTH', 'VAL-RECIPIENT-ITEM-FIELDS', 'VAL-INVALID-RECIPIENT', 'VAL-PATH-UUIDV7', 'VAL-SENDER-AUTHORIZED', 'VAL-TEMPLATE-ACTIVE', 'RLIM-MIN-1', 'CUR-MAX-LIMIT', 'CUR-EMPTY', 'CUR-FILTER-UNKNOWN-VALUE', 'PROB-NO-5XX-FOR-CLIENT-FAULT', 'PROB-VALIDATION-ERRORS'],
+    title: 'a request that breaks the request schemas of the document (body, Idempotency-Key, path ids, page size) is refused with a 4xx, never accepted and never a 5xx; an allowed key length, page size or JSON label is not refused by name; a valid request never gets a 304 it did not ask for, nor a refusal over an Idempotency-Key its operation does not take',
+    requirements: ['BULK-ACCEPT-202', 'MSG-RETRIEVE', 'BULK-RETRIEVE', 'WAL-RETRIEVE', 'HOOK-DEACTIVATE-204', 'IDEM-KEY-REQUIRED', 'IDEM-KEY-LENGTH', 'VAL-BODY-REQUIRED', 'VAL-MALFORMED-JSON', 'VAL-CONTENT-TYPE', 'VAL-BODY-FIELDS', 'VAL-FROM-LENGTH', 'VAL-CLASSIFICATION-ENUM', 'VAL-MESSAGE-LENGTH', 'VAL-EXACTLY-ONE-CONTENT', 'VAL-TEMPLATE-ID-FORMAT', 'VAL-TEMPLATE-VARIABLE-LENGTH', 'VAL-RECIPIENT-ITEM-FIELDS', 'VAL-INVALID-RECIPIENT', 'VAL-PATH-UUIDV7', 'VAL-SENDER-AUTHORIZED', 'VAL-TEMPLATE-ACTIVE', 'RLIM-MIN-1', 'CUR-MAX-LIMIT', 'CUR-EMPTY', 'CUR-FILTER-UNKNOWN-VALUE', 'PROB-NO-5XX-FOR-CLIENT-FAULT', 'PROB-VALIDATION-ERRORS'],
   },
 ];
 
@@ -215,12 +215,61 @@ function errorPointers(o: Observed): string[] {
 }
 
 /**
- * A value the document allows, refused by name: an Idempotency-Key of 1 to 256 characters or a
- * page size from 1 to 1000 that a 400 validation_failed names among its field errors.
+ * Body members whose only rules are the schema's (length, pattern, enum): a valid one refused by
+ * name is refused wrongly. Recipients and template ids are left out: a host may refuse a number it
+ * does not serve or a template it does not know, neither of which the request shows.
+ */
+const BODY_MEMBERS_JUDGED = new Set(['/from', '/message', '/classification']);
+
+/** The rule an operation's own answer to a valid request keeps (its 200 or 204). */
+const OWN_ANSWER: Partial<Record<OperationId, RequirementId>> = {
+  getSmsMessage: 'MSG-RETRIEVE',
+  getSmsBulkMessage: 'BULK-RETRIEVE',
+  getWalletBalance: 'WAL-RETRIEVE',
+  deactivateWebhookEndpoint: 'HOOK-DEACTIVATE-204',
+};
+
+/**
+ * A valid request answered with what belongs to no answer of its operation: a 304 Not Modified to
+ * a request that asked no condition (RFC 9110 15.4.5: only a conditional GET gets one), or, on an
+ * operation that takes no Idempotency-Key (4.0: the submission's alone), a refusal naming that key
+ * or an idempotency_conflict.
+ */
+function answeredOutsideItsOperation(o: Observed, v: Verdicts): void {
+  const rule = OWN_ANSWER[o.op!.operationId];
+  if (!rule) return;
+  const headers = o.ex.request.headers;
+  if (o.status === 304 && headers['if-none-match'] === undefined && headers['if-modified-since'] === undefined) {
+    v.fail(ID, rule, `the operation's own answer (${o.op!.operationId}) to a request that asked no condition`, '304 Not Modified', [o]);
+    return;
+  }
+  const namesKey = o.status === 400 && errorPointers(o).some((p) => p.replace(/^\//, '').toLowerCase() === 'idempotency-key');
+  if (namesKey || codeOf(o) === 'idempotency_conflict') v.fail(ID, rule, `the operation's own answer (${o.op!.operationId} takes no Idempotency-Key)`, `${describe(o)}${namesKey ? ' naming the Idempotency-Key' : ''}`, [o]);
+}
+
+/**
+ * A value the document allows, refused by name: an Idempotency-Key of 1 to 256 characters, a page
+ * size from 1 to 1000, or a JSON body labelled application/json in another letter case or with
+ * parameters (media types are case-insensitive, RFC 9110 8.3.1) that a 400 validation_failed
+ * names among its field errors, or a 415, on a request the document's rules find valid.
  */
 function allowedValueRefused(o: Observed, ctx: JudgeContext, v: Verdicts): void {
+  answeredOutsideItsOperation(o, v);
+  const labelledJson = mediaTypeOf(o.ex.request.headers['content-type']) === 'application/json';
+  if (o.op!.operationId === 'createSmsBulkMessage' && o.status === 415 && labelledJson) {
+    v.fail(ID, 'BULK-ACCEPT-202', `a 202 for a valid submission labelled ${o.ex.request.headers['content-type'] ?? '(no type)'} (application/json, whatever its letter case)`, describe(o), [o]);
+    return;
+  }
   if (o.status !== 400 || objectOf(o.json)?.code !== 'validation_failed') return;
   const pointers = errorPointers(o).map((p) => p.toLowerCase());
+  // A member of the body the document's rules find valid, refused by name (its length counted in other units, a bound taken as exclusive).
+  // Only a body recorded whole is known valid (the run's log cuts long bodies).
+  const member = o.op!.operationId === 'createSmsBulkMessage' && o.requestKnown && o.requestJson !== undefined ? pointers.find((p) => BODY_MEMBERS_JUDGED.has(p)) : undefined;
+  if (member) v.fail(ID, bodyRule(member, 'maxLength').requirement, `the submitted ${member.slice(1)} accepted (within the document's rules)`, `${describe(o)} naming ${member}`, [o]);
+  const type = o.ex.request.headers['content-type'];
+  if (o.op!.operationId === 'createSmsBulkMessage' && type !== undefined && labelledJson && pointers.some((p) => p.replace(/^\//, '') === 'content-type')) {
+    v.fail(ID, 'BULK-ACCEPT-202', `a 202 for a valid submission labelled ${type} (application/json, whatever its letter case)`, `${describe(o)} naming the Content-Type`, [o]);
+  }
   const key = o.ex.request.headers['idempotency-key'];
   if (o.op!.operationId === 'createSmsBulkMessage' && key !== undefined && key.length >= 1 && key.length <= 256 && pointers.some((p) => p.includes('idempotency-key'))) {
     v.fail(ID, 'IDEM-KEY-LENGTH', `an Idempotency-Key of ${key.length} characters (1 to 256 allowed) accepted`, `${describe(o)} naming the key`, [o]);

@@ -21,6 +21,9 @@ export function amount(value: unknown): string | undefined {
   return negative && canonical !== '0' ? `-${canonical}` : canonical;
 }
 
+/** A Date header counts whole seconds, and a front server may stamp it with a clock a little apart (the active checks allow 2 minutes too). */
+const DATE_LEEWAY_MS = 120_000;
+
 export function start(v: Verdicts, ctx: JudgeContext): Reducer {
   let lastAsOf: number | undefined;
   const see = (o: Observed): void => {
@@ -43,8 +46,11 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
     }
     v.judge(ID, 'WAL-BUSINESS-ID', `business_id ${o.op.params.businessId}`, body.business_id === o.op.params.businessId ? undefined : `business_id ${String(body.business_id)}`, [o]);
     if (typeof body.as_of === 'string') {
-      v.judge(ID, 'WAL-AS-OF-UTC', 'as_of in UTC (Z)', /(Z|z)$/.test(body.as_of) ? undefined : `as_of ${body.as_of}`, [o]);
       const time = Date.parse(body.as_of);
+      // A snapshot is never taken after the answer that carries it: an as_of past the answer's own Date (the server's clock, RFC 9110 6.6.1) is a local time labelled UTC.
+      const date = Date.parse(o.ex.response.headers['date'] ?? '');
+      const ahead = Number.isFinite(time) && Number.isFinite(date) ? time - date : 0;
+      v.judge(ID, 'WAL-AS-OF-UTC', 'as_of in UTC (Z), not after the Date of its answer', !/(Z|z)$/.test(body.as_of) ? `as_of ${body.as_of}` : ahead > DATE_LEEWAY_MS ? `as_of ${body.as_of}, ${Math.round(ahead / 60_000)} minutes after the answer's Date ${o.ex.response.headers['date']}` : undefined, [o]);
       if (lastAsOf !== undefined && Number.isFinite(time) && time < lastAsOf) v.advise(ID, 'A later wallet read carried an earlier as_of than the read before it');
       if (Number.isFinite(time)) lastAsOf = time;
     }
