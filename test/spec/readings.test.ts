@@ -9,10 +9,12 @@ import { READINGS_DOC_PATH, renderReadingsDoc } from '../../scripts/gen-readings
 
 const points = Object.entries(readingPoints) as Array<[string, ReadingPoint]>;
 const suitesDir = new URL('../../suites/', import.meta.url);
-const suiteText = readdirSync(suitesDir)
-  .filter((f) => f.endsWith('.suite.ts'))
-  .map((f) => readFileSync(new URL(f, suitesDir), 'utf8'))
-  .join('\n');
+// The suites and their support modules (a reading recorded by a helper the checks share counts).
+const supportDir = new URL('support/', suitesDir);
+const suiteText = [
+  ...readdirSync(suitesDir).filter((f) => f.endsWith('.suite.ts')).map((f) => readFileSync(new URL(f, suitesDir), 'utf8')),
+  ...readdirSync(supportDir).filter((f) => f.endsWith('.ts')).map((f) => readFileSync(new URL(f, supportDir), 'utf8')),
+].join('\n');
 const rulesDir = new URL('../../traffic/rules/', import.meta.url);
 const trafficText = readdirSync(rulesDir)
   .filter((f) => f.endsWith('.ts'))
