@@ -23,7 +23,7 @@ export const CI_RATE_LIMITS = [20];
 /** Longer than any matrix: a result or lock older than this belongs to an earlier invocation. */
 const STALE_MS = 20 * 60_000;
 /** What the hooks that wait for the matrix allow. */
-export const MATRIX_TIMEOUT_MS = 12 * 60_000;
+export const MATRIX_TIMEOUT_MS = 14 * 60_000;
 
 const base = join(tmpdir(), `conformance-matrix-shared-${process.ppid}`);
 const resultFile = `${base}.json`;
