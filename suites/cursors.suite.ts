@@ -508,9 +508,6 @@ describe('cursors (4.3, 2.6)', () => {
       const query = (value: string): Array<[string, string]> => [[params.limit, String(limit)], [params.cursor, value]];
       await inWaves(t, tamperedCursors(cursor), (f) => list(t, bulkId, query(f.value)), (f, res) => {
         const what = f.what;
-        if (res.status === 200 && f.kind === 'frame') {
-          t.fail('CUR-INVALID', `400 validation_failed for a cursor ${what}`, `${describeResponse(res)}: the text around the issued cursor ignored`, res);
-        }
         if (res.status === 200) {
           const page = pageOf(t, res, 'CUR-INVALID', `a cursor ${what}`);
           const foreign = truth.complete ? page.rows.filter((r) => !ofBulk.has(r.id)) : [];
@@ -526,6 +523,8 @@ describe('cursors (4.3, 2.6)', () => {
             `200 with the first page again (${page.rows.length} rows): the cursor read as none`,
             res,
           );
+          // After the first-page test, so an invalid cursor read as none fails there whatever its form.
+          if (f.kind === 'frame') t.fail('CUR-INVALID', `400 validation_failed for a cursor ${what}`, `${describeResponse(res)}: the text around the issued cursor ignored`, res);
           t.reading('edited-cursor', 'decoded', `a cursor ${what}`);
           return;
         }

@@ -6,7 +6,11 @@ import { authorize } from './authorize.ts';
 import { isE164 } from './bulk-body.ts';
 import type { Call } from './call.ts';
 import { bulkResponseCache, collectedJobs, listedBulks, renderBulk, renderRow } from './render.ts';
+
 import { UUID_V7 } from '../ids.ts';
+
+/** Bulks whose rows were listed (the `bulk-unreadable-after-listing` defect). */
+const listedForDefect = new WeakSet<object>();
 
 export const DEFAULT_PAGE_SIZE = 100;
 export const MAX_PAGE_SIZE = 1000;
@@ -114,6 +118,11 @@ export function getBulk(call: Call, pathBusinessId: string, bulkId: string): voi
   // 4.2: an accepted bulk is readable at once (the defect's read side is fed by the processor, so
   // a bulk still queued is not found).
   if (bulk && call.defects.has('bulk-unreadable-while-queued') && projectBulk(bulk, call.deps.clock.now(), call.defects).status === 'queued') {
+    return call.problem('resource_not_found', 'No bulk SMS message with this id exists for this business.');
+  }
+  // 4.2: listing a bulk's rows changes nothing of the bulk (the defect's listing moves the bulk to
+  // an archive its read path does not search).
+  if (bulk && call.defects.has('bulk-unreadable-after-listing') && listedForDefect.has(bulk)) {
     return call.problem('resource_not_found', 'No bulk SMS message with this id exists for this business.');
   }
   if (!bulk) return;
@@ -443,6 +452,7 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   const walk = walkSessions.get(bulk);
   if (walk && reading?.ok && !hasMore) for (const presented of walk.presented) walk.spent.add(presented);
   if (d.has('blind6-intake-from-rows-after-listing')) listedBulks.add(bulk);
+  if (d.has('bulk-unreadable-after-listing')) listedForDefect.add(bulk);
   if (d.has('blind6-replay-from-bulk-response-cache')) bulkResponseCache.set(bulk, JSON.stringify(envelope));
   if (d.has('blind6-listing-cache-by-bulk-and-query')) (pageCache.get(call.deps.store) ?? pageCache.set(call.deps.store, new Map()).get(call.deps.store)!).set(pageKey, envelope);
   // 4.3 / 2.6: the page and its pagination object in the body (the blind6 defect pages by RFC 8288 Link header).

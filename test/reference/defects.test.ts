@@ -948,6 +948,11 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId));
     return (await rows(h, { limit: '1000' })).json.data[0].id !== before;
   },
+  'bulk-unreadable-after-listing': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    await rows(h, {}, accepted.json.id);
+    return (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).status !== 200;
+  },
   'nfd-repeat-creates-bulk': async (h) => {
     const key = freshKey();
     const first = await h.submit(messageBody(h, { message: 'Café' }), { key });
