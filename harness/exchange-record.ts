@@ -1,6 +1,6 @@
 // The evidence of every exchange: redacted once (secrets, tokens, Basic credentials), with a curl
 // line that replays it, and appended to the run's exchange log.
-import { createHash } from 'node:crypto';
+import { callerFingerprinter } from './caller-fingerprint.ts';
 import { appendExchange, type ExchangeSlot } from './exchange-log.ts';
 import type { Exchange } from '../core/model.ts';
 import { redactAuthorization, redactBody, redactHeaders, redactText, type SecretSet } from './redact.ts';
@@ -49,6 +49,7 @@ export interface ExchangeRecorder {
 
 export function createRecorder(secrets: SecretSet, exchangeLogPath: string): ExchangeRecorder {
   const redact = (text: string) => redactText(text, secrets);
+  const fingerprint = callerFingerprinter(exchangeLogPath);
 
   function curlLine(out: Outgoing): string {
     const parts = ['curl', '-sS', '-i', '-X', out.method, shellQuote(redact(out.url))];
@@ -63,11 +64,11 @@ export function createRecorder(secrets: SecretSet, exchangeLogPath: string): Exc
     return parts.join(' ');
   }
 
-  /** The bearer token's fingerprint (16 hex digits of its SHA-256): a token stands for its caller and cannot be read back from it. */
+  /** The bearer token's fingerprint (harness/caller-fingerprint.ts): a token stands for its caller and cannot be read back from it. */
   function callerOf(out: Outgoing): string | undefined {
     const authorization = Object.entries(out.headers).find(([name]) => name.toLowerCase() === 'authorization')?.[1];
     const token = authorization && /^\s*Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
-    return token ? `token:${createHash('sha256').update(token).digest('hex').slice(0, 16)}` : undefined;
+    return token ? fingerprint(token) : undefined;
   }
 
   function record(out: Outgoing, raw: RawResult, slot?: ExchangeSlot): Exchange {
