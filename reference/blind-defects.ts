@@ -17,7 +17,7 @@ export interface BlindDefect {
   topic: Topic;
   description: string;
   /** The authoring round that wrote it. */
-  round: 1 | 2 | 3 | 4 | 5 | 6;
+  round: 1 | 2 | 3 | 4 | 5 | 6 | 7;
 }
 
 const registry = [
@@ -175,6 +175,61 @@ const registry = [
   // webhooks
   // messages
   // sequences
+  // Round 7 (blind7-): written from the document and the reference alone.
+  // auth-ordering
+  { id: 'blind7-listing-query-validated-before-grant', requirement: 'AUTH-ORDER', topic: 'auth-ordering', round: 7, description: 'The recipient listing validates its query before the grant: on a business without grant, a listing with a page size above 1000 gets 400 validation_failed instead of 403 permission_denied.' },
+  { id: 'blind7-fresh-bulk-readable-without-token', requirement: 'AUTH-ALL-OPERATIONS', topic: 'auth-ordering', round: 7, description: "A bulk accepted by the service is readable through its Location by a public status route: a read of it sent without any Authorization header answers 200 with the bulk instead of 401." },
+  { id: 'blind7-grant-cached-per-business', requirement: 'AUTH-GRANT', topic: 'auth-ordering', round: 7, description: "The grant decision is cached per business, not per application: once any application passed the grant check on a business, another application without a grant there is let in (the other tenant reads the business's wallet, 200)." },
+  // idempotency
+  { id: 'blind7-fingerprint-counts-recipients', requirement: 'IDEM-CONFLICT', topic: 'idempotency', round: 7, description: 'The payload fingerprint takes the recipients as their count only: a repeat of a key with the same number of entries sent to other numbers replays the original 202 instead of 409 idempotency_conflict.' },
+  { id: 'blind7-empty-key-taken-as-none', requirement: 'IDEM-KEY-LENGTH', topic: 'idempotency', round: 7, description: 'An empty Idempotency-Key header is taken as a submission without idempotency (the header present, its value falsy) and accepted (202), instead of refused with 400 validation_failed.' },
+  { id: 'blind7-replay-body-shared-object', requirement: 'IDEM-REPLAY', topic: 'idempotency', round: 7, description: "The stored replay shares its content members with one response object the acceptance path reuses: a repeat of a key after another key's submission replays the original id and Location but the later bulk's message, recipients' intake and classification." },
+  // recipient-limits
+  { id: 'blind7-repeated-numbers-refused', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', round: 7, description: 'A flood guard refuses a submission that repeats one number more than 100 times with 422 invalid_recipient, so a valid 1000-entry submission over a few numbers (duplicates count and are allowed) is refused.' },
+  { id: 'blind7-limit-halved-after-over-limit-refusal', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', round: 7, description: 'An abuse detector flags a business once it sent an over-limit submission and halves its maximum to 500: a later valid submission of 1000 entries gets 422 recipient_limit_exceeded.' },
+  // cursors
+  { id: 'blind7-cursor-indexes-last-result-set', requirement: 'CUR-WALK', topic: 'cursors', round: 7, description: "The listing keeps one result set per bulk, the latest query's, and a cursor is a place in that set: a page fetched with an unfiltered walk's cursor after a listing with a status filter comes from the filtered rows." },
+  { id: 'blind7-number-filter-decoded-twice', requirement: 'CUR-FILTER-TO', topic: 'cursors', round: 7, description: 'The query string is form-decoded twice, so a number filter sent as %2B447… (a + correctly encoded) becomes a space and the listing answers 400 validation_failed for a valid E.164 number.' },
+  // bulk-invariants
+  { id: 'blind7-read-classification-of-latest-submission', requirement: 'BULK-RETRIEVE', topic: 'bulk-invariants', round: 7, description: "Reads of a bulk take classification from the business's latest submission (a settings row per business): after a promotional submission, an earlier transactional bulk reads as promotional." },
+  { id: 'blind7-location-bare-id', requirement: 'BULK-LOCATION', topic: 'bulk-invariants', round: 7, description: "The 202's Location is the bare bulk id, a relative reference that resolves against the submission URL to /v1/businesses/{id}/sms/{bulkId}, where there is no bulk." },
+  { id: 'blind7-pin-carried-over-to-next-bulk', requirement: 'BULK-TEMPLATE-PIN', topic: 'bulk-invariants', round: 7, description: "The template pin is kept in a per-application variable the message path does not reset: a message-based submission after a template-based one is accepted with the earlier template's pin." },
+  { id: 'blind7-status-completed-with-errors', requirement: 'BULK-STATUS-VALUES', topic: 'bulk-invariants', round: 7, description: 'A completed bulk with failed submissions is shown with status completed_with_errors, a value outside the eight processing states.' },
+  // wallet
+  { id: 'blind7-wallet-currency-symbol', requirement: 'WAL-CURRENCY-FORMAT', topic: 'wallet', round: 7, description: 'currency is the display symbol of the currency (£, €, $) instead of its ISO 4217 alphabetic code.' },
+  { id: 'blind7-wallet-balance-comma-decimal', requirement: 'WAL-MONEY-FORMAT', topic: 'wallet', round: 7, description: 'Balances are formatted in the business locale with a decimal comma (1250,75), outside the decimal money pattern.' },
+  { id: 'blind7-wallet-business-name-padded', requirement: 'WAL-BUSINESS-NAME-LENGTH', topic: 'wallet', round: 7, description: 'business_name comes from a CHAR(300) column, padded with spaces to 300 characters, over the 256 allowed.' },
+  // concealment
+  { id: 'blind7-unknown-business-404', requirement: 'CONC-OTHER-BUSINESS-PATH', topic: 'concealment', round: 7, description: 'A business id that exists nowhere is answered 404 resource_not_found while an existing business without grant gets 403 permission_denied, so the path tells which businesses exist.' },
+  { id: 'blind7-foreign-rows-large-page-export', requirement: 'CONC-CROSS-BUSINESS-BULK', topic: 'concealment', round: 7, description: "Listings with a page size above 500 are served by an export path that checks the grant but not the bulk's owner: another business's bulk rows are listed (200) under the caller's business at page size 1000." },
+  { id: 'blind7-number-filter-searches-all-bulks', requirement: 'CONC-NO-FOREIGN-DATA', topic: 'concealment', round: 7, description: "The number filter runs over a recipient index of every bulk of every business: a listing filtered by a number also holds the rows other bulks, another business's included, sent to that number." },
+  // request-id
+  { id: 'blind7-request-id-prefixed-on-echo', requirement: 'RID-ECHO', topic: 'request-id', round: 7, description: 'A gateway prepends its hop to a valid client request id: X-Request-Id comes back as gw1.<client id> instead of unchanged.' },
+  { id: 'blind7-request-id-missing-on-409', requirement: 'RID-EVERY-RESPONSE', topic: 'request-id', round: 7, description: 'The 409 idempotency_conflict, written by the idempotency store layer, carries no X-Request-Id header.' },
+  { id: 'blind7-request-id-uuid-dehyphenated', requirement: 'RID-ECHO', topic: 'request-id', round: 7, description: 'A client request id in UUID form is taken as a trace id and echoed in the 32-hex trace-context form, hyphens removed, instead of unchanged.' },
+  // problem-details
+  { id: 'blind7-validation-errors-accumulate', requirement: 'PROB-VALIDATION-ERRORS', topic: 'problem-details', round: 7, description: "The validator's error list is module state that is never cleared: each validation failure's errors[] also lists the field errors of every earlier failure, pointers at members this request got right." },
+  { id: 'blind7-second-conflict-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'problem-details', round: 7, description: 'A conflicting repeat marks the key conflicted; a second conflicting repeat of that key trips an assertion: 500 internal_error instead of 409.' },
+  { id: 'blind7-not-found-type-about-blank', requirement: 'PROB-TYPE-FORM', topic: 'problem-details', round: 7, description: "resource_not_found problems have type about:blank (RFC 9457's default for a problem that is just its status) instead of {problems_base}/resource_not_found." },
+  { id: 'blind7-problem-media-type-reversed', requirement: 'PROB-MEDIA-TYPE', topic: 'problem-details', round: 7, description: "The authorization layer labels its 403 problems application/json+problem (the suffix and subtype swapped) instead of application/problem+json." },
+  // validation
+  { id: 'blind7-refused-entries-carried-into-next-bulk', requirement: 'VAL-NOTHING-ACCEPTED-ON-REJECTION', topic: 'validation', round: 7, description: "The entries of a submission refused after its body was read (sender not authorized, template not active) stay in the application's staging buffer and are accepted with its next bulk: that bulk's intake and rows include them." },
+  { id: 'blind7-json-trailing-comma-accepted', requirement: 'VAL-MALFORMED-JSON', topic: 'validation', round: 7, description: 'The body parser is a lenient JSON5-style one: a body with a trailing comma, which is not JSON, is accepted (202) instead of refused with 400 validation_failed.' },
+  { id: 'blind7-placeholders-cached-per-application', requirement: 'VAL-TEMPLATE-VARIABLES', topic: 'validation', round: 7, description: "The placeholders variables are checked against are cached per application, not per template: after a message-based submission (no placeholders), a template-based one with exactly its template's variables is refused with 400." },
+  // schemas
+  { id: 'blind7-bulk-read-carries-rows-after-listing', requirement: 'SCH-NO-EXTRA-PROPERTIES', topic: 'schemas', round: 7, description: "Once a bulk's rows were listed, the ORM keeps the loaded relation and reads of the bulk serialise it: an extra recipients member beside the document's fields." },
+  { id: 'blind7-summary-as-of-without-seconds', requirement: 'SCH-UTC-TIMESTAMPS', topic: 'schemas', round: 7, description: 'delivery_summary.as_of is written to the minute (2026-11-27T14:05Z), which RFC 3339 does not allow: the seconds are required.' },
+  // webhooks
+  { id: 'blind7-delete-accept-json-200', requirement: 'HOOK-DEACTIVATE-204', topic: 'webhooks', round: 7, description: 'Deactivation negotiates its answer: a request whose Accept names application/json gets 200 with the deactivated endpoint as JSON instead of 204 with no body.' },
+  { id: 'blind7-webhook-unknown-id-skips-grant', requirement: 'HOOK-FORBIDDEN', topic: 'webhooks', round: 7, description: 'The grant is checked on the endpoint found: on a business without grant, an endpoint id that exists nowhere matches nothing and answers 204 instead of a refusal.' },
+  // messages
+  { id: 'blind7-message-negative-cache-by-business', requirement: 'MSG-RETRIEVE', topic: 'messages', round: 7, description: "A not-found answer is cached under the application and business, not the message id: once a lookup under the business answered 404, the business's own existing message answers 404 too." },
+  { id: 'blind7-message-pin-ids-swapped', requirement: 'MSG-TEMPLATE-PIN', topic: 'messages', round: 7, description: "A retrieved message's pin has template_id and revision_id swapped (the constructor's arguments in the wrong order)." },
+  // sequences
+  { id: 'blind7-replay-conflict-after-read', requirement: 'SEQ-REPLAY-AFTER-ANY', topic: 'sequences', round: 7, description: "A read of a bulk bumps a version that the key's fingerprint comparison includes: an equivalent repeat of the key after a read of its bulk gets 409 idempotency_conflict instead of the replay." },
+  { id: 'blind7-replay-location-of-latest-bulk', requirement: 'SEQ-REPLAY-AFTER-ANY', topic: 'sequences', round: 7, description: "The replay's Location is rebuilt from the business's latest accepted bulk: a repeat of a key after another key's submission replays the original body with a Location naming the other bulk." },
+  { id: 'blind7-row-ids-regenerated-on-replay', requirement: 'SEQ-LISTING-CONSISTENT', topic: 'sequences', round: 7, description: "A replayed repeat upserts the bulk's recipient rows again, which gives them new ids: the rows listed after a replay carry other ids than before it." },
+  { id: 'blind7-own-rows-cached-under-any-business', requirement: 'SEQ-OWNERSHIP-AFTER-ANY', topic: 'sequences', round: 7, description: "Listing pages are cached per application, bulk and query (not business) and the cache is read before the grant: once the caller listed its bulk's rows, the same listing under a business it has no grant on answers 200 with them." },
 ] as const satisfies readonly BlindDefect[];
 
 export type BlindDefectId = (typeof registry)[number]['id'];

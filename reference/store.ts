@@ -130,6 +130,8 @@ export interface Store {
   /** The first endpoint that passes `test` (read only by the `blind4-webhook-lookup-by-prefix` defect). */
   webhookEndpointMatching(test: (endpoint: WebhookEndpoint) => boolean): WebhookEndpoint | undefined;
   bulk(id: string): BulkRecord | undefined;
+  /** Every bulk of every business (read only by the `blind7-number-filter-searches-all-bulks` defect). */
+  allBulks(): BulkRecord[];
   saveBulk(bulk: BulkRecord): void;
   idempotency(scope: string): IdempotencyRecord | undefined;
   saveIdempotency(scope: string, record: IdempotencyRecord): void;
@@ -203,6 +205,9 @@ export class MemoryStore implements Store {
   }
   bulk(id: string) {
     return this.bulks.get(id);
+  }
+  allBulks() {
+    return [...this.bulks.values()];
   }
   saveBulk(bulk: BulkRecord) {
     const previous = this.bulks.get(bulk.id);

@@ -7,6 +7,9 @@ import type { Call } from './call.ts';
 /** Applications that passed the grant check once, per reference (the `blind4-grant-cached-per-application` defect). */
 const granted = new WeakMap<object, Set<string>>();
 
+/** Businesses some application passed the grant check on, per reference (the `blind7-grant-cached-per-business` defect). */
+const grantedBusinesses = new WeakMap<object, Set<string>>();
+
 export function authorize(call: Call, businessId: string, permission: Permission): boolean {
   let grant = call.app?.grants.find((g) => g.businessId === businessId && g.active);
   // 5.6 step 2: the grant on the path's business, on every call (the blind defect caches the
@@ -16,6 +19,18 @@ export function authorize(call: Call, businessId: string, permission: Permission
     granted.set(call.deps.store, seen);
     if (grant) seen.add(call.app.clientId);
     else if (seen.has(call.app.clientId)) grant = call.app.grants.find((g) => g.active);
+  }
+  // 5.6 step 2: the grant of this application (the blind7 defect caches the decision per business,
+  // so once any application passed on a business every other one is let in).
+  if (call.defects.has('blind7-grant-cached-per-business')) {
+    const passed = grantedBusinesses.get(call.deps.store) ?? grantedBusinesses.set(call.deps.store, new Set()).get(call.deps.store)!;
+    if (grant) passed.add(businessId);
+    else if (call.app && passed.has(businessId)) return true;
+  }
+  // 5.8: a business without grant is refused alike whether it exists or not (the blind7 defect looks it up first).
+  if (!grant && call.defects.has('blind7-unknown-business-404') && !call.deps.store.business(businessId)) {
+    call.problem('resource_not_found', 'No business with this id exists.');
+    return false;
   }
   if (!grant) {
     // 5.6 step 2 (5.7: the path's business is a selector, not proof).

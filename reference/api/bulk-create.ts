@@ -7,7 +7,7 @@ import type { FieldError } from '../problems.ts';
 import { MAX_RECIPIENTS, checkVariables, isE164, placeholdersOf, validateBulkBody, type BulkBody } from './bulk-body.ts';
 import type { Call } from './call.ts';
 import { readByOwner } from './bulk-read.ts';
-import { bulkResponseCache, collectedJobs, firstRecipientVariables, inFlight, latestAccepted, latestSubmissionAt, renderBulk } from './render.ts';
+import { acceptedHere, bulkResponseCache, collectedJobs, firstRecipientVariables, inFlight, latestAccepted, latestClassification, latestSubmissionAt, renderBulk } from './render.ts';
 import { refusalHolds } from './wallet.ts';
 import type { StoredResponse } from '../store.ts';
 
@@ -98,7 +98,10 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   try {
     body = JSON.parse(rawBody);
   } catch {
-    return refuse('The request body is not valid JSON.', [{ pointer: '', code: 'field_invalid' }]);
+    // 4.1: the body is JSON (the blind7 defect's lenient parser drops trailing commas and tries again).
+    const lenient = d.has('blind7-json-trailing-comma-accepted') ? tryParse(rawBody.replace(/,\s*([}\]])/g, '$1')) : undefined;
+    if (lenient === undefined) return refuse('The request body is not valid JSON.', [{ pointer: '', code: 'field_invalid' }]);
+    body = lenient.value;
   }
   // 7: a body that is no object is the caller's fault (the blind5 defect reads null as an object, which throws).
   if (body === null && d.has('blind5-null-body-500')) throw new TypeError("Cannot read properties of null (reading 'recipients')");
@@ -120,6 +123,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     if (d.has('blind-limit-rolling-window')) max -= recentEntries(call, businessId);
     // 8: higher quotas are not available (the blind6 defect promotes a business after an at-max acceptance).
     if (d.has('blind6-limit-raised-after-at-max') && raisedQuota.get(store)?.has(businessId)) max = 2 * MAX_RECIPIENTS;
+    // (The blind7 defect halves it for a business flagged by an over-limit submission.)
+    if (d.has('blind7-limit-halved-after-over-limit-refusal') && flaggedBusinesses.get(store)?.has(businessId)) max = MAX_RECIPIENTS / 2;
     let count = d.has('recipient-limit-counts-unique') ? new Set(recipients.map((r) => JSON.stringify(r))).size : recipients.length;
     // 4.1 rule 1: invalid numbers count too (the blind defect counts well-formed numbers only).
     if (d.has('blind3-limit-skips-invalid-numbers')) count = recipients.filter((r) => isRecord(r) && isE164(r.to)).length;
@@ -137,6 +142,7 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     if (count > max && d.has('blind-over-limit-truncated')) (body as Record<string, unknown>).recipients = recipients.slice(0, max);
     else if (count > max) {
       if (d.has('recipient-limit-creates-bulk')) store.saveBulk(orphanBulk(call, businessId));
+      if (d.has('blind7-limit-halved-after-over-limit-refusal')) (flaggedBusinesses.get(store) ?? flaggedBusinesses.set(store, new Set()).get(store)!).add(businessId);
       // 4.1 rule 1: refused before billing (the defect debits the wallet all the same).
       if (d.has('recipient-limit-billed')) debit(store.business(businessId)!, 0.04 * recipients.length);
       // 4.1 rule 1 / 7: 422 recipient_limit_exceeded (the blind6 defect refuses it as a plan quota, 403).
@@ -157,6 +163,12 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     }
   }
 
+  // 4.1 rule 1: duplicates are entries like any other (the blind7 defect's flood guard refuses a number repeated over 100 times).
+  if (recipients && d.has('blind7-repeated-numbers-refused')) {
+    const perNumber = new Map<string, number>();
+    for (const r of recipients) if (isRecord(r) && typeof r.to === 'string') perNumber.set(r.to, (perNumber.get(r.to) ?? 0) + 1);
+    if ([...perNumber.values()].some((n) => n > 100)) return call.problem('invalid_recipient', 'A recipient number is repeated too often in this submission.');
+  }
   // 4.0: Idempotency-Key is required on bulk submission, 1 to 256 characters.
   const keyHeader = call.req.headers['idempotency-key'];
   const key = typeof keyHeader === 'string' ? keyHeader : undefined;
@@ -166,7 +178,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   const keyRefused = () =>
     call.validationFailed('The Idempotency-Key header is required and must be 1 to 256 characters.', [{ pointer: 'Idempotency-Key', code: 'field_invalid' }]);
   // 4.0: a refused key creates nothing (the defects save the bulk before the header is checked).
-  if (keyMissing && !d.has('idempotency-key-optional')) {
+  // (The blind7 defect takes an empty header for a submission without idempotency.)
+  if (keyMissing && !d.has('idempotency-key-optional') && !(key === '' && d.has('blind7-empty-key-taken-as-none'))) {
     if (d.has('key-missing-refused-after-save')) saveOrphan();
     return keyRefused();
   }
@@ -204,7 +217,10 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   // compared as a set, sorted by number).
   // (Two more blind defects: classification left out; the recipients taken as distinct numbers.)
   // (The blind6 defect normalises the message's white space first.)
-  const fullFingerprint = d.has('blind6-fingerprint-normalizes-message-whitespace')
+  // (The blind7 defect takes the recipients as their count.)
+  const fullFingerprint = d.has('blind7-fingerprint-counts-recipients')
+    ? canonicalJson({ ...valid, recipients: valid.recipients.length })
+    : d.has('blind6-fingerprint-normalizes-message-whitespace')
     ? canonicalJson({ ...valid, ...(typeof valid.message === 'string' ? { message: valid.message.trim().replace(/\s+/g, ' ') } : {}) })
     : d.has('blind3-fingerprint-ignores-classification')
     ? canonicalJson({ ...valid, classification: undefined })
@@ -248,7 +264,9 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   if (previous) {
     const window = d.has('replay-window-one-day') ? DAY : REPLAY_WINDOW_MS;
     const expired = now - previous.createdAt >= window;
-    const equivalent = previous.fingerprint === fingerprint;
+    // (The blind7 defect compares a version a read of the bulk bumps as part of the fingerprint.)
+    const readSince = d.has('blind7-replay-conflict-after-read') && readByOwner.has(store.bulk(bulkIdOfLocation(previous.response.location))!);
+    const equivalent = previous.fingerprint === fingerprint && !readSince;
     const reordered = equivalent && previous.rawBody !== JSON.stringify(valid);
     // Equal JSON in other bytes (key order, whitespace, escapes), unlike a byte-identical repeat.
     const rewritten = equivalent && previous.requestText !== undefined && previous.requestText !== rawBody;
@@ -270,6 +288,12 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
       if (!equivalent || (rewritten && d.has('equivalent-json-conflict'))) {
         // 4.1 rule 4: 409, nothing created, no Location, and the key keeps its first payload.
         if (d.has('conflict-creates-bulk')) saveOrphan();
+        // 7: every conflicting repeat is a 409 (the blind7 defect asserts a key conflicts once).
+        if (d.has('blind7-second-conflict-500')) {
+          const conflicted = conflictedKeys.get(store) ?? conflictedKeys.set(store, new Set()).get(store)!;
+          if (conflicted.has(scope!)) throw new Error(`assertion failed: key already marked conflicted`);
+          conflicted.add(scope!);
+        }
         // The defect counts the refused repeat's entries into the original bulk as bad entries.
         const original = d.has('conflict-counts-entries-as-bad') ? store.bulk(bulkIdOfLocation(previous.response.location)) : undefined;
         if (original) original.intake = { ...original.intake, bad: original.intake.bad + valid.recipients.length };
@@ -298,6 +322,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
         if (d.has('replay-adds-intake')) replayed.intake = { ...replayed.intake, good: replayed.intake.good + valid.recipients.length };
         // (The blind6 defect enqueues the bulk again, stamped with the repeat's time.)
         if (d.has('blind6-replay-requeues-bulk')) replayed.acceptedAt = now;
+        // (The blind7 defect upserts the rows again, under new ids.)
+        if (d.has('blind7-row-ids-regenerated-on-replay')) replayed.rows = replayed.rows.map((row) => ({ ...row, id: uuidv7(now) }));
         if (d.has('equivalent-repeat-appends-rows') && rewritten) {
           const extra = valid.recipients.map((x, i) => ({ id: uuidv7(now), position: replayed.rows.length + i, to: x.to, fate: 'delivered' as const }));
           replayed.rows = [...replayed.rows, ...extra];
@@ -306,6 +332,12 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
         if (d.has('replay-after-read-shows-current') && readByOwner.has(replayed)) return call.raw(r.status, JSON.stringify(renderBulk(call, replayed)), r.location ? { Location: r.location } : {});
       }
       const replayHeaders: Record<string, string> = r.location && !d.has('replay-without-location') ? { Location: r.location } : {};
+      // 4.1 rule 3: the key's own Location (the blind7 defect rebuilds it from the business's latest bulk).
+      const latestLocation = d.has('blind7-replay-location-of-latest-bulk') ? latestLocationOf.get(store)?.get(businessId) : undefined;
+      if (latestLocation && replayHeaders.Location) replayHeaders.Location = latestLocation;
+      // 4.1 rule 3: the original body (the blind7 defect's content members are shared with the application's latest acceptance).
+      const shared = d.has('blind7-replay-body-shared-object') ? sharedContent.get(store)?.get(call.app!.clientId) : undefined;
+      if (shared && r.body) return call.raw(r.status, JSON.stringify({ ...(JSON.parse(r.body) as Record<string, unknown>), ...shared }), replayHeaders);
       // 4.0: the repeat's own request id (the blind defect replays the original one with the rest).
       if (d.has('blind-replay-stale-request-id') && r.requestId) replayHeaders['X-Request-Id'] = r.requestId;
       // 4.1 rule 3: the original response (blind defects: status 200, or the bulk as it is now).
@@ -337,6 +369,7 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   if (!sender?.authorized && !d.has('unauthorized-sender-accepted') && !senderTrusted) {
     // Nothing is accepted (one defect saves the bulk first; another names the id drafted for it).
     if (d.has('unauthorized-sender-refused-after-save')) saveOrphan();
+    stageRefused(call, businessId, valid);
     const extra = d.has('sender-refusal-carries-bulk-id') ? { id: uuidv7(now) } : undefined;
     // 7: sender_not_authorized travels with 403 (the blind defect answers 422, as a semantic validation failure).
     return call.problem('sender_not_authorized', 'The sender identity is not authorized for this business.', { ...(extra ? { extra } : {}), ...(d.has('blind4-sender-not-authorized-422') ? { status: 422 } : {}) });
@@ -354,6 +387,7 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     const verdictCached = d.has('blind6-template-verdict-cached-per-business') && (activeTemplateUsed.get(store)?.has(businessId) ?? false);
     if (template.status !== 'active' && !d.has('archived-template-accepted') && !verdictCached) {
       if (d.has('archived-template-refused-after-save')) saveOrphan();
+      stageRefused(call, businessId, valid);
       // 4.1 / 7: 422 (the blind defect answers 409, as a state conflict).
       return call.problem('template_not_active', 'The template is not active for new submissions.', d.has('blind4-archived-template-409') ? { status: 409 } : {});
     }
@@ -362,6 +396,13 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     placeholders = template.placeholders;
   } else {
     placeholders = placeholdersOf(valid.message ?? '');
+  }
+  // 4.1 rule 7: the placeholders of this submission's content (the blind7 defect caches them per application).
+  if (d.has('blind7-placeholders-cached-per-application')) {
+    const cache = placeholderCache.get(store) ?? placeholderCache.set(store, new Map()).get(store)!;
+    const cached = cache.get(call.app!.clientId);
+    cache.set(call.app!.clientId, placeholders);
+    if (cached) placeholders = cached;
   }
   // 4.1 rule 7: every recipient's variables (the blind6 defect checks the first recipient's only).
   const variableErrors = checkVariables(d.has('blind6-variables-checked-first-recipient-only') ? { ...valid, recipients: valid.recipients.slice(0, 1) } : valid, placeholders, pin !== null, d);
@@ -372,7 +413,13 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   const accept = () => {
     // 8: 1000 entries are accepted (the blind5 defect's multi-row insert holds 999).
     if (valid.recipients.length > 999 && d.has('blind5-at-max-insert-500')) throw new Error('too many SQL variables');
-    const bulk = acceptBulk(call, businessId, valid, pin, now);
+    // 4.1: this submission's entries only (the blind7 defect takes the staged entries of a refused one along).
+    const staged = d.has('blind7-refused-entries-carried-into-next-bulk') ? stagedEntries.get(store)?.get(`${call.app!.clientId}\u0000${businessId}`) : undefined;
+    if (staged) stagedEntries.get(store)!.delete(`${call.app!.clientId}\u0000${businessId}`);
+    // 2.2: a message-based bulk has no pin (the blind7 defect's per-application pin variable is not reset).
+    const carriedPin = pin === null && d.has('blind7-pin-carried-over-to-next-bulk') ? (lastPin.get(store)?.get(call.app!.clientId) ?? null) : null;
+    const bulk = acceptBulk(call, businessId, staged ? { ...valid, recipients: [...staged, ...valid.recipients] } : valid, pin, now);
+    if (carriedPin) bulk.template = carriedPin;
     store.saveBulk(bulk);
     // 4.1: the Location names the stored bulk (the blind5 defect names an id drafted before the insert).
     const location = acceptedLocation(call, businessId, d.has('blind5-location-id-drafted-apart') ? uuidv7(now) : bulk.id);
@@ -397,6 +444,16 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     const headers: Record<string, string> = d.has('location-missing') ? {} : { Location: location };
     // 4.0: the client's valid id is echoed (the blind defect's acceptance path generates its own).
     if (d.has('blind-request-id-regenerated-on-202')) headers['X-Request-Id'] = generateRequestId();
+    // What blind7 defects keep of the acceptance: the bulk as accepted here, the business's latest
+    // classification and Location, the application's latest pin and content members.
+    if (d.has('blind7-fresh-bulk-readable-without-token')) acceptedHere.add(bulk);
+    if (d.has('blind7-read-classification-of-latest-submission')) (latestClassification.get(store) ?? latestClassification.set(store, new Map()).get(store)!).set(businessId, valid.classification);
+    if (d.has('blind7-replay-location-of-latest-bulk')) (latestLocationOf.get(store) ?? latestLocationOf.set(store, new Map()).get(store)!).set(businessId, location);
+    if (pin && d.has('blind7-pin-carried-over-to-next-bulk')) (lastPin.get(store) ?? lastPin.set(store, new Map()).get(store)!).set(call.app!.clientId, pin);
+    if (text && d.has('blind7-replay-body-shared-object')) {
+      const accepted = JSON.parse(text) as Record<string, unknown>;
+      (sharedContent.get(store) ?? sharedContent.set(store, new Map()).get(store)!).set(call.app!.clientId, { message: accepted.message, classification: accepted.classification, intake: accepted.intake });
+    }
     if (d.has('blind-limit-rolling-window')) rememberEntries(call, businessId, valid.recipients.length);
     // What blind6 defects keep of the acceptance: the replay by business and key, the hold released,
     // the quota tier, the sender and template verdicts, the first recipient's variables, the latest submission.
@@ -525,6 +582,8 @@ function acceptedLocation(call: Call, businessId: string, bulkId: string): strin
   if (d.has('location-points-to-rows')) return `${bulkLocation(businessId, bulkId)}/messages`;
   if (d.has('blind-location-without-version-prefix')) return bulkLocation(businessId, bulkId).replace(/^\/v1/, '');
   if (d.has('blind3-location-trailing-slash')) return `${bulkLocation(businessId, bulkId)}/`;
+  // (The blind7 defect gives the bare id, a relative reference.)
+  if (d.has('blind7-location-bare-id')) return bulkId;
   // (The blind defect formats the business id as an upper-case GUID.)
   if (d.has('blind4-location-business-upper-case')) return bulkLocation(businessId.toUpperCase(), bulkId);
   return bulkLocation(businessId, bulkId);
@@ -590,4 +649,36 @@ function orphanBulk(call: Call, businessId: string): BulkRecord {
     rows: [],
     finished: false,
   };
+}
+
+/** What blind7 defects keep per reference (faithful code ignores them). */
+/** Businesses that sent an over-limit submission (the `blind7-limit-halved-after-over-limit-refusal` defect). */
+const flaggedBusinesses = new WeakMap<object, Set<string>>();
+/** Keys that met a conflicting repeat (the `blind7-second-conflict-500` defect). */
+const conflictedKeys = new WeakMap<object, Set<string>>();
+/** The Location of each business's latest acceptance (the `blind7-replay-location-of-latest-bulk` defect). */
+const latestLocationOf = new WeakMap<object, Map<string, string>>();
+/** Content members of each application's latest acceptance (the `blind7-replay-body-shared-object` defect). */
+const sharedContent = new WeakMap<object, Map<string, Record<string, unknown>>>();
+/** Each application's latest template pin (the `blind7-pin-carried-over-to-next-bulk` defect). */
+const lastPin = new WeakMap<object, Map<string, NonNullable<BulkRecord['template']>>>();
+/** Each application's latest placeholders (the `blind7-placeholders-cached-per-application` defect). */
+const placeholderCache = new WeakMap<object, Map<string, readonly string[]>>();
+/** Entries of refused submissions per application and business (the `blind7-refused-entries-carried-into-next-bulk` defect). */
+const stagedEntries = new WeakMap<object, Map<string, BulkBody['recipients']>>();
+
+/** Stages a refused submission's entries (only the `blind7-refused-entries-carried-into-next-bulk` defect does). */
+function stageRefused(call: Call, businessId: string, body: BulkBody): void {
+  if (!call.defects.has('blind7-refused-entries-carried-into-next-bulk')) return;
+  const perStore = stagedEntries.get(call.deps.store) ?? stagedEntries.set(call.deps.store, new Map()).get(call.deps.store)!;
+  perStore.set(`${call.app!.clientId}\u0000${businessId}`, body.recipients);
+}
+
+/** JSON.parse that answers undefined for text that is not JSON (the `blind7-json-trailing-comma-accepted` defect). */
+function tryParse(text: string): { value: unknown } | undefined {
+  try {
+    return { value: JSON.parse(text) };
+  } catch {
+    return undefined;
+  }
 }

@@ -5,7 +5,7 @@ import { projectBulk, rowStateAt } from '../lifecycle.ts';
 import { authorize } from './authorize.ts';
 import { isE164 } from './bulk-body.ts';
 import type { Call } from './call.ts';
-import { bulkResponseCache, collectedJobs, listedBulks, renderBulk, renderRow } from './render.ts';
+import { bulkResponseCache, collectedJobs, listedBulks, renderBulk, renderRow, rowsLoaded } from './render.ts';
 
 import { UUID_V7 } from '../ids.ts';
 
@@ -32,6 +32,10 @@ const lastListedAt = new WeakMap<BulkRecord, number>();
 const walkSessions = new WeakMap<BulkRecord, { presented: Set<string>; spent: Set<string> }>();
 /** Listing pages by bulk id and query string, per reference (the `blind6-listing-cache-by-bulk-and-query` defect). */
 const pageCache = new WeakMap<object, Map<string, unknown>>();
+
+/** What blind7 defects keep: the latest query's filters per bulk; listing pages by application, bulk and query. */
+const latestResultSet = new WeakMap<BulkRecord, CursorFilters>();
+const appPageCache = new WeakMap<object, Map<string, unknown>>();
 
 /** Literal query parameter names (the document does not name them; reference choice). */
 export const PARAMS = { limit: 'limit', cursor: 'cursor', status: 'status', to: 'to' } as const;
@@ -141,6 +145,15 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
     call.problem('permission_denied', `The application has no active grant for this business (bulk of ${owner === businessId ? 'this' : 'another'} business).`);
     return;
   }
+  // 5.6: the grant before the query is judged (the blind7 defect validates the page size first).
+  const sizeGiven = call.query.get(PARAMS.limit);
+  if (d.has('blind7-listing-query-validated-before-grant') && sizeGiven !== null && !call.app?.grants.some((g) => g.businessId === businessId && g.active) && !(/^\d{1,7}$/.test(sizeGiven) && Number(sizeGiven) >= 1 && Number(sizeGiven) <= MAX_PAGE_SIZE)) {
+    return call.validationFailed(`${PARAMS.limit} must be an integer from 1 to ${MAX_PAGE_SIZE}.`, [{ pointer: PARAMS.limit, code: 'field_invalid' }]);
+  }
+  // 5.6: the grant on every listing (the blind7 defect's page cache, keyed by application, bulk and query, answers first).
+  const appPageKey = `${call.app?.clientId ?? ''}\u0000${bulkId}?${call.query.toString()}`;
+  const appCached = d.has('blind7-own-rows-cached-under-any-business') ? appPageCache.get(call.deps.store)?.get(appPageKey) : undefined;
+  if (appCached !== undefined) return call.json(200, appCached);
   // 5.6 / 4.3: grant, then ownership (blind defects: the listing skips the grant, or the owner).
   // (The blind5 defect reaches here without a token, on a signed cursor alone.)
   const cursorAsProof = call.app === undefined && d.has('blind5-listing-cursor-skips-auth');
@@ -152,7 +165,9 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   if (cachedPage !== undefined) return call.json(200, cachedPage);
   // 5.6 step 4: the bulk's owner is checked (blind5 defect: not for a filtered listing, served from a search index).
   const filteredQuery = call.query.get(PARAMS.status) !== null || call.query.get(PARAMS.to) !== null;
-  const foreign = d.has('blind-foreign-bulk-rows-listed') || (d.has('blind5-filtered-rows-skip-ownership') && filteredQuery) ? call.deps.store.bulk(bulkId) : undefined;
+  // (The blind7 defect's export path, for page sizes above 500, checks the grant only.)
+  const exportPage = d.has('blind7-foreign-rows-large-page-export') && /^\d{1,7}$/.test(sizeGiven ?? '') && Number(sizeGiven) > 500;
+  const foreign = d.has('blind-foreign-bulk-rows-listed') || (d.has('blind5-filtered-rows-skip-ownership') && filteredQuery) || exportPage ? call.deps.store.bulk(bulkId) : undefined;
   // 4.3: rows of a bulk SMS only (the blind5 defect's one SMS table lists an individual message of any business as a row).
   const single = d.has('blind5-rows-of-message-id') && !call.deps.store.bulk(bulkId) ? call.deps.store.message(bulkId) : undefined;
   if (single) {
@@ -233,6 +248,8 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
     else if (!d.has('unknown-status-matches-nothing')) return invalidFilter(PARAMS.status, `${PARAMS.status} must be one of queued, sent, delivered, failed.`);
   }
   let toText = q.get(PARAMS.to);
+  // 4.3: the query is decoded once (the blind7 defect form-decodes it again, so a + becomes a space).
+  if (toText !== null && d.has('blind7-number-filter-decoded-twice')) toText = new URLSearchParams(`v=${toText}`).get('v');
   // 4.3: E.164 with its + (the blind defect takes a leading space for a + lost to form encoding).
   if (toText !== null && d.has('blind3-number-filter-space-as-plus') && /^ \d/.test(toText)) toText = `+${toText.slice(1)}`;
   // Defects: a number that is not E.164 is dropped (every row), or kept as a filter no row matches.
@@ -293,6 +310,9 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
     filters = d.has('omitted-filters-dropped')
       ? { status: statusText, to: toText }
       : { status: statusText !== null && !statusBound ? statusText : c.filters.status, to: toText !== null && !toBound ? toText : c.filters.to };
+    // 4.3: the cursor's own filters (the blind7 defect walks the bulk's latest query's result set).
+    const latestQuery = d.has('blind7-cursor-indexes-last-result-set') ? latestResultSet.get(bulk) : undefined;
+    if (latestQuery) filters = latestQuery;
     if (!Number.isInteger(c.next) || c.next < 0) return bad();
     // 4.3: usable for its whole lifetime (the blind defect spends a cursor on its first use).
     if (d.has('blind-cursor-single-use')) {
@@ -403,6 +423,13 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
     }
     lastPosition = place(row);
   }
+  // 4.3: the rows of this bulk only (the blind7 defect's number filter runs over every bulk's rows).
+  if (filters.to !== null && d.has('blind7-number-filter-searches-all-bulks')) {
+    for (const other of call.deps.store.allBulks()) {
+      if (other === bulk) continue;
+      for (const row of other.rows) if (row.to === filters.to && page.length < room) page.push(renderRow(call, other, row, now));
+    }
+  }
   // 4.3: the next page starts right after this one. Defects: the cursor of a page read with a
   // cursor repeats that page's start; the next page starts one row too far.
   let next = reading?.ok && d.has('cursor-not-advanced') ? start : d.has('cursor-skips-row') ? lastPosition + 2 : lastPosition + 1;
@@ -452,6 +479,10 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   const walk = walkSessions.get(bulk);
   if (walk && reading?.ok && !hasMore) for (const presented of walk.presented) walk.spent.add(presented);
   if (d.has('blind6-intake-from-rows-after-listing')) listedBulks.add(bulk);
+  // What blind7 defects keep of a listing: the rows relation loaded, the latest query's filters, the page per application.
+  if (d.has('blind7-bulk-read-carries-rows-after-listing')) rowsLoaded.add(bulk);
+  if (d.has('blind7-cursor-indexes-last-result-set') && cursorText === null) latestResultSet.set(bulk, filters);
+  if (d.has('blind7-own-rows-cached-under-any-business')) (appPageCache.get(call.deps.store) ?? appPageCache.set(call.deps.store, new Map()).get(call.deps.store)!).set(appPageKey, envelope);
   if (d.has('bulk-unreadable-after-listing')) listedForDefect.add(bulk);
   if (d.has('blind6-replay-from-bulk-response-cache')) bulkResponseCache.set(bulk, JSON.stringify(envelope));
   if (d.has('blind6-listing-cache-by-bulk-and-query')) (pageCache.get(call.deps.store) ?? pageCache.set(call.deps.store, new Map()).get(call.deps.store)!).set(pageKey, envelope);

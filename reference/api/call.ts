@@ -70,6 +70,8 @@ export class Call {
     if (status === 401 && this.defects.has('request-id-missing-on-401')) return extra;
     // (The blind6 defect's authorization guard writes its 403s without it.)
     if (status === 403 && this.defects.has('blind6-request-id-missing-on-403')) return extra;
+    // (The blind7 defect's idempotency store layer writes its 409s without it.)
+    if (status === 409 && this.defects.has('blind7-request-id-missing-on-409')) return extra;
     // 4.0: without a client id one is generated and returned (the defect returns none).
     if (this.req.headers['x-request-id'] === undefined && this.defects.has('request-id-not-generated')) return extra;
     // 4.0: an invalid client id is replaced by a generated one (the defect drops it and sends none).
@@ -122,8 +124,16 @@ export class Call {
     // member beside them; recipient entries numbered from 1).
     if (errors && d.has('blind-error-item-message')) errors = errors.map((e) => ({ ...e, message: 'This value is invalid.' }));
     if (errors && d.has('blind-pointer-one-based')) errors = errors.map((e) => ({ ...e, pointer: e.pointer.replace(/^\/recipients\/(\d+)/, (_, n: string) => `/recipients/${Number(n) + 1}`) }));
+    // 7: the errors of this request (the blind7 defect's list is module state, never cleared).
+    if (errors && d.has('blind7-validation-errors-accumulate')) {
+      const earlier = accumulatedErrors.get(this.deps.counters) ?? [];
+      errors = [...earlier, ...errors];
+      accumulatedErrors.set(this.deps.counters, errors);
+    }
     const body: Record<string, unknown> = { ...buildProblem(code, detail, this.requestId, errors), ...options.extra };
     if (d.has('problem-type-wrong-base-one-code') && code === 'idempotency_conflict') body.type = `https://errors.example.invalid/${code}`;
+    // 7: type is {problems_base}/{code} (the blind7 defect gives a bare 404 RFC 9457's default, about:blank).
+    if (d.has('blind7-not-found-type-about-blank') && code === 'resource_not_found') body.type = 'about:blank';
     if (d.has('problem-request-id-mismatch')) body.request_id = `${this.requestId}-x`;
     // The defect generates a second id for the body when the client sent no valid one.
     if (d.has('problem-request-id-regenerated') && this.req.headers['x-request-id'] !== this.requestId) body.request_id = generateRequestId();
@@ -163,7 +173,13 @@ export class Call {
     }
     const status = options.status ?? buildProblem(code, '', this.requestId).status;
     // 7: application/problem+json (the blind defect's authentication middleware writes its 401 as application/json).
-    const mediaType = d.has('problem-media-type-json') || (status === 401 && d.has('blind3-401-media-type-json')) ? 'application/json' : PROBLEM_MEDIA_TYPE;
+    // (The blind7 defect's authorization layer writes its 403s as application/json+problem.)
+    const mediaType =
+      d.has('problem-media-type-json') || (status === 401 && d.has('blind3-401-media-type-json'))
+        ? 'application/json'
+        : status === 403 && d.has('blind7-problem-media-type-reversed')
+          ? 'application/json+problem'
+          : PROBLEM_MEDIA_TYPE;
     // 4.0: the client's valid id on every answer (the blind defect's validation middleware, run
     // before the request id is settled, writes its 400s under an id of its own, header and body alike).
     const own = code === 'validation_failed' && d.has('blind4-request-id-regenerated-on-400') ? generateRequestId() : undefined;
@@ -175,6 +191,9 @@ export class Call {
     this.problem('validation_failed', detail, { errors });
   }
 }
+
+/** Field errors of every validation failure so far, per reference (the `blind7-validation-errors-accumulate` defect). */
+const accumulatedErrors = new WeakMap<object, FieldError[]>();
 
 /** The request id of the previous problem answered, per reference (the `blind6-problem-request-id-of-previous` defect). */
 const previousProblemId = new WeakMap<object, string>();

@@ -44,6 +44,9 @@ function businessCache(store: Store): Map<string, IndividualMessage> {
 /** Messages each application has read, per reference (the `blind5-message-repeat-read-304` defect). */
 const servedReads = new WeakMap<Store, Set<string>>();
 
+/** Applications and businesses a lookup answered 404 for, per reference (the `blind7-message-negative-cache-by-business` defect). */
+const notFoundCache = new WeakMap<Store, Set<string>>();
+
 /** Lookups of another business's message already refused, per reference (the `foreign-message-repeat-403` defect). */
 const refusedLookups = new WeakMap<Store, Set<string>>();
 
@@ -63,6 +66,9 @@ export function getMessage(call: Call, businessId: string, messageId: string): v
     return call.problem('resource_not_found', NOT_FOUND_DETAIL);
   }
   if (!authorize(call, businessId, 'sms.message.read')) return;
+  // 4.4: each id is looked up (the blind7 defect's not-found cache is keyed by application and business).
+  const negativeKey = `${call.app?.clientId ?? ''}\u0000${businessId}`;
+  if (d.has('blind7-message-negative-cache-by-business') && notFoundCache.get(call.deps.store)?.has(negativeKey)) return call.problem('resource_not_found', NOT_FOUND_DETAIL);
   // 4.0: a message id of another shape is simply not found (4xx); the defect reads the UUIDv7's
   // time field to pick the store's partition, which throws on any other shape.
   const wellFormed = UUID_V7.test(messageId);
@@ -163,6 +169,7 @@ export function getMessage(call: Call, businessId: string, messageId: string): v
     if (bulk && bulk.businessId === businessId) return call.json(200, renderBulkAsMessage(call, bulk));
   }
   if (d.has('not-found-detail-names-owner')) return call.problem('resource_not_found', ownerDetail(businessId));
+  if (d.has('blind7-message-negative-cache-by-business')) (notFoundCache.get(call.deps.store) ?? notFoundCache.set(call.deps.store, new Set()).get(call.deps.store)!).add(negativeKey);
   // 7: the status member equals the HTTP status; the defect builds the body of a malformed id as
   // for a validation failure (status 400) while answering 404.
   call.problem('resource_not_found', NOT_FOUND_DETAIL, !wellFormed && d.has('path-id-problem-status-400') ? { extra: { status: 400 } } : {});

@@ -32,6 +32,14 @@ export const collectedJobs = new WeakSet<BulkRecord>();
 /** The latest accepted submission per business (the `blind6-message-index-replaced-by-submission` defect). */
 export const latestSubmissionAt = new WeakMap<object, Map<string, number>>();
 
+/** What blind7 defects keep (faithful code ignores them). */
+/** Bulks accepted through the API (the `blind7-fresh-bulk-readable-without-token` defect). */
+export const acceptedHere = new WeakSet<BulkRecord>();
+/** The latest submission's classification per business (the `blind7-read-classification-of-latest-submission` defect). */
+export const latestClassification = new WeakMap<object, Map<string, string>>();
+/** Bulks whose rows were listed (the `blind7-bulk-read-carries-rows-after-listing` defect). */
+export const rowsLoaded = new WeakSet<BulkRecord>();
+
 /** settled at each bulk's first read (the `blind5-settled-cached-at-first-read` defect). */
 const firstSettled = new WeakMap<BulkRecord, boolean | null>();
 
@@ -66,6 +74,8 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
   }
   // 3.1: one of the documented statuses (the defect names the processing state its own way).
   let status: string = d.has('bulk-status-in-progress') && p.status === 'processing' ? 'in_progress' : p.status;
+  // 3.1: one of the eight states (the blind7 defect names a completed bulk with failures apart).
+  if (status === 'completed' && (p.submission?.failed ?? 0) > 0 && d.has('blind7-status-completed-with-errors')) status = 'completed_with_errors';
   // 4.2: the counts of this bulk (the blind defect's reads take them from a per-business cache of the latest bulk).
   const latest = !options.acceptance && d.has('blind4-read-intake-latest-bulk') ? latestAccepted.get(call.deps.store)?.get(bulk.businessId) : undefined;
   let intake: Record<string, number> | null = (latest ?? bulk).intake;
@@ -134,7 +144,12 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
     // 2.2: as_of a timestamp, complete a boolean, outcomes_resolved an integer (each defect breaks one).
     deliverySummary = {
       // (The blind defect stamps the projection with the bulk's acceptance time.)
-      as_of: d.has('delivery-summary-as-of-epoch') ? p.delivery.asOf : call.time(d.has('blind-summary-as-of-accepted') ? bulk.acceptedAt : asOfShown(bulk, p.delivery.asOf, d)),
+      // (The blind7 defect writes it to the minute, without seconds.)
+      as_of: d.has('delivery-summary-as-of-epoch')
+        ? p.delivery.asOf
+        : d.has('blind7-summary-as-of-without-seconds')
+          ? `${new Date(p.delivery.asOf).toISOString().slice(0, 16)}Z`
+          : call.time(d.has('blind-summary-as-of-accepted') ? bulk.acceptedAt : asOfShown(bulk, p.delivery.asOf, d)),
       complete: p.delivery.complete,
       outcomes_resolved: d.has('outcomes-resolved-as-string') ? String(p.delivery.outcomesResolved) : p.delivery.outcomesResolved,
     };
@@ -165,7 +180,8 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
         ? SWAPPED_CLASSIFICATION[bulk.classification]
         : d.has('blind-read-classification-default') && !options.acceptance
           ? 'transactional'
-          : bulk.classification,
+          : // (The blind7 defect's reads take the business's latest submission's.)
+            (!options.acceptance && d.has('blind7-read-classification-of-latest-submission') && latestClassification.get(call.deps.store)?.get(bulk.businessId)) || bulk.classification,
     status,
     settled,
     // 4.1: the submitted message (the defect keeps the text with the recipient rows only).
@@ -198,6 +214,8 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
   // 4.1: the 202 shows an empty warnings list (the blind defect's serializer omits empty arrays).
   if (options.acceptance && warnings.length === 0 && d.has('blind4-acceptance-warnings-omitted')) delete body.warnings;
   if (d.has('bulk-response-extra-property')) body.priority = 'normal';
+  // 2.2: no extra properties (the blind7 defect serialises the rows relation loaded by a listing).
+  if (!options.acceptance && rowsLoaded.has(bulk) && d.has('blind7-bulk-read-carries-rows-after-listing')) body.recipients = bulk.rows.slice(0, 10).map((row) => renderRow(call, bulk, row, now));
   return body;
 }
 
@@ -262,11 +280,14 @@ export function renderMessage(call: Call, m: IndividualMessage): Record<string, 
   const time = (ms: number | null) => (d.has('blind-message-times-epoch') ? ms : call.time(ms));
   // 2.4: a template pin object (the blind defect shows the bare template id).
   // (Another blind defect fills the pin's template_id from the message's own id.)
+  // (The blind7 defect swaps the pin's two ids.)
   const pin = m.template && d.has('blind-message-template-as-id')
     ? m.template.template_id
     : m.template && d.has('blind-message-pin-template-is-message')
       ? { ...m.template, template_id: m.id }
-      : m.template;
+      : m.template && d.has('blind7-message-pin-ids-swapped')
+        ? { template_id: m.template.revision_id, revision_id: m.template.template_id }
+        : m.template;
   return {
     // 4.4: the message requested (the defect writes a new id made for the read).
     id: d.has('message-id-is-read-id') ? uuidv7(call.deps.clock.now()) : m.id,

@@ -10,6 +10,7 @@ import { validateBulkBody } from './bulk-body.ts';
 import { createBulk, replayByBusinessKey } from './bulk-create.ts';
 import { getBulk, listRecipients } from './bulk-read.ts';
 import { getMessage } from './messages.ts';
+import { acceptedHere, renderBulk } from './render.ts';
 import { getWallet } from './wallet.ts';
 import { deactivateWebhookEndpoint } from './webhooks.ts';
 
@@ -95,6 +96,9 @@ function requestIdFor(req: IncomingMessage, deps: Deps): string {
       }
       // 4.0: echoed unchanged (the blind defect lower-cases it).
       if (d.has('blind-request-id-lowercased')) return given.toLowerCase();
+      // (Blind7 defects: a gateway prepends its hop; an id in UUID form is echoed as a 32-hex trace id.)
+      if (d.has('blind7-request-id-prefixed-on-echo')) return `gw1.${given}`;
+      if (d.has('blind7-request-id-uuid-dehyphenated') && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i.test(given)) return given.replace(/-/g, '').toLowerCase();
       return d.has('request-id-truncated-64') ? given.slice(0, 64) : given;
     }
     if (d.has('request-id-invalid-echoed') && given.length > 0 && /^[\x21-\x7e]+$/.test(given)) return given;
@@ -292,6 +296,11 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
     if (!authorization && operation?.op === 'createBulk' && typeof replayKey === 'string' && d.has('blind6-replay-served-before-auth')) {
       const stored = replayByBusinessKey(deps.store, operation.business, replayKey);
       if (stored) return call.raw(stored.status, stored.body, { Location: stored.location });
+    }
+    // 4 / 5.4: reads need a token too (the blind7 defect serves a bulk it accepted through a public status route).
+    if (!authorization && operation?.op === 'getBulk' && d.has('blind7-fresh-bulk-readable-without-token')) {
+      const accepted = deps.store.bulk(operation.id);
+      if (accepted && acceptedHere.has(accepted)) return call.json(200, renderBulk(call, accepted));
     }
     // 5.6 step 1 / 5.8: authentication before the query is judged (the blind defect's listing
     // validates its page size first, so a call without a token learns of a bad size).

@@ -18,6 +18,8 @@ const singleSlot = new WeakMap<object, Record<string, unknown>>();
 
 /** ISO 4217 numeric codes of the fixture currencies (the `blind-wallet-currency-numeric` defect). */
 const NUMERIC_CURRENCY: Record<string, string> = { GBP: '826', EUR: '978', USD: '840' };
+/** Display symbols of the fixture currencies (the `blind7-wallet-currency-symbol` defect). */
+const CURRENCY_SYMBOL: Record<string, string> = { GBP: '£', EUR: '€', USD: '$' };
 
 export function getWallet(call: Call, businessId: string): void {
   const d = call.defects;
@@ -108,14 +110,25 @@ function walletBody(call: Call, id: string, name: string, currency: string, curr
         ? amount.padStart(10, '0')
         : d.has('blind5-wallet-balance-plus-sign') && !amount.startsWith('-')
           ? `+${amount}`
-          : amount;
+          : // (The blind7 defect formats it in the business locale, with a decimal comma.)
+            d.has('blind7-wallet-balance-comma-decimal')
+            ? amount.replace('.', ',')
+            : amount;
   const body: Record<string, unknown> = {
     // 2.5: the business of the path (the defect writes the snapshot's own new id).
     business_id: d.has('wallet-business-id-is-snapshot-id') ? uuidv7(now) : id,
     // 2.5: 1 to 256 characters (the defect shows an unset trading name: empty).
-    business_name: d.has('wallet-business-name-empty') ? '' : name,
+    // (The blind7 defect reads it from a CHAR(300) column, padded with spaces.)
+    business_name: d.has('wallet-business-name-empty') ? '' : d.has('blind7-wallet-business-name-padded') ? name.padEnd(300, ' ') : name,
     // 2.5: ISO 4217 alphabetic, upper case.
-    currency: d.has('wallet-currency-lower-case') ? currency.toLowerCase() : d.has('blind-wallet-currency-numeric') ? (NUMERIC_CURRENCY[currency] ?? '999') : currency,
+    // (The blind7 defect writes the display symbol.)
+    currency: d.has('wallet-currency-lower-case')
+      ? currency.toLowerCase()
+      : d.has('blind-wallet-currency-numeric')
+        ? (NUMERIC_CURRENCY[currency] ?? '999')
+        : d.has('blind7-wallet-currency-symbol')
+          ? (CURRENCY_SYMBOL[currency] ?? '¤')
+          : currency,
     current_balance: d.has('wallet-balance-as-number') ? Number(current) : grouped(current),
     // 2.5: available equals current in v1; reserved is always 0.00.
     // (The blind defect rounds available_balance to whole units.)

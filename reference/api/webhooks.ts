@@ -21,6 +21,9 @@ export function deactivateWebhookEndpoint(call: Call, businessId: string, endpoi
   const business = endpoint && d.has('webhook-grant-of-endpoint-business') ? endpoint.businessId : businessId;
   // 5.6: the grant before anything (the blind6 defect answers an endpoint already deactivated with 204 first).
   if (endpoint && !endpoint.active && call.app && d.has('blind6-deactivated-endpoint-skips-grant')) return call.empty(204);
+  // 5.6: the grant on the path's business, found endpoint or not (the blind7 defect checks it on the
+  // endpoint found, so an unknown id on a business without grant matches nothing: 204).
+  if (!endpoint && call.app && d.has('blind7-webhook-unknown-id-skips-grant') && !call.app.grants.some((g) => g.businessId === businessId && g.active)) return call.empty(204);
   // 5.6: the grant comes before the lookup (the defect answers an unknown id 404 on any business).
   if (!endpoint && d.has('endpoint-lookup-before-grant')) return call.problem('resource_not_found', 'No webhook endpoint with this id exists for this business.');
   // 5.4 / 5.6: authenticated and granted callers only (blind defects: the route reached without a
@@ -86,6 +89,8 @@ export function deactivateWebhookEndpoint(call: Call, businessId: string, endpoi
   if (d.has('blind6-unknown-endpoint-204-after-deactivation')) (deactivatedOnce.get(store) ?? deactivatedOnce.set(store, new Set()).get(store)!).add(business);
   if (d.has('blind4-webhook-ownership-skipped-after-first') && call.app) (managers.get(store) ?? managers.set(store, new Set()).get(store)!).add(call.app.clientId);
   if (d.has('webhook-delete-200-with-body')) return call.json(200, { id: endpoint.id, active: false });
+  // 4.6: 204 with no body (the blind7 defect negotiates: a JSON Accept gets the endpoint, 200).
+  if (d.has('blind7-delete-accept-json-200') && /\bapplication\/json\b/.test(call.req.headers.accept ?? '')) return call.json(200, { id: endpoint.id, status: 'deactivated' });
   // 3.4: 204 (the blind defect answers 202, as for work still to do).
   // (Another answers 200 with an empty body, as a framework's plain send does.)
   call.empty(d.has('blind-webhook-delete-202') ? 202 : d.has('blind3-webhook-delete-200-empty') ? 200 : 204);
