@@ -1321,6 +1321,60 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId));
     return (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId), { as: 'other' })).status < 300;
   },
+  'blind7-fingerprint-counts-recipients': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h, { recipients: [{ to: h.f.recipients[0] }] }), { key });
+    return (await h.submit(messageBody(h, { recipients: [{ to: h.f.recipients[1] }] }), { key })).status !== 409;
+  },
+  'blind7-empty-key-taken-as-none': async (h) => (await h.submit(messageBody(h), { key: '' })).status < 300,
+  'blind7-location-bare-id': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    // RFC 9110 10.2.2: a relative Location resolves against the request's target URI.
+    const target = new URL(accepted.headers.get('location')!, `${h.ref.baseUrl}${h.paths.bulks(h.b)}`);
+    const read = await h.call('GET', target.pathname);
+    return read.status !== 200 || read.json.id !== accepted.json.id;
+  },
+  'blind7-pin-carried-over-to-next-bulk': async (h) => {
+    await h.submit(templateBody(h));
+    return (await h.submit(messageBody(h))).json.template != null;
+  },
+  'blind7-status-completed-with-errors': async (h) =>
+    !['created', 'scheduled', 'queued', 'processing', 'paused', 'completed', 'failed', 'cancelled'].includes((await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId))).json.status),
+  'blind7-wallet-currency-symbol': async (h) => !/^[A-Z]{3}$/.test((await wallet(h)).json.currency),
+  'blind7-wallet-balance-comma-decimal': async (h) => !/^-?(?:0|[1-9]\d*)(?:\.\d+)?$/.test((await wallet(h)).json.current_balance),
+  'blind7-wallet-business-name-padded': async (h) => (await wallet(h)).json.business_name.length > 256,
+  'blind7-request-id-prefixed-on-echo': async (h) => (await wallet(h, 'primary', { 'x-request-id': 'probe.7' })).headers.get('x-request-id') !== 'probe.7',
+  'blind7-request-id-missing-on-409': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    const conflict = await h.submit(messageBody(h, { message: 'Another text entirely.' }), { key });
+    return conflict.headers.get('x-request-id') === null;
+  },
+  'blind7-not-found-type-about-blank': async (h) => !String((await h.call('GET', h.paths.message(h.b, RANDOM_V7))).json.type).endsWith('/resource_not_found'),
+  'blind7-problem-media-type-reversed': async (h) => (await wallet(h, 'limited')).headers.get('content-type')?.split(';')[0] !== 'application/problem+json',
+  'blind7-bulk-read-carries-rows-after-listing': async (h) => {
+    await rows(h, { limit: '5' });
+    const allowed = ['id', 'business_id', 'from', 'classification', 'status', 'settled', 'message', 'template', 'accepted_at', 'intake', 'submission', 'delivery_summary', 'warnings'];
+    return Object.keys((await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId))).json).some((k) => !allowed.includes(k));
+  },
+  'blind7-summary-as-of-without-seconds': async (h) => !UTC_Z.test((await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId))).json.delivery_summary?.as_of),
+  'blind7-delete-accept-json-200': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId), { headers: { accept: 'application/json' } })).status !== 204,
+  'blind7-webhook-unknown-id-skips-grant': async (h) => (await h.call('DELETE', h.paths.webhook(h.f.otherBusinessId, RANDOM_V7))).status < 300,
+  'blind7-message-negative-cache-by-business': async (h) => {
+    await h.call('GET', h.paths.message(h.b, RANDOM_V7));
+    return (await h.call('GET', h.paths.message(h.b, h.f.messageId))).status !== 200;
+  },
+  'blind7-message-pin-ids-swapped': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.template?.template_id !== h.f.messageTemplateId,
+  'blind7-replay-location-of-latest-bulk': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    await h.submit(messageBody(h, {}, 1));
+    return (await h.submit(messageBody(h), { key })).headers.get('location') !== first.headers.get('location');
+  },
+  'blind7-own-rows-cached-under-any-business': async (h) => {
+    await rows(h, { limit: '10' });
+    return (await rows(h, { limit: '10' }, h.f.expiredCursorBulkId, h.f.otherBusinessId)).status === 200;
+  },
 };
 
 describe('defect registry', () => {
