@@ -42,6 +42,17 @@ const COMPILED_MODULES = new RegExp(`^${CODE_ROOT.replace(/\\/g, '/').replace(/[
 const OVERLAP_DIR = join(CODE_ROOT, 'suites', 'support');
 const OVERLAP_ENTRY = `overlap.entry${CODE_EXTENSION}`;
 
+/**
+ * CONFORMANCE_MODULE_CACHE=dir: vitest keeps the suites' transformed modules in that folder from
+ * run to run (its `experimental.fsModuleCache`, keyed by each file's content, vitest's version and
+ * the lockfile). For many runs in one process, the matrix's: a run of one topic then takes about
+ * 0.7 s instead of 1.2. Off for users: a folder vitest writes code into must be theirs alone.
+ */
+function moduleCache(): Record<string, unknown> {
+  const dir = process.env.CONFORMANCE_MODULE_CACHE;
+  return dir ? { experimental: { fsModuleCache: true, fsModuleCachePath: dir } } : {};
+}
+
 /** vitest options for the topic suites (passed to createVitest as they are). */
 export function suiteRunOptions(spec: SuiteRunSpec): Record<string, unknown> {
   const { settings } = spec.suiteConfig;
@@ -71,6 +82,7 @@ export function suiteRunOptions(spec: SuiteRunSpec): Record<string, unknown> {
     passWithNoTests: true,
     ...(COMPILED ? { server: { deps: { external: [COMPILED_MODULES] } } } : {}),
     silent: true,
+    ...moduleCache(),
     ...(spec.testNamePattern !== undefined ? { testNamePattern: spec.testNamePattern } : {}),
     ...(spec.shard ? { shard: spec.shard } : {}),
   };

@@ -838,11 +838,12 @@ class Worker {
   private child: ChildProcess;
   private ready: Promise<void>;
   runs = 0;
-  constructor() {
+  /** `modules`: the lane's module cache (harness/vitest-options.ts), private, so no other process writes code into it. */
+  constructor(modules: string) {
     this.child = fork(SELF, ['--worker'], {
       cwd: ROOT,
       execArgv: ['--import', 'tsx'],
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', CONFORMANCE_MODULE_CACHE: modules },
       stdio: ['ignore', 'ignore', 'pipe', 'ipc'],
     });
     this.child.stderr?.resume();
@@ -933,12 +934,13 @@ export async function runJobs(
   let total = jobs.length;
 
   async function lane(): Promise<void> {
-    let worker = new Worker();
+    const modules = mkdtempSync(join(tmpdir(), 'conformance-matrix-modules-'));
+    let worker = new Worker(modules);
     try {
       for (let job = queue.shift(); job; job = queue.shift()) {
         if (!worker.alive || worker.runs >= RUNS_PER_WORKER) {
           worker.stop();
-          worker = new Worker();
+          worker = new Worker(modules);
         }
         const reportDir = join(root, job.key.replace(/[^A-Za-z0-9._-]/g, '_'));
         const digest = await worker.run(job, reportDir, cwd);
@@ -958,6 +960,7 @@ export async function runJobs(
       }
     } finally {
       worker.stop();
+      rmSync(modules, { recursive: true, force: true });
     }
   }
 
