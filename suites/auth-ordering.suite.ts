@@ -684,7 +684,7 @@ describe('auth-ordering (4, 5)', () => {
       requirements: ['AUTH-ALL-OPERATIONS', 'AUTH-401-MISSING', 'AUTH-401-INVALID', 'CONC-OTHER-BUSINESS-PATH', 'CONC-FOREIGN-OBJECT', 'CONC-NO-FOREIGN-DATA'],
       needs: ['businessId', 'senderId', 'primaryApp'],
       needsOnHost: ['recipients'],
-      uses: ['otherApp'],
+      uses: ['otherApp', 'otherBusinessId'],
       maxRequests: 1 + afterWriteCost(submission),
       writes: 'submits one bulk SMS, then sends its used key where only a refusal is right (no token, another business\'s application) and reads the new bulk as those callers',
     },
