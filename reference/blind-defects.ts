@@ -178,8 +178,6 @@ const registry = [
   // Round 7 (blind7-): written from the document and the reference alone.
   // auth-ordering
   { id: 'blind7-listing-query-validated-before-grant', requirement: 'AUTH-ORDER', topic: 'auth-ordering', round: 7, description: 'The recipient listing validates its query before the grant: on a business without grant, a listing with a page size above 1000 gets 400 validation_failed instead of 403 permission_denied.' },
-  { id: 'blind7-fresh-bulk-readable-without-token', requirement: 'AUTH-ALL-OPERATIONS', topic: 'auth-ordering', round: 7, description: "A bulk accepted by the service is readable through its Location by a public status route: a read of it sent without any Authorization header answers 200 with the bulk instead of 401." },
-  { id: 'blind7-grant-cached-per-business', requirement: 'AUTH-GRANT', topic: 'auth-ordering', round: 7, description: "The grant decision is cached per business, not per application: once any application passed the grant check on a business, another application without a grant there is let in (the other tenant reads the business's wallet, 200)." },
   // idempotency
   { id: 'blind7-replay-body-shared-object', requirement: 'IDEM-REPLAY', topic: 'idempotency', round: 7, description: "The stored replay shares its content members with one response object the acceptance path reuses: a repeat of a key after another key's submission replays the original id and Location but the later bulk's message, recipients' intake and classification." },
   // recipient-limits

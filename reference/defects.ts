@@ -511,6 +511,8 @@ const registry = [
   { id: 'blind7-message-pin-ids-swapped', requirement: 'MSG-TEMPLATE-PIN', topic: 'messages', round: 7, description: "A retrieved message's pin has template_id and revision_id swapped (the constructor's arguments in the wrong order)." },
   { id: 'blind7-replay-location-of-latest-bulk', requirement: 'SEQ-REPLAY-AFTER-ANY', topic: 'sequences', round: 7, description: "The replay's Location is rebuilt from the business's latest accepted bulk: a repeat of a key after another key's submission replays the original body with a Location naming the other bulk." },
   { id: 'blind7-own-rows-cached-under-any-business', requirement: 'SEQ-OWNERSHIP-AFTER-ANY', topic: 'sequences', round: 7, description: "Listing pages are cached per application, bulk and query (not business) and the cache is read before the grant: once the caller listed its bulk's rows, the same listing under a business it has no grant on answers 200 with them." },
+  { id: 'blind7-fresh-bulk-readable-without-token', requirement: 'AUTH-ALL-OPERATIONS', topic: 'auth-ordering', round: 7, description: "A bulk accepted by the service is readable through its Location by a public status route: a read of it sent without any Authorization header answers 200 with the bulk instead of 401." },
+  { id: 'blind7-grant-cached-per-business', requirement: 'AUTH-GRANT', topic: 'auth-ordering', round: 7, description: "The grant decision is cached per business, not per application: once any application passed the grant check on a business, another application without a grant there is let in (the other tenant reads the business's wallet, 200)." },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

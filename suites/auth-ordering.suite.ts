@@ -12,7 +12,7 @@ import { codeOf, describeResponse, expectNoServerFault, expectProblem, isProblem
 import { spendFixture } from './support/spend.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
 import { MALFORMED_AUTHORIZATIONS, MAX_FORGERIES, forgeries, malformedAuthorizations, submissionBody, tamper } from './support/credentials.ts';
-import { declareMatrixColumns, runMatrixAfterWrite, sendOwnWrite } from './support/matrix-run.ts';
+import { OTHER_TENANT_HEADER, declareMatrixColumns, runMatrixAfterWrite, sendOwnWrite } from './support/matrix-run.ts';
 import { afterWriteCost, writeRowOn } from './support/authorization.ts';
 import { openapi } from '../spec/contract.ts';
 
@@ -456,14 +456,23 @@ describe('auth-ordering (4, 5)', () => {
     {
       id: 'grant-before-resource',
       title:
-        'With a valid token, every read on a business without grant (wallet; bulk, its listing and message, each by an unknown id and, given the fixtures, by an id of that business): 403 permission_denied or a concealing 404 resource_not_found, never 2xx; an existing and an unknown id answered alike',
+        'With a valid token, every read on a business without grant, sent after that business\'s own application read its wallet (wallet; bulk, its listing and message, each by an unknown id and, given the fixtures, by an id of that business): 403 permission_denied or a concealing 404 resource_not_found, never 2xx; an existing and an unknown id answered alike',
       requirements: ['AUTH-GRANT', 'AUTH-ORDER', 'AUTH-BUSINESS-SELECTOR', 'AUTH-GRANT-UNIFORM'],
       needs: ['otherBusinessId'],
-      maxRequests: 7,
+      uses: ['otherApp'],
+      maxRequests: 8,
     },
     async (t) => {
       const f = t.config.fixtures;
       const other = t.fixture('otherBusinessId');
+      // 5.6: the grant is the calling application's, decided on every call. The business's own
+      // application reads it first, so each refusal below follows a granted caller's pass on that
+      // business (blind7-grant-cached-per-business: a decision cached per business lets the next
+      // application in), whatever order the run's other checks take.
+      if (t.config.apps.other) {
+        const granted = await t.api.send({ method: 'GET', path: paths.walletBalance(other), as: 'other', headers: { [OTHER_TENANT_HEADER]: 'other-tenant' } });
+        t.note(`the business's own application read its wallet first: ${describeResponse(granted)}`);
+      } else t.note("the other business's application is not configured (CONFORMANCE_OTHER_CLIENT_ID): no granted caller passed on that business before these reads");
       const unknownBulk = randomUuidV7(t, 'auth/grant/bulk');
       const unknownMessage = randomUuidV7(t, 'auth/grant/message');
       // Each operation by an unknown id and, where a fixture names one, by an id that exists under
@@ -671,20 +680,22 @@ describe('auth-ordering (4, 5)', () => {
     {
       id: 'refusals-after-submission',
       title:
-        "After the run's own accepted submission (the primary application on its business), the same submission with that used Idempotency-Key without a token, with an invalid token and as the other business's application: each refused as with a fresh key (401; 403 or 404 without grant), never the replayed 202",
-      requirements: ['AUTH-ALL-OPERATIONS', 'AUTH-401-MISSING', 'AUTH-401-INVALID', 'CONC-OTHER-BUSINESS-PATH', 'CONC-NO-FOREIGN-DATA'],
+        "After the run's own accepted submission (the primary application on its business), the same submission with that used Idempotency-Key, and every read naming the bulk it created (the bulk, its listing), without a token, with an invalid token, as the other business's application, and under the other business: each refused as on a fresh target (401; 403 or 404 without grant or ownership), never the replayed 202 or the new bulk",
+      requirements: ['AUTH-ALL-OPERATIONS', 'AUTH-401-MISSING', 'AUTH-401-INVALID', 'CONC-OTHER-BUSINESS-PATH', 'CONC-FOREIGN-OBJECT', 'CONC-NO-FOREIGN-DATA'],
       needs: ['businessId', 'senderId', 'primaryApp'],
       needsOnHost: ['recipients'],
-      uses: ['otherApp'],
+      uses: ['otherApp', 'otherBusinessId'],
       maxRequests: 1 + afterWriteCost(submission),
-      writes: 'submits one bulk SMS, then sends its used key where only a refusal is right (no token, another business\'s application)',
+      writes: 'submits one bulk SMS, then sends its used key where only a refusal is right (no token, another business\'s application) and reads the new bulk as those callers',
     },
     async (t) => {
       // 4 / 5: a stored response is the caller's to replay, and no caller without a token or a grant
       // is one (blind6: the idempotency layer, ahead of authentication, replayed by business and key).
+      // The object the run just created is one no fixture names: every read of it is refused alike
+      // (blind7-fresh-bulk-readable-without-token: a public status route served a fresh bulk).
       const own = await sendOwnWrite(t, submission);
       if (own.res.status < 200 || own.res.status >= 300) t.skip(`the submission was not accepted (${describeResponse(own.res)}), so no key was used; the submission's own checks judge it`);
-      await runMatrixAfterWrite(t, submission, own.key);
+      await runMatrixAfterWrite(t, submission, own.key, undefined, own.created);
     },
   );
 

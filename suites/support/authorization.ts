@@ -307,9 +307,30 @@ export function writeRowOn(fixture: keyof Fixtures | undefined, rows: MatrixRow[
   return row;
 }
 
-/** Requests the cells of `afterWriteObjects` send at most, over every caller. */
+/**
+ * The reads whose path names the object a creation makes (a write row naming no resource, the
+ * submission): the spec's paths one id deeper than the creation's (the bulk, its listing). The run's
+ * own created object is one a fixture never names: its refusals are sent only after it exists (4, 5).
+ */
+export function createdObjectRows(write: MatrixRow, rows: MatrixRow[] = matrixRows()): MatrixRow[] {
+  if (!write.writes || write.resourceParam !== undefined) return [];
+  return rows.filter((r) => !r.writes && r.resourceParam !== undefined && r.template.startsWith(`${write.template}/{${r.resourceParam}}`));
+}
+
+/**
+ * The refusal cells of a read on the run's own created object (`createdObjectRows`): every caller's
+ * objects whose resource slot holds it (under this business and under the other), as the matrix
+ * sends them (`leftOut`); the limited application only where the permission it lacks is named.
+ */
+export function createdObjectCells(row: MatrixRow, caller: CallerKind, rows: MatrixRow[] = matrixRows()): MatrixObject[] {
+  if (row.writes || !row.resourceParam || (caller === 'limited' && row.permission !== LIMITED_LACKS)) return [];
+  return baseObjects(row, rows).filter((o) => !o.idKind && o.resource === 'own' && leftOut(caller, o) === undefined && expectationOf(row, caller, o).kind !== 'success');
+}
+
+/** Requests the cells of `afterWriteObjects` (and, for a creation, `createdObjectCells`) send at most, over every caller. */
 export function afterWriteCost(row: MatrixRow, rows: MatrixRow[] = matrixRows()): number {
-  return CALLERS.reduce((sum, c) => sum + afterWriteObjects(row, c.kind, rows).length, 0);
+  const reads = createdObjectRows(row, rows);
+  return CALLERS.reduce((sum, c) => sum + afterWriteObjects(row, c.kind, rows).length + reads.reduce((n, r) => n + createdObjectCells(r, c.kind, rows).length, 0), 0);
 }
 
 /** An answer a cell accepts: a status and, for a problem, its codes. */

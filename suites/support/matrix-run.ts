@@ -21,6 +21,8 @@ import {
   acceptedAnswer,
   afterWriteExpectation,
   afterWriteObjects,
+  createdObjectCells,
+  createdObjectRows,
   columnCost,
   expectationOf,
   isolationOf,
@@ -321,10 +323,21 @@ export async function runMatrixColumn(t: CheckContext, caller: CallerKind, rows:
  * submission under a fresh Idempotency-Key): the state `runMatrixAfterWrite` sends the row's
  * refusals against, with the key it used.
  */
-export async function sendOwnWrite(t: CheckContext, row: MatrixRow): Promise<{ res: ApiResponse; key?: string }> {
+export async function sendOwnWrite(t: CheckContext, row: MatrixRow): Promise<{ res: ApiResponse; key?: string; created?: string }> {
   const object: MatrixObject = row.resourceParam ? { kind: 'own', business: 'own', resource: 'own' } : { kind: 'own', business: 'own' };
   const request = requestOf(t, row, pathOf(row, t.fixture('businessId'), partyIds(t, row, NOT_LISTED).resource(object)), 'primary');
-  return { res: await t.api.send(request), ...withKeyOf(request) };
+  const res = await t.api.send(request);
+  const created = row.resourceParam ? undefined : createdIdOf(res);
+  return { res, ...withKeyOf(request), ...(created ? { created } : {}) };
+}
+
+/** The id of the object a creation made: the last segment of its Location (4.1), or the body's `id`. */
+function createdIdOf(res: ApiResponse): string | undefined {
+  const location = res.headers['location'];
+  const segment = location ? decodeURIComponent(new URL(location, 'http://relative.invalid').pathname.split('/').filter(Boolean).at(-1) ?? '') : '';
+  if (segment) return segment;
+  const id = (res.json as { id?: unknown } | undefined)?.id;
+  return typeof id === 'string' && id.length > 0 ? id : undefined;
 }
 
 const NOT_LISTED = { own: undefined, other: undefined };
@@ -340,31 +353,43 @@ function withKeyOf(request: ApiRequest): { key?: string } {
  * After the run's own successful write of `row` (`key`: the Idempotency-Key it used), every
  * caller's refusal cells of the row whose answer that state could change (authorization.ts
  * `afterWriteObjects`), the used key as their Idempotency-Key: judged as on a fresh target, the
- * kind's own rules named (an endpoint's, 3.4 / 4.6). Fails on the first broken must, then should.
+ * kind's own rules named (an endpoint's, 3.4 / 4.6). For a creation, `created` (the new object's
+ * id) also fills every read that names it (`createdObjectRows`): its refusal cells, sent now it
+ * exists. Fails on the first broken must, then should.
  */
-export async function runMatrixAfterWrite(t: CheckContext, row: MatrixRow, key: string | undefined, rows: MatrixRow[] = matrixRows()): Promise<void> {
+export async function runMatrixAfterWrite(t: CheckContext, row: MatrixRow, key: string | undefined, rows: MatrixRow[] = matrixRows(), created?: string): Promise<void> {
   const cells: Array<{ cell: Cell; caller: CallerKind }> = [];
-  const ids = partyIds(t, row, NOT_LISTED);
+  const reads = createdObjectRows(row, rows);
   for (const { kind: caller } of CALLERS) {
-    const objects = afterWriteObjects(row, caller, rows);
     const app = caller === 'other-tenant' ? 'other' : caller === 'limited' ? 'limited' : undefined;
-    const as = objects.length > 0 && !(app && !t.config.apps[app]) ? await callerAs(t, caller) : undefined;
-    for (const object of objects) {
-      const expectation = afterWriteExpectation(row, caller, object);
-      const out: MatrixCell = { operation: row.operation, caller, object: objectLabel(object), expected: expectation.text, verdict: 'skip' };
+    const planned = [
+      ...afterWriteObjects(row, caller, rows).map((object) => ({ row, object })),
+      ...reads.flatMap((read) => createdObjectCells(read, caller, rows).map((object) => ({ row: read, object }))),
+    ];
+    const as = planned.length > 0 && !(app && !t.config.apps[app]) ? await callerAs(t, caller) : undefined;
+    for (const { row: r, object } of planned) {
+      const ids = partyIds(t, r, NOT_LISTED);
+      const expectation = afterWriteExpectation(r, caller, object);
+      const out: MatrixCell = { operation: r.operation, caller, object: r === row ? objectLabel(object) : `${objectLabel(object)} (the run's new object)`, expected: expectation.text, verdict: 'skip' };
       const otherMissing = object.business === 'other' && !t.config.fixtures.otherBusinessId;
       const businessId = otherMissing ? '' : ids.business(object.business);
-      const resourceId = object.resource === undefined ? undefined : ids.resource(object);
-      const base = { row, object, expectation, pathIds: [businessId, ...(resourceId ? [resourceId] : [])] };
-      const why = !as ? needsReason([app === 'other' ? 'otherApp' : 'limitedApp']) : otherMissing ? needsReason(['otherBusinessId']) : notSentBecause(t, base, resourceId, caller, undefined);
+      const resourceId = r === row ? (object.resource === undefined ? undefined : ids.resource(object)) : created;
+      const base = { row: r, object, expectation, pathIds: [businessId, ...(resourceId ? [resourceId] : [])] };
+      const why = !as
+        ? needsReason([app === 'other' ? 'otherApp' : 'limitedApp'])
+        : otherMissing
+          ? needsReason(['otherBusinessId'])
+          : r !== row && !created
+            ? "the write's answer named no created object (no Location, no id)"
+            : notSentBecause(t, base, resourceId, caller, undefined);
       if (why || !as) {
         out.reason = why;
         cells.push({ caller, cell: { ...base, out } });
         continue;
       }
-      const request = requestOf(t, row, pathOf(row, businessId, resourceId), as);
+      const request = requestOf(t, r, pathOf(r, businessId, resourceId), as);
       // The key the write used, where the row takes one: a replay of it is no answer to these callers.
-      for (const name of row.requiredHeaders) if (key && /idempotency/i.test(name)) request.headers![name] = key;
+      for (const name of r.requiredHeaders) if (key && /idempotency/i.test(name)) request.headers![name] = key;
       out.request = `${request.method} ${request.path}`;
       cells.push({ caller, cell: { ...base, request, out } });
     }

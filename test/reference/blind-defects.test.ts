@@ -295,14 +295,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   // round 7
   // auth-ordering
   'blind7-listing-query-validated-before-grant': async (h) => (await rows(h, { limit: '5000' }, h.f.foreignBulkId, h.f.otherBusinessId)).status !== 403,
-  'blind7-fresh-bulk-readable-without-token': async (h) => {
-    const accepted = await h.submit(messageBody(h));
-    return (await h.call('GET', h.paths.bulk(h.b, accepted.json.id), { as: 'none' })).status < 300;
-  },
-  'blind7-grant-cached-per-business': async (h) => {
-    await wallet(h);
-    return (await h.call('GET', h.paths.wallet(h.b), { as: 'other' })).status === 200;
-  },
   // idempotency
   'blind7-replay-body-shared-object': async (h) => {
     const key = freshKey();

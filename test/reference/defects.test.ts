@@ -1375,6 +1375,14 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await rows(h, { limit: '10' });
     return (await rows(h, { limit: '10' }, h.f.expiredCursorBulkId, h.f.otherBusinessId)).status === 200;
   },
+  'blind7-fresh-bulk-readable-without-token': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    return (await h.call('GET', h.paths.bulk(h.b, accepted.json.id), { as: 'none' })).status < 300;
+  },
+  'blind7-grant-cached-per-business': async (h) => {
+    await wallet(h);
+    return (await h.call('GET', h.paths.wallet(h.b), { as: 'other' })).status === 200;
+  },
 };
 
 describe('defect registry', () => {

@@ -3,7 +3,7 @@
 // expected class follows section 5's order (token, grant, permission, ownership).
 import { describe, expect, it } from 'vitest';
 import { openapi, operationIds, type OpenApiDocument } from '../../spec/contract.ts';
-import { CALLERS, afterWriteCost, afterWriteExpectation, afterWriteObjects, columnCost, expectationOf, leftOut, matrixRows, objectLabel, objectsFor, resourceKinds, writeRowOn, type CallerKind, type MatrixObject } from '../../suites/support/authorization.ts';
+import { CALLERS, afterWriteCost, afterWriteExpectation, afterWriteObjects, columnCost, createdObjectCells, createdObjectRows, expectationOf, leftOut, matrixRows, objectLabel, objectsFor, resourceKinds, writeRowOn, type CallerKind, type MatrixObject } from '../../suites/support/authorization.ts';
 
 const rowsOf = (doc: OpenApiDocument = openapi) => matrixRows(doc);
 const rowNamed = (name: string, doc?: OpenApiDocument) => rowsOf(doc).find((r) => r.operation === name)!;
@@ -167,8 +167,25 @@ describe("a write row's refusals once the run's own write changed the target (a 
       'no-token': ['own'],
       'invalid-token': ['own'],
     });
-    expect(afterWriteCost(submission)).toBe(3);
+    // The submission's own 3, and 5 per read of the bulk it created (below).
+    expect(afterWriteCost(submission)).toBe(3 + 2 * 5);
     expect(afterWriteCost(deactivation)).toBe(9);
+  });
+
+  it("a creation's new object: every read whose path names it, each caller's refusal cells on it (blind7-fresh-bulk-readable-without-token)", () => {
+    expect(createdObjectRows(submission).map((r) => r.operation)).toEqual(['getSmsBulkMessage', 'listSmsBulkMessageRecipients']);
+    expect(createdObjectRows(deactivation)).toEqual([]);
+    for (const read of createdObjectRows(submission)) {
+      expect(Object.fromEntries(CALLERS.map(({ kind }) => [kind, createdObjectCells(read, kind).map(objectLabel)]))).toEqual({
+        primary: ['own-under-other'],
+        limited: [],
+        'other-tenant': ['own', 'own-under-other'],
+        'no-token': ['own'],
+        'invalid-token': ['own'],
+      });
+      expect(expectationOf(read, 'no-token', object('own', read)).servedRequirement).toBe('AUTH-ALL-OPERATIONS');
+    }
+    expect(createdObjectCells(submission, 'no-token')).toEqual([]);
   });
 
   it("an endpoint's cells name its own rules (3.4, 4.6); unauthenticated cells and a submission's keep the general ones", () => {
