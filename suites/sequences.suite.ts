@@ -72,6 +72,8 @@ interface KnownBulk {
   status?: string;
   /** When its owner last read or listed it (a step count): what a cache keyed by id holds. */
   observed?: number;
+  /** The query (filters, page size) of its owner's latest listing of its rows: what a page cache keyed by bulk and query holds. */
+  listedWith?: Array<[string, string]>;
   /** The latest repeat of its key with other bytes (rewritten, changed, faulty), if any: what could have rebound the key. */
   repeatedOtherwise?: string;
 }
@@ -413,6 +415,7 @@ async function walkRows(m: Model, t: CheckContext, walk: Walk, record: (res: Api
   const filters: Array<[string, string]> = [...(to ? [[params.to, to] as [string, string]] : []), ...(status ? [[params.status, status] as [string, string]] : [])];
   const query: Array<[string, string]> = [...filters, ...(size !== undefined ? [[params.limit, String(size)] as [string, string]] : [])];
   const what = describeWalk(walk);
+  bulk.listedWith = query;
   const ids: string[] = [];
   const tos = new Map<string, string>();
   let cursor: string | undefined;
@@ -546,6 +549,19 @@ class ReuseCursor implements fc.AsyncCommand<Model, Real> {
   toString = () => `reuse-cursor(${this.which})`;
 }
 
+/** A request of an ownership step, and the step's plan: concealed answers (403/404), or the business's own. */
+interface OwnershipRequest {
+  path: string;
+  query?: Array<[string, string]>;
+}
+interface OwnershipPlan {
+  requests: OwnershipRequest[];
+  what: string;
+  concealed: boolean;
+  expected: string;
+  asOther?: boolean;
+}
+
 type OwnershipKind = 'bulk-under-other' | 'rows-under-other' | 'foreign-under-own' | 'wallet' | 'message' | 'bulk-as-other-tenant' | 'rows-as-other-tenant';
 
 /** What an answer must say about whose it is: another business's objects stay concealed, this one's answers are its own. */
@@ -560,23 +576,32 @@ class Ownership implements fc.AsyncCommand<Model, Real> {
     const plan = this.plan(m, businessId, t.config.apps.other !== undefined, otherBusinessId, foreignBulkId, messageId);
     if (!plan) return;
     const broken = await step(m, plan.what, async (record) => {
-      // The other business's application says so in a header, for a judge of the recorded traffic (tokens are redacted).
-      const res = record(await t.api.send({ method: 'GET', path: plan.path, ...(plan.asOther ? { as: 'other' as const, headers: { [OTHER_TENANT_HEADER]: 'other-tenant' } } : {}) }));
-      if (plan.concealed) {
+      let res: ApiResponse | undefined;
+      for (const { path, query } of plan.requests) {
+        // The other business's application says so in a header, for a judge of the recorded traffic (tokens are redacted).
+        res = record(await t.api.send({ method: 'GET', path, ...(query ? { query } : {}), ...(plan.asOther ? { as: 'other' as const, headers: { [OTHER_TENANT_HEADER]: 'other-tenant' } } : {}) }));
+        if (!plan.concealed) break;
         require(res.status === 403 || res.status === 404, 'SEQ-OWNERSHIP-AFTER-ANY', '403 permission_denied or 404 resource_not_found, nothing shown', describeResponse(res), res);
         const whose = this.kind === 'foreign-under-own' ? "another business's bulk" : plan.asOther ? "this business's bulk to the other business's application" : 'a bulk under a business without grant';
         readings.add(`${whose}: ${res.status} ${codeOf(res.json) ?? ''}`.trim());
-        return;
       }
       // Its other answers are the wallet's and messages' topics to judge; the model only asks whose it is.
-      if (res.status !== 200 || !isObject(res.json)) return;
+      if (plan.concealed || !res || res.status !== 200 || !isObject(res.json)) return;
       const ok = sameId(res.json.business_id, businessId) && (this.kind !== 'message' || sameId(res.json.id, messageId));
       require(ok, 'SEQ-OWNERSHIP-AFTER-ANY', plan.expected, `id ${String(res.json.id)}, business_id ${String(res.json.business_id)}`, res);
     });
     if (broken) t.fail(broken.requirement, broken.expected, broken.actual, ...broken.evidence);
   }
 
-  private plan(m: Model, businessId: string, otherTenant: boolean, otherBusinessId?: string, foreignBulkId?: string, messageId?: string): { path: string; what: string; concealed: boolean; expected: string; asOther?: boolean } | undefined {
+  /**
+   * The requests of the step. A listing of rows repeats the query of its owner's latest listing of
+   * that bulk (what a page cache keyed by bulk and query, not business, holds: blind defect
+   * blind7-own-rows-cached-under-any-business answered it under a business without grant), and a
+   * read of a listed bulk under another business lists its rows there too.
+   */
+  private plan(m: Model, businessId: string, otherTenant: boolean, otherBusinessId?: string, foreignBulkId?: string, messageId?: string): OwnershipPlan | undefined {
+    const rowsOf = (business: string, bulk: KnownBulk): OwnershipRequest => ({ path: paths.bulkRecipients(business, bulk.id), ...(bulk.listedWith ? { query: bulk.listedWith } : {}) });
+    const how = (bulk: KnownBulk) => (bulk.listedWith?.length ? ` (${bulk.listedWith.map(([k, v]) => `${k}=${v}`).join('&')}, as its owner listed it last)` : '');
     switch (this.kind) {
       case 'bulk-as-other-tenant':
       case 'rows-as-other-tenant': {
@@ -584,21 +609,23 @@ class Ownership implements fc.AsyncCommand<Model, Real> {
         if (!otherTenant) return undefined;
         const bulk = pick(byObservation(m), this.which);
         const rows = this.kind === 'rows-as-other-tenant';
-        const path = rows ? paths.bulkRecipients(businessId, bulk.id) : paths.bulkMessage(businessId, bulk.id);
-        return { path, what: `${rows ? 'list the rows of bulk' : 'read bulk'} ${bulk.id} of business ${businessId} as the other business's application`, concealed: true, expected: '', asOther: true };
+        const request = rows ? rowsOf(businessId, bulk) : { path: paths.bulkMessage(businessId, bulk.id) };
+        return { requests: [request], what: `${rows ? 'list the rows of bulk' : 'read bulk'} ${bulk.id}${rows ? how(bulk) : ''} of business ${businessId} as the other business's application`, concealed: true, expected: '', asOther: true };
       }
       case 'foreign-under-own':
-        return foreignBulkId ? { path: paths.bulkMessage(businessId, foreignBulkId), what: `read another business's bulk ${foreignBulkId} under business ${businessId}`, concealed: true, expected: '' } : undefined;
+        return foreignBulkId ? { requests: [{ path: paths.bulkMessage(businessId, foreignBulkId) }], what: `read another business's bulk ${foreignBulkId} under business ${businessId}`, concealed: true, expected: '' } : undefined;
       case 'wallet':
-        return { path: paths.walletBalance(businessId), what: 'read the wallet balance', concealed: false, expected: `the wallet of business ${businessId}` };
+        return { requests: [{ path: paths.walletBalance(businessId) }], what: 'read the wallet balance', concealed: false, expected: `the wallet of business ${businessId}` };
       case 'message':
-        return messageId ? { path: paths.message(businessId, messageId), what: `read message ${messageId}`, concealed: false, expected: `message ${messageId} of business ${businessId}` } : undefined;
+        return messageId ? { requests: [{ path: paths.message(businessId, messageId) }], what: `read message ${messageId}`, concealed: false, expected: `message ${messageId} of business ${businessId}` } : undefined;
       default: {
         if (!otherBusinessId) return undefined;
         const bulk = pick(byObservation(m), this.which);
         const rows = this.kind === 'rows-under-other';
-        const path = rows ? paths.bulkRecipients(otherBusinessId, bulk.id) : paths.bulkMessage(otherBusinessId, bulk.id);
-        return { path, what: `${rows ? 'list the rows of bulk' : 'read bulk'} ${bulk.id} under business ${otherBusinessId} (no grant)`, concealed: true, expected: '' };
+        const read = { path: paths.bulkMessage(otherBusinessId, bulk.id) };
+        const requests = rows ? [rowsOf(otherBusinessId, bulk)] : [read, ...(bulk.listedWith ? [rowsOf(otherBusinessId, bulk)] : [])];
+        const what = rows ? `list the rows of bulk ${bulk.id}${how(bulk)}` : `read bulk ${bulk.id}${bulk.listedWith ? `, then list its rows${how(bulk)},` : ''}`;
+        return { requests, what: `${what} under business ${otherBusinessId} (no grant)`, concealed: true, expected: '' };
       }
     }
   }
