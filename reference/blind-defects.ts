@@ -179,7 +179,6 @@ const registry = [
   // auth-ordering
   { id: 'blind7-listing-query-validated-before-grant', requirement: 'AUTH-ORDER', topic: 'auth-ordering', round: 7, description: 'The recipient listing validates its query before the grant: on a business without grant, a listing with a page size above 1000 gets 400 validation_failed instead of 403 permission_denied.' },
   // idempotency
-  { id: 'blind7-replay-body-shared-object', requirement: 'IDEM-REPLAY', topic: 'idempotency', round: 7, description: "The stored replay shares its content members with one response object the acceptance path reuses: a repeat of a key after another key's submission replays the original id and Location but the later bulk's message, recipients' intake and classification." },
   // recipient-limits
   { id: 'blind7-repeated-numbers-refused', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', round: 7, description: 'A flood guard refuses a submission that repeats one number more than 100 times with 422 invalid_recipient, so a valid 1000-entry submission over a few numbers (duplicates count and are allowed) is refused.' },
   { id: 'blind7-limit-halved-after-over-limit-refusal', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', round: 7, description: 'An abuse detector flags a business once it sent an over-limit submission and halves its maximum to 500: a later valid submission of 1000 entries gets 422 recipient_limit_exceeded.' },
@@ -206,8 +205,6 @@ const registry = [
   // webhooks
   // messages
   // sequences
-  { id: 'blind7-replay-conflict-after-read', requirement: 'SEQ-REPLAY-AFTER-ANY', topic: 'sequences', round: 7, description: "A read of a bulk bumps a version that the key's fingerprint comparison includes: an equivalent repeat of the key after a read of its bulk gets 409 idempotency_conflict instead of the replay." },
-  { id: 'blind7-row-ids-regenerated-on-replay', requirement: 'SEQ-LISTING-CONSISTENT', topic: 'sequences', round: 7, description: "A replayed repeat upserts the bulk's recipient rows again, which gives them new ids: the rows listed after a replay carry other ids than before it." },
 ] as const satisfies readonly BlindDefect[];
 
 export type BlindDefectId = (typeof registry)[number]['id'];

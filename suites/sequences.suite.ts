@@ -72,6 +72,10 @@ interface KnownBulk {
   status?: string;
   /** When its owner last read or listed it (a step count): what a cache keyed by id holds. */
   observed?: number;
+  /** The query (filters, page size) of its owner's latest listing of its rows: what a page cache keyed by bulk and query holds. */
+  listedWith?: Array<[string, string]>;
+  /** The latest repeat of its key with other bytes (rewritten, changed, faulty), if any: what could have rebound the key. */
+  repeatedOtherwise?: string;
 }
 
 /** A cursor the target issued, with what it was issued for and the rows it gave. */
@@ -256,33 +260,54 @@ class Repeat implements fc.AsyncCommand<Model, Real> {
     const bulks = every ? submitted(m) : [pick(submitted(m), this.which)];
     const how = { same: 'the same bytes', rewritten: 'the same JSON written otherwise', changed: 'a changed body', faulty: 'a changed body with a fault of its own' }[this.kind];
     const what = every ? `every key of the sequence (${bulks.length}), each with ${how}` : `key ${bulks[0]!.key} of bulk ${bulks[0]!.id} with ${how}`;
-    const broken = await step(m, `repeat ${what}`, async (record) => {
-      for (const bulk of bulks) await this.repeatKeyOf(bulk, t, record);
+    const relist = this.kind === 'same' || this.kind === 'rewritten' ? '; a replayed bulk whose rows were listed before, listed again' : '';
+    const broken = await step(m, `repeat ${what}${relist}`, async (record) => {
+      for (const bulk of bulks) {
+        const replayed = await this.repeatKeyOf(bulk, t, record);
+        // 4.3: a replay creates nothing and changes nothing, so the rows listed before keep their ids
+        // and order on the next listing (blind defect blind7-row-ids-regenerated-on-replay upserted
+        // them again under new ids): every replay of a listed bulk is followed by a listing, one page
+        // that holds every row, whatever the random steps after it list.
+        if (replayed && bulk.rows.length > 0 && room(r)) {
+          observe(m, bulk);
+          const size = pageSize(bulk, AT_ONCE);
+          await walkRows(m, t, { bulk, ...(size !== undefined ? { size } : {}) }, record);
+        }
+      }
     });
     if (broken) t.fail(broken.requirement, broken.expected, broken.actual, ...broken.evidence);
   }
-  /** One repeat of the key of `bulk`, held to the model. */
-  private async repeatKeyOf(bulk: KnownBulk, t: CheckContext, record: (res: ApiResponse) => ApiResponse): Promise<void> {
+  /** One repeat of the key of `bulk`, held to the model: whether it was replayed. */
+  private async repeatKeyOf(bulk: KnownBulk, t: CheckContext, record: (res: ApiResponse) => ApiResponse): Promise<boolean> {
     const key = bulk.key!;
     const first = bulk.first!;
     const replayed = `the original ${first.status} of bulk ${bulk.id} replayed`;
     if (this.kind === 'same') {
       const res = record((await submitBulk(t, bulk.body, { key })).response);
-      // A conflict for the very first bytes: the key was bound to something else meanwhile.
-      require(!isProblem(res, 409, 'idempotency_conflict'), 'SEQ-KEY-BOUND-TO-FIRST', `${replayed}: key ${key} is bound to that body`, describeResponse(res), first, res);
+      // A conflict for the very first bytes: after a repeat of the key with other bytes, the key
+      // was bound to those (SEQ-KEY-BOUND-TO-FIRST); with none, what came between was only reads,
+      // listings or other keys, after which the replay is owed all the same (blind defect
+      // blind7-replay-conflict-after-read took a read of the bulk into the key's fingerprint).
+      const conflict = isProblem(res, 409, 'idempotency_conflict');
+      if (bulk.repeatedOtherwise) require(!conflict, 'SEQ-KEY-BOUND-TO-FIRST', `${replayed}: key ${key} is bound to that body (after ${bulk.repeatedOtherwise})`, describeResponse(res), first, res);
+      require(!conflict, 'SEQ-REPLAY-AFTER-ANY', `${replayed}: only reads, listings and other keys came between`, describeResponse(res), first, res);
       require(sameResponse(first, res), 'SEQ-REPLAY-AFTER-ANY', replayed, differences(first, res), first, res);
-    } else if (this.kind === 'rewritten') {
+      return true;
+    }
+    bulk.repeatedOtherwise = { rewritten: 'a repeat of equal JSON written otherwise', changed: 'a repeat with a changed body', faulty: 'a repeat with a faulty body' }[this.kind];
+    if (this.kind === 'rewritten') {
       let text = spellJson(bulk.body, this.spelling);
       if (text === JSON.stringify(bulk.body)) text = ` ${text}`;
       const res = record((await submitBulk(t, undefined, { key, rawBody: text })).response);
       if (isProblem(res, 409, 'idempotency_conflict')) {
         readings.add('equal JSON written otherwise under a used key: 409 idempotency_conflict (byte identity)');
-        return;
+        return false;
       }
       const newId = res.status >= 200 && res.status < 300 ? bulkIdOf(res) : undefined;
       require(newId === undefined || sameId(newId, bulk.id), 'SEQ-KEY-BOUND-TO-FIRST', `bulk ${bulk.id} replayed, or 409 idempotency_conflict`, `a new bulk ${newId} (${res.status})`, first, res);
       require(sameResponse(first, res), 'SEQ-REPLAY-AFTER-ANY', `${replayed}, or 409 idempotency_conflict`, differences(first, res), first, res);
       readings.add('equal JSON written otherwise under a used key: replayed (equal JSON values)');
+      return true;
     } else {
       const changed = conflictingBody(t, bulk.body!, this.seed);
       let res: ApiResponse;
@@ -305,6 +330,7 @@ class Repeat implements fc.AsyncCommand<Model, Real> {
         if (value !== undefined && value !== fixedValue(member, bulk.body![member])) values.set(member, (values.get(member) ?? new Set()).add(value));
       }
       bulk.refused = { values, response: res };
+      return false;
     }
   }
   toString = () => `repeat(${this.kind}, ${this.which === EVERY_KEY ? 'every key' : this.which})`;
@@ -358,6 +384,9 @@ function bestStatus(bulk: KnownBulk): string {
   return STATUS_VALUES.reduce((best, value) => (count(value) > count(best) ? value : best), STATUS_VALUES[0]!);
 }
 
+/** The fraction of a page size with room for every row at once (one page, the listing whole). */
+const AT_ONCE = 0.999;
+
 /** Page sizes that split what the bulk holds (a listing of five rows is walked at sizes 1 to 5 or 6). */
 function pageSize(bulk: KnownBulk, fraction: number | undefined): number | undefined {
   const known = Math.max(bulk.rows.length, bulk.numbers?.length ?? 0);
@@ -366,73 +395,92 @@ function pageSize(bulk: KnownBulk, fraction: number | undefined): number | undef
   return Math.min(1000, least + Math.floor(fraction * (known + 2 - least)));
 }
 
+/** A walk of a bulk's rows: an optional number or status filter and page size (none: the target's default). */
+interface Walk {
+  bulk: KnownBulk;
+  to?: string;
+  status?: string;
+  size?: number;
+}
+
+const describeWalk = (w: Walk) => `${w.to ? ` to ${w.to}` : ''}${w.status ? ` status ${w.status}` : ''}`;
+
+/**
+ * Lists the rows of a bulk, following next_cursor, each page and the walk held to the model (4.3:
+ * ids, order, number filter; 2.3: rows of the bulk's entries only), inside the current step.
+ */
+async function walkRows(m: Model, t: CheckContext, walk: Walk, record: (res: ApiResponse) => ApiResponse): Promise<void> {
+  const { params } = t.config;
+  const { bulk, to, status, size } = walk;
+  const filters: Array<[string, string]> = [...(to ? [[params.to, to] as [string, string]] : []), ...(status ? [[params.status, status] as [string, string]] : [])];
+  const query: Array<[string, string]> = [...filters, ...(size !== undefined ? [[params.limit, String(size)] as [string, string]] : [])];
+  const what = describeWalk(walk);
+  bulk.listedWith = query;
+  const ids: string[] = [];
+  const tos = new Map<string, string>();
+  let cursor: string | undefined;
+  let previous: IssuedCursor | undefined;
+  let complete = false;
+  for (let pages = 0; pages < MAX_STEP_REQUESTS; pages++) {
+    const res = record(
+      await t.api.send({ method: 'GET', path: paths.bulkRecipients(t.fixture('businessId'), bulk.id), query: [...query, ...(cursor ? [[params.cursor, cursor] as [string, string]] : [])] }),
+    );
+    const body = res.json;
+    const pagination = isObject(body) ? body.pagination : undefined;
+    require(res.status === 200 && isObject(body) && Array.isArray(body.data) && isObject(pagination), 'SEQ-LISTING-CONSISTENT', `a page of bulk ${bulk.id}${what}`, describeResponse(res), res);
+    const rows = (body as { data: unknown[] }).data;
+    const pageIds: string[] = [];
+    for (const row of rows) {
+      if (!isObject(row) || typeof row.id !== 'string') {
+        readings.add('rows without an id: listings compared by count only');
+        return;
+      }
+      pageIds.push(row.id);
+      if (typeof row.to === 'string') tos.set(row.id, row.to);
+      (bulk.rowStatus ??= new Map()).set(row.id, [row.submission_status, row.delivery_status]);
+      // Every entry of the bulk has shown its row: a row under an id no listing gave before is
+      // one more than the entries, or a row that changed its id (2.3, 4.3), whatever the filter.
+      const allKnown = bulk.numbers !== undefined && bulk.rows.length >= bulk.numbers.length;
+      require(!allKnown || bulk.rows.includes(row.id), 'SEQ-LISTING-CONSISTENT', `rows of bulk ${bulk.id} under the ids its ${bulk.rows.length} entries' rows showed: ${bulk.rows.join(', ')}`, `row ${row.id} to ${String(row.to)}`, ...(bulk.first ? [bulk.first] : []), res);
+      // 2.4 does not say which members a row carries: a row without its number is judged by its id only.
+      const owned = bulk.numbers === undefined || typeof row.to !== 'string' || bulk.numbers.includes(row.to);
+      const expected = `rows of bulk ${bulk.id}${to ? ` sent to ${to}` : bulk.numbers ? ` sent to ${bulk.numbers.join(', ')}` : ''} only`;
+      require(owned && (to === undefined || row.to === to), 'SEQ-LISTING-CONSISTENT', expected, `row ${row.id} to ${String(row.to)}`, ...(bulk.first ? [bulk.first] : []), res);
+    }
+    // A cursor joins the model once the page it gave is known.
+    if (previous) m.cursors.push({ ...previous, ids: pageIds });
+    ids.push(...pageIds);
+    const p = pagination as Record<string, unknown>;
+    if (p.has_more !== true || typeof p.next_cursor !== 'string' || p.next_cursor === '') {
+      complete = true;
+      break;
+    }
+    cursor = p.next_cursor;
+    previous = { bulk, cursor, query, ids: [], rowsKnown: 0, statusFiltered: status !== undefined };
+  }
+  if (new Set(ids).size !== ids.length) {
+    // A row twice in one walk is the cursors topic's finding (CUR-WALK); the model cannot order it.
+    readings.add('a walk met a row twice (judged by cursors/walk-visits-every-row-once)');
+    return;
+  }
+  judgeWalk(bulk, ids, tos, to, status !== undefined || !complete, m.steps.at(-1)!.responses);
+  for (const c of m.cursors) if (c.bulk === bulk && c.rowsKnown === 0) c.rowsKnown = bulk.rows.length;
+}
+
 class List implements fc.AsyncCommand<Model, Real> {
   constructor(readonly which: number, readonly fraction: number | undefined, readonly filter: Filter, readonly fixture = false) {}
   check = (m: Readonly<Model>) => m.bulks.length > 0;
   async run(m: Model, r: Real) {
     if (!room(r)) return;
     const { t } = r;
-    const { params } = t.config;
     const bulk = this.fixture ? m.bulks[0]! : pick(m.bulks, this.which);
     observe(m, bulk);
     const numbers = bulk.numbers ?? [...new Set(bulk.rowTo.values())];
     const to = this.filter.kind === 'to' && numbers.length > 0 ? pick(numbers, this.filter.which) : undefined;
     const status = this.filter.kind === 'status' ? (this.filter.value ?? bestStatus(bulk)) : undefined;
     const size = pageSize(bulk, this.fraction);
-    const filters: Array<[string, string]> = [...(to ? [[params.to, to] as [string, string]] : []), ...(status ? [[params.status, status] as [string, string]] : [])];
-    const query: Array<[string, string]> = [...filters, ...(size !== undefined ? [[params.limit, String(size)] as [string, string]] : [])];
-    const what = `${to ? ` to ${to}` : ''}${status ? ` status ${status}` : ''}`;
-    const broken = await step(m, `list the rows of bulk ${bulk.id} at page size ${size ?? 'default'}${what}, following next_cursor`, async (record) => {
-      const ids: string[] = [];
-      const tos = new Map<string, string>();
-      let cursor: string | undefined;
-      let previous: IssuedCursor | undefined;
-      let complete = false;
-      for (let pages = 0; pages < MAX_STEP_REQUESTS; pages++) {
-        const res = record(
-          await t.api.send({ method: 'GET', path: paths.bulkRecipients(t.fixture('businessId'), bulk.id), query: [...query, ...(cursor ? [[params.cursor, cursor] as [string, string]] : [])] }),
-        );
-        const body = res.json;
-        const pagination = isObject(body) ? body.pagination : undefined;
-        require(res.status === 200 && isObject(body) && Array.isArray(body.data) && isObject(pagination), 'SEQ-LISTING-CONSISTENT', `a page of bulk ${bulk.id}${what}`, describeResponse(res), res);
-        const rows = (body as { data: unknown[] }).data;
-        const pageIds: string[] = [];
-        for (const row of rows) {
-          if (!isObject(row) || typeof row.id !== 'string') {
-            readings.add('rows without an id: listings compared by count only');
-            return;
-          }
-          pageIds.push(row.id);
-          if (typeof row.to === 'string') tos.set(row.id, row.to);
-          (bulk.rowStatus ??= new Map()).set(row.id, [row.submission_status, row.delivery_status]);
-          // Every entry of the bulk has shown its row: a row under an id no listing gave before is
-          // one more than the entries, or a row that changed its id (2.3, 4.3), whatever the filter.
-          const allKnown = bulk.numbers !== undefined && bulk.rows.length >= bulk.numbers.length;
-          require(!allKnown || bulk.rows.includes(row.id), 'SEQ-LISTING-CONSISTENT', `rows of bulk ${bulk.id} under the ids its ${bulk.rows.length} entries' rows showed: ${bulk.rows.join(', ')}`, `row ${row.id} to ${String(row.to)}`, ...(bulk.first ? [bulk.first] : []), res);
-          // 2.4 does not say which members a row carries: a row without its number is judged by its id only.
-          const owned = bulk.numbers === undefined || typeof row.to !== 'string' || bulk.numbers.includes(row.to);
-          const expected = `rows of bulk ${bulk.id}${to ? ` sent to ${to}` : bulk.numbers ? ` sent to ${bulk.numbers.join(', ')}` : ''} only`;
-          require(owned && (to === undefined || row.to === to), 'SEQ-LISTING-CONSISTENT', expected, `row ${row.id} to ${String(row.to)}`, ...(bulk.first ? [bulk.first] : []), res);
-        }
-        // A cursor joins the model once the page it gave is known.
-        if (previous) m.cursors.push({ ...previous, ids: pageIds });
-        ids.push(...pageIds);
-        const p = pagination as Record<string, unknown>;
-        if (p.has_more !== true || typeof p.next_cursor !== 'string' || p.next_cursor === '') {
-          complete = true;
-          break;
-        }
-        cursor = p.next_cursor;
-        previous = { bulk, cursor, query, ids: [], rowsKnown: 0, statusFiltered: status !== undefined };
-      }
-      if (new Set(ids).size !== ids.length) {
-        // A row twice in one walk is the cursors topic's finding (CUR-WALK); the model cannot order it.
-        readings.add('a walk met a row twice (judged by cursors/walk-visits-every-row-once)');
-        return;
-      }
-      judgeWalk(bulk, ids, tos, to, status !== undefined || !complete, m.steps.at(-1)!.responses);
-      for (const c of m.cursors) if (c.bulk === bulk && c.rowsKnown === 0) c.rowsKnown = bulk.rows.length;
-    });
+    const walk: Walk = { bulk, ...(to ? { to } : {}), ...(status ? { status } : {}), ...(size !== undefined ? { size } : {}) };
+    const broken = await step(m, `list the rows of bulk ${bulk.id} at page size ${size ?? 'default'}${describeWalk(walk)}, following next_cursor`, (record) => walkRows(m, t, walk, record));
     if (broken) t.fail(broken.requirement, broken.expected, broken.actual, ...broken.evidence);
   }
   toString = () => `list(${this.fixture ? 'fixture' : this.which}, ${this.fraction ?? 'default'}, ${this.filter.kind === 'status' ? (this.filter.value ?? 'best status') : this.filter.kind})`;
@@ -501,6 +549,19 @@ class ReuseCursor implements fc.AsyncCommand<Model, Real> {
   toString = () => `reuse-cursor(${this.which})`;
 }
 
+/** A request of an ownership step, and the step's plan: concealed answers (403/404), or the business's own. */
+interface OwnershipRequest {
+  path: string;
+  query?: Array<[string, string]>;
+}
+interface OwnershipPlan {
+  requests: OwnershipRequest[];
+  what: string;
+  concealed: boolean;
+  expected: string;
+  asOther?: boolean;
+}
+
 type OwnershipKind = 'bulk-under-other' | 'rows-under-other' | 'foreign-under-own' | 'wallet' | 'message' | 'bulk-as-other-tenant' | 'rows-as-other-tenant';
 
 /** What an answer must say about whose it is: another business's objects stay concealed, this one's answers are its own. */
@@ -515,23 +576,32 @@ class Ownership implements fc.AsyncCommand<Model, Real> {
     const plan = this.plan(m, businessId, t.config.apps.other !== undefined, otherBusinessId, foreignBulkId, messageId);
     if (!plan) return;
     const broken = await step(m, plan.what, async (record) => {
-      // The other business's application says so in a header, for a judge of the recorded traffic (tokens are redacted).
-      const res = record(await t.api.send({ method: 'GET', path: plan.path, ...(plan.asOther ? { as: 'other' as const, headers: { [OTHER_TENANT_HEADER]: 'other-tenant' } } : {}) }));
-      if (plan.concealed) {
+      let res: ApiResponse | undefined;
+      for (const { path, query } of plan.requests) {
+        // The other business's application says so in a header, for a judge of the recorded traffic (tokens are redacted).
+        res = record(await t.api.send({ method: 'GET', path, ...(query ? { query } : {}), ...(plan.asOther ? { as: 'other' as const, headers: { [OTHER_TENANT_HEADER]: 'other-tenant' } } : {}) }));
+        if (!plan.concealed) break;
         require(res.status === 403 || res.status === 404, 'SEQ-OWNERSHIP-AFTER-ANY', '403 permission_denied or 404 resource_not_found, nothing shown', describeResponse(res), res);
         const whose = this.kind === 'foreign-under-own' ? "another business's bulk" : plan.asOther ? "this business's bulk to the other business's application" : 'a bulk under a business without grant';
         readings.add(`${whose}: ${res.status} ${codeOf(res.json) ?? ''}`.trim());
-        return;
       }
       // Its other answers are the wallet's and messages' topics to judge; the model only asks whose it is.
-      if (res.status !== 200 || !isObject(res.json)) return;
+      if (plan.concealed || !res || res.status !== 200 || !isObject(res.json)) return;
       const ok = sameId(res.json.business_id, businessId) && (this.kind !== 'message' || sameId(res.json.id, messageId));
       require(ok, 'SEQ-OWNERSHIP-AFTER-ANY', plan.expected, `id ${String(res.json.id)}, business_id ${String(res.json.business_id)}`, res);
     });
     if (broken) t.fail(broken.requirement, broken.expected, broken.actual, ...broken.evidence);
   }
 
-  private plan(m: Model, businessId: string, otherTenant: boolean, otherBusinessId?: string, foreignBulkId?: string, messageId?: string): { path: string; what: string; concealed: boolean; expected: string; asOther?: boolean } | undefined {
+  /**
+   * The requests of the step. A listing of rows repeats the query of its owner's latest listing of
+   * that bulk (what a page cache keyed by bulk and query, not business, holds: blind defect
+   * blind7-own-rows-cached-under-any-business answered it under a business without grant), and a
+   * read of a listed bulk under another business lists its rows there too.
+   */
+  private plan(m: Model, businessId: string, otherTenant: boolean, otherBusinessId?: string, foreignBulkId?: string, messageId?: string): OwnershipPlan | undefined {
+    const rowsOf = (business: string, bulk: KnownBulk): OwnershipRequest => ({ path: paths.bulkRecipients(business, bulk.id), ...(bulk.listedWith ? { query: bulk.listedWith } : {}) });
+    const how = (bulk: KnownBulk) => (bulk.listedWith?.length ? ` (${bulk.listedWith.map(([k, v]) => `${k}=${v}`).join('&')}, as its owner listed it last)` : '');
     switch (this.kind) {
       case 'bulk-as-other-tenant':
       case 'rows-as-other-tenant': {
@@ -539,21 +609,23 @@ class Ownership implements fc.AsyncCommand<Model, Real> {
         if (!otherTenant) return undefined;
         const bulk = pick(byObservation(m), this.which);
         const rows = this.kind === 'rows-as-other-tenant';
-        const path = rows ? paths.bulkRecipients(businessId, bulk.id) : paths.bulkMessage(businessId, bulk.id);
-        return { path, what: `${rows ? 'list the rows of bulk' : 'read bulk'} ${bulk.id} of business ${businessId} as the other business's application`, concealed: true, expected: '', asOther: true };
+        const request = rows ? rowsOf(businessId, bulk) : { path: paths.bulkMessage(businessId, bulk.id) };
+        return { requests: [request], what: `${rows ? 'list the rows of bulk' : 'read bulk'} ${bulk.id}${rows ? how(bulk) : ''} of business ${businessId} as the other business's application`, concealed: true, expected: '', asOther: true };
       }
       case 'foreign-under-own':
-        return foreignBulkId ? { path: paths.bulkMessage(businessId, foreignBulkId), what: `read another business's bulk ${foreignBulkId} under business ${businessId}`, concealed: true, expected: '' } : undefined;
+        return foreignBulkId ? { requests: [{ path: paths.bulkMessage(businessId, foreignBulkId) }], what: `read another business's bulk ${foreignBulkId} under business ${businessId}`, concealed: true, expected: '' } : undefined;
       case 'wallet':
-        return { path: paths.walletBalance(businessId), what: 'read the wallet balance', concealed: false, expected: `the wallet of business ${businessId}` };
+        return { requests: [{ path: paths.walletBalance(businessId) }], what: 'read the wallet balance', concealed: false, expected: `the wallet of business ${businessId}` };
       case 'message':
-        return messageId ? { path: paths.message(businessId, messageId), what: `read message ${messageId}`, concealed: false, expected: `message ${messageId} of business ${businessId}` } : undefined;
+        return messageId ? { requests: [{ path: paths.message(businessId, messageId) }], what: `read message ${messageId}`, concealed: false, expected: `message ${messageId} of business ${businessId}` } : undefined;
       default: {
         if (!otherBusinessId) return undefined;
         const bulk = pick(byObservation(m), this.which);
         const rows = this.kind === 'rows-under-other';
-        const path = rows ? paths.bulkRecipients(otherBusinessId, bulk.id) : paths.bulkMessage(otherBusinessId, bulk.id);
-        return { path, what: `${rows ? 'list the rows of bulk' : 'read bulk'} ${bulk.id} under business ${otherBusinessId} (no grant)`, concealed: true, expected: '' };
+        const read = { path: paths.bulkMessage(otherBusinessId, bulk.id) };
+        const requests = rows ? [rowsOf(otherBusinessId, bulk)] : [read, ...(bulk.listedWith ? [rowsOf(otherBusinessId, bulk)] : [])];
+        const what = rows ? `list the rows of bulk ${bulk.id}${how(bulk)}` : `read bulk ${bulk.id}${bulk.listedWith ? `, then list its rows${how(bulk)},` : ''}`;
+        return { requests, what: `${what} under business ${otherBusinessId} (no grant)`, concealed: true, expected: '' };
       }
     }
   }
@@ -587,7 +659,7 @@ function distinctBodies(t: CheckContext): fc.Arbitrary<BulkRequestBody> {
  */
 const fractionArb = fc.oneof(
   { weight: 2, arbitrary: fc.constant(undefined) },
-  { weight: 1, arbitrary: fc.constant(0.999) },
+  { weight: 1, arbitrary: fc.constant(AT_ONCE) },
   { weight: 3, arbitrary: fc.double({ min: 0, max: 1, noNaN: true, maxExcluded: true }) },
 );
 

@@ -296,13 +296,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   // auth-ordering
   'blind7-listing-query-validated-before-grant': async (h) => (await rows(h, { limit: '5000' }, h.f.foreignBulkId, h.f.otherBusinessId)).status !== 403,
   // idempotency
-  'blind7-replay-body-shared-object': async (h) => {
-    const key = freshKey();
-    const first = await h.submit(messageBody(h), { key });
-    await h.submit(messageBody(h, { classification: 'promotional', message: 'Another text entirely.' }, 1));
-    const replay = (await h.submit(messageBody(h), { key })).json;
-    return replay?.message !== first.json.message || replay?.classification !== first.json.classification || replay?.intake?.good !== first.json.intake.good;
-  },
   // recipient-limits
   'blind7-repeated-numbers-refused': async (h) => (await h.submit(messageBody(h, { recipients: many(h, 1000) }))).status !== 202,
   'blind7-limit-halved-after-over-limit-refusal': async (h) => {
@@ -366,20 +359,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   // webhooks
   // messages
   // sequences
-  'blind7-replay-conflict-after-read': async (h) => {
-    const key = freshKey();
-    const accepted = await h.submit(messageBody(h), { key });
-    await h.call('GET', h.paths.bulk(h.b, accepted.json.id));
-    return (await h.submit(messageBody(h), { key })).status !== 202;
-  },
-  'blind7-row-ids-regenerated-on-replay': async (h) => {
-    const key = freshKey();
-    const accepted = await h.submit(messageBody(h), { key });
-    const ids = async () => (await rows(h, {}, accepted.json.id)).json.data.map((r: { id: string }) => r.id).join();
-    const before = await ids();
-    await h.submit(messageBody(h), { key });
-    return (await ids()) !== before;
-  },
 };
 
 /** The authoring rounds so far. */

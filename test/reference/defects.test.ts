@@ -1383,6 +1383,27 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await wallet(h);
     return (await h.call('GET', h.paths.wallet(h.b), { as: 'other' })).status === 200;
   },
+  'blind7-row-ids-regenerated-on-replay': async (h) => {
+    const key = freshKey();
+    const accepted = await h.submit(messageBody(h), { key });
+    const ids = async () => (await rows(h, {}, accepted.json.id)).json.data.map((r: { id: string }) => r.id).join();
+    const before = await ids();
+    await h.submit(messageBody(h), { key });
+    return (await ids()) !== before;
+  },
+  'blind7-replay-conflict-after-read': async (h) => {
+    const key = freshKey();
+    const accepted = await h.submit(messageBody(h), { key });
+    await h.call('GET', h.paths.bulk(h.b, accepted.json.id));
+    return (await h.submit(messageBody(h), { key })).status !== 202;
+  },
+  'blind7-replay-body-shared-object': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    await h.submit(messageBody(h, { classification: 'promotional', message: 'Another text entirely.' }, 1));
+    const replay = (await h.submit(messageBody(h), { key })).json;
+    return replay?.message !== first.json.message || replay?.classification !== first.json.classification || replay?.intake?.good !== first.json.intake.good;
+  },
 };
 
 describe('defect registry', () => {
