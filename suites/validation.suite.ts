@@ -139,6 +139,12 @@ async function judgeAnswer(t: CheckContext, c: InvalidCase, res: ApiResponse, cr
       `pointers ${JSON.stringify(pointers)}`,
       res,
     );
+    // Section 7: a field error points at a fault of this request, and this request has one: every
+    // pointer is the field at fault, a member inside it or an object holding it (blind defect
+    // blind7-validation-errors-accumulate listed the faults of earlier requests too).
+    const related = (p: string) => [...accepted].some((a) => a === p || a.startsWith(`${p}/`) || p.startsWith(`${a}/`));
+    const foreign = pointers.filter((p): p is string => typeof p === 'string' && !related(p));
+    t.expect(foreign.length === 0, 'PROB-VALIDATION-ERRORS', `errors[] naming only the fault of this request (${c.name})`, `pointers ${JSON.stringify(foreign)} name no fault of it`, res);
   }
   t.expect(res.headers['location'] === undefined, 'VAL-NOTHING-ACCEPTED-ON-REJECTION', `no Location for ${c.name}`, `Location ${res.headers['location']}`, res);
   if (created !== undefined) {
