@@ -15,6 +15,7 @@ import { bulkBodyWithRecipientCount, bulkRequestArb, recipientCountBounds, type 
 import { componentSchema, e164Arb, e164Lengths, recipientsFrom, templateValueMaxLength, uuidV7Arb } from './domain.ts';
 import { phoneLikeRuns } from '../spec/phone-numbers.ts';
 import { LAX_FORMS, laxFormsArb, showLax, type LaxForm } from './lax-forms.ts';
+import { MALFORMED_JSON_FORMS, malformedJsonText } from './malformed-json.ts';
 import { codePointLength, type SchemaObject } from './from-schema.ts';
 import { parameterSchema } from './parameters.ts';
 import { SENDER_REFUSED, VALIDATION_FAILED, type Location, type Outcome, type RequestParts, type RequirementId } from './cases.ts';
@@ -264,6 +265,9 @@ function laxPatternCases(
   ) as Record<(typeof LAX_PATTERN_KINDS)[number], fc.Arbitrary<InvalidCase>>;
 }
 
+/** Malformed JSON in each form a lenient parser lets through (generators/malformed-json.ts), one kind each. */
+const MALFORMED_JSON_KINDS = MALFORMED_JSON_FORMS.map((form) => `body: malformed JSON, ${form}` as const);
+
 /**
  * The kinds of single-violation submission, in the order each-kind-of-violation sends them: a list
  * rather than the keys of invalidBulkCaseArbs so a budget can count them without building the
@@ -293,6 +297,7 @@ export const INVALID_BULK_KINDS = [
   'template_id: not a UUIDv7',
   'body: not an object',
   'body: malformed JSON',
+  ...MALFORMED_JSON_KINDS,
   'body: none',
   'recipients: one past the maximum count',
   'Idempotency-Key: one past the maximum length',
@@ -534,6 +539,20 @@ export function invalidBulkCaseArbs(options: BulkRequestOptions): Record<Invalid
         }),
       );
     }),
+    // Blind defect blind7-json-trailing-comma-accepted: every form a lenient parser reads, from a valid body.
+    ...Object.fromEntries(
+      MALFORMED_JSON_FORMS.map((form) => [
+        `body: malformed JSON, ${form}`,
+        anyBodies.map((b) =>
+          make({
+            name: `body with ${form}`,
+            kind: 'malformed', in: 'body', request: { rawBody: malformedJsonText(b, form) },
+            pointer: '', keyword: 'json',
+            outcomes: [VALIDATION_FAILED], requirement: 'VAL-MALFORMED-JSON',
+          }),
+        ),
+      ]),
+    ) as Record<(typeof MALFORMED_JSON_KINDS)[number], fc.Arbitrary<InvalidCase>>,
     'body: none': fc.constant(
       make({
         name: 'no body',

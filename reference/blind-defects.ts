@@ -195,12 +195,7 @@ const registry = [
   // request-id
   { id: 'blind7-request-id-uuid-dehyphenated', requirement: 'RID-ECHO', topic: 'request-id', round: 7, description: 'A client request id in UUID form is taken as a trace id and echoed in the 32-hex trace-context form, hyphens removed, instead of unchanged.' },
   // problem-details
-  { id: 'blind7-validation-errors-accumulate', requirement: 'PROB-VALIDATION-ERRORS', topic: 'problem-details', round: 7, description: "The validator's error list is module state that is never cleared: each validation failure's errors[] also lists the field errors of every earlier failure, pointers at members this request got right." },
-  { id: 'blind7-second-conflict-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'problem-details', round: 7, description: 'A conflicting repeat marks the key conflicted; a second conflicting repeat of that key trips an assertion: 500 internal_error instead of 409.' },
   // validation
-  { id: 'blind7-refused-entries-carried-into-next-bulk', requirement: 'VAL-NOTHING-ACCEPTED-ON-REJECTION', topic: 'validation', round: 7, description: "The entries of a submission refused after its body was read (sender not authorized, template not active) stay in the application's staging buffer and are accepted with its next bulk: that bulk's intake and rows include them." },
-  { id: 'blind7-json-trailing-comma-accepted', requirement: 'VAL-MALFORMED-JSON', topic: 'validation', round: 7, description: 'The body parser is a lenient JSON5-style one: a body with a trailing comma, which is not JSON, is accepted (202) instead of refused with 400 validation_failed.' },
-  { id: 'blind7-placeholders-cached-per-application', requirement: 'VAL-TEMPLATE-VARIABLES', topic: 'validation', round: 7, description: "The placeholders variables are checked against are cached per application, not per template: after a message-based submission (no placeholders), a template-based one with exactly its template's variables is refused with 400." },
   // schemas
   // webhooks
   // messages

@@ -127,6 +127,15 @@ class Broken {
 /** Ends the step when `ok` is false: the model expected `expected`, the target answered `actual`. */
 type Require = (ok: boolean, requirement: RequirementId, expected: string, actual: string, ...evidence: ApiResponse[]) => void;
 
+/**
+ * Section 7: a conflicting or faulty repeat, the first on its key or any later one, is the
+ * caller's fault: never a server error (a 503 is the host's pacing). Blind defect
+ * blind7-second-conflict-500 answered a key's second conflict with 500.
+ */
+function noServerFault(res: ApiResponse, what: string, ...evidence: ApiResponse[]): void {
+  require(res.status < 500 || res.status === 503, 'PROB-NO-5XX-FOR-CLIENT-FAULT', `a 4xx for ${what}`, describeResponse(res), ...evidence, res);
+}
+
 const require: Require = (ok, requirement, expected, actual, ...evidence) => {
   if (!ok) throw new Broken(requirement, expected, actual, evidence);
 };
@@ -316,11 +325,13 @@ class Repeat implements fc.AsyncCommand<Model, Real> {
         // the key's (409) or the body's (400); never accepted, and (below) nothing of it written.
         const text = JSON.stringify({ ...changed.body, unexpected_member: true });
         res = record((await submitBulk(t, undefined, { key, rawBody: text })).response);
+        noServerFault(res, `a changed body with a fault of its own under key ${key}`, first);
         const refusal = isProblem(res, 409, 'idempotency_conflict') || isProblem(res, 400, 'validation_failed');
         require(refusal, 'SEQ-KEY-BOUND-TO-FIRST', `409 idempotency_conflict or 400 validation_failed: key ${key} is bound to the body of bulk ${bulk.id}, and this body has a member 4.1 does not allow`, describeResponse(res), first, res);
         readings.add(`a changed body with a fault of its own under a used key: ${res.status} ${codeOf(res.json) ?? ''}`.trim());
       } else {
         res = record((await submitBulk(t, changed.body, { key })).response);
+        noServerFault(res, `a conflicting repeat under key ${key} (${changed.pointer} changed)`, first);
         require(isProblem(res, 409, 'idempotency_conflict'), 'SEQ-KEY-BOUND-TO-FIRST', `409 idempotency_conflict: key ${key} is bound to the body of bulk ${bulk.id} (${changed.pointer} changed)`, describeResponse(res), first, res);
       }
       // What the refused body carried and the original did not must never show on the original.
@@ -767,7 +778,7 @@ describe('sequences (4.1, 4.2, 4.3, 5: a model of one business)', () => {
       id: 'business-model',
       title:
         `${planned.sequences} random sequences of at most ${planned.maxSteps} steps: submissions, repeats (same bytes, equal JSON written otherwise, a changed body, a changed body with a fault of its own), reads, listings at any page size and filter, cursors presented again, reads under another business, wallet and message reads: every answer agrees with the model; a failure is shrunk to its shortest sequence`,
-      requirements: ['SEQ-REPLAY-AFTER-ANY', 'SEQ-KEY-BOUND-TO-FIRST', 'SEQ-REPEAT-CHANGES-NOTHING', 'SEQ-LISTING-CONSISTENT', 'SEQ-CURSOR-REPLAYS-PAGE', 'SEQ-OWNERSHIP-AFTER-ANY'],
+      requirements: ['SEQ-REPLAY-AFTER-ANY', 'SEQ-KEY-BOUND-TO-FIRST', 'SEQ-REPEAT-CHANGES-NOTHING', 'SEQ-LISTING-CONSISTENT', 'SEQ-CURSOR-REPLAYS-PAGE', 'SEQ-OWNERSHIP-AFTER-ANY', 'PROB-NO-5XX-FOR-CLIENT-FAULT'],
       maxRequests: (run) => sequenceBudget(run.runs),
       writes: 'creates bulk SMS (profile safe: the sequences only read the fixtures)',
       readsInSafe: true,

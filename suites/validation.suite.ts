@@ -3,7 +3,7 @@ import * as fc from 'fast-check';
 import type { ApiResponse } from '../harness/client.ts';
 import { bulkBoundaryCaseArbs, type BoundaryCase } from '../generators/boundaries.ts';
 import { INVALID_BULK_KINDS, invalidBulkCaseArb, invalidBulkCaseArbs, wrongTypeCases, type InvalidCase } from '../generators/invalid.ts';
-import type { BulkRequestBody } from '../generators/bulk-request.ts';
+import type { BulkRequestBody, BulkRequestOptions } from '../generators/bulk-request.ts';
 import type { CheckContext } from './support/check.ts';
 import { describe } from './support/declare.ts';
 import { checksFor } from './support/check.ts';
@@ -139,6 +139,12 @@ async function judgeAnswer(t: CheckContext, c: InvalidCase, res: ApiResponse, cr
       `pointers ${JSON.stringify(pointers)}`,
       res,
     );
+    // Section 7: a field error points at a fault of this request, and this request has one: every
+    // pointer is the field at fault, a member inside it or an object holding it (blind defect
+    // blind7-validation-errors-accumulate listed the faults of earlier requests too).
+    const related = (p: string) => [...accepted].some((a) => a === p || a.startsWith(`${p}/`) || p.startsWith(`${a}/`));
+    const foreign = pointers.filter((p): p is string => typeof p === 'string' && !related(p));
+    t.expect(foreign.length === 0, 'PROB-VALIDATION-ERRORS', `errors[] naming only the fault of this request (${c.name})`, `pointers ${JSON.stringify(foreign)} name no fault of it`, res);
   }
   t.expect(res.headers['location'] === undefined, 'VAL-NOTHING-ACCEPTED-ON-REJECTION', `no Location for ${c.name}`, `Location ${res.headers['location']}`, res);
   if (created !== undefined) {
@@ -193,6 +199,92 @@ function judgeBound(t: CheckContext, c: BoundaryCase, res: ApiResponse): void {
     requirement: c.requirement,
     why: c.name,
   });
+}
+
+/** A refusal of refusal-leaves-nothing-behind, and the correct submission sent right after it. */
+interface RefusalStep {
+  refused?: { what: string; case: SentCase };
+  content: 'message' | 'template';
+  /** The content of the acceptance before this one. */
+  previous?: 'message' | 'template';
+  body: BulkRequestBody;
+}
+
+/**
+ * Every refusal kind this topic sends, that the fixtures allow, each with the correct submission
+ * after it: message-based and template-based in turn when there is a template, so a template-based
+ * acceptance follows a message-based one and the reverse (4.1 rule 7: the placeholders are the
+ * pinned revision's, whatever came before).
+ */
+function refusalSteps(t: CheckContext): RefusalStep[] {
+  const f = t.config.fixtures;
+  const template = Boolean(f.templateId && f.templatePlaceholders?.length);
+  const body = (content: 'message' | 'template', label: string, extra: Partial<BulkRequestOptions> = {}) =>
+    generate(t, validBodies(t, { content, count: { min: 1, max: 3 }, ...extra }), `refusal-leaves-nothing ${label}`);
+  const asCase = (b: unknown): SentCase => ({ request: { body: b }, requires: [] });
+  const refusals: Array<RefusalStep['refused']> = [
+    f.unauthorizedSenderId ? { what: 'a sender not authorized', case: asCase(body('message', 'sender', { senderId: f.unauthorizedSenderId })) } : undefined,
+    f.inactiveTemplateId ? { what: 'an archived template', case: asCase(body('template', 'archived', { templateId: f.inactiveTemplateId, placeholders: f.templatePlaceholders ?? [] })) } : undefined,
+    { what: 'a classification outside the enum', case: asCase({ ...body('message', 'invalid'), classification: `not-${generate(t, fc.stringMatching(/^[a-z]{4,8}$/), 'refusal-leaves-nothing class')}` }) },
+    template ? { what: 'a variable no placeholder of the template names', case: asCase(withUnknownVariable(t, body('template', 'variable'))) } : undefined,
+  ];
+  const steps: RefusalStep[] = [];
+  let previous: RefusalStep['previous'];
+  refusals.forEach((refused, i) => {
+    const content = template && i % 2 === 1 ? 'template' : 'message';
+    // A slot whose refusal the fixtures do not allow still sends its acceptance when the content changes.
+    if (!refused && content === previous) return;
+    steps.push({ ...(refused && cannotRun(t, refused.case) === undefined ? { refused } : {}), content, ...(previous ? { previous } : {}), body: body(content, `accepted ${i}`) });
+    previous = content;
+  });
+  return steps;
+}
+
+/** A template-based body whose first recipient also carries a variable no placeholder of the template names. */
+function withUnknownVariable(t: CheckContext, b: BulkRequestBody): BulkRequestBody {
+  const taken = new Set((t.config.fixtures.templatePlaceholders ?? []).map((p) => p.toLowerCase()));
+  const name = generate(t, fc.stringMatching(/^[a-z][a-z0-9_]{2,15}$/).filter((n) => !taken.has(n)), 'refusal-leaves-nothing name');
+  const out = structuredClone(b);
+  out.recipients[0]!.template_variables = { ...out.recipients[0]!.template_variables, [name]: 'x' };
+  return out;
+}
+
+/** Entries of the correct submission after a refusal: its intake counts them alone; refused, it is no variables' fault. */
+function judgeAcceptedAlone(t: CheckContext, step: RefusalStep, after: string, res: ApiResponse): void {
+  const n = step.body.recipients.length;
+  if (res.status === 202) {
+    const intake = isObject(res.json) ? res.json.intake : undefined;
+    if (!isObject(intake)) return;
+    const total = ['good', 'bad', 'empty'].reduce((sum, k) => sum + (typeof intake[k] === 'number' ? (intake[k] as number) : 0), 0);
+    t.expect(total <= n, 'VAL-NOTHING-ACCEPTED-ON-REJECTION', `intake counting the ${n} entries of this submission alone (${after})`, `intake ${JSON.stringify(intake)}`, res);
+    return;
+  }
+  if (!expectNoServerFault(t, res, `a correct ${step.content}-based submission ${after}`)) return;
+  const pointers = isObject(res.json) && Array.isArray(res.json.errors) ? res.json.errors.filter(isObject).map((e) => normalizePointer(String(e.pointer))) : [];
+  const variables = (isProblem(res, 400, 'validation_failed') && pointers.some((p) => /\/template_variables(\/|$)/.test(p))) || isProblem(res, 422, 'invalid_recipient');
+  if (variables) {
+    t.fail('VAL-TEMPLATE-VARIABLES', `a correct ${step.content}-based submission accepted ${after} (its variables are the placeholders of its own content)`, describeResponse(res), res);
+  }
+  t.note(`a correct ${step.content}-based submission ${after}: ${describeResponse(res)}, not judged here`);
+}
+
+/** No intake shown: the accepted bulk's rows are of this submission's numbers only, at most one per entry. */
+async function judgeRowsAlone(t: CheckContext, body: BulkRequestBody, after: string, res: ApiResponse): Promise<void> {
+  const bulkId = bulkIdOf(res);
+  if (!bulkId) return;
+  const rows = await t.api.send({ method: 'GET', path: paths.bulkRecipients(businessIdOf(t), bulkId), query: [[t.config.params.limit, '1000']] });
+  if (rows.status !== 200) return;
+  const data = isObject(rows.json) && Array.isArray(rows.json.data) ? rows.json.data.filter(isObject) : [];
+  const own = new Set(body.recipients.map((r) => r.to));
+  const foreign = data.filter((r) => typeof r.to === 'string' && !own.has(r.to));
+  t.expect(
+    foreign.length === 0 && data.length <= body.recipients.length,
+    'VAL-NOTHING-ACCEPTED-ON-REJECTION',
+    `rows of the ${body.recipients.length} entries of this submission alone (${after})`,
+    `${data.length} row(s)${foreign.length ? `, for ${foreign.map((r) => String(r.to)).join(', ')}` : ''}`,
+    res,
+    rows,
+  );
 }
 
 describe('validation (2.1, 4.0, 4.1, 7)', () => {
@@ -463,6 +555,38 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
       t.reading('sender-code', codeOf(result.json) === 'permission_denied' ? 'permission-denied' : 'sender-not-authorized');
       t.expect(bulkIdOf(result) === undefined, 'VAL-SENDER-AUTHORIZED', 'no bulk in the answer', `bulk ${bulkIdOf(result)}`, result);
       if (created !== undefined) t.expect(created === 0, 'VAL-SENDER-AUTHORIZED', 'nothing created', `${created} created`, result);
+    },
+  );
+
+  check(
+    {
+      id: 'refusal-leaves-nothing-behind',
+      title:
+        'POST each kind of refused submission (a sender not authorized, an archived template, an invalid field, a variable no placeholder names), each followed by a correct one, message- and template-based in turn: each accepted bulk counts its own entries alone, and a correct template-based submission is accepted after a message-based one and the reverse',
+      requirements: ['VAL-NOTHING-ACCEPTED-ON-REJECTION', 'VAL-TEMPLATE-VARIABLES', 'PROB-NO-5XX-FOR-CLIENT-FAULT'],
+      needs: ['senderId'],
+      needsOnHost: ['recipients'],
+      // Four refusals and four acceptances, and a read of an accepted bulk's rows when its intake is not shown.
+      maxRequests: 12,
+      writes: CREATES,
+      alone: "another submission of the application meanwhile would take in what a refused one left behind",
+    },
+    async (t) => {
+      // Blind defects blind7-refused-entries-carried-into-next-bulk (a refused submission's entries
+      // taken into the next accepted bulk) and blind7-placeholders-cached-per-application (the
+      // previous submission's placeholders checked against): 4.1, every refusal kind this topic
+      // sends, each followed by an acceptance whose content alternates.
+      for (const step of refusalSteps(t)) {
+        if (step.refused) {
+          const refused = await sendCase(t, step.refused.case);
+          if (refused.status < 300) t.note(`${step.refused.what}: ${describeResponse(refused)} (its refusal is judged by the checks of that kind)`);
+          else expectNoServerFault(t, refused, step.refused.what);
+        }
+        const after = step.refused ? `after ${step.refused.what}` : `after a ${step.previous}-based acceptance`;
+        const { response: res } = await submitBulk(t, step.body);
+        judgeAcceptedAlone(t, step, after, res);
+        if (res.status === 202 && !isObject(isObject(res.json) ? res.json.intake : undefined)) await judgeRowsAlone(t, step.body, after, res);
+      }
     },
   );
 

@@ -332,29 +332,7 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     return (await wallet(h, 'primary', { 'x-request-id': id })).headers.get('x-request-id') !== id;
   },
   // problem-details
-  'blind7-validation-errors-accumulate': async (h) => {
-    await badNumber(h);
-    return errorsOf(await h.submit(messageBody(h, { classification: 'bulk' }))).some((e) => e.pointer === '/recipients/0/to');
-  },
-  'blind7-second-conflict-500': async (h) => {
-    const key = freshKey();
-    await h.submit(messageBody(h), { key });
-    await h.submit(messageBody(h, { message: 'Another text entirely.' }), { key });
-    return (await h.submit(messageBody(h, { message: 'Another text entirely.' }), { key })).status >= 500;
-  },
   // validation
-  'blind7-refused-entries-carried-into-next-bulk': async (h) => {
-    await h.submit(messageBody(h, { from: h.f.unauthorizedSenderId }, 3));
-    return (await h.submit(messageBody(h, { recipients: [{ to: h.f.recipients[3] }] }))).json.intake?.good !== 1;
-  },
-  'blind7-json-trailing-comma-accepted': async (h) => {
-    const text = JSON.stringify(messageBody(h)).replace(/\]\}$/, '],}');
-    return (await h.call('POST', h.paths.bulks(h.b), { body: text, headers: { 'content-type': 'application/json', 'idempotency-key': freshKey() } })).status < 300;
-  },
-  'blind7-placeholders-cached-per-application': async (h) => {
-    await h.submit(messageBody(h));
-    return (await h.submit(templateBody(h))).status !== 202;
-  },
   // schemas
   // webhooks
   // messages

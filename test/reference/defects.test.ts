@@ -1404,6 +1404,28 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const replay = (await h.submit(messageBody(h), { key })).json;
     return replay?.message !== first.json.message || replay?.classification !== first.json.classification || replay?.intake?.good !== first.json.intake.good;
   },
+  'blind7-validation-errors-accumulate': async (h) => {
+    await badNumber(h);
+    return errorsOf(await h.submit(messageBody(h, { classification: 'bulk' }))).some((e) => e.pointer === '/recipients/0/to');
+  },
+  'blind7-second-conflict-500': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    await h.submit(messageBody(h, { message: 'Another text entirely.' }), { key });
+    return (await h.submit(messageBody(h, { message: 'Another text entirely.' }), { key })).status >= 500;
+  },
+  'blind7-refused-entries-carried-into-next-bulk': async (h) => {
+    await h.submit(messageBody(h, { from: h.f.unauthorizedSenderId }, 3));
+    return (await h.submit(messageBody(h, { recipients: [{ to: h.f.recipients[3] }] }))).json.intake?.good !== 1;
+  },
+  'blind7-json-trailing-comma-accepted': async (h) => {
+    const text = JSON.stringify(messageBody(h)).replace(/\]\}$/, '],}');
+    return (await h.call('POST', h.paths.bulks(h.b), { body: text, headers: { 'content-type': 'application/json', 'idempotency-key': freshKey() } })).status < 300;
+  },
+  'blind7-placeholders-cached-per-application': async (h) => {
+    await h.submit(messageBody(h));
+    return (await h.submit(templateBody(h))).status !== 202;
+  },
 };
 
 describe('defect registry', () => {
@@ -1427,7 +1449,9 @@ describe('defect registry', () => {
     // request-id-regenerated-on-204 breaks RID-ECHO on the deactivation's 204 alone, the API's one
     // bodiless answer, which webhooks' own check judges.
     const crossTopic = new Set<string>(['PROB-NO-5XX-FOR-CLIENT-FAULT', 'VAL-PATH-UUIDV7']);
-    const crossTopicDefects = new Set<string>(['request-id-regenerated-on-204']);
+    // blind7-validation-errors-accumulate shows as errors[] naming another request's fault, which
+    // validation's single-violation checks judge (they know the one fault each case has).
+    const crossTopicDefects = new Set<string>(['request-id-regenerated-on-204', 'blind7-validation-errors-accumulate']);
     for (const d of DEFECTS) {
       const r = requirementById(d.requirement);
       expect(r, d.id).toBeDefined();
