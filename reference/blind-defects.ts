@@ -186,7 +186,6 @@ const registry = [
   { id: 'blind7-cursor-indexes-last-result-set', requirement: 'CUR-WALK', topic: 'cursors', round: 7, description: "The listing keeps one result set per bulk, the latest query's, and a cursor is a place in that set: a page fetched with an unfiltered walk's cursor after a listing with a status filter comes from the filtered rows." },
   { id: 'blind7-number-filter-decoded-twice', requirement: 'CUR-FILTER-TO', topic: 'cursors', round: 7, description: 'The query string is form-decoded twice, so a number filter sent as %2B447… (a + correctly encoded) becomes a space and the listing answers 400 validation_failed for a valid E.164 number.' },
   // bulk-invariants
-  { id: 'blind7-read-classification-of-latest-submission', requirement: 'BULK-RETRIEVE', topic: 'bulk-invariants', round: 7, description: "Reads of a bulk take classification from the business's latest submission (a settings row per business): after a promotional submission, an earlier transactional bulk reads as promotional." },
   // wallet
   // concealment
   { id: 'blind7-unknown-business-404', requirement: 'CONC-OTHER-BUSINESS-PATH', topic: 'concealment', round: 7, description: 'A business id that exists nowhere is answered 404 resource_not_found while an existing business without grant gets 403 permission_denied, so the path tells which businesses exist.' },

@@ -523,6 +523,9 @@ const registry = [
   { id: 'blind7-refused-entries-carried-into-next-bulk', requirement: 'VAL-NOTHING-ACCEPTED-ON-REJECTION', topic: 'validation', round: 7, description: "The entries of a submission refused after its body was read (sender not authorized, template not active) stay in the application's staging buffer and are accepted with its next bulk: that bulk's intake and rows include them." },
   { id: 'blind7-json-trailing-comma-accepted', requirement: 'VAL-MALFORMED-JSON', topic: 'validation', round: 7, description: 'The body parser is a lenient JSON5-style one: a body with a trailing comma, which is not JSON, is accepted (202) instead of refused with 400 validation_failed.' },
   { id: 'blind7-placeholders-cached-per-application', requirement: 'VAL-TEMPLATE-VARIABLES', topic: 'validation', round: 7, description: "The placeholders variables are checked against are cached per application, not per template: after a message-based submission (no placeholders), a template-based one with exactly its template's variables is refused with 400." },
+  // Its author named BULK-RETRIEVE (4.2); 4.1's BULK-ECHO-REQUEST is the rule it breaks (classification equals
+  // the submitted value on every representation of the bulk) and the one the checker names.
+  { id: 'blind7-read-classification-of-latest-submission', requirement: 'BULK-ECHO-REQUEST', topic: 'bulk-invariants', round: 7, description: "Reads of a bulk take classification from the business's latest submission (a settings row per business): after a promotional submission, an earlier transactional bulk reads as promotional." },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

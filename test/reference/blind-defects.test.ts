@@ -312,11 +312,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   },
   'blind7-number-filter-decoded-twice': async (h) => (await rows(h, { to: '+447700900123' })).status !== 200,
   // bulk-invariants
-  'blind7-read-classification-of-latest-submission': async (h) => {
-    const accepted = await h.submit(messageBody(h));
-    await h.submit(messageBody(h, { classification: 'promotional' }));
-    return (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.classification !== 'transactional';
-  },
   // wallet
   // concealment
   'blind7-unknown-business-404': async (h) => (await h.call('GET', h.paths.wallet(RANDOM_V7))).status !== (await h.call('GET', h.paths.wallet(h.f.otherBusinessId))).status,

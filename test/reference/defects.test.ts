@@ -1426,6 +1426,11 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await h.submit(messageBody(h));
     return (await h.submit(templateBody(h))).status !== 202;
   },
+  'blind7-read-classification-of-latest-submission': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    await h.submit(messageBody(h, { classification: 'promotional' }));
+    return (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.classification !== 'transactional';
+  },
 };
 
 describe('defect registry', () => {
