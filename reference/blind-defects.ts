@@ -188,9 +188,6 @@ const registry = [
   // bulk-invariants
   // wallet
   // concealment
-  { id: 'blind7-unknown-business-404', requirement: 'CONC-OTHER-BUSINESS-PATH', topic: 'concealment', round: 7, description: 'A business id that exists nowhere is answered 404 resource_not_found while an existing business without grant gets 403 permission_denied, so the path tells which businesses exist.' },
-  { id: 'blind7-foreign-rows-large-page-export', requirement: 'CONC-CROSS-BUSINESS-BULK', topic: 'concealment', round: 7, description: "Listings with a page size above 500 are served by an export path that checks the grant but not the bulk's owner: another business's bulk rows are listed (200) under the caller's business at page size 1000." },
-  { id: 'blind7-number-filter-searches-all-bulks', requirement: 'CONC-NO-FOREIGN-DATA', topic: 'concealment', round: 7, description: "The number filter runs over a recipient index of every bulk of every business: a listing filtered by a number also holds the rows other bulks, another business's included, sent to that number." },
   // request-id
   { id: 'blind7-request-id-uuid-dehyphenated', requirement: 'RID-ECHO', topic: 'request-id', round: 7, description: 'A client request id in UUID form is taken as a trace id and echoed in the 32-hex trace-context form, hyphens removed, instead of unchanged.' },
   // problem-details

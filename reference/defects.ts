@@ -526,6 +526,9 @@ const registry = [
   // Its author named BULK-RETRIEVE (4.2); 4.1's BULK-ECHO-REQUEST is the rule it breaks (classification equals
   // the submitted value on every representation of the bulk) and the one the checker names.
   { id: 'blind7-read-classification-of-latest-submission', requirement: 'BULK-ECHO-REQUEST', topic: 'bulk-invariants', round: 7, description: "Reads of a bulk take classification from the business's latest submission (a settings row per business): after a promotional submission, an earlier transactional bulk reads as promotional." },
+  { id: 'blind7-foreign-rows-large-page-export', requirement: 'CONC-CROSS-BUSINESS-BULK', topic: 'concealment', round: 7, description: "Listings with a page size above 500 are served by an export path that checks the grant but not the bulk's owner: another business's bulk rows are listed (200) under the caller's business at page size 1000." },
+  { id: 'blind7-unknown-business-404', requirement: 'CONC-OTHER-BUSINESS-PATH', topic: 'concealment', round: 7, description: 'A business id that exists nowhere is answered 404 resource_not_found while an existing business without grant gets 403 permission_denied, so the path tells which businesses exist.' },
+  { id: 'blind7-number-filter-searches-all-bulks', requirement: 'CONC-NO-FOREIGN-DATA', topic: 'concealment', round: 7, description: "The number filter runs over a recipient index of every bulk of every business: a listing filtered by a number also holds the rows other bulks, another business's included, sent to that number." },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

@@ -10,8 +10,42 @@ import { codeOf, describeResponse, expectProblem } from './support/problem.ts';
 import { compareAnswers, describeDifference } from './support/answers.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
 import { declareMatrixColumns } from './support/matrix-run.ts';
-import { isolationOf, matrixRows, pathOf } from './support/authorization.ts';
-import { queryShown, queryValue, sentName } from './support/listings.ts';
+import { RESOURCE_FIXTURES, isolationOf, matrixRows, pathOf, type MatrixRow } from './support/authorization.ts';
+import { integerEnds, itemFields, listingOf, pageFollows, queryBoundaries, queryShown, sentName, valueNamed } from './support/listings.ts';
+
+/** The listing of the spec whose path names a resource (4.3: a bulk's recipient rows). */
+const LISTING = matrixRows().find((r) => r.lists && r.resourceParam !== undefined);
+
+/** A listing's filters: the query parameters that name a field of its items (`to`; `status`: `delivery_status`). */
+function filtersOf(row: MatrixRow): string[] {
+  const fields = itemFields(row);
+  return row.query.filter((q) => integerEnds(q.schema).length === 0 && fields.some((f) => f === q.name || f.endsWith(`_${q.name}`))).map((q) => q.name);
+}
+
+/**
+ * The value a filter is sent with: what another business's listing shows under its name (a leak
+ * would surface there), else what the run's own rows show; one of the filter's enum if it has one.
+ */
+function filterValue(row: MatrixRow, filter: string, theirs: unknown, ours: unknown): string | undefined {
+  const allowed = row.query.find((q) => q.name === filter)?.schema.enum;
+  const fits = (v: string | undefined) => v !== undefined && (!Array.isArray(allowed) || allowed.includes(v));
+  return [valueNamed(theirs, filter), valueNamed(ours, filter)].find(fits) ?? (Array.isArray(allowed) && allowed.length > 0 ? String(allowed[0]) : undefined);
+}
+
+/** A listing page's items (its first array of objects with ids, ids in lower case), or undefined when it shows none. */
+function rowsOf(body: unknown): Array<Record<string, unknown> & { id: string }> | undefined {
+  if (body === null || typeof body !== 'object') return undefined;
+  for (const value of Object.values(body)) {
+    if (!Array.isArray(value)) continue;
+    if (value.every((x) => x !== null && typeof x === 'object' && typeof (x as { id?: unknown }).id === 'string')) {
+      return value.map((x: Record<string, unknown> & { id: string }) => ({ ...x, id: x.id.toLowerCase() }));
+    }
+  }
+  return undefined;
+}
+
+/** Whether an item holds a filter's value under the filter's field (`to`; `status`: `submission_status` or `delivery_status`). */
+const holds = (item: Record<string, unknown>, filter: string, value: string) => Object.entries(item).some(([k, v]) => (k === filter || k.endsWith(`_${filter}`)) && String(v) === value);
 
 /** The reads of the spec whose path names a bulk SMS (the bulk's own isolation rule, 5). */
 const BULK_READS = matrixRows().filter((r) => !r.writes && r.resourceParam !== undefined && isolationOf(r.resourceParam) === 'CONC-CROSS-BUSINESS-BULK');
@@ -175,12 +209,13 @@ describe('concealment (4.4, 5.8)', () => {
     {
       id: 'foreign-bulk-concealed',
       title:
-        "Every read of the spec naming a bulk SMS (the bulk, its recipient listing), by another business's bulk id under the caller's business, plain and with each query parameter a granted caller sends (a cursor issued to the run, each filter, a page size): refused (404 resource_not_found or 403; 400 for the query), never 2xx; the bulk read answered like a nonexistent bulk",
+        "Every read of the spec naming a bulk SMS (the bulk, its recipient listing), by another business's bulk id under the caller's business, plain and with each query parameter a granted caller sends, at its boundaries (a page size of the spec's minimum and of its maximum, a cursor issued to the run, each filter): refused (404 resource_not_found or 403; 400 for the query), never 2xx; the bulk read answered like a nonexistent bulk",
       requirements: ['CONC-CROSS-BUSINESS-BULK'],
       needs: ['businessId', 'foreignBulkId'],
       uses: ['expiredCursorBulkId'],
-      // The bulk read and a nonexistent one; each other read plain and once per query parameter; the run's own listing, if first to ask.
-      maxRequests: 2 + BULK_READS.filter((r) => r.operation !== 'getSmsBulkMessage').reduce((sum, r) => sum + 1 + r.query.length, 0) + (BULK_READS.some((r) => r.lists) ? 1 : 0),
+      // The bulk read and a nonexistent one; each other read plain and once per query parameter
+      // value (an integer at both ends); the run's own listing, if first to ask.
+      maxRequests: 2 + BULK_READS.filter((r) => r.operation !== 'getSmsBulkMessage').reduce((sum, r) => sum + 1 + r.query.reduce((n, q) => n + Math.max(1, integerEnds(q.schema).length), 0), 0) + (BULK_READS.some((r) => r.lists) ? 1 : 0),
     },
     async (t) => {
       const businessId = t.fixture('businessId');
@@ -194,18 +229,20 @@ describe('concealment (4.4, 5.8)', () => {
         requirement: 'CONC-CROSS-BUSINESS-BULK',
         why: "5.6: ownership and isolation of another business's bulk",
       });
-      // Blind defects blind-foreign-bulk-rows-listed, blind5-filtered-rows-skip-ownership: the
-      // bulk's other reads hold its ownership too, whatever the query carries (a filtered listing
-      // served from an index keyed by bulk only). A 400 for a query (a cursor issued for another
-      // bulk) refuses as well: the order of validation and ownership is open.
+      // Blind defects blind-foreign-bulk-rows-listed, blind5-filtered-rows-skip-ownership,
+      // blind7-foreign-rows-large-page-export: the bulk's other reads hold its ownership too,
+      // whatever the query carries (a filtered listing served from an index keyed by bulk only, the
+      // largest pages from an export path), so each parameter goes at each of its boundaries. A 400
+      // for a query (a cursor issued for another bulk) refuses as well: the order of validation and
+      // ownership is open.
       const answers: string[] = [];
       for (const row of BULK_READS.filter((r) => r.operation !== 'getSmsBulkMessage')) {
         const path = pathOf(row, businessId, foreignId);
         const shapes: Array<{ what: string; query: Array<[string, string]> }> = [{ what: 'no query', query: [] }];
         for (const q of row.query) {
-          const { value, missing } = await queryValue(t, row, q.name);
-          if (value === undefined) t.note(`${row.operation} ?${q.name} not sent: ${missing}`);
-          else shapes.push({ what: queryShown(q.name, value), query: [[sentName(t, q.name), value]] });
+          const { values, missing } = await queryBoundaries(t, row, q.name);
+          if (values.length === 0) t.note(`${row.operation} ?${q.name} not sent: ${missing}`);
+          for (const value of values) shapes.push({ what: queryShown(q.name, value), query: [[sentName(t, q.name), value]] });
         }
         for (const { what, query } of shapes) {
           const res = await t.api.send({ method: 'GET', path, query });
@@ -252,6 +289,69 @@ describe('concealment (4.4, 5.8)', () => {
           why: `4.4: another business's message, its id spelled ${spelled}`,
         });
       }
+    },
+  );
+
+  check(
+    {
+      id: 'listing-rows-of-named-bulk',
+      title:
+        "The run's own bulk listed at the spec's largest page, unfiltered, then once per filter of the spec (each filter's value taken from another business's listing where its application is configured, else from the run's own rows): every filtered row is a row of the bulk's own unfiltered listing, none a row another business's listing shows",
+      requirements: ['CONC-NO-FOREIGN-DATA'],
+      needs: ['businessId', ...(LISTING?.resourceParam ? [RESOURCE_FIXTURES[LISTING.resourceParam]!.own] : [])],
+      uses: ['otherBusinessId', 'otherApp', ...(LISTING?.resourceParam ? [RESOURCE_FIXTURES[LISTING.resourceParam]!.foreign] : [])],
+      // The unfiltered page, one page per filter, the other tenant's listing if first to ask.
+      maxRequests: LISTING ? 2 + filtersOf(LISTING).length : 0,
+    },
+    async (t) => {
+      // Blind defect blind7-number-filter-searches-all-bulks: a filter served from an index of
+      // every bulk's rows. 4.3 lists the rows of the bulk the path names; 5: nothing of a business
+      // the caller is not granted on. A filter narrows that bulk's rows, so each filtered row is one
+      // of them (compared by id with the bulk's own unfiltered page) and none is another business's.
+      const row = LISTING;
+      if (!row?.resourceParam) return t.skip('the spec has no listing that names a resource', 'not-observable');
+      const filters = filtersOf(row);
+      if (filters.length === 0) t.skip(`${row.operation} takes no filter (a query parameter naming a field of its items)`, 'not-observable');
+      const path = pathOf(row, t.fixture('businessId'), t.fixture(RESOURCE_FIXTURES[row.resourceParam]!.own) as string);
+      const size = row.query.map((q) => ({ name: q.name, ends: integerEnds(q.schema) })).find((q) => q.ends.length > 0);
+      const largest: Array<[string, string]> = size ? [[sentName(t, size.name), String(Math.max(...size.ends))]] : [];
+      const whole = await t.api.send({ method: 'GET', path, query: largest });
+      if (whole.status !== 200) t.skip(`the run's own listing answered ${describeResponse(whole)}: its rows cannot be compared`, 'not-observable');
+      const own = rowsOf(whole.json);
+      if (own === undefined) return t.skip("the run's own listing shows no rows with ids to compare", 'not-observable');
+      const ownIds = own.map((r) => r.id);
+      // All of the bulk's rows when no page follows; otherwise only another business's rows are known to be foreign.
+      const complete = !pageFollows(whole.json);
+      const other = await listingOf(t, row, 'other');
+      const foreignRows = other.res ? (rowsOf(other.res.json) ?? []).map((r) => r.id) : [];
+      if (!other.res) t.note(`another business's rows not observed: ${other.missing ?? 'no listing'}`);
+      const answers: string[] = [];
+      for (const filter of filters) {
+        const value = filterValue(row, filter, other.res?.json, whole.json);
+        if (value === undefined) {
+          t.note(`?${filter} not sent: neither listing shows a value for it`);
+          continue;
+        }
+        const res = await t.api.send({ method: 'GET', path, query: [[sentName(t, filter), value], ...largest] });
+        answers.push(`${queryShown(filter, value)}: ${describeResponse(res)}`);
+        if (res.status !== 200) continue;
+        // A row another business lists as its own; or, with every row of the bulk known, more rows
+        // than the bulk holds with that value, one of them not among its rows (a row shown under
+        // another id alone is the listing's consistency, sequences' to judge, not foreign data).
+        const shown = (rowsOf(res.json) ?? []).map((r) => r.id);
+        const theirs = shown.find((id) => foreignRows.includes(id));
+        const beyond = complete && shown.length > own.filter((r) => holds(r, filter, value)).length;
+        const stranger = theirs ?? (beyond ? shown.find((id) => !ownIds.includes(id)) : undefined);
+        t.expect(
+          stranger === undefined,
+          'CONC-NO-FOREIGN-DATA',
+          `only rows of the bulk named, filtered by ${queryShown(filter, value)}${complete ? ` (the bulk holds ${own.filter((r) => holds(r, filter, value)).length} such rows of the ${own.length} it lists unfiltered)` : ''}`,
+          theirs ? `row ${theirs}, which another business's listing shows as its own` : `${shown.length} rows, among them ${stranger}, not one of the bulk's rows`,
+          res,
+          ...(theirs && other.res ? [other.res] : [whole]),
+        );
+      }
+      t.note(`the bulk's own listing: ${own.length} rows${complete ? '' : ' on its first page (more follow: only rows another business lists were compared)'}; ${answers.join('; ')}`);
     },
   );
 

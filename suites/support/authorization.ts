@@ -146,7 +146,7 @@ export type Party = 'own' | 'other' | 'unknown' | 'malformed';
 
 export interface MatrixObject {
   /** `listed`: an id its owner's listing showed (a row of a bulk), named under the business of the other party. */
-  kind: 'own' | 'foreign' | 'other-business' | 'own-under-other' | 'other-unknown' | 'unknown' | 'malformed' | 'own-other-kind' | 'foreign-other-kind' | 'listed';
+  kind: 'own' | 'foreign' | 'other-business' | 'own-under-other' | 'other-unknown' | 'unknown-business' | 'unknown' | 'malformed' | 'own-other-kind' | 'foreign-other-kind' | 'listed';
   business: Party;
   /** Absent on an operation whose path names only the business. */
   resource?: Party;
@@ -206,6 +206,8 @@ function baseObjects(row: MatrixRow, rows: MatrixRow[]): MatrixObject[] {
     { kind: 'other-business', business: 'other', resource: 'other' },
     { kind: 'own-under-other', business: 'other', resource: 'own' },
     { kind: 'other-unknown', business: 'other', resource: 'unknown' },
+    // A business that exists nowhere, the same unknown id: compared with the other business's (5: the grant decides both).
+    { kind: 'unknown-business', business: 'unknown', resource: 'unknown' },
     { kind: 'unknown', business: 'own', resource: 'unknown' },
     { kind: 'malformed', business: 'own', resource: 'malformed' },
     ...resourceKinds(rows)
@@ -243,7 +245,7 @@ export function leftOut(caller: CallerKind, object: MatrixObject): string | unde
   if (object.idKind && caller !== 'primary') return 'left out: an id of another kind is looked up alike for every caller, as for the primary application';
   if (caller === 'limited' && (object.business !== 'own' || object.resource === 'malformed')) return 'left out: decided before the permission, as for the primary application';
   if (caller === 'other-tenant' && (object.business === 'unknown' || object.business === 'malformed' || object.resource === 'malformed')) return 'left out: no grant either way, as for the primary application';
-  if (granted === undefined && (object.kind === 'foreign' || object.kind === 'own-under-other' || object.kind === 'other-unknown')) return 'left out: refused before anything, as the other objects of its business';
+  if (granted === undefined && (object.kind === 'foreign' || object.kind === 'own-under-other' || object.kind === 'other-unknown' || object.kind === 'unknown-business')) return 'left out: refused before anything, as the other objects of its business';
   return undefined;
 }
 

@@ -7,6 +7,7 @@ import type { SuiteConfig } from '../../core/model.ts';
 import type { CheckContext } from './check.ts';
 import { describeResponse } from './problem.ts';
 import { RESOURCE_FIXTURES, pathOf, type MatrixRow } from './authorization.ts';
+import { openapi, resolveRef, type JsonSchema, type OperationObject } from '../../spec/contract.ts';
 
 /** Marks the other tenant's requests (read by traffic/judge.ts, which leaves them out). */
 export const OTHER_TENANT_HEADER = 'x-conformance-caller';
@@ -120,4 +121,50 @@ export async function queryValue(t: CheckContext, row: MatrixRow, name: string):
   const own = await listingOf(t, row, 'own');
   const value = own.res ? valueNamed(own.res.json, name) : undefined;
   return value === undefined ? { missing: own.missing ?? `no value for ?${name}: the run's own listing shows none (a single page has no cursor)` } : { value };
+}
+
+/** An integer parameter's ends (its schema's minimum and maximum), each once; none for any other parameter. */
+export function integerEnds(schema: { type?: unknown; minimum?: unknown; maximum?: unknown }): number[] {
+  if (schema.type !== 'integer') return [];
+  return [...new Set([schema.minimum, schema.maximum].filter((x): x is number => typeof x === 'number'))];
+}
+
+/**
+ * The values a granted caller sends for a query parameter, at each of its boundaries: an integer
+ * at its minimum and its maximum (a page size of 1 and the largest page, which an implementation
+ * may serve by another path), any other parameter with the one value of `queryValue`.
+ */
+export async function queryBoundaries(t: CheckContext, row: MatrixRow, name: string): Promise<{ values: string[]; missing?: string }> {
+  const ends = integerEnds(row.query.find((q) => q.name === name)?.schema ?? {});
+  if (ends.length > 0) return { values: ends.map(String) };
+  const { value, missing } = await queryValue(t, row, name);
+  return value === undefined ? { values: [], ...(missing ? { missing } : {}) } : { values: [value] };
+}
+
+/** The field names of a listing's items in the spec (the properties of its 2xx body's array items). */
+export function itemFields(row: MatrixRow): string[] {
+  const method = row.method.toLowerCase() as 'get';
+  const op: OperationObject | undefined = openapi.paths[row.template]?.[method];
+  const fields: string[] = [];
+  for (const [status, response] of Object.entries(op?.responses ?? {})) {
+    if (!/^2/.test(status)) continue;
+    const body = resolveRef<JsonSchema | undefined>((resolveRef(response) as { content?: Record<string, { schema?: JsonSchema }> }).content?.['application/json']?.schema);
+    for (const property of Object.values((body?.properties ?? {}) as Record<string, JsonSchema>)) {
+      const p = resolveRef(property);
+      if (p.type !== 'array' || p.items === undefined) continue;
+      fields.push(...Object.keys((resolveRef(p.items as JsonSchema).properties ?? {}) as object));
+    }
+  }
+  return fields;
+}
+
+/** Whether a listing page says another page follows (2.6: `has_more` true, or a next cursor offered), wherever it sits. */
+export function pageFollows(body: unknown): boolean {
+  if (Array.isArray(body)) return false;
+  if (body === null || typeof body !== 'object') return false;
+  for (const [k, v] of Object.entries(body)) {
+    if ((k === 'has_more' && v === true) || (k === 'next_cursor' && typeof v === 'string' && v.length > 0)) return true;
+    if (v !== null && typeof v === 'object' && !Array.isArray(v) && pageFollows(v)) return true;
+  }
+  return false;
 }

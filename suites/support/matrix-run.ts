@@ -215,6 +215,22 @@ function compareCells(cells: Cell[], granted: 'own' | 'other', variation: Header
   }
 }
 
+/**
+ * Within one row, the business without grant that exists (the other party's) and one that exists
+ * nowhere, the same resource slot: the grant on the path's business comes first (5, rule 6), and a
+ * missing grant is refused (rule 8) whether or not the business exists, so the two answers are
+ * alike (status, code, problem members, headers but for `variation`); a difference tells a caller
+ * which businesses exist (blind7-unknown-business-404).
+ */
+function compareBusinesses(cells: Cell[], granted: 'own' | 'other', variation: HeaderVariation): void {
+  const plain = cells.filter((c) => !c.object.query && !c.object.idKind && c.object.kind !== 'listed' && judged(c));
+  const unknown = plain.find((c) => c.object.business === 'unknown');
+  const existing = unknown && plain.find((c) => c.object.business !== granted && c.object.business !== 'unknown' && c.object.business !== 'malformed' && c.object.resource === unknown.object.resource);
+  if (!unknown || !existing) return;
+  const diffs = [...shapeDifferences(existing.res!, unknown.res!), ...headerDifferences(answerOf(existing), answerOf(unknown), variation)];
+  if (diffs.length > 0) mark(existing, 'CONC-OTHER-BUSINESS-PATH', `${label(existing)} told apart from ${label(unknown)}, a business that exists nowhere: ${diffs.join('; ')}`);
+}
+
 /** The first id of `foreign` some difference names, beyond the ids the path named. */
 function naming(diffs: string[], pathIds: string[], foreign: string[]): string | undefined {
   let text = diffs.join(' ').toLowerCase();
@@ -296,6 +312,7 @@ export async function runMatrixColumn(t: CheckContext, caller: CallerKind, rows:
   if (column.granted) {
     const variation = variationOf(cells);
     for (const row of rows) compareCells(cells.filter((c) => c.row === row), column.granted, variation, foreign);
+    for (const row of rows) compareBusinesses(cells.filter((c) => c.row === row), column.granted, variation);
     const mixed = caller === 'limited' ? undefined : uniformity(cells, column.granted);
     if (mixed) warnings.push({ requirement: 'CONC-UNIFORM', actual: `another business's resources answered differently by operation: ${mixed}`, responses: [] });
   }

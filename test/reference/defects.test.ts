@@ -1431,6 +1431,13 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await h.submit(messageBody(h, { classification: 'promotional' }));
     return (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.classification !== 'transactional';
   },
+  'blind7-foreign-rows-large-page-export': async (h) => (await rows(h, { limit: '1000' }, h.f.foreignBulkId)).status === 200,
+  'blind7-unknown-business-404': async (h) => (await h.call('GET', h.paths.wallet(RANDOM_V7))).status !== (await h.call('GET', h.paths.wallet(h.f.otherBusinessId))).status,
+  'blind7-number-filter-searches-all-bulks': async (h) => {
+    // The fixture bulk has no row for this number; the other business's bulk has one.
+    const listed = (await rows(h, { to: h.f.recipients[1]! })).json;
+    return !Array.isArray(listed.data) || listed.data.length > 0;
+  },
 };
 
 describe('defect registry', () => {

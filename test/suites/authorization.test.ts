@@ -40,7 +40,7 @@ describe('rows from spec/openapi.yaml', () => {
     expect(row).toMatchObject({ method: 'GET', template: '/v1/businesses/{businessId}/sms/templates/{templateId}', resourceParam: 'templateId', writes: false });
     const rows = rowsOf(doc);
     expect(objectsFor(row, rows).map(objectLabel)).toEqual([
-      'own', 'foreign', 'other-business', 'own-under-other', 'other-unknown', 'unknown', 'malformed',
+      'own', 'foreign', 'other-business', 'own-under-other', 'other-unknown', 'unknown-business', 'unknown', 'malformed',
       'own bulkMessageId', 'foreign bulkMessageId', 'own messageId', 'foreign messageId', 'own endpointId', 'foreign endpointId',
       'foreign id listed by its owner', 'own id listed by its owner',
     ]);
@@ -122,6 +122,15 @@ describe('expected class of a cell (section 5: token, grant, permission, ownersh
     const e = expectationOf(operation === 'getWalletBalance' ? wallet : bulk, caller, obj);
     expect(e.kind).toBe(kind);
     expect(e.requirement).toBe(requirement);
+  });
+
+  it('a business that exists nowhere, beside the other business: refused as no grant, sent only by the primary application (its answer is compared with the other business\'s)', () => {
+    const unknownBusiness = object('unknown-business');
+    expect(unknownBusiness).toMatchObject({ business: 'unknown', resource: 'unknown' });
+    expect(expectationOf(bulk, 'primary', unknownBusiness)).toMatchObject({ kind: 'refusal', requirement: 'CONC-OTHER-BUSINESS-PATH' });
+    for (const { kind } of CALLERS) expect(leftOut(kind, unknownBusiness) === undefined, kind).toBe(kind === 'primary');
+    // A row naming only the business has its unknown business already.
+    expect(objectsFor(wallet).find((o) => o.kind === 'unknown')).toMatchObject({ business: 'unknown' });
   });
 
   it('without a valid token, a refusal other than 401 on any object but its own breaks the order (401 first)', () => {
