@@ -169,7 +169,10 @@ interface Walk {
   responses: ApiResponse[];
   /** The walk ended early: the target refused a page size changed mid-walk (a reading). */
   cut?: boolean;
-  /** An empty page that has_more true announced, met at a page size changed mid-walk (judged by the caller). */
+  /**
+   * An empty page that has_more true announced, met at a page size changed mid-walk or right after
+   * the listing `between` sent (judged by the caller: rows the walk then misses are CUR-WALK's).
+   */
   emptyAfterChange?: ApiResponse[];
 }
 
@@ -232,8 +235,9 @@ async function walk(
     }
     // has_more true promised another page: the page its cursor leads to holds rows (blind defect
     // blind-has-more-by-full-page said so of every full page, the last one included).
-    // At a page size changed mid-walk, rows the walk then misses are the finding (CUR-WALK); the caller judges.
-    if (changed && page.rows.length === 0) out.emptyAfterChange ??= out.responses.slice(-2);
+    // At a page size changed mid-walk, or after another listing, rows the walk then misses are the
+    // finding (CUR-WALK); the caller judges.
+    if ((changed || (out.pages === 2 && between)) && page.rows.length === 0) out.emptyAfterChange ??= out.responses.slice(changed ? -2 : -3);
     else if (cursor !== undefined && page.rows.length === 0) {
       t.fail('CUR-HAS-MORE', `rows on page ${out.pages}, which the previous page's has_more true announced`, `an empty page (has_more ${show(page.hasMore)})`, ...out.responses.slice(-2));
     }
@@ -519,7 +523,7 @@ describe('cursors (4.3, 2.6)', () => {
             return;
           }
         }
-        if (w.emptyAfterChange) t.fail('CUR-HAS-MORE', 'rows on the page that the previous page\'s has_more true announced', `an empty page at page size ${limit}`, ...w.emptyAfterChange);
+        if (w.emptyAfterChange) t.fail('CUR-HAS-MORE', 'rows on the page that the previous page\'s has_more true announced', `an empty page at ${at}`, ...w.emptyAfterChange);
       };
       // Pages that fill exactly: the last full page is the last page (has_more is held against the
       // rows that follow it, not against the page being full).
