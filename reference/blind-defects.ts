@@ -183,11 +183,7 @@ const registry = [
   // idempotency
   { id: 'blind7-replay-body-shared-object', requirement: 'IDEM-REPLAY', topic: 'idempotency', round: 7, description: "The stored replay shares its content members with one response object the acceptance path reuses: a repeat of a key after another key's submission replays the original id and Location but the later bulk's message, recipients' intake and classification." },
   // recipient-limits
-  { id: 'blind7-repeated-numbers-refused', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', round: 7, description: 'A flood guard refuses a submission that repeats one number more than 100 times with 422 invalid_recipient, so a valid 1000-entry submission over a few numbers (duplicates count and are allowed) is refused.' },
-  { id: 'blind7-limit-halved-after-over-limit-refusal', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', round: 7, description: 'An abuse detector flags a business once it sent an over-limit submission and halves its maximum to 500: a later valid submission of 1000 entries gets 422 recipient_limit_exceeded.' },
   // cursors
-  { id: 'blind7-cursor-indexes-last-result-set', requirement: 'CUR-WALK', topic: 'cursors', round: 7, description: "The listing keeps one result set per bulk, the latest query's, and a cursor is a place in that set: a page fetched with an unfiltered walk's cursor after a listing with a status filter comes from the filtered rows." },
-  { id: 'blind7-number-filter-decoded-twice', requirement: 'CUR-FILTER-TO', topic: 'cursors', round: 7, description: 'The query string is form-decoded twice, so a number filter sent as %2B447… (a + correctly encoded) becomes a space and the listing answers 400 validation_failed for a valid E.164 number.' },
   // bulk-invariants
   { id: 'blind7-read-classification-of-latest-submission', requirement: 'BULK-RETRIEVE', topic: 'bulk-invariants', round: 7, description: "Reads of a bulk take classification from the business's latest submission (a settings row per business): after a promotional submission, an earlier transactional bulk reads as promotional." },
   // wallet
@@ -196,7 +192,6 @@ const registry = [
   { id: 'blind7-foreign-rows-large-page-export', requirement: 'CONC-CROSS-BUSINESS-BULK', topic: 'concealment', round: 7, description: "Listings with a page size above 500 are served by an export path that checks the grant but not the bulk's owner: another business's bulk rows are listed (200) under the caller's business at page size 1000." },
   { id: 'blind7-number-filter-searches-all-bulks', requirement: 'CONC-NO-FOREIGN-DATA', topic: 'concealment', round: 7, description: "The number filter runs over a recipient index of every bulk of every business: a listing filtered by a number also holds the rows other bulks, another business's included, sent to that number." },
   // request-id
-  { id: 'blind7-request-id-uuid-dehyphenated', requirement: 'RID-ECHO', topic: 'request-id', round: 7, description: 'A client request id in UUID form is taken as a trace id and echoed in the 32-hex trace-context form, hyphens removed, instead of unchanged.' },
   // problem-details
   { id: 'blind7-validation-errors-accumulate', requirement: 'PROB-VALIDATION-ERRORS', topic: 'problem-details', round: 7, description: "The validator's error list is module state that is never cleared: each validation failure's errors[] also lists the field errors of every earlier failure, pointers at members this request got right." },
   { id: 'blind7-second-conflict-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'problem-details', round: 7, description: 'A conflicting repeat marks the key conflicted; a second conflicting repeat of that key trips an assertion: 500 internal_error instead of 409.' },

@@ -1375,6 +1375,23 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await rows(h, { limit: '10' });
     return (await rows(h, { limit: '10' }, h.f.expiredCursorBulkId, h.f.otherBusinessId)).status === 200;
   },
+  'blind7-request-id-uuid-dehyphenated': async (h) => {
+    const id = '0d3e5a7c-1b2f-4c6d-8e9f-a1b2c3d4e5f6';
+    return (await wallet(h, 'primary', { 'x-request-id': id })).headers.get('x-request-id') !== id;
+  },
+  'blind7-number-filter-decoded-twice': async (h) => (await rows(h, { to: '+447700900123' })).status !== 200,
+  'blind7-cursor-indexes-last-result-set': async (h) => {
+    const all = (await rows(h, { limit: '20' })).json.data.map((r: { id: string }) => r.id);
+    const first = (await rows(h, { limit: '10' })).json;
+    await rows(h, { status: 'failed', limit: '10' });
+    const second = (await rows(h, { limit: '10', cursor: first.pagination.next_cursor })).json;
+    return second.data.map((r: { id: string }) => r.id).join() !== all.slice(10, 20).join();
+  },
+  'blind7-repeated-numbers-refused': async (h) => (await h.submit(messageBody(h, { recipients: many(h, 1000) }))).status !== 202,
+  'blind7-limit-halved-after-over-limit-refusal': async (h) => {
+    await h.submit(messageBody(h, { recipients: many(h, 1001) }));
+    return (await h.submit(messageBody(h, { recipients: many(h, 1000) }))).status !== 202;
+  },
 };
 
 describe('defect registry', () => {
