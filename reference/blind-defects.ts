@@ -184,6 +184,7 @@ const registry = [
   { id: 'blind7-replay-body-shared-object', requirement: 'IDEM-REPLAY', topic: 'idempotency', round: 7, description: "The stored replay shares its content members with one response object the acceptance path reuses: a repeat of a key after another key's submission replays the original id and Location but the later bulk's message, recipients' intake and classification." },
   // recipient-limits
   // cursors
+  { id: 'blind7-cursor-indexes-last-result-set', requirement: 'CUR-WALK', topic: 'cursors', round: 7, description: "The listing keeps one result set per bulk, the latest query's, and a cursor is a place in that set: a page fetched with an unfiltered walk's cursor after a listing with a status filter comes from the filtered rows." },
   // bulk-invariants
   { id: 'blind7-read-classification-of-latest-submission', requirement: 'BULK-RETRIEVE', topic: 'bulk-invariants', round: 7, description: "Reads of a bulk take classification from the business's latest submission (a settings row per business): after a promotional submission, an earlier transactional bulk reads as promotional." },
   // wallet

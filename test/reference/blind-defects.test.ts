@@ -371,6 +371,13 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     await h.submit(messageBody(h), { key });
     return (await ids()) !== before;
   },
+  'blind7-cursor-indexes-last-result-set': async (h) => {
+    const all = (await rows(h, { limit: '20' })).json.data.map((r: { id: string }) => r.id);
+    const first = (await rows(h, { limit: '10' })).json;
+    await rows(h, { status: 'failed', limit: '10' });
+    const second = (await rows(h, { limit: '10', cursor: first.pagination.next_cursor })).json;
+    return second.data.map((r: { id: string }) => r.id).join() !== all.slice(10, 20).join();
+  },
 };
 
 /** The authoring rounds so far. */

@@ -1380,13 +1380,6 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     return (await wallet(h, 'primary', { 'x-request-id': id })).headers.get('x-request-id') !== id;
   },
   'blind7-number-filter-decoded-twice': async (h) => (await rows(h, { to: '+447700900123' })).status !== 200,
-  'blind7-cursor-indexes-last-result-set': async (h) => {
-    const all = (await rows(h, { limit: '20' })).json.data.map((r: { id: string }) => r.id);
-    const first = (await rows(h, { limit: '10' })).json;
-    await rows(h, { status: 'failed', limit: '10' });
-    const second = (await rows(h, { limit: '10', cursor: first.pagination.next_cursor })).json;
-    return second.data.map((r: { id: string }) => r.id).join() !== all.slice(10, 20).join();
-  },
   'blind7-repeated-numbers-refused': async (h) => (await h.submit(messageBody(h, { recipients: many(h, 1000) }))).status !== 202,
   'blind7-limit-halved-after-over-limit-refusal': async (h) => {
     await h.submit(messageBody(h, { recipients: many(h, 1001) }));
