@@ -180,16 +180,12 @@ const registry = [
   { id: 'blind7-listing-query-validated-before-grant', requirement: 'AUTH-ORDER', topic: 'auth-ordering', round: 7, description: 'The recipient listing validates its query before the grant: on a business without grant, a listing with a page size above 1000 gets 400 validation_failed instead of 403 permission_denied.' },
   // idempotency
   // recipient-limits
-  { id: 'blind7-repeated-numbers-refused', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', round: 7, description: 'A flood guard refuses a submission that repeats one number more than 100 times with 422 invalid_recipient, so a valid 1000-entry submission over a few numbers (duplicates count and are allowed) is refused.' },
-  { id: 'blind7-limit-halved-after-over-limit-refusal', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', round: 7, description: 'An abuse detector flags a business once it sent an over-limit submission and halves its maximum to 500: a later valid submission of 1000 entries gets 422 recipient_limit_exceeded.' },
   // cursors
   { id: 'blind7-cursor-indexes-last-result-set', requirement: 'CUR-WALK', topic: 'cursors', round: 7, description: "The listing keeps one result set per bulk, the latest query's, and a cursor is a place in that set: a page fetched with an unfiltered walk's cursor after a listing with a status filter comes from the filtered rows." },
-  { id: 'blind7-number-filter-decoded-twice', requirement: 'CUR-FILTER-TO', topic: 'cursors', round: 7, description: 'The query string is form-decoded twice, so a number filter sent as %2B447… (a + correctly encoded) becomes a space and the listing answers 400 validation_failed for a valid E.164 number.' },
   // bulk-invariants
   // wallet
   // concealment
   // request-id
-  { id: 'blind7-request-id-uuid-dehyphenated', requirement: 'RID-ECHO', topic: 'request-id', round: 7, description: 'A client request id in UUID form is taken as a trace id and echoed in the 32-hex trace-context form, hyphens removed, instead of unchanged.' },
   // problem-details
   // validation
   // schemas

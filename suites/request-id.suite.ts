@@ -16,6 +16,7 @@ import { validBodies } from './support/bulk.ts';
 import { parameterSchema } from '../generators/parameters.ts';
 import { describeResponse, viewOfApiResponse, viewOfRecorded, type ResponseView } from './support/problem.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
+import { REQUEST_ID_FORMS, requestIdFormsArb } from '../generators/request-id-forms.ts';
 import { allInWaves } from './support/waves.ts';
 
 // The read without a request id and the sweep of several statuses are shared (`baselineOf`, `sweepOf`).
@@ -117,6 +118,9 @@ function missingIdRequests(t: CheckContext, rows: MatrixRow[]): ApiRequest[] {
     return { method: row.method, path, headers, ...(row.hasBody ? { json: generate(t, validBodies(t), `request-id/${row.operation}`) } : {}) };
   });
 }
+
+/** The read operations of spec/openapi.yaml. */
+const READ_ROWS = matrixRows().filter((r) => !r.writes);
 
 /** Status of the probe with no request id at all: an invalid id must not change it. */
 let baseline: Promise<ApiResponse> | undefined;
@@ -263,6 +267,41 @@ describe('request-id (4.0, 4, 7, 8)', () => {
         const got = answers[i]!.headers['x-request-id'];
         t.expect(got === again, 'RID-ECHO', `X-Request-Id ${JSON.stringify(again)} echoed again, sent a second time ${where}`, `X-Request-Id ${JSON.stringify(got ?? null)}`, answers[i]!);
       }
+    },
+  );
+
+  check(
+    {
+      id: 'echo-client-forms',
+      title:
+        'GET every read operation with a valid X-Request-Id in a form real clients send (UUID v4 lower and upper case, UUID v7, ULID, W3C trace id, traceparent-shaped, dotted and underscored ids), the forms dealt over the operations: each echoed byte for byte',
+      requirements: ['RID-ECHO'],
+      // One request per form or per read operation of spec/openapi.yaml, whichever is more.
+      maxRequests: Math.max(REQUEST_ID_FORMS, READ_ROWS.length),
+    },
+    async (t) => {
+      // 4.0 echoes a valid value unchanged, whatever shape it has (blind defect
+      // blind7-request-id-uuid-dehyphenated took a UUID for a trace id and removed its hyphens).
+      const forms = generate(t, requestIdFormsArb(), 'request-id client forms');
+      const reads = missingIdRequests(t, READ_ROWS);
+      const count = Math.max(forms.length, reads.length);
+      const cases = Array.from({ length: count }, (_, i) => {
+        const form = forms[i % forms.length]!;
+        const request = reads[i % reads.length]!;
+        return { form, request: { ...request, headers: { ...request.headers, 'x-request-id': form.value } } };
+      });
+      const answers = await allInWaves(t, cases, ({ request }) => t.api.send(request));
+      for (const [i, { form, request }] of cases.entries()) {
+        const got = answers[i]!.headers['x-request-id'];
+        t.expect(
+          got === form.value,
+          'RID-ECHO',
+          `X-Request-Id ${JSON.stringify(form.value)} (${form.what}) echoed unchanged on ${request.method} ${request.path}`,
+          `X-Request-Id ${JSON.stringify(got ?? null)}`,
+          answers[i]!,
+        );
+      }
+      t.note(`${forms.length} client forms over ${reads.length} read operations, each echoed`);
     },
   );
 

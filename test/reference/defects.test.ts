@@ -1438,6 +1438,16 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const listed = (await rows(h, { to: h.f.recipients[1]! })).json;
     return !Array.isArray(listed.data) || listed.data.length > 0;
   },
+  'blind7-request-id-uuid-dehyphenated': async (h) => {
+    const id = '0d3e5a7c-1b2f-4c6d-8e9f-a1b2c3d4e5f6';
+    return (await wallet(h, 'primary', { 'x-request-id': id })).headers.get('x-request-id') !== id;
+  },
+  'blind7-number-filter-decoded-twice': async (h) => (await rows(h, { to: '+447700900123' })).status !== 200,
+  'blind7-repeated-numbers-refused': async (h) => (await h.submit(messageBody(h, { recipients: many(h, 1000) }))).status !== 202,
+  'blind7-limit-halved-after-over-limit-refusal': async (h) => {
+    await h.submit(messageBody(h, { recipients: many(h, 1001) }));
+    return (await h.submit(messageBody(h, { recipients: many(h, 1000) }))).status !== 202;
+  },
 };
 
 describe('defect registry', () => {
