@@ -182,6 +182,7 @@ const registry = [
   // recipient-limits
   // cursors
   { id: 'blind7-cursor-indexes-last-result-set', requirement: 'CUR-WALK', topic: 'cursors', round: 7, description: "The listing keeps one result set per bulk, the latest query's, and a cursor is a place in that set: a page fetched with an unfiltered walk's cursor after a listing with a status filter comes from the filtered rows." },
+  { id: 'blind7-status-completed-with-errors', requirement: 'BULK-STATUS-VALUES', topic: 'bulk-invariants', round: 7, description: 'A completed bulk with failed submissions is shown with status completed_with_errors, a value outside the eight processing states.' },
   // bulk-invariants
   // wallet
   // concealment

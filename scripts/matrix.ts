@@ -99,6 +99,10 @@ const ALSO_RUN: Partial<Record<DefectId, Topic[]>> = {
   'blind-request-id-regenerated-on-202': ['idempotency'],
   // The 204 of a deactivation is webhooks' (request-id sends none of its own).
   'blind3-request-id-missing-on-204': ['webhooks'],
+  // The 409 conflicts request-id and schemas judge are idempotency's.
+  'blind7-request-id-missing-on-409': ['idempotency'],
+  // auth-ordering's ungranted-vs-unknown-business judges the same two businesses on the wallet.
+  'blind7-unknown-business-404': ['auth-ordering'],
 };
 
 /** The topics a defect's run selects, in the run's own order. */

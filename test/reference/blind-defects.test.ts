@@ -315,6 +315,8 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     const second = (await rows(h, { limit: '10', cursor: first.pagination.next_cursor })).json;
     return second.data.map((r: { id: string }) => r.id).join() !== all.slice(10, 20).join();
   },
+  'blind7-status-completed-with-errors': async (h) =>
+    !['created', 'scheduled', 'queued', 'processing', 'paused', 'completed', 'failed', 'cancelled'].includes((await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId))).json.status),
 };
 
 /** The authoring rounds so far. */

@@ -1338,8 +1338,6 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await h.submit(templateBody(h));
     return (await h.submit(messageBody(h))).json.template != null;
   },
-  'blind7-status-completed-with-errors': async (h) =>
-    !['created', 'scheduled', 'queued', 'processing', 'paused', 'completed', 'failed', 'cancelled'].includes((await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId))).json.status),
   'blind7-wallet-currency-symbol': async (h) => !/^[A-Z]{3}$/.test((await wallet(h)).json.currency),
   'blind7-wallet-balance-comma-decimal': async (h) => !/^-?(?:0|[1-9]\d*)(?:\.\d+)?$/.test((await wallet(h)).json.current_balance),
   'blind7-wallet-business-name-padded': async (h) => (await wallet(h)).json.business_name.length > 256,
