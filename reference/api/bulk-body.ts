@@ -61,6 +61,10 @@ export function validateBulkBody(body: unknown, defects: ActiveDefects): FieldEr
   if (defects.has('blind-classification-case-insensitive') && typeof body.classification === 'string' && CLASSIFICATIONS.has(body.classification.toLowerCase())) {
     body.classification = body.classification.toLowerCase();
   }
+  // 7: a client fault is a 4xx (the defect looks the delivery route up before the enum check, and throws).
+  if (defects.has('unknown-classification-500') && typeof body.classification === 'string' && !CLASSIFICATIONS.has(body.classification)) {
+    throw new Error(`no delivery route for classification ${body.classification}`);
+  }
   if (body.classification === undefined && missingCodeNull) absent('/classification');
   else if (typeof body.classification !== 'string' || !CLASSIFICATIONS.has(body.classification)) bad('/classification');
   // 4.1: a member given as null is given (the blind defect takes message: null for no message).

@@ -411,10 +411,12 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   }
 
   const accept = () => {
+    // 7: a correct submission is not a server fault (the defect finds the lock a refusal left held, and clears it).
+    if (lockedAfterRefusal.get(store)?.delete(`${call.app!.clientId}\u0000${businessId}`)) throw new Error('staging lock held');
     // 8: 1000 entries are accepted (the blind5 defect's multi-row insert holds 999).
     if (valid.recipients.length > 999 && d.has('blind5-at-max-insert-500')) throw new Error('too many SQL variables');
     // 4.1: this submission's entries only (the blind7 defect takes the staged entries of a refused one along).
-    const staged = d.has('blind7-refused-entries-carried-into-next-bulk') ? stagedEntries.get(store)?.get(`${call.app!.clientId}\u0000${businessId}`) : undefined;
+    const staged = d.has('blind7-refused-entries-carried-into-next-bulk') || d.has('refused-entries-carried-intake-omitted') ? stagedEntries.get(store)?.get(`${call.app!.clientId}\u0000${businessId}`) : undefined;
     if (staged) stagedEntries.get(store)!.delete(`${call.app!.clientId}\u0000${businessId}`);
     // 2.2: a message-based bulk has no pin (the blind7 defect's per-application pin variable is not reset).
     const carriedPin = pin === null && d.has('blind7-pin-carried-over-to-next-bulk') ? (lastPin.get(store)?.get(call.app!.clientId) ?? null) : null;
@@ -424,7 +426,9 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     // 4.1: the Location names the stored bulk (the blind5 defect names an id drafted before the insert).
     const location = acceptedLocation(call, businessId, d.has('blind5-location-id-drafted-apart') ? uuidv7(now) : bulk.id);
     // 4.1: a JSON bulk SMS resource (the defect answers with the Location header alone).
-    const text = d.has('acceptance-empty-body') ? '' : JSON.stringify(renderBulk(call, bulk, { acceptance: true }));
+    let text = d.has('acceptance-empty-body') ? '' : JSON.stringify(renderBulk(call, bulk, { acceptance: true }));
+    // 4.1: the acceptance shows intake (the defect leaves it out once staged entries were taken along).
+    if (staged && text && d.has('refused-entries-carried-intake-omitted')) text = JSON.stringify({ ...(JSON.parse(text) as Record<string, unknown>), intake: null });
     // 4.1: 202, durable acceptance; the defects answer 201 Created, or 200 for a message-based bulk as if sent.
     const status = d.has('bulk-accepted-201') ? 201 : d.has('message-bulk-answered-200') && pin === null ? 200 : 202;
     if (scope) {
@@ -667,11 +671,17 @@ const placeholderCache = new WeakMap<object, Map<string, readonly string[]>>();
 /** Entries of refused submissions per application and business (the `blind7-refused-entries-carried-into-next-bulk` defect). */
 const stagedEntries = new WeakMap<object, Map<string, BulkBody['recipients']>>();
 
-/** Stages a refused submission's entries (only the `blind7-refused-entries-carried-into-next-bulk` defect does). */
+/** Applications' staging locks a refusal left held, per business (the `refusal-leaves-staging-lock-500` defect). */
+const lockedAfterRefusal = new WeakMap<object, Set<string>>();
+
+/** Stages a refused submission's entries, or leaves its lock held (only defects do). */
 function stageRefused(call: Call, businessId: string, body: BulkBody): void {
-  if (!call.defects.has('blind7-refused-entries-carried-into-next-bulk')) return;
+  const d = call.defects;
+  const scope = `${call.app!.clientId}\u0000${businessId}`;
+  if (d.has('refusal-leaves-staging-lock-500')) (lockedAfterRefusal.get(call.deps.store) ?? lockedAfterRefusal.set(call.deps.store, new Set()).get(call.deps.store)!).add(scope);
+  if (!d.has('blind7-refused-entries-carried-into-next-bulk') && !d.has('refused-entries-carried-intake-omitted')) return;
   const perStore = stagedEntries.get(call.deps.store) ?? stagedEntries.set(call.deps.store, new Map()).get(call.deps.store)!;
-  perStore.set(`${call.app!.clientId}\u0000${businessId}`, body.recipients);
+  perStore.set(scope, body.recipients);
 }
 
 /** JSON.parse that answers undefined for text that is not JSON (the `blind7-json-trailing-comma-accepted` defect). */

@@ -1446,6 +1446,17 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await h.submit(messageBody(h, { recipients: many(h, 1001) }));
     return (await h.submit(messageBody(h, { recipients: many(h, 1000) }))).status !== 202;
   },
+  'refusal-leaves-staging-lock-500': async (h) => {
+    await h.submit(messageBody(h, { from: h.f.unauthorizedSenderId }));
+    return (await h.submit(messageBody(h))).status >= 500;
+  },
+  'refused-entries-carried-intake-omitted': async (h) => {
+    await h.submit(messageBody(h, { from: h.f.unauthorizedSenderId }, 3));
+    const accepted = await h.submit(messageBody(h, { recipients: [{ to: h.f.recipients[3] }] }));
+    const listed = (await rows(h, {}, accepted.json.id)).json;
+    return accepted.json.intake === null && (!Array.isArray(listed.data) || listed.data.length !== 1);
+  },
+  'unknown-classification-500': async (h) => (await h.submit(messageBody(h, { classification: 'bulk' }))).status >= 500,
 };
 
 describe('defect registry', () => {
