@@ -532,6 +532,8 @@ const registry = [
   { id: 'blind7-number-filter-decoded-twice', requirement: 'CUR-FILTER-TO', topic: 'cursors', round: 7, description: 'The query string is form-decoded twice, so a number filter sent as %2B447… (a + correctly encoded) becomes a space and the listing answers 400 validation_failed for a valid E.164 number.' },
   { id: 'blind7-repeated-numbers-refused', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', round: 7, description: 'A flood guard refuses a submission that repeats one number more than 100 times with 422 invalid_recipient, so a valid 1000-entry submission over a few numbers (duplicates count and are allowed) is refused.' },
   { id: 'blind7-limit-halved-after-over-limit-refusal', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', round: 7, description: 'An abuse detector flags a business once it sent an over-limit submission and halves its maximum to 500: a later valid submission of 1000 entries gets 422 recipient_limit_exceeded.' },
+  { id: 'number-filter-lower-hex-dropped', requirement: 'CUR-FILTER-TO', topic: 'cursors', description: 'The query decoder knows upper-case percent hex only: a number filter sent as %2b447… stays undecoded and is dropped as unreadable, so the listing holds rows of every number.' },
+  { id: 'number-filter-lower-hex-literal', requirement: 'CUR-FILTER-TO', topic: 'cursors', description: 'The query decoder knows upper-case percent hex only: a number filter sent as %2b447… passes a pattern on the raw text but is compared as written, so the listing holds no row (has_more false).' },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */
