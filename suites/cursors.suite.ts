@@ -749,6 +749,7 @@ describe('cursors (4.3, 2.6)', () => {
         if (repeated.length > 0) findings.push(`${filter[0]}=${filter[1]} at page size ${limit}: rows seen twice: ${repeated.slice(0, 5).join(', ')}`);
         // An empty page has_more announced while rows were unseen: rows missing are the walk's, else has_more's.
         if (w.emptyAnnounced && seen.size < matching) findings.push(`${filter[0]}=${filter[1]} at page size ${limit}: ${seen.size} of ${matching} rows, then an empty page`);
+        // waiver: reached only by the number's walk (the only one bounded by a row count, so the only one an empty page mid-walk marks), which needs a number the listing bulk repeats: the matrix always lists the fixture bulk of CONFORMANCE_EXPIRED_CURSOR_BULK_ID, one number per row; hosts of a few allowlisted numbers reach it
         else if (w.emptyAnnounced) t.fail('CUR-HAS-MORE', "rows on the page that the previous page's has_more true announced", `an empty page after all ${matching} rows of ${filter[0]}=${filter[1]}`, ...w.emptyAnnounced);
         const outside = w.rows.filter((r) => !matches(r));
         // Proven by defect filtered-later-pages-unfiltered.

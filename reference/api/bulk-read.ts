@@ -248,13 +248,19 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
     else if (!d.has('unknown-status-matches-nothing')) return invalidFilter(PARAMS.status, `${PARAMS.status} must be one of queued, sent, delivered, failed.`);
   }
   let toText = q.get(PARAMS.to);
+  // 4.3: percent-encoding's hex is case-insensitive (RFC 3986 2.1), so %2b447… is the number. The
+  // defects' decoder knows upper-case hex only: the value stays undecoded and is dropped as
+  // unreadable (every row), or, passed by a pattern on the raw text, compared as written (no row).
+  const decoded = d.has('number-filter-lower-hex-dropped') || d.has('number-filter-lower-hex-literal') ? upperHexOnly(rawQueryValue(call, PARAMS.to)) : undefined;
+  const lowerHex = decoded?.includes('%') ? decoded : undefined;
+  if (lowerHex !== undefined) toText = d.has('number-filter-lower-hex-dropped') ? null : lowerHex;
   // 4.3: the query is decoded once (the blind7 defect form-decodes it again, so a + becomes a space).
   if (toText !== null && d.has('blind7-number-filter-decoded-twice')) toText = new URLSearchParams(`v=${toText}`).get('v');
   // 4.3: E.164 with its + (the blind defect takes a leading space for a + lost to form encoding).
   if (toText !== null && d.has('blind3-number-filter-space-as-plus') && /^ \d/.test(toText)) toText = `+${toText.slice(1)}`;
   // Defects: a number that is not E.164 is dropped (every row), or kept as a filter no row matches.
   if (toText !== null && !isE164(toText) && d.has('invalid-number-filter-ignored')) toText = null;
-  if (toText !== null && !isE164(toText) && !d.has('invalid-number-matches-nothing')) return invalidFilter(PARAMS.to, `${PARAMS.to} must be an E.164 number.`);
+  if (toText !== null && !isE164(toText) && toText !== lowerHex && !d.has('invalid-number-matches-nothing')) return invalidFilter(PARAMS.to, `${PARAMS.to} must be an E.164 number.`);
 
   let filters: CursorFilters = { status: statusText, to: toText };
   let start = 0;
@@ -493,3 +499,13 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   }
   call.json(200, envelope, {}, d.has('blind-listing-media-type-vendor') ? 'application/vnd.api+json' : undefined);
 }
+
+/** A query parameter's raw text, as sent (the request line, before any decoding). */
+function rawQueryValue(call: Call, name: string): string | undefined {
+  const url = call.req.url ?? '';
+  const query = url.includes('?') ? url.slice(url.indexOf('?') + 1) : '';
+  return query.split('&').find((pair) => pair.startsWith(`${name}=`))?.slice(name.length + 1);
+}
+
+/** Percent-decoding of upper-case hex only (the number-filter-lower-hex defects' decoder). */
+const upperHexOnly = (raw: string | undefined): string | undefined => raw?.replace(/%([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));

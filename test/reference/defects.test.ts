@@ -1442,6 +1442,14 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   },
   'blind7-number-filter-decoded-twice': async (h) => (await rows(h, { to: '+447700900123' })).status !== 200,
   'blind7-repeated-numbers-refused': async (h) => (await h.submit(messageBody(h, { recipients: many(h, 1000) }))).status !== 202,
+  'number-filter-lower-hex-dropped': async (h) => {
+    const listed = await h.call('GET', `${h.paths.rows(h.b, h.f.expiredCursorBulkId)}?to=%2b447700900123&limit=1000`);
+    return listed.status !== 200 || listed.json.data.some((row: any) => row.to !== '+447700900123');
+  },
+  'number-filter-lower-hex-literal': async (h) => {
+    const listed = await h.call('GET', `${h.paths.rows(h.b, h.f.expiredCursorBulkId)}?to=%2b447700900123&limit=1000`);
+    return listed.status !== 200 || listed.json.data.length !== 1;
+  },
   'blind7-limit-halved-after-over-limit-refusal': async (h) => {
     await h.submit(messageBody(h, { recipients: many(h, 1001) }));
     return (await h.submit(messageBody(h, { recipients: many(h, 1000) }))).status !== 202;
