@@ -11,14 +11,14 @@ import { compareAnswers, describeDifference } from './support/answers.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
 import { declareMatrixColumns } from './support/matrix-run.ts';
 import { RESOURCE_FIXTURES, isolationOf, matrixRows, pathOf, type MatrixRow } from './support/authorization.ts';
-import { integerEnds, itemFields, listingOf, pageFollows, queryBoundaries, queryShown, sentName, valueNamed } from './support/listings.ts';
+import { integerEnds, listingOf, pageFollows, queryBoundaries, queryShown, sentName, valueNamed } from './support/listings.ts';
 
 /** The listing of the spec whose path names a resource (4.3: a bulk's recipient rows). */
 const LISTING = matrixRows().find((r) => r.lists && r.resourceParam !== undefined);
 
 /** A listing's filters: the query parameters that name a field of its items (`to`; `status`: `delivery_status`). */
 function filtersOf(row: MatrixRow): string[] {
-  const fields = itemFields(row);
+  const fields = row.itemFields;
   return row.query.filter((q) => integerEnds(q.schema).length === 0 && fields.some((f) => f === q.name || f.endsWith(`_${q.name}`))).map((q) => q.name);
 }
 

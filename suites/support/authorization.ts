@@ -32,6 +32,8 @@ export interface MatrixRow {
   query: Array<{ name: string; schema: JsonSchema }>;
   /** A GET whose 2xx body holds a collection of items with ids (a listing): its owner's answer shows ids of objects besides the path's. */
   lists: boolean;
+  /** A GET's item fields: the properties of the items of the arrays its 2xx body holds (a listing's `to`, `delivery_status`). */
+  itemFields: string[];
 }
 
 /** The row's path with the business and the resource (empty when absent) filled in. */
@@ -56,16 +58,15 @@ function schemaOf(doc: OpenApiDocument, schema: unknown): JsonSchema | undefined
   return name ? (doc.components.schemas as Record<string, JsonSchema>)[name] : undefined;
 }
 
-/** Whether a 2xx JSON body of the operation holds an array of objects that carry an `id`. */
-function listsItems(doc: OpenApiDocument, responses: Record<string, unknown>): boolean {
-  return Object.entries(responses).some(([status, response]) => {
-    if (!/^2/.test(status) || response === null || typeof response !== 'object') return false;
+/** The fields of the items of every array a 2xx JSON body of the operation holds (a listing's rows). */
+function listedItemFields(doc: OpenApiDocument, responses: Record<string, unknown>): string[] {
+  return Object.entries(responses).flatMap(([status, response]) => {
+    if (!/^2/.test(status) || response === null || typeof response !== 'object') return [];
     const body = schemaOf(doc, (response as { content?: Record<string, { schema?: unknown }> }).content?.['application/json']?.schema);
-    const properties = (body?.properties ?? {}) as Record<string, JsonSchema>;
-    return Object.values(properties).some((p) => {
+    return Object.values((body?.properties ?? {}) as Record<string, JsonSchema>).flatMap((p) => {
       const property = schemaOf(doc, p);
       const items = property?.type === 'array' ? schemaOf(doc, property.items) : undefined;
-      return items !== undefined && typeof items.properties === 'object' && items.properties !== null && 'id' in items.properties;
+      return items && typeof items.properties === 'object' && items.properties !== null ? Object.keys(items.properties) : [];
     });
   });
 }
@@ -83,6 +84,7 @@ export function matrixRows(doc: OpenApiDocument = openapi): MatrixRow[] {
       if (!op) continue;
       const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map((p) => resolveParameter(doc, p)).filter((p): p is ParameterObject => p !== undefined);
       const permission = op['x-required-permission'];
+      const itemFields = method === 'get' ? listedItemFields(doc, op.responses) : [];
       rows.push({
         operation: op.operationId,
         method: method.toUpperCase() as ApiRequest['method'],
@@ -96,7 +98,8 @@ export function matrixRows(doc: OpenApiDocument = openapi): MatrixRow[] {
         requiredHeaders: params.filter((p) => p.in === 'header' && p.required === true && p.name.toLowerCase() !== 'x-request-id').map((p) => p.name),
         hasBody: op.requestBody !== undefined,
         query: params.filter((p) => p.in === 'query').map((p) => ({ name: p.name, schema: schemaOf(doc, p.schema) ?? {} })),
-        lists: method === 'get' && listsItems(doc, op.responses),
+        itemFields,
+        lists: itemFields.includes('id'),
       });
     }
   }

@@ -7,7 +7,6 @@ import type { SuiteConfig } from '../../core/model.ts';
 import type { CheckContext } from './check.ts';
 import { describeResponse } from './problem.ts';
 import { RESOURCE_FIXTURES, pathOf, type MatrixRow } from './authorization.ts';
-import { openapi, resolveRef, type JsonSchema, type OperationObject } from '../../spec/contract.ts';
 
 /** Marks the other tenant's requests (read by traffic/judge.ts, which leaves them out). */
 export const OTHER_TENANT_HEADER = 'x-conformance-caller';
@@ -139,23 +138,6 @@ export async function queryBoundaries(t: CheckContext, row: MatrixRow, name: str
   if (ends.length > 0) return { values: ends.map(String) };
   const { value, missing } = await queryValue(t, row, name);
   return value === undefined ? { values: [], ...(missing ? { missing } : {}) } : { values: [value] };
-}
-
-/** The field names of a listing's items in the spec (the properties of its 2xx body's array items). */
-export function itemFields(row: MatrixRow): string[] {
-  const method = row.method.toLowerCase() as 'get';
-  const op: OperationObject | undefined = openapi.paths[row.template]?.[method];
-  const fields: string[] = [];
-  for (const [status, response] of Object.entries(op?.responses ?? {})) {
-    if (!/^2/.test(status)) continue;
-    const body = resolveRef<JsonSchema | undefined>((resolveRef(response) as { content?: Record<string, { schema?: JsonSchema }> }).content?.['application/json']?.schema);
-    for (const property of Object.values((body?.properties ?? {}) as Record<string, JsonSchema>)) {
-      const p = resolveRef(property);
-      if (p.type !== 'array' || p.items === undefined) continue;
-      fields.push(...Object.keys((resolveRef(p.items as JsonSchema).properties ?? {}) as object));
-    }
-  }
-  return fields;
 }
 
 /** Whether a listing page says another page follows (2.6: `has_more` true, or a next cursor offered), wherever it sits. */
