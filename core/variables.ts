@@ -73,7 +73,7 @@ export const VARIABLES: Variable[] = [
   { name: 'CONFORMANCE_SEED', kind: 'integer', meaning: 'property-based seed, printed by every run so a failure replays', default: 'random', range: [-(2 ** 31), 2 ** 31 - 1], topics: 'all' },
   { name: 'CONFORMANCE_RUNS', kind: 'integer', meaning: 'cases per property', default: '25', range: [1, 100_000], topics: 'all' },
   { name: 'CONFORMANCE_MAX_REQUESTS', kind: 'integer', meaning: 'request budget of the whole run', default: '5000', range: [1, 10_000_000], topics: 'all' },
-  { name: 'CONFORMANCE_CONCURRENCY', kind: 'integer', meaning: 'requests in flight at once; against a host also the checks run at once (1: one at a time)', default: '6', range: [1, 256], topics: 'all' },
+  { name: 'CONFORMANCE_CONCURRENCY', kind: 'integer', meaning: 'requests in flight at once; against a host also the checks run at once (1: one at a time)', default: '10', range: [1, 256], topics: 'all' },
   { name: 'CONFORMANCE_TIMEOUT_MS', kind: 'integer', meaning: 'timeout of one request, in milliseconds', default: '10000', range: [100, 600_000], topics: 'all' },
   { name: 'CONFORMANCE_SETTLE_TIMEOUT_MS', kind: 'integer', meaning: 'longest wait for an asynchronous effect (bulk processing), in milliseconds', default: '15000', range: [0, 3_600_000], topics: 'all' },
   { name: 'CONFORMANCE_REPORT_DIR', kind: 'text', meaning: 'where the reports are written', default: 'reports', topics: 'all' },

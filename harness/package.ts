@@ -38,7 +38,7 @@ export const READS_WHOLE_RUN: Topic[] = ['request-id', 'problem-details', 'schem
  * first: when checks overlap (suites/support/lanes.ts) they are loaded and started first, so that
  * they do not end last. Only the speed of a run follows this list, never its order of record.
  */
-export const LONGEST_CHAINS: Topic[] = ['validation', 'auth-ordering', 'cursors', 'sequences', 'idempotency', 'bulk-invariants'];
+export const LONGEST_CHAINS: Topic[] = ['sequences', 'validation', 'auth-ordering', 'cursors', 'idempotency', 'bulk-invariants'];
 
 /** The order topics are loaded in when checks overlap: the longest chains first, then the run order. */
 export function loadOrder<T>(items: T[], topicOf: (item: T) => string): T[] {

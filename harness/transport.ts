@@ -5,6 +5,7 @@
 // module) to read their declarations, and undici is a third of that import's time.
 import type { Dispatcher } from 'undici';
 import { HarnessError } from './errors.ts';
+import { currentExchangeScope } from './exchange-log.ts';
 import { PACING_BOUND_MS, pacerFor } from './pacing.ts';
 
 /** Responses larger than this are cut off and reported as a transport error. */
@@ -29,19 +30,47 @@ export interface Outgoing {
   body?: string;
 }
 
-class Semaphore {
+/**
+ * At most `limit` requests in flight, shared fairly among the checks that overlap (their exchange
+ * scopes): a freed place goes to the waiting request whose check has the fewest in flight, the
+ * earliest first among equals. A check that sends one request after another (the sequences, a
+ * hundred steps) then waits for no wave of ten another check sent before it, so the longest chains
+ * no longer end last; within one check the order of its requests is kept.
+ */
+class FairSemaphore {
   private active = 0;
-  private readonly waiting: Array<() => void> = [];
+  private readonly waiting: Array<{ owner: object | undefined; go: () => void }> = [];
+  private readonly activeBy = new Map<object | undefined, number>();
   constructor(private readonly limit: number) {}
-  async run<T>(fn: () => Promise<T>): Promise<T> {
-    if (this.active >= this.limit) await new Promise<void>((resolve) => this.waiting.push(resolve));
-    this.active++;
+
+  async run<T>(owner: object | undefined, fn: () => Promise<T>): Promise<T> {
+    // A place is counted when it is given, so that places freed together go to different checks.
+    if (this.active >= this.limit) await new Promise<void>((go) => this.waiting.push({ owner, go }));
+    else this.take(owner);
     try {
       return await fn();
     } finally {
       this.active--;
-      this.waiting.shift()?.();
+      const left = this.activeBy.get(owner)! - 1;
+      if (left === 0) this.activeBy.delete(owner);
+      else this.activeBy.set(owner, left);
+      this.giveNext();
     }
+  }
+
+  private take(owner: object | undefined): void {
+    this.active++;
+    this.activeBy.set(owner, (this.activeBy.get(owner) ?? 0) + 1);
+  }
+
+  private giveNext(): void {
+    const load = (i: number) => this.activeBy.get(this.waiting[i]!.owner) ?? 0;
+    let best = -1;
+    for (let i = 0; i < this.waiting.length; i++) if (best < 0 || load(i) < load(best)) best = i;
+    if (best < 0) return;
+    const [next] = this.waiting.splice(best, 1);
+    this.take(next!.owner);
+    next!.go();
   }
 }
 
@@ -130,7 +159,7 @@ export function createTransport(settings: TransportSettings): Transport {
       throw new HarnessError('CONF_INVALID_VALUE', `the HTTP client could not be set up (HTTPS_PROXY / HTTP_PROXY?): ${(error as Error).message}`);
     }
   }
-  const semaphore = new Semaphore(Math.max(1, settings.concurrency));
+  const semaphore = new FairSemaphore(Math.max(1, settings.concurrency));
 
   async function perform(out: Outgoing): Promise<RawResult> {
     const { agent, request } = await connections();
@@ -197,7 +226,7 @@ export function createTransport(settings: TransportSettings): Transport {
     let waited = 0;
     for (let attempt = 0; ; attempt++) {
       const sentAt = await pacer.turn();
-      const raw = await semaphore.run(() => perform(out));
+      const raw = await semaphore.run(currentExchangeScope(), () => perform(out));
       // An answer a check provoked on purpose (a forced fault) says nothing of the host's pace.
       if (options.seePacing || raw.transportError !== undefined) return raw;
       const wait = pacer.observe(raw.status, raw.headers, attempt, sentAt);

@@ -264,6 +264,27 @@ describe('requests', () => {
     server.close();
   });
 
+  it('gives a freed place to the chain with the fewest in flight, not to the earliest waiting', async () => {
+    const arrived: string[] = [];
+    const server = createServer((req, res) => {
+      arrived.push(new URL(req.url ?? '/', 'http://x').searchParams.get('n') ?? '');
+      setTimeout(() => res.end('{}'), 40);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const api = createApiClient(suiteConfigFor({ baseUrl: origin, tokenUrl: `${origin}/t` }, { settings: { concurrency: 2 } }));
+    const get = (n: string) => api.send({ method: 'GET', path: '/v1/x', query: { n }, as: 'none' });
+    // Two places. Check A sends a wave of four, check B one request after it: B's goes out with the
+    // first freed place, not after the whole wave (FIFO would make it fifth).
+    await Promise.all([inExchangeScope({ sent: 0 }, () => Promise.all(['a1', 'a2', 'a3', 'a4'].map(get))), inExchangeScope({ sent: 0 }, () => get('b1'))]);
+    expect(arrived.splice(0)).toEqual(['a1', 'a2', 'b1', 'a3', 'a4']);
+    // Within one check, its requests go out in the order they were sent.
+    await inExchangeScope({ sent: 0 }, () => Promise.all([Promise.all(['x1', 'x2', 'x3'].map(get)), get('y1')]));
+    expect(arrived.splice(0)).toEqual(['x1', 'x2', 'x3', 'y1']);
+    await api.close();
+    server.close();
+  });
+
   it('appends every exchange to the exchange log, with a replayable curl line', async () => {
     const config = suiteConfigFor(fake);
     const api = createApiClient(config);

@@ -138,7 +138,7 @@ describe('configuration sources', () => {
     const config = loadConfig({}, {}, emptyDir());
     expect(config.target).toBeUndefined();
     expect(config.topics).toEqual([...TOPICS]);
-    expect(config.settings).toMatchObject({ profile: 'full', runs: 25, maxRequests: 5000, concurrency: 6, timeoutMs: 10000, settleTimeoutMs: 15000 });
+    expect(config.settings).toMatchObject({ profile: 'full', runs: 25, maxRequests: 5000, concurrency: 10, timeoutMs: 10000, settleTimeoutMs: 15000 });
     expect(config.params).toEqual({ limit: 'limit', cursor: 'cursor', status: 'status', to: 'to' });
     expect(config.seedGiven).toBe(false);
     expect(config.settings.seed).toBeGreaterThanOrEqual(0);
