@@ -153,7 +153,7 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     if (count > max && d.has('blind-over-limit-truncated')) (body as Record<string, unknown>).recipients = recipients.slice(0, max);
     else if (count > max) {
       // 7: 422 recipient_limit_exceeded (the blind8 defect's rate limiter answers it as a spent budget).
-      if (d.has('blind8-over-limit-429-rate-limited')) return call.problem('rate_limit_exceeded', 'The submission exceeds the entry budget of one request.', { headers: { 'Retry-After': '60' } });
+      if (d.has('blind8-over-limit-429-rate-limited')) return call.problem('rate_limit_exceeded', 'The submission exceeds the entry budget of one request.', { headers: { 'Retry-After': '1' } });
       if (d.has('recipient-limit-creates-bulk')) store.saveBulk(orphanBulk(call, businessId));
       if (d.has('blind7-limit-halved-after-over-limit-refusal')) (flaggedBusinesses.get(store) ?? flaggedBusinesses.set(store, new Set()).get(store)!).add(businessId);
       // 4.1 rule 1: refused before billing (the defect debits the wallet all the same).
@@ -389,7 +389,7 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
 
   // 4.1 rule 2: a new key is a new operation (the blind8 defect's duplicate-send guard refuses a new
   // key sent to the same audience, from the same sender, within ten minutes).
-  const audience = canonicalJson({ businessId, from: valid.from, classification: valid.classification, to: [...new Set(valid.recipients.map((r) => r.to))].sort() });
+  const audience = d.has('blind8-duplicate-send-guard-409') ? canonicalJson({ businessId, from: valid.from, classification: valid.classification, to: [...new Set(valid.recipients.map((r) => r.to))].sort() }) : '';
   const sentBefore = d.has('blind8-duplicate-send-guard-409') ? recentAudiences.get(store)?.get(`${call.app!.clientId}\u0000${audience}`) : undefined;
   if (sentBefore !== undefined && now - sentBefore < 10 * 60_000) return call.problem('idempotency_conflict', 'The same recipients were sent to from this sender a short while ago.');
   // 5.8: the sender identity must be authorized for the business.
