@@ -33,10 +33,20 @@ export function authorize(call: Call, businessId: string, permission: Permission
     return false;
   }
   if (!grant) {
+    // 5.8: the refusal is alike for every business without grant (the blind8 defect names an existing one).
+    const named = call.defects.has('blind8-grant-refusal-names-business') ? call.deps.store.business(businessId) : undefined;
+    if (named) {
+      call.problem('permission_denied', `The application has no active grant for ${named.name}.`, { extra: { business_name: named.name } });
+      return false;
+    }
     // 5.6 step 2 (5.7: the path's business is a selector, not proof).
     call.problem('permission_denied', 'The application has no active grant for this business.');
     return false;
   }
+  // 5.6 step 3: the permission of this operation (the blind8 defect caches a passed decision per
+  // application and business, the permission left out of the key).
+  const decisionKey = `${call.app?.clientId ?? ''}\u0000${businessId}`;
+  if (call.defects.has('blind8-permission-cached-per-business') && passedDecisions.get(call.deps.store)?.has(decisionKey)) return true;
   if (!grant.permissions.has(permission)) {
     // 5.6 step 3 / 5.8: 403 (the blind defect answers as for failed authentication).
     if (call.defects.has('blind-missing-permission-401')) {
@@ -51,5 +61,9 @@ export function authorize(call: Call, businessId: string, permission: Permission
     call.problem('permission_denied', `The application lacks the permission ${permission}.`);
     return false;
   }
+  if (call.defects.has('blind8-permission-cached-per-business')) (passedDecisions.get(call.deps.store) ?? passedDecisions.set(call.deps.store, new Set()).get(call.deps.store)!).add(decisionKey);
   return true;
 }
+
+/** Applications and businesses that passed a permission check, per reference (the `blind8-permission-cached-per-business` defect). */
+const passedDecisions = new WeakMap<object, Set<string>>();

@@ -139,6 +139,8 @@ export function validateBulkBody(body: unknown, defects: ActiveDefects): FieldEr
       for (const [key, value] of Object.entries(vars as Record<string, unknown>)) {
         // 2.1: values are strings (the blind defect takes a number as its text).
         if (typeof value === 'number' && defects.has('blind-template-variable-non-string-accepted')) continue;
+        // 7: a wrong value type is the caller's fault (the blind8 defect hands an object value to the renderer, which throws).
+        if (isObject(value) && defects.has('blind8-object-variable-value-500')) throw new TypeError('Cannot convert object to primitive value');
         // 2.1: no minimum length (the blind defect refuses an empty value).
         const empty = value === '' && defects.has('blind-template-variable-empty-refused');
         if (typeof value !== 'string' || chars(value) > max || empty) bad(`${at}/template_variables/${token(key)}`);

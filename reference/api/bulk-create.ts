@@ -1,6 +1,6 @@
 // 4.1 createSmsBulkMessage: POST /v1/businesses/{businessId}/sms/bulk-messages
 import type { BulkRecord, Business, IdempotencyRecord } from '../store.ts';
-import { generateRequestId, uuidv4, uuidv7 } from '../ids.ts';
+import { UUID_V7, generateRequestId, uuidv4, uuidv7 } from '../ids.ts';
 import { assignFates } from '../lifecycle.ts';
 import { authorize } from './authorize.ts';
 import type { FieldError } from '../problems.ts';
@@ -66,6 +66,11 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     }
   }
   // The defect checks the grant and the sender on the application's own business, not the path's.
+  // 4.1 rule 2 / 5.6: the key's scope includes the business, and the grant comes first (the blind8
+  // defect's idempotency middleware, mounted before it, finds a key by application and key alone).
+  const sentKey = call.req.headers['idempotency-key'];
+  const crossBusiness = typeof sentKey === 'string' && call.app && d.has('blind8-replay-lookup-ignores-business') ? keyReplays.get(store)?.get(`${call.app.clientId}\u0000${sentKey}`) : undefined;
+  if (crossBusiness) return call.raw(crossBusiness.status, crossBusiness.body, { Location: crossBusiness.location });
   const grantedOn = d.has('submission-grant-of-own-business') ? (call.app?.grants.find((g) => g.active)?.businessId ?? businessId) : businessId;
   if (!authorize(call, grantedOn, 'sms.bulk.send')) return;
   // What the defects that create a bulk before a refusal leave behind.
@@ -125,7 +130,13 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     if (d.has('blind6-limit-raised-after-at-max') && raisedQuota.get(store)?.has(businessId)) max = 2 * MAX_RECIPIENTS;
     // (The blind7 defect halves it for a business flagged by an over-limit submission.)
     if (d.has('blind7-limit-halved-after-over-limit-refusal') && flaggedBusinesses.get(store)?.has(businessId)) max = MAX_RECIPIENTS / 2;
+    // (The blind8 defect checks the count on the message path only.)
+    if (d.has('blind8-template-submission-limit-unchecked') && isRecord(body) && 'template_id' in body) max = Number.POSITIVE_INFINITY;
     let count = d.has('recipient-limit-counts-unique') ? new Set(recipients.map((r) => JSON.stringify(r))).size : recipients.length;
+    // 4.1 rule 1: the entries of this request (the blind8 defect adds those of every earlier request under its key).
+    const entryKey = typeof sentKey === 'string' && call.app ? `${call.app.clientId}\u0000${businessId}\u0000${sentKey}` : undefined;
+    const keyEntries = entryKey && d.has('blind8-repeat-counts-key-entries') ? (entriesPerKey.get(store) ?? entriesPerKey.set(store, new Map()).get(store)!) : undefined;
+    if (keyEntries && entryKey) count += keyEntries.get(entryKey) ?? 0;
     // 4.1 rule 1: invalid numbers count too (the blind defect counts well-formed numbers only).
     if (d.has('blind3-limit-skips-invalid-numbers')) count = recipients.filter((r) => isRecord(r) && isE164(r.to)).length;
     // (The blind defect leaves entries without a number, to missing or empty, out of the count.)
@@ -141,6 +152,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     // 4.1 rule 1: no partial acceptance (the blind defect keeps the first 1000 entries and goes on).
     if (count > max && d.has('blind-over-limit-truncated')) (body as Record<string, unknown>).recipients = recipients.slice(0, max);
     else if (count > max) {
+      // 7: 422 recipient_limit_exceeded (the blind8 defect's rate limiter answers it as a spent budget).
+      if (d.has('blind8-over-limit-429-rate-limited')) return call.problem('rate_limit_exceeded', 'The submission exceeds the entry budget of one request.', { headers: { 'Retry-After': '1' } });
       if (d.has('recipient-limit-creates-bulk')) store.saveBulk(orphanBulk(call, businessId));
       if (d.has('blind7-limit-halved-after-over-limit-refusal')) (flaggedBusinesses.get(store) ?? flaggedBusinesses.set(store, new Set()).get(store)!).add(businessId);
       // 4.1 rule 1: refused before billing (the defect debits the wallet all the same).
@@ -163,6 +176,11 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     }
   }
 
+  if (recipients && d.has('blind8-repeat-counts-key-entries') && typeof sentKey === 'string' && call.app) {
+    const perKey = entriesPerKey.get(store) ?? entriesPerKey.set(store, new Map()).get(store)!;
+    const entryKey = `${call.app.clientId}\u0000${businessId}\u0000${sentKey}`;
+    perKey.set(entryKey, (perKey.get(entryKey) ?? 0) + recipients.length);
+  }
   // 4.1 rule 1: duplicates are entries like any other (the blind7 defect's flood guard refuses a number repeated over 100 times).
   if (recipients && d.has('blind7-repeated-numbers-refused')) {
     const perNumber = new Map<string, number>();
@@ -190,6 +208,12 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
 
   // 4.1: an empty recipients array is refused and creates nothing (the defect records the bulk first).
   if (recipients?.length === 0 && d.has('zero-recipients-creates-bulk')) store.saveBulk(orphanBulk(call, businessId));
+  // 4.1: a template_id that is no UUIDv7 is a validation failure (the blind8 defect looks it up first
+  // and answers a lookup that finds nothing as a template not active).
+  const templateText = isRecord(body) ? body.template_id : undefined;
+  if (typeof templateText === 'string' && !UUID_V7.test(templateText) && !store.template(templateText) && d.has('blind8-template-id-looked-up-unvalidated')) {
+    return call.problem('template_not_active', 'The template is not active for new submissions.');
+  }
   const errors = validateBulkBody(body, d);
   // 4.1 rule 2: a refused request leaves the key's record alone (the blind6 defect writes its own fingerprint into it).
   if (errors.length > 0 && key && d.has('blind6-invalid-repeat-rebinds-key')) {
@@ -266,7 +290,9 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     const expired = now - previous.createdAt >= window;
     // (The blind7 defect compares a version a read of the bulk bumps as part of the fingerprint.)
     const readSince = d.has('blind7-replay-conflict-after-read') && readByOwner.has(store.bulk(bulkIdOfLocation(previous.response.location))!);
-    const equivalent = previous.fingerprint === fingerprint && !readSince;
+    // (The blind8 defect compares with the application's latest accepted payload, not the key's.)
+    const compared = d.has('blind8-fingerprint-compared-to-latest-submission') ? (latestFingerprint.get(store)?.get(call.app!.clientId) ?? previous.fingerprint) : previous.fingerprint;
+    const equivalent = compared === fingerprint && !readSince;
     const reordered = equivalent && previous.rawBody !== JSON.stringify(valid);
     // Equal JSON in other bytes (key order, whitespace, escapes), unlike a byte-identical repeat.
     const rewritten = equivalent && previous.requestText !== undefined && previous.requestText !== rawBody;
@@ -361,6 +387,11 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     }
   }
 
+  // 4.1 rule 2: a new key is a new operation (the blind8 defect's duplicate-send guard refuses a new
+  // key sent to the same audience, from the same sender, within ten minutes).
+  const audience = d.has('blind8-duplicate-send-guard-409') ? canonicalJson({ businessId, from: valid.from, classification: valid.classification, to: [...new Set(valid.recipients.map((r) => r.to))].sort() }) : '';
+  const sentBefore = d.has('blind8-duplicate-send-guard-409') ? recentAudiences.get(store)?.get(`${call.app!.clientId}\u0000${audience}`) : undefined;
+  if (sentBefore !== undefined && now - sentBefore < 10 * 60_000) return call.problem('idempotency_conflict', 'The same recipients were sent to from this sender a short while ago.');
   // 5.8: the sender identity must be authorized for the business.
   // (The blind defect trims the sender before the lookup.)
   const sender = store.sender(grantedOn, d.has('blind3-sender-trimmed') ? valid.from.trim() : valid.from);
@@ -385,7 +416,10 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     }
     // (The blind6 defect caches the active verdict per business, once an active template was used.)
     const verdictCached = d.has('blind6-template-verdict-cached-per-business') && (activeTemplateUsed.get(store)?.has(businessId) ?? false);
-    if (template.status !== 'active' && !d.has('archived-template-accepted') && !verdictCached) {
+    // (The blind8 defect caches a refusal per application: its later templates are refused alike.)
+    const refusals = d.has('blind8-template-refusal-cached-per-application') ? (templateRefusals.get(store) ?? templateRefusals.set(store, new Set()).get(store)!) : undefined;
+    if ((template.status !== 'active' || refusals?.has(call.app!.clientId)) && !d.has('archived-template-accepted') && !verdictCached) {
+      refusals?.add(call.app!.clientId);
       if (d.has('archived-template-refused-after-save')) saveOrphan();
       stageRefused(call, businessId, valid);
       // 4.1 / 7: 422 (the blind defect answers 409, as a state conflict).
@@ -459,6 +493,10 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
       (sharedContent.get(store) ?? sharedContent.set(store, new Map()).get(store)!).set(call.app!.clientId, { message: accepted.message, classification: accepted.classification, intake: accepted.intake });
     }
     if (d.has('blind-limit-rolling-window')) rememberEntries(call, businessId, valid.recipients.length);
+    // What blind8 defects keep of the acceptance: the response by application and key, the audience's time, the latest payload.
+    if (key && d.has('blind8-replay-lookup-ignores-business')) (keyReplays.get(store) ?? keyReplays.set(store, new Map()).get(store)!).set(`${call.app!.clientId}\u0000${key}`, { status, location, body: text });
+    if (d.has('blind8-duplicate-send-guard-409')) (recentAudiences.get(store) ?? recentAudiences.set(store, new Map()).get(store)!).set(`${call.app!.clientId}\u0000${audience}`, now);
+    if (d.has('blind8-fingerprint-compared-to-latest-submission')) (latestFingerprint.get(store) ?? latestFingerprint.set(store, new Map()).get(store)!).set(call.app!.clientId, fingerprint);
     // What blind6 defects keep of the acceptance: the replay by business and key, the hold released,
     // the quota tier, the sender and template verdicts, the first recipient's variables, the latest submission.
     if (scope && d.has('blind6-replay-served-before-auth')) {
@@ -692,3 +730,15 @@ function tryParse(text: string): { value: unknown } | undefined {
     return undefined;
   }
 }
+
+/** What blind8 defects keep per reference (faithful code ignores them). */
+/** Accepted responses by application and key, whatever the business (the `blind8-replay-lookup-ignores-business` defect). */
+const keyReplays = new WeakMap<object, Map<string, StoredResponse>>();
+/** Entries sent under each application, business and key (the `blind8-repeat-counts-key-entries` defect). */
+const entriesPerKey = new WeakMap<object, Map<string, number>>();
+/** When each application last sent to an audience (the `blind8-duplicate-send-guard-409` defect). */
+const recentAudiences = new WeakMap<object, Map<string, number>>();
+/** Each application's latest accepted fingerprint (the `blind8-fingerprint-compared-to-latest-submission` defect). */
+const latestFingerprint = new WeakMap<object, Map<string, string>>();
+/** Applications refused a template as not active (the `blind8-template-refusal-cached-per-application` defect). */
+const templateRefusals = new WeakMap<object, Set<string>>();

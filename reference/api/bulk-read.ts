@@ -119,6 +119,8 @@ export function getBulk(call: Call, pathBusinessId: string, bulkId: string): voi
   if (anyBulk && call.app && readers.has(call.app.clientId)) return call.json(200, renderBulk(call, anyBulk));
   const bulk = ownedBulk(call, businessId, bulkId);
   if (bulk && call.app && call.defects.has('blind5-bulk-ownership-skipped-after-own-read')) readers.add(call.app.clientId);
+  // 4.2 / 5.6 step 4: a bulk belongs to its business (the blind8 defect owns it by the submitting application).
+  if (bulk && call.defects.has('blind8-bulk-owned-by-submitting-application') && bulk.clientId !== call.app?.clientId) return call.problem('resource_not_found', BULK_NOT_FOUND);
   // 4.2: an accepted bulk is readable at once (the defect's read side is fed by the processor, so
   // a bulk still queued is not found).
   if (bulk && call.defects.has('bulk-unreadable-while-queued') && projectBulk(bulk, call.deps.clock.now(), call.defects).status === 'queued') {
@@ -183,6 +185,11 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
       failed_at: call.time(single.failed_at),
     };
     return call.json(200, { data: [row], pagination: { limit: DEFAULT_PAGE_SIZE, has_more: false, next_cursor: null } });
+  }
+  // 5.6 step 4: another business's bulk is refused like an unknown one, whatever the query (the blind8
+  // defect validates the page size between loading the bulk and checking its owner).
+  if (d.has('blind8-foreign-rows-query-validated-before-ownership') && call.deps.store.bulk(bulkId) && sizeGiven !== null && !(/^\d{1,7}$/.test(sizeGiven) && Number(sizeGiven) >= 1 && Number(sizeGiven) <= MAX_PAGE_SIZE)) {
+    return call.validationFailed(`${PARAMS.limit} must be an integer from 1 to ${MAX_PAGE_SIZE}.`, [{ pointer: PARAMS.limit, code: 'field_invalid' }]);
   }
   const bulk = foreign ?? ownedBulk(call, businessId, bulkId, true);
   if (!bulk) return;
@@ -264,7 +271,9 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
 
   let filters: CursorFilters = { status: statusText, to: toText };
   let start = 0;
-  const cursorText = q.get(PARAMS.cursor);
+  // 4.3: the cursor as the client sent it, percent-decoded (the blind8 defect reads the raw query text
+  // of its padded base64 cursors).
+  const cursorText = d.has('blind8-cursor-padded-base64-read-raw') ? fromPaddedBase64(rawQueryValue(call, PARAMS.cursor)) : q.get(PARAMS.cursor);
   const bad = () => invalid(PARAMS.cursor, 'The cursor is invalid or expired.');
   // 4.3: a cursor is at least one character; the defect hands the empty value to a decoder that throws.
   if (cursorText === '') {
@@ -361,6 +370,11 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
     }
   }
 
+  // 4.3: the rows of the path's bulk (the blind8 defect takes a cursor's rows from the application's walk
+  // session, the bulk it listed last).
+  const walks = d.has('blind8-walk-session-per-application') ? (walkSessionBulk.get(call.deps.store) ?? walkSessionBulk.set(call.deps.store, new Map()).get(call.deps.store)!) : undefined;
+  const source = (reading?.ok && walks?.get(call.app?.clientId ?? '')) || bulk;
+  walks?.set(call.app?.clientId ?? '', bulk);
   // 4.3: the number filter keeps only rows sent to that number (one defect compares it without its +).
   const toFilter = filters.to !== null && d.has('number-filter-without-plus') ? filters.to.replace(/^\+/, '') : filters.to;
   // 4.3: every page of a filtered listing is filtered (the defect applies the filters of the
@@ -374,7 +388,7 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
     const toSkipped = d.has('blind4-number-filter-dropped-with-status') && filters.status !== null;
     if (toFilter !== null && toDiffers && !d.has('number-filter-ignored') && !toSkipped) return false;
     if (filters.status !== null) {
-      const s = rowStateAt(row, bulk, now);
+      const s = rowStateAt(row, source, now);
       // 4.3: the status filter matches submission or delivery status. One defect compares with
       // the statuses in upper case; another reads queued as "not final yet" (delivery status sent).
       const [sub, del] = d.has('status-filter-upper-case') ? [s.submission_status.toUpperCase(), s.delivery_status.toUpperCase()] : [s.submission_status, s.delivery_status];
@@ -394,9 +408,17 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   const room = d.has('page-one-row-over') ? limit + 1 : limit;
   // 4.3: one default ordering (the sequences defect serves a listing that fits on one page, once its
   // bulk was read, from the read's cached rows, newest first).
-  const onePage = cursorText === null && bulk.rows.filter(matches).length <= limit;
+  const onePage = cursorText === null && source.rows.filter(matches).length <= limit;
   const reversed = d.has('rows-reversed-after-read') && onePage && readByOwner.has(bulk);
-  const ordered = reversed ? [...bulk.rows].reverse().map((row, position) => ({ ...row, position })) : bulk.rows;
+  // 4.3: one default order whatever was listed before (the blind8 defect's most-recently-used cache puts
+  // the rows a filtered listing served first in an unfiltered one).
+  const touched = d.has('blind8-rows-touched-by-filter-first') ? (touchedRows.get(bulk) ?? touchedRows.set(bulk, new Set()).get(bulk)!) : undefined;
+  const touchedFirst = touched && touched.size > 0 && filters.status === null && filters.to === null;
+  const ordered = reversed
+    ? [...source.rows].reverse().map((row, position) => ({ ...row, position }))
+    : touchedFirst
+      ? [...source.rows.filter((r) => touched.has(r.id)), ...source.rows.filter((r) => !touched.has(r.id))].map((row, position) => ({ ...row, position }))
+      : source.rows;
   // 4.3: one default order whatever the filters (the blind5 defect's filtered listings come by recipient number).
   const byNumber =
     d.has('blind5-filtered-listing-sorted-by-number') && (filters.status !== null || filters.to !== null)
@@ -416,7 +438,8 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
       hasMore = true;
       break;
     }
-    const rendered = renderRow(call, bulk, row, now);
+    const rendered = renderRow(call, source, row, now);
+    if (touched && (filters.status !== null || filters.to !== null)) touched.add(row.id);
     // 2.3 / 4.3: a row keeps its id in every listing (the blind defect's filtered listings come from
     // a view whose ids end in the row's place in the result).
     if (d.has('blind4-filtered-rows-other-ids') && (filters.status !== null || filters.to !== null)) {
@@ -453,7 +476,16 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   // (The blind defect writes no cursor as an empty string.)
   const noCursor: string | null = d.has('blind3-last-page-cursor-empty-string') ? '' : null;
   const sized = d.has('page-size-change-refused') || d.has('page-size-change-empty-page') ? { limit } : {};
-  const nextCursor = offered ? call.deps.cursors.encode({ business: businessId, bulk: bulk.id, filters, next: lastPosition < 0 && !d.has('blind5-cursor-page-number') ? start : next, issuedAt: now, ...sized }) : noCursor;
+  const issued = offered ? call.deps.cursors.encode({ business: businessId, bulk: bulk.id, filters, next: lastPosition < 0 && !d.has('blind5-cursor-page-number') ? start : next, issuedAt: now, ...sized }) : undefined;
+  // 4.3: an opaque cursor the client hands back as the cursor parameter (blind8 defects: padded
+  // standard base64; the relative URL of the next page).
+  const nextCursor = issued === undefined
+    ? noCursor
+    : d.has('blind8-cursor-padded-base64-read-raw')
+      ? `${issued.replace(/-/g, '+').replace(/_/g, '/')}=`
+      : d.has('blind8-cursor-next-link-url')
+        ? `${call.path}?${PARAMS.cursor}=${encodeURIComponent(issued)}`
+        : issued;
   if (offered) {
     const memory = cursorMemory.get(bulk) ?? { latestNext: next, presented: new Set<string>() };
     memory.latestNext = lastPosition < 0 ? start : next;
@@ -464,7 +496,8 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   // 2.6: limit is an integer (the blind defect echoes the query parameter's text).
   // (Another blind defect reports the rows on the page.)
   // (Another echoes the parameter as given, null when none was.)
-  const applied = d.has('blind4-pagination-limit-null-by-default') && limitText === null ? (null as unknown as number) : d.has('blind-pagination-limit-string') && limitText !== null ? (limitText as unknown as number) : d.has('blind3-limit-reports-rows-returned') ? page.length : (reportedLimit ?? limit);
+  // (The blind8 defect reports null on a page read with a cursor, whose size travels inside it.)
+  const applied = reading?.ok && d.has('blind8-later-page-limit-null') ? (null as unknown as number) : d.has('blind4-pagination-limit-null-by-default') && limitText === null ? (null as unknown as number) : d.has('blind-pagination-limit-string') && limitText !== null ? (limitText as unknown as number) : d.has('blind3-limit-reports-rows-returned') ? page.length : (reportedLimit ?? limit);
   // 2.6: has_more is always given (the defect leaves it and next_cursor out on the last page).
   // 2.6: has_more and next_cursor (the blind defect's pages that have more name them in camel case).
   const pagination =
@@ -492,6 +525,8 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   if (d.has('bulk-unreadable-after-listing')) listedForDefect.add(bulk);
   if (d.has('blind6-replay-from-bulk-response-cache')) bulkResponseCache.set(bulk, JSON.stringify(envelope));
   if (d.has('blind6-listing-cache-by-bulk-and-query')) (pageCache.get(call.deps.store) ?? pageCache.set(call.deps.store, new Map()).get(call.deps.store)!).set(pageKey, envelope);
+  // 4.3: an empty page is a 200 with its envelope too (the blind8 defect answers 204 No Content).
+  if (page.length === 0 && d.has('blind8-empty-listing-204')) return call.empty(204);
   // 4.3 / 2.6: the page and its pagination object in the body (the blind6 defect pages by RFC 8288 Link header).
   if (d.has('blind6-pagination-in-link-header')) {
     const next = new URLSearchParams({ ...(q.get(PARAMS.limit) !== null ? { [PARAMS.limit]: String(limit) } : {}), ...(typeof nextCursor === 'string' && hasMore ? { [PARAMS.cursor]: nextCursor } : {}) });
@@ -509,3 +544,14 @@ function rawQueryValue(call: Call, name: string): string | undefined {
 
 /** Percent-decoding of upper-case hex only (the number-filter-lower-hex defects' decoder). */
 const upperHexOnly = (raw: string | undefined): string | undefined => raw?.replace(/%([0-9A-F]{2})/g, (_, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+
+/** The bulk each application listed last, per reference (the `blind8-walk-session-per-application` defect). */
+const walkSessionBulk = new WeakMap<object, Map<string, BulkRecord>>();
+/** Rows filtered listings served, per bulk (the `blind8-rows-touched-by-filter-first` defect). */
+const touchedRows = new WeakMap<BulkRecord, Set<string>>();
+
+/** A padded standard base64 cursor read from the raw query text back to its issued form (the `blind8-cursor-padded-base64-read-raw` defect). */
+function fromPaddedBase64(raw: string | undefined): string | null {
+  if (raw === undefined) return null;
+  return raw.replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
+}

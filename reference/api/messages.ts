@@ -106,8 +106,13 @@ export function getMessage(call: Call, businessId: string, messageId: string): v
       if (served.has(key)) return call.empty(304);
       served.add(key);
     }
+    // 4.4: that message (the blind8 defect joins the latest SMS sent to its number and shows it under the id).
+    const latest = d.has('blind8-message-shows-latest-to-number') ? latestSentTo(call, message) : undefined;
+    if (latest) return call.json(200, renderMessage(call, latest));
     // 4.4: the message is the body (the blind6 defect wraps it in a data envelope).
     if (d.has('blind6-message-enveloped-in-data')) return call.json(200, { data: renderMessage(call, message) });
+    // (The blind8 defect answers the collection query's one-element array.)
+    if (d.has('blind8-message-read-as-array')) return call.json(200, [renderMessage(call, message)]);
     return call.json(200, renderMessage(call, message));
   }
   // 4.4: individual SMS only, of the caller's business (the blind5 defect's SMS cache holds listed rows of any business).
@@ -173,4 +178,28 @@ export function getMessage(call: Call, businessId: string, messageId: string): v
   // 7: the status member equals the HTTP status; the defect builds the body of a malformed id as
   // for a validation failure (status 400) while answering 404.
   call.problem('resource_not_found', NOT_FOUND_DETAIL, !wellFormed && d.has('path-id-problem-status-400') ? { extra: { status: 400 } } : {});
+}
+
+/** The message as the latest bulk sent to its number shows it, under its own id (the `blind8-message-shows-latest-to-number` defect). */
+function latestSentTo(call: Call, message: IndividualMessage): IndividualMessage | undefined {
+  const bulk = call.deps.store
+    .allBulks()
+    .filter((b) => b.businessId === message.business_id && b.acceptedAt > message.accepted_at && b.rows.some((r) => r.to === message.to))
+    .sort((a, b) => b.acceptedAt - a.acceptedAt)[0];
+  const row = bulk?.rows.find((r) => r.to === message.to);
+  if (!bulk || !row) return undefined;
+  const s = rowStateAt(row, bulk, call.deps.clock.now());
+  return {
+    ...message,
+    from: bulk.from,
+    classification: bulk.classification,
+    message: bulk.message ?? message.message,
+    status: s.delivery_status,
+    status_reason: s.status_reason,
+    template: bulk.template,
+    accepted_at: bulk.acceptedAt,
+    submitted_at: s.submitted_at,
+    delivered_at: s.delivered_at,
+    failed_at: s.failed_at,
+  };
 }

@@ -151,7 +151,12 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
           ? `${new Date(p.delivery.asOf).toISOString().slice(0, 16)}Z`
           : call.time(d.has('blind-summary-as-of-accepted') ? bulk.acceptedAt : asOfShown(bulk, p.delivery.asOf, d)),
       complete: p.delivery.complete,
-      outcomes_resolved: d.has('outcomes-resolved-as-string') ? String(p.delivery.outcomesResolved) : p.delivery.outcomesResolved,
+      // (The blind8 defect's query of the delivery store leaves the bulk out: every bulk of the business counts.)
+      outcomes_resolved: d.has('outcomes-resolved-as-string')
+        ? String(p.delivery.outcomesResolved)
+        : d.has('blind8-outcomes-resolved-business-wide')
+          ? call.deps.store.allBulks().filter((b) => b.businessId === bulk.businessId).reduce((sum, b) => sum + (projectBulk(b, now, d).delivery?.outcomesResolved ?? 0), 0)
+          : p.delivery.outcomesResolved,
     };
     if (d.has('delivery-summary-without-complete')) delete deliverySummary.complete;
     // 2.2: exactly three members (the blind defect adds the recipient count).

@@ -84,6 +84,11 @@ function requestIdFor(req: IncomingMessage, deps: Deps): string {
     const narrow = (d.has('blind-request-id-dots-replaced') && /[._]/.test(given)) || (d.has('blind-request-id-min-2') && given.length < 2);
     // 4.0: any of the allowed characters may come first (the blind defect wants a letter or digit there).
     const leading = d.has('blind4-request-id-leading-punctuation-replaced') && /^[._-]/.test(given);
+    // 4.0: every valid id is echoed (the blind8 defect distrusts a client address once it sent an invalid one).
+    const address = req.socket.remoteAddress ?? '';
+    const distrusted = d.has('blind8-request-id-distrusted-after-invalid') ? (distrustedClients.get(deps.counters) ?? distrustedClients.set(deps.counters, new Set()).get(deps.counters)!) : undefined;
+    if (distrusted && !REQUEST_ID.test(given)) distrusted.add(address);
+    else if (distrusted?.has(address)) return generateRequestId();
     if (REQUEST_ID.test(given) && !tooLong && !narrow && !leading) {
       // (The blind defect keeps the last valid client id in a variable shared by every request.)
       if (d.has('blind4-request-id-stale-when-missing')) lastClientId.set(deps.counters, given);
@@ -116,8 +121,15 @@ function requestIdFor(req: IncomingMessage, deps: Deps): string {
   if (d.has('generated-request-id-prefixed')) return `req:${generateRequestId()}`;
   // 4.0: at most 128 characters (the blind defect appends a trace context, past the maximum).
   if (d.has('blind-generated-request-id-long')) return `${generateRequestId()}-${randomBytes(64).toString('hex')}`;
+  // (The blind8 defect numbers its ids with a decimal sequence.)
+  if (d.has('blind8-generated-request-id-numeric-in-body')) return String(1000 + (numericIds.set(deps.counters, (numericIds.get(deps.counters) ?? 0) + 1).get(deps.counters) ?? 0));
   return generateRequestId();
 }
+
+/** The decimal request id sequence, per reference (the `blind8-generated-request-id-numeric-in-body` defect). */
+const numericIds = new WeakMap<object, number>();
+/** Client addresses that sent an invalid request id, per reference (the `blind8-request-id-distrusted-after-invalid` defect). */
+const distrustedClients = new WeakMap<object, Set<string>>();
 
 /** Client ids whose valid token was seen, per reference (the `blind6-client-session-after-valid-token` defect). */
 const clientSessions = new WeakMap<object, Set<string>>();
@@ -314,6 +326,11 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
     // RFC 6750 access_token query parameter).
     const queryToken = d.has('blind-token-in-query-accepted') && !authorization ? (query.get('access_token') ?? undefined) : undefined;
     const bearer = typeof authorization === 'string' ? bearerOf(authorization, d) : queryToken;
+    // 5.8: a header that carries no Bearer token is invalid authentication, 401 (the blind8 defect's
+    // header validator refuses it as a malformed request).
+    if (typeof authorization === 'string' && bearer === undefined && d.has('blind8-malformed-authorization-400')) {
+      return call.validationFailed('The Authorization header is malformed.', [{ pointer: 'Authorization', code: 'field_invalid' }]);
+    }
     let claims = bearer ? await deps.tokens.verify(bearer) : undefined;
     // 5.4: only Bearer authenticates (the blind defect also takes the client's Basic credentials).
     if (!claims && typeof authorization === 'string' && d.has('blind-basic-credentials-accepted')) claims = basicClaims(deps, authorization);
@@ -364,6 +381,10 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
       const challenge = bearer ? 'Bearer realm="service-external-api", error="invalid_token"' : 'Bearer realm="service-external-api"';
       // 7: the detail carries no secret (the blind defect names the token it refused).
       const detail = bearer && d.has('blind-401-detail-echoes-token') ? `The bearer access token ${bearer} is not valid.` : 'A valid bearer access token is required.';
+      // 7: the 401 is a problem too (the blind8 defect's authentication layer writes the RFC 6750 error body).
+      if (d.has('blind8-401-oauth-error-body')) {
+        return writeJson(res, 401, { error: bearer ? 'invalid_token' : 'invalid_request', error_description: detail }, PROBLEM_MEDIA_TYPE, { 'X-Request-Id': call.requestId, 'WWW-Authenticate': challenge });
+      }
       return call.problem('authentication_required', detail, { headers: { 'WWW-Authenticate': challenge } });
     }
 

@@ -50,7 +50,11 @@ export function getWallet(call: Call, businessId: string): void {
     if (!call.app?.grants.some((g) => g.businessId === businessId && g.active)) {
       return call.problem('permission_denied', 'The application has no active grant for this business.');
     }
+  } else if (d.has('blind8-wallet-refusal-cached-per-business') && walletRefusals.get(store)?.has(businessId)) {
+    // 4.5: each caller's own grant and permission decide (the blind8 defect serves a refusal cached per business).
+    return call.problem('permission_denied', 'The application lacks the permission wallet.balance.read.');
   } else if (!authorize(call, businessId, 'wallet.balance.read')) {
+    if (d.has('blind8-wallet-refusal-cached-per-business')) (walletRefusals.get(store) ?? walletRefusals.set(store, new Set()).get(store)!).add(businessId);
     return;
   }
   // 5.6 step 4: the balance of the path's business only (the blind6 defect's cache has one slot, not keyed by business).
@@ -116,7 +120,8 @@ function walletBody(call: Call, id: string, name: string, currency: string, curr
             : amount;
   const body: Record<string, unknown> = {
     // 2.5: the business of the path (the defect writes the snapshot's own new id).
-    business_id: d.has('wallet-business-id-is-snapshot-id') ? uuidv7(now) : id,
+    // (The blind8 defect writes the ledger's compact 32-hex form.)
+    business_id: d.has('wallet-business-id-is-snapshot-id') ? uuidv7(now) : d.has('blind8-wallet-business-id-compact') ? id.replace(/-/g, '') : id,
     // 2.5: 1 to 256 characters (the defect shows an unset trading name: empty).
     // (The blind7 defect reads it from a CHAR(300) column, padded with spaces.)
     business_name: d.has('wallet-business-name-empty') ? '' : d.has('blind7-wallet-business-name-padded') ? name.padEnd(300, ' ') : name,
@@ -152,3 +157,6 @@ function walletBody(call: Call, id: string, name: string, currency: string, curr
   if (d.has('wallet-business-name-missing')) delete body.business_name;
   return body;
 }
+
+/** Businesses whose wallet read was refused, per reference (the `blind8-wallet-refusal-cached-per-business` defect). */
+const walletRefusals = new WeakMap<object, Set<string>>();

@@ -56,7 +56,9 @@ export function deactivateWebhookEndpoint(call: Call, businessId: string, endpoi
   if (!UUID_V7.test(endpointId) && d.has('blind-webhook-malformed-id-204')) return call.empty(204);
   // (The blind defect skips ownership for an application that has deactivated an endpoint before.)
   const trusted = d.has('blind4-webhook-ownership-skipped-after-first') && call.app !== undefined && (managers.get(store)?.has(call.app.clientId) ?? false);
-  const owned = endpoint && (endpoint.businessId === business || d.has('webhook-delete-foreign-endpoint') || trusted);
+  // (The blind8 defect's soft delete clears the endpoint's business, and an endpoint without one passes.)
+  const ownerless = endpoint !== undefined && !endpoint.active && d.has('blind8-webhook-deactivated-endpoint-loses-owner');
+  const owned = endpoint && (endpoint.businessId === business || d.has('webhook-delete-foreign-endpoint') || trusted || ownerless);
   // 5.6 step 4: another business's endpoint is refused like an unknown one. Blind defects: the
   // update matches no row of this business and answers 204 all the same; the foreign one gets 403.
   if (endpoint && !owned && d.has('blind3-webhook-foreign-204-noop')) return call.empty(204);
@@ -67,6 +69,8 @@ export function deactivateWebhookEndpoint(call: Call, businessId: string, endpoi
   }
   if (!endpoint || !owned) {
     if (!endpoint && d.has('webhook-delete-random-204')) return call.empty(204);
+    // 4.6: endpoints only (the blind8 defect's lookup falls back to the business's messages and bulks by id).
+    if (!endpoint && d.has('blind8-webhook-any-resource-id-204') && (store.message(endpointId)?.business_id === business || store.bulk(endpointId)?.businessId === business)) return call.empty(204);
     // 4.6: an unknown id is refused (the blind6 defect's already-deactivated branch takes it once the business deactivated one).
     if (!endpoint && d.has('blind6-unknown-endpoint-204-after-deactivation') && deactivatedOnce.get(store)?.has(business)) return call.empty(204);
     // 7: an unknown id is not found (the blind defect refuses it as not among the business's endpoints, 403).

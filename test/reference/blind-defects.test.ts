@@ -1,4 +1,4 @@
-// The blind defect registry (reference/blind-defects.ts): at least 40 defects per round over all 13 topics,
+// The blind defect registry (reference/blind-defects.ts): at least 40 defects per round (30 in round 8) over all 13 topics,
 // apart from the main registry, each accepted by the reference's defect machinery and each one
 // observable: its probe finds the rule intact on the faithful reference and broken with that
 // defect alone switched on.
@@ -317,10 +317,124 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   },
   'blind7-status-completed-with-errors': async (h) =>
     !['created', 'scheduled', 'queued', 'processing', 'paused', 'completed', 'failed', 'cancelled'].includes((await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId))).json.status),
+  // round 8
+  // auth-ordering
+  'blind8-permission-cached-per-business': async (h) => {
+    await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId), { as: 'limited' });
+    return (await wallet(h, 'limited')).status === 200;
+  },
+  'blind8-malformed-authorization-400': async (h) => (await h.call('GET', h.paths.wallet(h.b), { as: { authorization: 'Bearer' } })).status !== 401,
+  // idempotency
+  'blind8-duplicate-send-guard-409': async (h) => {
+    await h.submit(messageBody(h));
+    return (await h.submit(messageBody(h, { message: 'A different text to the same numbers.' }))).status !== 202;
+  },
+  'blind8-replay-lookup-ignores-business': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    return (await h.submit(messageBody(h), { key, business: h.f.otherBusinessId })).status !== 403;
+  },
+  // recipient-limits
+  'blind8-over-limit-429-rate-limited': async (h) => (await h.submit(messageBody(h, { recipients: many(h, 1001) }))).json?.code !== 'recipient_limit_exceeded',
+  'blind8-template-submission-limit-unchecked': async (h) =>
+    (await h.submit(templateBody(h, { recipients: many(h, 1001).map((r) => ({ ...r, template_variables: vars(h, (p) => `value of ${p}`) })) }))).status < 300,
+  'blind8-repeat-counts-key-entries': async (h) => {
+    const key = freshKey();
+    const body = messageBody(h, { recipients: many(h, 1000) });
+    const first = await h.submit(body, { key });
+    const again = await h.submit(body, { key });
+    return again.status !== 202 || again.json?.id !== first.json.id;
+  },
+  // cursors
+  'blind8-cursor-padded-base64-read-raw': async (h) => {
+    const first = (await rows(h, { limit: '10' })).json;
+    return (await rows(h, { limit: '10', cursor: first.pagination.next_cursor })).status !== 200;
+  },
+  'blind8-walk-session-per-application': async (h) => {
+    const first = (await rows(h, { limit: '10' })).json;
+    const own = await h.submit(messageBody(h));
+    await rows(h, {}, own.json.id);
+    return (await rows(h, { limit: '10', cursor: first.pagination.next_cursor })).json?.data?.length !== 10;
+  },
+  'blind8-cursor-next-link-url': async (h) => {
+    const first = (await rows(h, { limit: '10' })).json;
+    return (await rows(h, { limit: '10', cursor: first.pagination.next_cursor })).status !== 200;
+  },
+  // bulk-invariants
+  'blind8-bulk-owned-by-submitting-application': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    return (await h.call('GET', h.paths.bulk(h.b, accepted.json.id), { as: 'limited' })).status !== 200;
+  },
+  'blind8-outcomes-resolved-business-wide': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    await advance(h, 2000);
+    return ((await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.delivery_summary?.outcomes_resolved ?? 0) > 3;
+  },
+  // wallet
+  'blind8-wallet-refusal-cached-per-business': async (h) => {
+    await wallet(h, 'limited');
+    return (await wallet(h)).status !== 200;
+  },
+  'blind8-wallet-business-id-compact': async (h) => (await wallet(h)).json.business_id !== h.b,
+  // concealment
+  'blind8-grant-refusal-names-business': async (h) => {
+    const known = (await h.call('GET', h.paths.wallet(h.f.otherBusinessId))).json;
+    const unknown = (await h.call('GET', h.paths.wallet(RANDOM_V7))).json;
+    return Object.keys(known).sort().join() !== Object.keys(unknown).sort().join() || known.detail !== unknown.detail;
+  },
+  'blind8-foreign-rows-query-validated-before-ownership': async (h) => (await rows(h, { limit: '5000' }, h.f.foreignBulkId)).status !== (await rows(h, { limit: '5000' }, RANDOM_V7)).status,
+  // request-id
+  'blind8-generated-request-id-numeric-in-body': async (h) => typeof (await h.call('GET', h.paths.wallet(h.b), { as: 'none' })).json?.request_id !== 'string',
+  'blind8-request-id-distrusted-after-invalid': async (h) => {
+    await wallet(h, 'primary', { 'x-request-id': 'not valid!' });
+    return (await wallet(h, 'primary', { 'x-request-id': 'probe-after' })).headers.get('x-request-id') !== 'probe-after';
+  },
+  // problem-details
+  'blind8-object-variable-value-500': async (h) =>
+    (await h.submit(templateBody(h, { recipients: [{ to: h.f.recipients[0], template_variables: vars(h, () => ({ nested: 'x' })) }] }))).status >= 500,
+  'blind8-401-oauth-error-body': async (h) => typeof (await h.call('GET', h.paths.wallet(h.b), { as: 'none' })).json?.code !== 'string',
+  // validation
+  'blind8-template-refusal-cached-per-application': async (h) => {
+    await h.submit(templateBody(h, { template_id: h.f.inactiveTemplateId }));
+    return (await h.submit(templateBody(h))).status !== 202;
+  },
+  'blind8-template-id-looked-up-unvalidated': async (h) => (await h.submit(templateBody(h, { template_id: 'not-a-template-id' }))).status !== 400,
+  // schemas
+  'blind8-later-page-limit-null': async (h) => {
+    const first = (await rows(h, { limit: '10' })).json;
+    return (await rows(h, { limit: '10', cursor: first.pagination.next_cursor })).json?.pagination?.limit !== 10;
+  },
+  'blind8-empty-listing-204': async (h) => (await rows(h, { to: '+447700900999' })).status !== 200,
+  // webhooks
+  'blind8-webhook-deactivated-endpoint-loses-owner': async (h) => {
+    await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId));
+    return (await h.call('DELETE', h.paths.webhook(h.f.otherBusinessId, h.f.webhookEndpointId), { as: 'other' })).status < 300;
+  },
+  'blind8-webhook-any-resource-id-204': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, h.f.messageId))).status < 300,
+  // messages
+  'blind8-message-shows-latest-to-number': async (h) => {
+    await h.submit(messageBody(h));
+    return (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json?.template?.template_id !== h.f.messageTemplateId;
+  },
+  'blind8-message-read-as-array': async (h) => Array.isArray((await h.call('GET', h.paths.message(h.b, h.f.messageId))).json),
+  // sequences
+  'blind8-rows-touched-by-filter-first': async (h) => {
+    const ids = (r: Reply) => (r.json?.data ?? []).map((row: { id: string }) => row.id).join();
+    const before = ids(await rows(h, { limit: '10' }));
+    await rows(h, { status: 'failed', limit: '5' });
+    return ids(await rows(h, { limit: '10' })) !== before;
+  },
+  'blind8-fingerprint-compared-to-latest-submission': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    await h.submit(messageBody(h, { message: 'Another key, another text.' }));
+    const again = await h.submit(messageBody(h), { key });
+    return again.status !== 202 || again.json?.id !== first.json.id;
+  },
 };
 
 /** The authoring rounds so far. */
-const ROUNDS = [1, 2, 3, 4, 5, 6, 7] as const;
+const ROUNDS = [1, 2, 3, 4, 5, 6, 7, 8] as const;
 
 /** Compile-time: a blind defect has the main registry's shape (a scorer may list both alike). */
 const asDefects: readonly Defect[] = BLIND_DEFECTS;
@@ -333,21 +447,23 @@ describe('blind defect registry', () => {
   // A blind defect caught once its misses were closed moves to the main registry with its id
   // (issue 29): what was written blind in round 1 is the two together.
   // Round 3's to 7's ids say their round (blind3- to blind7-), moved or not.
-  const roundOf = (d: { id: string }) => ('round' in d ? (d.round as number) : d.id.startsWith('blind7-') ? 7 : d.id.startsWith('blind6-') ? 6 : d.id.startsWith('blind5-') ? 5 : d.id.startsWith('blind4-') ? 4 : d.id.startsWith('blind3-') ? 3 : 1);
-  const writtenBlind = [...BLIND_DEFECTS, ...DEFECTS.filter((d) => /^blind[34567]?-/.test(d.id))];
+  const roundOf = (d: { id: string }) => ('round' in d ? (d.round as number) : d.id.startsWith('blind8-') ? 8 : d.id.startsWith('blind7-') ? 7 : d.id.startsWith('blind6-') ? 6 : d.id.startsWith('blind5-') ? 5 : d.id.startsWith('blind4-') ? 4 : d.id.startsWith('blind3-') ? 3 : 1);
+  const writtenBlind = [...BLIND_DEFECTS, ...DEFECTS.filter((d) => /^blind[345678]?-/.test(d.id))];
+  /** Rounds 1 to 7 wrote at least 40 defects each; round 8 was asked for 30. */
+  const atLeast = (round: number) => (round === 8 ? 30 : 40);
 
-  it('holds at least 40 defects per round with unique kebab-case ids prefixed blind- (blind3- to blind7- in rounds 3 to 7), apart from the main registry', () => {
-    for (const round of ROUNDS) expect(writtenBlind.filter((d) => roundOf(d) === round).length, `round ${round}`).toBeGreaterThanOrEqual(40);
+  it('holds at least 40 defects per round (30 in round 8) with unique kebab-case ids prefixed blind- (blind3- to blind8- in rounds 3 to 8), apart from the main registry', () => {
+    for (const round of ROUNDS) expect(writtenBlind.filter((d) => roundOf(d) === round).length, `round ${round}`).toBeGreaterThanOrEqual(atLeast(round));
     const ids = BLIND_DEFECTS.map((d) => d.id);
     expect(new Set(ids).size).toBe(ids.length);
     const main = new Set(DEFECTS.map((d) => d.id));
     for (const id of ids) {
-      expect(id).toMatch(/^blind[34567]?-[a-z0-9]+(-[a-z0-9]+)*$/);
+      expect(id).toMatch(/^blind[345678]?-[a-z0-9]+(-[a-z0-9]+)*$/);
       expect(main.has(id), id).toBe(false);
     }
   });
 
-  it('covers every topic with at least two defects in each round, rounds 1 to 7 only', () => {
+  it('covers every topic with at least two defects in each round, rounds 1 to 8 only', () => {
     for (const d of BLIND_DEFECTS) expect(ROUNDS, d.id).toContain(d.round);
     for (const round of ROUNDS) {
       for (const topic of TOPICS.filter((t) => t !== 'sequences')) expect(writtenBlind.filter((d) => roundOf(d) === round && d.topic === topic).length, `${topic} round ${round}`).toBeGreaterThanOrEqual(2);
