@@ -196,7 +196,6 @@ const registry = [
   // Round 8 (blind8-): written from the document and the reference alone.
   // auth-ordering
   { id: 'blind8-permission-cached-per-business', requirement: 'AUTH-PERMISSION', topic: 'auth-ordering', round: 8, description: "The authorization decision is cached per application and business, without the permission in the key: once the limited application passed a check on the business (a bulk read), its wallet read is let through (200) instead of 403 permission_denied." },
-  { id: 'blind8-malformed-authorization-400', requirement: 'AUTH-401-INVALID', topic: 'auth-ordering', round: 8, description: 'An Authorization header that is not a well-formed Bearer credential (the scheme alone, another scheme such as Basic, extra parts) is refused by the header validator with 400 validation_failed instead of 401 authentication_required.' },
   // idempotency
   { id: 'blind8-duplicate-send-guard-409', requirement: 'IDEM-SCOPE', topic: 'idempotency', round: 8, description: 'A duplicate-send guard refuses a submission under a new key whose sender, classification and recipient numbers equal an acceptance of the last ten minutes, whatever its content, with 409 idempotency_conflict: a new key is not a new operation.' },
   { id: 'blind8-replay-lookup-ignores-business', requirement: 'IDEM-SCOPE', topic: 'idempotency', round: 8, description: "The idempotency middleware, mounted before the grant check, looks a key up by application and key alone: the same key sent on a business without grant replays the first business's 202 instead of 403." },
@@ -205,39 +204,26 @@ const registry = [
   { id: 'blind8-template-submission-limit-unchecked', requirement: 'RLIM-MAX-1000', topic: 'recipient-limits', round: 8, description: 'The entry count is checked on the message path only: a template-based submission of 1001 entries is accepted (202).' },
   { id: 'blind8-repeat-counts-key-entries', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', round: 8, description: 'The limit is applied per idempotency key, counting the entries of every request made under it: the equivalent repeat of an accepted 1000-entry submission is refused with 422 recipient_limit_exceeded instead of replayed.' },
   // cursors
-  { id: 'blind8-cursor-padded-base64-read-raw', requirement: 'CUR-LIFETIME', topic: 'cursors', round: 8, description: "Cursors are standard padded base64 (ending in =) and the listing reads the cursor from the raw query string without percent-decoding: a cursor sent properly encoded (%3D) is refused with 400 validation_failed." },
   { id: 'blind8-walk-session-per-application', requirement: 'CUR-WALK', topic: 'cursors', round: 8, description: "A cursor holds only a position; the rows come from the application's walk session, the bulk it listed last: after a listing of another bulk, the fixture bulk's next page comes out of that other bulk (empty, has_more false)." },
   { id: 'blind8-cursor-next-link-url', requirement: 'CUR-WALK', topic: 'cursors', round: 8, description: 'next_cursor is the relative URL of the next page (a next-link convention), and the listing does not take that URL back as the cursor parameter: a client passing next_cursor as the cursor gets 400 validation_failed.' },
   // bulk-invariants
   { id: 'blind8-bulk-owned-by-submitting-application', requirement: 'BULK-RETRIEVE', topic: 'bulk-invariants', round: 8, description: 'Bulks are owned by the application that submitted them, not by the business: another application granted on the business with sms.bulk.read gets 404 resource_not_found for the bulk.' },
-  { id: 'blind8-outcomes-resolved-business-wide', requirement: 'BULK-OUTCOMES-BOUND', topic: 'bulk-invariants', round: 8, description: "outcomes_resolved is read from the business's delivery store without the bulk in the query: a bulk's summary counts the resolved outcomes of every bulk of the business, more than its own entries." },
   // wallet
   { id: 'blind8-wallet-refusal-cached-per-business', requirement: 'WAL-RETRIEVE', topic: 'wallet', round: 8, description: "The wallet's refusals are cached per business: after an application without wallet.balance.read was refused, the primary application's wallet read is refused too (403)." },
-  { id: 'blind8-wallet-business-id-compact', requirement: 'WAL-BUSINESS-ID', topic: 'wallet', round: 8, description: 'business_id of the balance is written in the 32-hex compact form of the ledger, hyphens removed, so it is not the business of the path.' },
   // concealment
-  { id: 'blind8-grant-refusal-names-business', requirement: 'CONC-OTHER-BUSINESS-PATH', topic: 'concealment', round: 8, description: "A friendly refusal on a business without grant names it: an existing business's 403 carries its name (detail and a business_name member) while an unknown one's does not, so the refusal tells which businesses exist." },
   { id: 'blind8-foreign-rows-query-validated-before-ownership', requirement: 'CONC-FOREIGN-LIKE-UNKNOWN', topic: 'concealment', round: 8, description: "The listing loads the bulk, then validates the query, then checks the owner: another business's bulk listed with a page size above 1000 gets 400 validation_failed while an unknown id gets 404." },
   // request-id
-  { id: 'blind8-generated-request-id-numeric-in-body', requirement: 'RID-PROBLEM-MATCH', topic: 'request-id', round: 8, description: "Generated request ids are decimal sequence numbers, and the problem writer types a numeric id as a JSON number: request_id is 1234 in the body while the header says \"1234\"." },
-  { id: 'blind8-request-id-distrusted-after-invalid', requirement: 'RID-ECHO', topic: 'request-id', round: 8, description: 'Once a client address sent an invalid X-Request-Id, its later valid ids are distrusted and replaced by generated ones instead of echoed.' },
   // problem-details
-  { id: 'blind8-object-variable-value-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'problem-details', round: 8, description: 'A template variable whose value is an object reaches the renderer, which throws: 500 internal_error instead of 400 validation_failed.' },
-  { id: 'blind8-401-oauth-error-body', requirement: 'PROB-SCHEMA', topic: 'problem-details', round: 8, description: 'The authentication layer writes its 401 body in the RFC 6750 form (error, error_description) instead of a problem: no type, title, status, detail, code or request_id.' },
   // validation
   { id: 'blind8-template-refusal-cached-per-application', requirement: 'VAL-TEMPLATE-ACTIVE', topic: 'validation', round: 8, description: "A template_not_active refusal is cached per application: after a submission with the archived template, a submission with the active template is refused with 422 template_not_active too." },
-  { id: 'blind8-template-id-looked-up-unvalidated', requirement: 'VAL-TEMPLATE-ID-FORMAT', topic: 'validation', round: 8, description: 'template_id is looked up before its format is checked, and a lookup that finds nothing answers 422 template_not_active: a template_id that is no UUIDv7 gets 422 instead of 400 validation_failed.' },
   // schemas
-  { id: 'blind8-later-page-limit-null', requirement: 'SCH-PAGINATION', topic: 'schemas', round: 8, description: 'A page fetched with a cursor reports pagination.limit null (the size travels inside the cursor), not the integer applied.' },
   { id: 'blind8-empty-listing-204', requirement: 'SCH-LISTING-ENVELOPE', topic: 'schemas', round: 8, description: 'A listing with no row to show answers 204 No Content instead of 200 with an empty data list and its pagination.' },
   // webhooks
-  { id: 'blind8-webhook-deactivated-endpoint-loses-owner', requirement: 'HOOK-OWNERSHIP', topic: 'webhooks', round: 8, description: "Soft deletion clears the endpoint's business, and the ownership check passes an endpoint without one: another business's application deactivates the endpoint again under its own business (204)." },
   { id: 'blind8-webhook-any-resource-id-204', requirement: 'HOOK-NOT-FOUND', topic: 'webhooks', round: 8, description: "The endpoint lookup falls back to the business's other resources by id: the id of one of its messages or bulks, no endpoint, is deactivated (204) instead of refused." },
   // messages
   { id: 'blind8-message-shows-latest-to-number', requirement: 'MSG-RETRIEVE', topic: 'messages', round: 8, description: "The message read joins the latest SMS sent to the message's number: after a bulk to that number, the message shows that bulk's content, template pin, times and status under its own id." },
-  { id: 'blind8-message-read-as-array', requirement: 'MSG-RETRIEVE', topic: 'messages', round: 8, description: 'The message read is a filtered query of the SMS collection: 200 with a one-element array holding the message, not the message object.' },
   // sequences
   { id: 'blind8-rows-touched-by-filter-first', requirement: 'SEQ-LISTING-CONSISTENT', topic: 'sequences', round: 8, description: 'The listing keeps a most-recently-used row cache per bulk: rows a filtered listing served come first in the next unfiltered listings, so the default order changes after a filtered listing.' },
-  { id: 'blind8-fingerprint-compared-to-latest-submission', requirement: 'SEQ-REPLAY-AFTER-ANY', topic: 'sequences', round: 8, description: "A repeat's payload is compared with the application's latest accepted payload, not with its key's: after another key's acceptance, an equivalent repeat of the first key gets 409 idempotency_conflict." },
 ] as const satisfies readonly BlindDefect[];
 
 export type BlindDefectId = (typeof registry)[number]['id'];

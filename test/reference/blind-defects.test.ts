@@ -323,7 +323,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId), { as: 'limited' });
     return (await wallet(h, 'limited')).status === 200;
   },
-  'blind8-malformed-authorization-400': async (h) => (await h.call('GET', h.paths.wallet(h.b), { as: { authorization: 'Bearer' } })).status !== 401,
   // idempotency
   'blind8-duplicate-send-guard-409': async (h) => {
     await h.submit(messageBody(h));
@@ -346,10 +345,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     return again.status !== 202 || again.json?.id !== first.json.id;
   },
   // cursors
-  'blind8-cursor-padded-base64-read-raw': async (h) => {
-    const first = (await rows(h, { limit: '10' })).json;
-    return (await rows(h, { limit: '10', cursor: first.pagination.next_cursor })).status !== 200;
-  },
   'blind8-walk-session-per-application': async (h) => {
     const first = (await rows(h, { limit: '10' })).json;
     const own = await h.submit(messageBody(h));
@@ -365,71 +360,35 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     const accepted = await h.submit(messageBody(h));
     return (await h.call('GET', h.paths.bulk(h.b, accepted.json.id), { as: 'limited' })).status !== 200;
   },
-  'blind8-outcomes-resolved-business-wide': async (h) => {
-    const accepted = await h.submit(messageBody(h));
-    await advance(h, 2000);
-    return ((await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.delivery_summary?.outcomes_resolved ?? 0) > 3;
-  },
   // wallet
   'blind8-wallet-refusal-cached-per-business': async (h) => {
     await wallet(h, 'limited');
     return (await wallet(h)).status !== 200;
   },
-  'blind8-wallet-business-id-compact': async (h) => (await wallet(h)).json.business_id !== h.b,
   // concealment
-  'blind8-grant-refusal-names-business': async (h) => {
-    const known = (await h.call('GET', h.paths.wallet(h.f.otherBusinessId))).json;
-    const unknown = (await h.call('GET', h.paths.wallet(RANDOM_V7))).json;
-    return Object.keys(known).sort().join() !== Object.keys(unknown).sort().join() || known.detail !== unknown.detail;
-  },
   'blind8-foreign-rows-query-validated-before-ownership': async (h) => (await rows(h, { limit: '5000' }, h.f.foreignBulkId)).status !== (await rows(h, { limit: '5000' }, RANDOM_V7)).status,
   // request-id
-  'blind8-generated-request-id-numeric-in-body': async (h) => typeof (await h.call('GET', h.paths.wallet(h.b), { as: 'none' })).json?.request_id !== 'string',
-  'blind8-request-id-distrusted-after-invalid': async (h) => {
-    await wallet(h, 'primary', { 'x-request-id': 'not valid!' });
-    return (await wallet(h, 'primary', { 'x-request-id': 'probe-after' })).headers.get('x-request-id') !== 'probe-after';
-  },
   // problem-details
-  'blind8-object-variable-value-500': async (h) =>
-    (await h.submit(templateBody(h, { recipients: [{ to: h.f.recipients[0], template_variables: vars(h, () => ({ nested: 'x' })) }] }))).status >= 500,
-  'blind8-401-oauth-error-body': async (h) => typeof (await h.call('GET', h.paths.wallet(h.b), { as: 'none' })).json?.code !== 'string',
   // validation
   'blind8-template-refusal-cached-per-application': async (h) => {
     await h.submit(templateBody(h, { template_id: h.f.inactiveTemplateId }));
     return (await h.submit(templateBody(h))).status !== 202;
   },
-  'blind8-template-id-looked-up-unvalidated': async (h) => (await h.submit(templateBody(h, { template_id: 'not-a-template-id' }))).status !== 400,
   // schemas
-  'blind8-later-page-limit-null': async (h) => {
-    const first = (await rows(h, { limit: '10' })).json;
-    return (await rows(h, { limit: '10', cursor: first.pagination.next_cursor })).json?.pagination?.limit !== 10;
-  },
   'blind8-empty-listing-204': async (h) => (await rows(h, { to: '+447700900999' })).status !== 200,
   // webhooks
-  'blind8-webhook-deactivated-endpoint-loses-owner': async (h) => {
-    await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId));
-    return (await h.call('DELETE', h.paths.webhook(h.f.otherBusinessId, h.f.webhookEndpointId), { as: 'other' })).status < 300;
-  },
   'blind8-webhook-any-resource-id-204': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, h.f.messageId))).status < 300,
   // messages
   'blind8-message-shows-latest-to-number': async (h) => {
     await h.submit(messageBody(h));
     return (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json?.template?.template_id !== h.f.messageTemplateId;
   },
-  'blind8-message-read-as-array': async (h) => Array.isArray((await h.call('GET', h.paths.message(h.b, h.f.messageId))).json),
   // sequences
   'blind8-rows-touched-by-filter-first': async (h) => {
     const ids = (r: Reply) => (r.json?.data ?? []).map((row: { id: string }) => row.id).join();
     const before = ids(await rows(h, { limit: '10' }));
     await rows(h, { status: 'failed', limit: '5' });
     return ids(await rows(h, { limit: '10' })) !== before;
-  },
-  'blind8-fingerprint-compared-to-latest-submission': async (h) => {
-    const key = freshKey();
-    const first = await h.submit(messageBody(h), { key });
-    await h.submit(messageBody(h, { message: 'Another key, another text.' }));
-    const again = await h.submit(messageBody(h), { key });
-    return again.status !== 202 || again.json?.id !== first.json.id;
   },
 };
 
@@ -463,10 +422,14 @@ describe('blind defect registry', () => {
     }
   });
 
+  /** Moved by the lead to the topic whose check sees it, after the round was scored: the topic it was written under. */
+  const WRITTEN_UNDER: Record<string, string> = { 'blind8-object-variable-value-500': 'problem-details' };
+  const writtenTopic = (d: { id: string; topic: string }) => WRITTEN_UNDER[d.id] ?? d.topic;
+
   it('covers every topic with at least two defects in each round, rounds 1 to 8 only', () => {
     for (const d of BLIND_DEFECTS) expect(ROUNDS, d.id).toContain(d.round);
     for (const round of ROUNDS) {
-      for (const topic of TOPICS.filter((t) => t !== 'sequences')) expect(writtenBlind.filter((d) => roundOf(d) === round && d.topic === topic).length, `${topic} round ${round}`).toBeGreaterThanOrEqual(2);
+      for (const topic of TOPICS.filter((t) => t !== 'sequences')) expect(writtenBlind.filter((d) => roundOf(d) === round && writtenTopic(d) === topic).length, `${topic} round ${round}`).toBeGreaterThanOrEqual(2);
     }
   });
 

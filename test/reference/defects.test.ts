@@ -1465,6 +1465,47 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     return accepted.json.intake === null && (!Array.isArray(listed.data) || listed.data.length !== 1);
   },
   'unknown-classification-500': async (h) => (await h.submit(messageBody(h, { classification: 'bulk' }))).status >= 500,
+  'blind8-malformed-authorization-400': async (h) => (await h.call('GET', h.paths.wallet(h.b), { as: { authorization: 'Bearer' } })).status !== 401,
+  'blind8-cursor-padded-base64-read-raw': async (h) => {
+    const first = (await rows(h, { limit: '10' })).json;
+    return (await rows(h, { limit: '10', cursor: first.pagination.next_cursor })).status !== 200;
+  },
+  'blind8-outcomes-resolved-business-wide': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    await advance(h, 2000);
+    return ((await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.delivery_summary?.outcomes_resolved ?? 0) > 3;
+  },
+  'blind8-wallet-business-id-compact': async (h) => (await wallet(h)).json.business_id !== h.b,
+  'blind8-grant-refusal-names-business': async (h) => {
+    const known = (await h.call('GET', h.paths.wallet(h.f.otherBusinessId))).json;
+    const unknown = (await h.call('GET', h.paths.wallet(RANDOM_V7))).json;
+    return Object.keys(known).sort().join() !== Object.keys(unknown).sort().join() || known.detail !== unknown.detail;
+  },
+  'blind8-generated-request-id-numeric-in-body': async (h) => typeof (await h.call('GET', h.paths.wallet(h.b), { as: 'none' })).json?.request_id !== 'string',
+  'blind8-request-id-distrusted-after-invalid': async (h) => {
+    await wallet(h, 'primary', { 'x-request-id': 'not valid!' });
+    return (await wallet(h, 'primary', { 'x-request-id': 'probe-after' })).headers.get('x-request-id') !== 'probe-after';
+  },
+  'blind8-object-variable-value-500': async (h) =>
+    (await h.submit(templateBody(h, { recipients: [{ to: h.f.recipients[0], template_variables: vars(h, () => ({ nested: 'x' })) }] }))).status >= 500,
+  'blind8-401-oauth-error-body': async (h) => typeof (await h.call('GET', h.paths.wallet(h.b), { as: 'none' })).json?.code !== 'string',
+  'blind8-template-id-looked-up-unvalidated': async (h) => (await h.submit(templateBody(h, { template_id: 'not-a-template-id' }))).status !== 400,
+  'blind8-later-page-limit-null': async (h) => {
+    const first = (await rows(h, { limit: '10' })).json;
+    return (await rows(h, { limit: '10', cursor: first.pagination.next_cursor })).json?.pagination?.limit !== 10;
+  },
+  'blind8-webhook-deactivated-endpoint-loses-owner': async (h) => {
+    await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId));
+    return (await h.call('DELETE', h.paths.webhook(h.f.otherBusinessId, h.f.webhookEndpointId), { as: 'other' })).status < 300;
+  },
+  'blind8-message-read-as-array': async (h) => Array.isArray((await h.call('GET', h.paths.message(h.b, h.f.messageId))).json),
+  'blind8-fingerprint-compared-to-latest-submission': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    await h.submit(messageBody(h, { message: 'Another key, another text.' }));
+    const again = await h.submit(messageBody(h), { key });
+    return again.status !== 202 || again.json?.id !== first.json.id;
+  },
 };
 
 describe('defect registry', () => {
