@@ -402,6 +402,8 @@ describe('problem-details (7)', () => {
       // Writes go only where a refusal follows (an unknown endpoint, an invalid body): nothing changes.
       writes: 'sends a DELETE of a random endpoint id, an invalid bulk SMS body and methods no path declares without a body, each refused',
       readsInSafe: true,
+      // Judges its own answers only: against a host it runs beside the other lanes.
+      readsNoLog: true,
     },
     async (t) => {
       // Blind defects blind-accept-xml-500 and blind-repeated-query-param-500: what the document

@@ -269,6 +269,7 @@ describe('schemas (2, 4, 9)', () => {
       maxRequests: 2,
       writes: 'submits a bulk SMS body to /sms/batches (not an operation)',
       readsInSafe: true,
+      readsNoLog: true,
     },
     async (t) => {
       const businessId = businessIdOf(t);

@@ -112,6 +112,12 @@ export interface CheckSpec {
    * check that does not, in a topic of READS_WHOLE_RUN (harness/package.ts), after its topic's other checks.
    */
   readsRun?: boolean;
+  /**
+   * In a topic of log readers, the check reads no log, only its own answers. When the checks
+   * overlap it runs early, in a lane, and its exchanges are written at its place among the readers
+   * (suites/support/lanes.ts): the readers before it see none of them, as in a sequential run.
+   */
+  readsNoLog?: true;
 }
 
 /** What every check of a topic declares besides its own (`checksFor`). */
@@ -425,6 +431,7 @@ export function checksFor(topic: Topic, options: { shared?: number; readsRun?: b
       readsRun: options.readsRun === true || spec.readsRun === true,
       ...(options.independent ? { independent: true } : {}),
       ...(spec.alone !== undefined ? { alone: spec.alone } : {}),
+      ...(spec.readsNoLog ? { early: true } : {}),
       ...(spec.timeout !== undefined ? { timeoutMs: spec.timeout } : {}),
       execute,
     }, meta);

@@ -14,7 +14,9 @@
 // - a check that declares `alone` (it reads a wallet balance around a submission) runs by itself
 //   once the lanes have run every other topic (there no lane waits for the others to drain);
 // - the checks that read the whole run's exchange log (`readsRun`: request-id, problem-details,
-//   schemas) run last, one after another, once every other check has ended.
+//   schemas) run last, one after another, once every other check has ended; a check of those
+//   topics that reads no log (`early`) runs in a lane like the others, and its held lines are
+//   written at its place among the readers, so the readers before it do not see them.
 // Each check's exchanges are held back while it runs and written to the log in check order when it
 // ends (harness/exchange-log.ts scopes), so for a seed the log is in the same order however the
 // checks overlapped, and a reader of the log sees the same exchanges as in a sequential run.
@@ -37,6 +39,8 @@ export interface Runnable {
   independent?: boolean;
   /** Why it must run with no other check running, if it must. */
   alone?: string;
+  /** Among the readers, it reads no log: it runs early in a lane, its lines written at its place. */
+  early?: boolean;
   /** Its own timeout (spec.timeout), else the run's check timeout. */
   timeoutMs?: number;
   execute(live: CheckMeta, scope: ExchangeScope): Promise<Outcome>;
@@ -156,6 +160,8 @@ class LaneRun {
   private readonly topics = new Map<string, TopicQueue>();
   private readonly alone: Planned[] = [];
   private readonly readers: Planned[] = [];
+  /** What the `early` readers left when their lane ran them, for their place among the readers. */
+  private readonly ranEarly = new Map<Planned, { outcome: Outcome; lines: string[] }>();
   private sealed = false;
   private waiting: Array<() => void> = [];
   /** Lines are written in run order: a check's lines wait for those of every check before it. */
@@ -196,8 +202,9 @@ class LaneRun {
     };
     this.planned.push(plan);
     if (runnable.readsRun) this.readers.push(plan);
-    else if (runnable.alone !== undefined) this.alone.push(plan);
-    else if (runnable.independent) {
+    if (runnable.readsRun && !runnable.early) return;
+    if (runnable.alone !== undefined) this.alone.push(plan);
+    else if (runnable.independent || runnable.early) {
       // A unit of its own, complete as soon as it is declared.
       this.topics.set(checkId, { queue: [plan], order: this.topics.size, sealed: true });
       this.wake();
@@ -266,11 +273,16 @@ class LaneRun {
     plan.resolve(outcome);
   }
 
+  /** An `early` reader: run now, its outcome and lines kept for its place among the readers. */
+  private async runEarly(plan: Planned): Promise<void> {
+    this.ranEarly.set(plan, await runOne(plan, this.options.checkTimeoutMs, true));
+  }
+
   private async lane(): Promise<void> {
     for (;;) {
       const next = this.take();
       if (next) {
-        for (const plan of next.queue) await this.runHeld(plan);
+        for (const plan of next.queue) await (plan.runnable.early && plan.runnable.readsRun ? this.runEarly(plan) : this.runHeld(plan));
         continue;
       }
       if (this.sealed) return;
@@ -290,6 +302,12 @@ class LaneRun {
       for (const plan of this.alone) await this.runHeld(plan);
       flushExchangeLog();
       for (const plan of this.readers) {
+        const early = this.ranEarly.get(plan);
+        if (early) {
+          writeExchangeLines(this.options.logPath, early.lines);
+          plan.resolve(early.outcome);
+          continue;
+        }
         // Alone and in order, writing straight to the log: a reader reads its own requests back.
         const { outcome } = await runOne(plan, this.options.checkTimeoutMs, false);
         plan.resolve(outcome);

@@ -22,6 +22,7 @@ interface Spec {
   delays: number[];
   readsRun?: boolean;
   alone?: boolean;
+  early?: boolean;
 }
 
 describe('lanes', () => {
@@ -97,6 +98,55 @@ describe('lanes', () => {
     const expected = order.flatMap((s) => s.delays.map((_, i) => `http://x/${s.id}/${i}`));
     expect(readAllExchanges(log).map((x) => x.request.url)).toEqual(expected);
     for (const meta of metas) expect(meta.durationMs).toBeGreaterThanOrEqual(0);
+  });
+
+  it('runs a reader topic\'s check that reads no log in a lane, its lines written at its place among the readers', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'lanes-'));
+    const log = join(dir, 'exchanges.jsonl');
+    resetExchangeLog(log);
+    const run = `r${Date.now()}`;
+    const specs: Spec[] = [
+      { topic: 'idempotency', id: 'i1', delays: [30, 30] },
+      { topic: 'problem-details', id: 'p1', delays: [2], readsRun: true },
+      { topic: 'problem-details', id: 'p2', delays: [5, 5, 5], readsRun: true, early: true },
+      { topic: 'problem-details', id: 'p3', delays: [2], readsRun: true },
+      { topic: 'schemas', id: 's1', delays: [2], readsRun: true },
+    ];
+    const events: string[] = [];
+    const seen = new Map<string, number>();
+    openLanes({ lanes: 2, checkTimeoutMs: 10_000, logPath: log });
+    const metas: CheckMeta[] = [];
+    for (const spec of specs) {
+      const checkId = `${spec.topic}/${run}-${spec.id}`;
+      const meta: CheckMeta = { topic: spec.topic as Topic, checkId, requirements: [], notes: [], advisories: [], evidence: [], maxRequests: spec.delays.length };
+      metas.push(meta);
+      declareRunnable(checkId, {
+        readsRun: spec.readsRun === true,
+        ...(spec.early ? { early: true } : {}),
+        execute: (_live, scope) =>
+          inExchangeScope(scope, async () => {
+            events.push(`start ${spec.id}`);
+            if (spec.readsRun && !spec.early) seen.set(spec.id, readAllExchanges(log).length);
+            for (const [i, delay] of spec.delays.entries()) {
+              await sleep(delay);
+              scope.sent++;
+              appendExchange(log, { request: { method: 'GET', url: `http://x/${spec.id}/${i}`, headers: {} }, durationMs: delay, curl: '' });
+            }
+            events.push(`end ${spec.id}`);
+            return {};
+          }),
+      }, meta);
+    }
+    sealLanes();
+    await Promise.all(metas.map((m) => laneOutcome(m.checkId)!));
+    // It ran beside the other lanes, before any reader began.
+    expect(events.indexOf('end p2')).toBeLessThan(events.indexOf('end i1'));
+    expect(events.indexOf('end p2')).toBeLessThan(events.indexOf('start p1'));
+    // A reader before it sees none of its lines, a reader after it all of them: as in a sequential run.
+    expect(Object.fromEntries(seen)).toEqual({ p1: 2, p3: 6, s1: 7 });
+    expect(readAllExchanges(log).map((x) => x.request.url)).toEqual(
+      ['i1/0', 'i1/1', 'p1/0', 'p2/0', 'p2/1', 'p2/2', 'p3/0', 's1/0'].map((u) => `http://x/${u}`),
+    );
   });
 
   it('writes the log in the order of a sequential run even when topics are declared and run in another', async () => {
