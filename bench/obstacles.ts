@@ -54,16 +54,15 @@ const OBSTACLES: Obstacle[] = [
   {
     row: /against a host .* ms away .*checks overlapped: wall time/,
     text:
-      'host run, 10 s (measured 2026-11-27T06:00Z, seed 4242, load 4 to 10, CONFORMANCE_CONCURRENCY=6): the run is bound by the requests in flight: ' +
-      'about 930 requests of about 55 ms, 6 in flight from about 1.7 to 2.4 s after the start (the CLI and preflight, vitest, its worker, ' +
-      'the tokens and the first suites loading) to the end of the lanes, then the check that runs alone (about 0.25 s), the log readers ' +
-      'one after another (about 1.5 s; their own requests go out a wave at a time) and the reports (0.25 s). The worker thread is idle ' +
-      'for two thirds of the run (--cpu-prof): it waits on the host. No lane is the bound (sequences, 91 requests one after another, ' +
-      'ends before the lanes do; a fair share of the places for it made no run faster). Requests two checks send alike are 73 extra copies: ' +
-      '12 unauthenticated (sent once on a branch: ~0.1 s, not merged), at most ~30 more shareable, the rest reads a stateful host may answer by what came before or repeats on purpose. ' +
-      'Under 10 s needs about 230 requests fewer, which only derived families trimmed where two cases provably take the same ' +
-      'rule could give, or a quieter machine. Since then (2026-11-27T10:12Z, a quiet machine, load 0.3 to 0.9): 12.1 s at about 990 requests ' +
-      '(blind round 5 added query shapes to the matrix, lax input forms and reads in flight); the wall time beyond the requests\' bound is 3.9 s.',
+      'host run, 10 s (measured 2026-11-27T18:15Z, seed 4242, load 0.8 to 4, CONFORMANCE_CONCURRENCY=10): about 0.8 s passes before ' +
+      'the first request (the CLI and preflight, vitest, its worker, the tokens), 0.3 s after the last (the reports). In between, the ' +
+      'run is bound by its longest chain, not by the requests in flight: the sequences, about 110 round trips one after another ' +
+      '(loaded and started first, and given the first freed place in flight), end at about 6.5 to 7.5 s, while the other lanes, about ' +
+      '1,000 requests 10 at a time, end near 6 s; then the two checks that read a wallet around a submission alone (0.65 s) and the ' +
+      'log readers one after another (0.7 s). A miss at this load means the sequences ran slower than 60 ms a step (a loaded machine: ' +
+      'the served host and the run share two cores). Under 9 s would need the sequences split into searches side by side, which was ' +
+      'tried and left out: two searches of one business interleave, so a defect that leaks one key\'s answer to another is then ' +
+      'caught under a rule that depends on the interleaving.',
   },
   {
     row: /bulk lifecycle/,

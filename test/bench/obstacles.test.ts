@@ -12,7 +12,7 @@ describe('obstacles of missed goals', () => {
     ]);
     expect(lines).toHaveLength(2);
     expect(lines[0]).toMatch(/^- the same run against issue 20's goal: wall time \(s\): embedded run, 4 s .*control origin/);
-    expect(lines[1]).toMatch(/: host run, 10 s .*bound by the requests in flight/);
+    expect(lines[1]).toMatch(/: host run, 10 s .*bound by its longest chain/);
   });
 
   it('labels start-up rows by command and code, tells the compiled plan from the sources, and names one obstacle once', () => {
