@@ -424,7 +424,10 @@ describe('idempotency (4.0, 4.1 rules 2-6)', () => {
       const firstId = bulkIdOf(firstUnderKey.response);
       const swapped = [...key].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
       // Each key differs from the first in one character only; the other bodies make a key taken
-      // for the first one show as a conflict, the same body as a replay.
+      // for the first one show as a conflict, the same body as a replay. The same body under the
+      // case-changed key is also a new operation with the content of a recent acceptance: a new key
+      // is a new scope, nothing to refuse as a duplicate (blind defect blind8-duplicate-send-guard-409
+      // answered it 409 idempotency_conflict).
       const variants = [
         { what: 'its letter case changed', other: swapped, repeat: body! },
         ...KEY_POSITIONS.map((n, i) => ({ what: `character ${n} changed`, other: `${key.slice(0, n - 1)}${key[n - 1] === 'k' ? 'm' : 'k'}${key.slice(n)}`, repeat: others[i]! })),

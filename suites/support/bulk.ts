@@ -118,6 +118,7 @@ export async function submitBulk(t: CheckContext, body: unknown, options: Submit
   const headers: Record<string, string> = {};
   if (options.rawBody !== undefined) headers['Content-Type'] = 'application/json';
   if (key !== null) headers['Idempotency-Key'] = key;
+  if (key !== null) sentKeys.add(key);
   Object.assign(headers, options.headers ?? {});
   const response = await t.api.send({
     method: 'POST',
@@ -129,10 +130,19 @@ export async function submitBulk(t: CheckContext, body: unknown, options: Submit
   return { response, key, body: options.rawBody ?? body };
 }
 
+/** Every Idempotency-Key this process sent: a run-scoped key not among them was never sent before. */
+const sentKeys = new Set<string>();
+
+/** A key of this run (it starts with the run id, so no earlier run sent it) not sent yet. */
+function isFreshKey(t: CheckContext, key: string | null): boolean {
+  return key !== null && key.startsWith(`${t.config.settings.runId}-`) && !sentKeys.has(key);
+}
+
 /** Submits a body the check needs accepted (a setup step); anything but 202 fails BULK-ACCEPT-202 with the evidence. */
 export async function submitAccepted(t: CheckContext, body: unknown, options: SubmitOptions = {}): Promise<Submission> {
+  const freshKey = options.key === undefined || isFreshKey(t, options.key);
   const submission = await submitBulk(t, body, options);
-  expectAccepted(t, submission.response, { freshKey: options.key === undefined });
+  expectAccepted(t, submission.response, { freshKey });
   return submission;
 }
 
