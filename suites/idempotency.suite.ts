@@ -24,6 +24,7 @@ import { forAll, generate } from './support/property.ts';
 import { advanceClock } from './support/control.ts';
 import { differences, sameResponse } from './support/replay.ts';
 import { jsonSchemaFor } from '../spec/validators.ts';
+import { randomUuidV7 } from './support/random-ids.ts';
 
 const check = checksFor('idempotency', { needs: ['businessId', 'senderId'], needsOnHost: ['recipients'] });
 
@@ -338,15 +339,46 @@ describe('idempotency (4.0, 4.1 rules 2-6)', () => {
   check(
     {
       id: 'scope-per-application',
-      title: 'The primary application POSTs under a key; the limited application POSTs the same key and body: a separate scope, so a new bulk, neither replay nor conflict',
+      title:
+        'The primary application POSTs under a key; then the same key and body on a business it has no grant on: the grant refusal (403 permission_denied, or 404 concealing it), never the replay; then the limited application POSTs the same key and body: a separate scope, so a new bulk, neither replay nor conflict',
       requirements: ['IDEM-SCOPE'],
-      needs: ['limitedApp'],
-      maxRequests: 2,
+      // A business without grant: the configured one, or a random id (no grant on it either).
+      uses: ['limitedApp', 'otherBusinessId'],
+      maxRequests: 3,
       writes: CREATES,
     },
     async (t) => {
       const body = generate(t, validBodies(t), 'scope');
       const first = await original(t, body);
+      // 4.1 rule 2: the scope is (application, business, operation, key), and 5 rule 6 puts the
+      // grant for {businessId} before anything the operation does: the key used on the run's
+      // business is unknown on a business the caller has no grant on, and the grant refuses it
+      // (blind defect blind8-replay-lookup-ignores-business looked keys up by application and key
+      // alone, before the grant, and replayed the first business's 202). Bulk submission is the only
+      // operation taking the key (4.0), so no other operation's scope is tried.
+      const otherBusiness = t.config.fixtures.otherBusinessId ?? randomUuidV7(t, 'idempotency/scope/other-business');
+      const elsewhere = (await submitBulk(t, body, { key: first.key, business: otherBusiness })).response;
+      if (expectNoServerFault(t, elsewhere, `the key of bulk ${first.id} on business ${otherBusiness} (no grant)`)) {
+        t.expect(
+          !sameResponse(first.response, elsewhere) && (bulkIdOf(elsewhere) === undefined || bulkIdOf(elsewhere) !== first.id),
+          'IDEM-SCOPE',
+          `not the replay of bulk ${first.id}: the key is in another scope on business ${otherBusiness}`,
+          describeResponse(elsewhere),
+          first.response,
+          elsewhere,
+        );
+        expectProblem(t, elsewhere, {
+          status: [403, 404],
+          // Which 403 code comes first is auth-ordering's to judge; here only the refusal counts.
+          codes: ['permission_denied', 'sender_not_authorized', 'resource_not_found'],
+          requirement: 'IDEM-SCOPE',
+          why: `5 rule 6: no grant on business ${otherBusiness}, whatever key the request carries`,
+        });
+      }
+      if (t.config.apps.limited === undefined) {
+        t.note('no limited application configured: the scope per application is not tried');
+        return;
+      }
       const other = await submitBulk(t, body, { key: first.key, as: 'limited' });
       const res = other.response;
       if (res.status === 403 || res.status === 404) {
@@ -392,7 +424,10 @@ describe('idempotency (4.0, 4.1 rules 2-6)', () => {
       const firstId = bulkIdOf(firstUnderKey.response);
       const swapped = [...key].map((c) => (c === c.toUpperCase() ? c.toLowerCase() : c.toUpperCase())).join('');
       // Each key differs from the first in one character only; the other bodies make a key taken
-      // for the first one show as a conflict, the same body as a replay.
+      // for the first one show as a conflict, the same body as a replay. The same body under the
+      // case-changed key is also a new operation with the content of a recent acceptance: a new key
+      // is a new scope, nothing to refuse as a duplicate (blind defect blind8-duplicate-send-guard-409
+      // answered it 409 idempotency_conflict).
       const variants = [
         { what: 'its letter case changed', other: swapped, repeat: body! },
         ...KEY_POSITIONS.map((n, i) => ({ what: `character ${n} changed`, other: `${key.slice(0, n - 1)}${key[n - 1] === 'k' ? 'm' : 'k'}${key.slice(n)}`, repeat: others[i]! })),

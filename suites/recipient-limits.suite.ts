@@ -9,7 +9,8 @@ import type { CheckContext } from './support/check.ts';
 import { describe } from './support/declare.ts';
 import { checksFor } from './support/check.ts';
 import { bodiesWithCount, bodyOptions, bulkIdOf, businessIdOf, createdDuring, isSandbox, sendsRealMessages, submitBulk } from './support/bulk.ts';
-import { describeResponse, expectProblem } from './support/problem.ts';
+import { describeResponse, expectProblem, isProblem } from './support/problem.ts';
+import { equalVariantsArb } from '../generators/equivalence.ts';
 import { forAll, generate } from './support/property.ts';
 import { paths } from './support/paths.ts';
 import type { RequirementId } from '../spec/requirement-ids.ts';
@@ -20,8 +21,8 @@ const check = checksFor('recipient-limits', { needs: ['businessId', 'senderId'],
 const CREATES = 'creates a bulk SMS';
 
 /** The generators' boundary case of the recipients array at `keyword`, on the given side. */
-function recipientBoundary(t: CheckContext, keyword: 'minItems' | 'maxItems', valid: boolean): fc.Arbitrary<BoundaryCase> {
-  const cases = bulkBoundaryCaseArbs(bodyOptions(t));
+function recipientBoundary(t: CheckContext, keyword: 'minItems' | 'maxItems', valid: boolean, content?: ContentKind): fc.Arbitrary<BoundaryCase> {
+  const cases = bulkBoundaryCaseArbs(bodyOptions(t, content ? { content } : {}));
   const name = Object.keys(cases).find((n) => n.startsWith(`/recipients ${keyword} `) && n.includes(valid ? 'at the bound' : 'one past'));
   if (!name) throw new Error(`the generators give no /recipients ${keyword} ${valid ? 'bound' : 'one-past'} case`);
   return cases[name]!;
@@ -29,6 +30,13 @@ function recipientBoundary(t: CheckContext, keyword: 'minItems' | 'maxItems', va
 
 /** The content kinds of a submission (4.1: exactly one of message and template_id). */
 const CONTENT_KINDS = ['message', 'template'] as const;
+type ContentKind = (typeof CONTENT_KINDS)[number];
+
+/** The content kinds the run can send: a template given the fixtures (an active template with placeholders). */
+function contentKinds(t: CheckContext): ContentKind[] {
+  const f = t.config.fixtures;
+  return CONTENT_KINDS.filter((k) => k === 'message' || (f.templateId && f.templatePlaceholders?.length));
+}
 
 /** The longest message the schema allows. */
 const MESSAGE_MAX = boundsOf('CreateSmsBulkMessageRequest').find((b) => b.pointer === '/message' && b.keyword === 'maxLength')!.limit;
@@ -124,10 +132,10 @@ describe('recipient-limits (4.1 rule 1, 8)', () => {
     {
       id: 'at-maximum-accepted',
       title:
-        'After a refused POST of 1001 entries, POST a valid bulk with exactly 1000 recipient entries, half of them one repeated number, once per content kind (a message of the longest allowed length, many SMS segments; a template, given the fixtures): 202 each (the maximum counts entries, whatever the content, the repeats or an earlier refusal)',
+        'After a refused POST of 1001 entries, POST a valid bulk with exactly 1000 recipient entries, half of them one repeated number, once per content kind (a message of the longest allowed length, many SMS segments; a template, given the fixtures): 202 each (the maximum counts entries, whatever the content, the repeats or an earlier refusal); then each again under its key, the first written otherwise (key order, white space), the next byte for byte: the original replayed (or, written otherwise, 409 idempotency_conflict), never a refusal of its size',
       requirements: ['RLIM-AT-MAX-ACCEPTED'],
-      // The over-limit submission first, then one per content kind.
-      maxRequests: 1 + CONTENT_KINDS.length,
+      // The over-limit submission first, then two per content kind (the submission and its repeat).
+      maxRequests: 1 + 2 * CONTENT_KINDS.length,
       writes: CREATES,
       embeddedOnly: { needs: 'sandbox', why: 'accepting 1000 entries would really send 1000 SMS to the allowlisted numbers' },
     },
@@ -137,8 +145,7 @@ describe('recipient-limits (4.1 rule 1, 8)', () => {
       // segments. The two submissions follow each other, so a maximum counted over a window of
       // the business's submissions refuses the second (blind defect blind-limit-rolling-window).
       const { max } = recipientCountBounds();
-      const f = t.config.fixtures;
-      const kinds = CONTENT_KINDS.filter((k) => k === 'message' || (f.templateId && f.templatePlaceholders?.length));
+      const kinds = contentKinds(t);
       // 8 sets one maximum per submission: a business that sent an over-limit submission keeps it
       // (blind defect blind7-limit-halved-after-over-limit-refusal halved it after a refusal).
       const over = await submitBulk(t, generate(t, bodiesWithCount(t, max + 1), 'at-maximum after over-limit'));
@@ -149,8 +156,27 @@ describe('recipient-limits (4.1 rule 1, 8)', () => {
         const body = generated.message === undefined ? generated : { ...generated, message: longest(generated.message) };
         const repeats = `${repeatedEntries(body)} entries to one number`;
         const what = `${content === 'message' ? `${max} entries and a message of ${[...body.message!].length} characters` : `${max} entries and a template`} (${repeats}${after})`;
-        const res = (await submitBulk(t, body)).response;
+        const first = await submitBulk(t, body);
+        const res = first.response;
         t.expect(res.status === 202, 'RLIM-AT-MAX-ACCEPTED', `202 for ${what}`, describeResponse(res), res);
+        // 4.1 rule 1 counts the entries of the request, and rules 3-4 answer a repeat from the key:
+        // a submission at the maximum is within it however often it is sent (blind defect
+        // blind8-repeat-counts-key-entries added up the entries of every request under a key and
+        // refused the repeat with 422). Written otherwise first (the form a client serialising anew
+        // sends), byte for byte next; 409 for the first is the byte-identity reading
+        // equivalent-payload-variants records.
+        const rewritten = kinds.indexOf(content) % 2 === 0;
+        const form = rewritten ? 'written otherwise' : 'byte for byte';
+        const again = (await submitBulk(t, undefined, { key: first.key, rawBody: rewritten ? generate(t, equalVariantsArb(body, { distinct: true }), `at-maximum ${content} repeat`) : JSON.stringify(body) })).response;
+        const replayed = again.status === 202 && bulkIdOf(again) !== undefined && bulkIdOf(again) === bulkIdOf(res);
+        t.expect(
+          replayed || (rewritten && isProblem(again, 409, 'idempotency_conflict')),
+          'RLIM-AT-MAX-ACCEPTED',
+          `the 202 of bulk ${bulkIdOf(res)} replayed${rewritten ? ' (or 409 idempotency_conflict)' : ''} for its repeat ${form} under its key: the same ${max} entries, within the maximum`,
+          describeResponse(again),
+          res,
+          again,
+        );
       }
     },
   );
@@ -158,16 +184,21 @@ describe('recipient-limits (4.1 rule 1, 8)', () => {
   check(
     {
       id: 'one-past-maximum-refused',
-      title: 'POST a valid bulk with 1001 recipient entries: 422 recipient_limit_exceeded, no Location, nothing created',
+      title: 'POST a valid bulk with 1001 recipient entries, once per content kind (a message; a template, given the fixtures): 422 recipient_limit_exceeded, no Location, nothing created',
       requirements: ['RLIM-MAX-1000', 'RLIM-NO-PARTIAL'],
-      maxRequests: 1,
+      maxRequests: CONTENT_KINDS.length,
       writes: CREATES,
     },
     async (t) => {
-      const c = generate(t, recipientBoundary(t, 'maxItems', false), 'one-past-maximum');
-      const { result, created } = await createdDuring(t, () => submitBulk(t, c.request.body));
-      expectProblem(t, result.response, { status: 422, codes: ['recipient_limit_exceeded'], requirement: 'RLIM-MAX-1000', why: c.name });
-      expectNothingAccepted(t, result.response, created, c.name);
+      // 8: one maximum for every submission, whichever content it carries (blind defect
+      // blind8-template-submission-limit-unchecked counted the entries on the message path only).
+      for (const content of contentKinds(t)) {
+        const c = generate(t, recipientBoundary(t, 'maxItems', false, content), `one-past-maximum ${content}`);
+        const why = `${c.name} (${content})`;
+        const { result, created } = await createdDuring(t, () => submitBulk(t, c.request.body));
+        expectProblem(t, result.response, { status: 422, codes: ['recipient_limit_exceeded'], requirement: 'RLIM-MAX-1000', why });
+        expectNothingAccepted(t, result.response, created, why);
+      }
     },
   );
 

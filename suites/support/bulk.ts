@@ -99,6 +99,8 @@ export interface SubmitOptions {
   /** Idempotency key; a fresh run-scoped key when absent. `null` sends no header at all. */
   key?: string | null;
   as?: Caller;
+  /** The business of the path; the run's business when absent. */
+  business?: string;
   headers?: Record<string, string>;
   /** Sent byte for byte (as application/json unless `headers` say otherwise) instead of `body`. */
   rawBody?: string;
@@ -111,11 +113,12 @@ export interface Submission {
 }
 
 export async function submitBulk(t: CheckContext, body: unknown, options: SubmitOptions = {}): Promise<Submission> {
-  const businessId = businessIdOf(t);
+  const businessId = options.business ?? businessIdOf(t);
   const key = options.key === undefined ? t.api.idempotencyKey() : options.key;
   const headers: Record<string, string> = {};
   if (options.rawBody !== undefined) headers['Content-Type'] = 'application/json';
   if (key !== null) headers['Idempotency-Key'] = key;
+  if (key !== null) sentKeys.add(key);
   Object.assign(headers, options.headers ?? {});
   const response = await t.api.send({
     method: 'POST',
@@ -127,10 +130,19 @@ export async function submitBulk(t: CheckContext, body: unknown, options: Submit
   return { response, key, body: options.rawBody ?? body };
 }
 
+/** Every Idempotency-Key this process sent: a run-scoped key not among them was never sent before. */
+const sentKeys = new Set<string>();
+
+/** A key of this run (it starts with the run id, so no earlier run sent it) not sent yet. */
+function isFreshKey(t: CheckContext, key: string | null): boolean {
+  return key !== null && key.startsWith(`${t.config.settings.runId}-`) && !sentKeys.has(key);
+}
+
 /** Submits a body the check needs accepted (a setup step); anything but 202 fails BULK-ACCEPT-202 with the evidence. */
 export async function submitAccepted(t: CheckContext, body: unknown, options: SubmitOptions = {}): Promise<Submission> {
+  const freshKey = options.key === undefined || isFreshKey(t, options.key);
   const submission = await submitBulk(t, body, options);
-  expectAccepted(t, submission.response);
+  expectAccepted(t, submission.response, { freshKey });
   return submission;
 }
 
@@ -147,16 +159,25 @@ export async function submitForEcho(t: CheckContext, body: BulkRequestBody, labe
     t.reading('message-markup', 'accepted', label, response);
     return { body, response };
   }
-  if (response.status !== 400 && response.status !== 422) expectAccepted(t, response);
+  if (response.status !== 400 && response.status !== 422) expectAccepted(t, response, { freshKey: true });
   t.reading('message-markup', 'refused', `${label}: ${response.status} ${problemCode(response) ?? ''}`.trim(), response);
   const fallback = { ...body, message: withoutRendererMarkup(body.message) };
   return { body: fallback, response: (await submitAccepted(t, fallback)).response };
 }
 
-/** A submission's answer the check needs to be 202; anything else fails BULK-ACCEPT-202 with the evidence. */
-export function expectAccepted(t: CheckContext, response: ApiResponse): void {
+/**
+ * A submission's answer the check needs to be 202; anything else fails BULK-ACCEPT-202 with the
+ * evidence. `freshKey`: the key was minted for this request (run-scoped, never sent before), so a
+ * 409 idempotency_conflict, a key "reused with a different payload" (7), breaks the key's scope
+ * (4.1 rule 2: each key is its own scope; blind defect blind8-duplicate-send-guard-409 refused a new
+ * key whose sender and numbers matched a recent acceptance).
+ */
+export function expectAccepted(t: CheckContext, response: ApiResponse, options: { freshKey?: boolean } = {}): void {
   if (response.status !== 202) {
     t.evidence(response);
+    if (options.freshKey && problemCode(response) === 'idempotency_conflict') {
+      t.fail('IDEM-SCOPE', '202 for a valid body under a key never sent before (a new key is a new scope: nothing to conflict with)', `${response.status} idempotency_conflict`, response);
+    }
     t.fail(
       'BULK-ACCEPT-202',
       '202 for a valid body with the authorized sender',

@@ -1506,6 +1506,24 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const again = await h.submit(messageBody(h), { key });
     return again.status !== 202 || again.json?.id !== first.json.id;
   },
+  'blind8-replay-lookup-ignores-business': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    return (await h.submit(messageBody(h), { key, business: h.f.otherBusinessId })).status !== 403;
+  },
+  'blind8-repeat-counts-key-entries': async (h) => {
+    const key = freshKey();
+    const body = messageBody(h, { recipients: many(h, 1000) });
+    const first = await h.submit(body, { key });
+    const again = await h.submit(body, { key });
+    return again.status !== 202 || again.json?.id !== first.json.id;
+  },
+  'blind8-template-submission-limit-unchecked': async (h) =>
+    (await h.submit(templateBody(h, { recipients: many(h, 1001).map((r) => ({ ...r, template_variables: vars(h, (p) => `value of ${p}`) })) }))).status < 300,
+  'blind8-duplicate-send-guard-409': async (h) => {
+    await h.submit(messageBody(h));
+    return (await h.submit(messageBody(h, { message: 'A different text to the same numbers.' }))).status !== 202;
+  },
 };
 
 describe('defect registry', () => {
