@@ -216,7 +216,6 @@ const registry = [
   { id: 'blind8-wallet-business-id-compact', requirement: 'WAL-BUSINESS-ID', topic: 'wallet', round: 8, description: 'business_id of the balance is written in the 32-hex compact form of the ledger, hyphens removed, so it is not the business of the path.' },
   // concealment
   { id: 'blind8-grant-refusal-names-business', requirement: 'CONC-OTHER-BUSINESS-PATH', topic: 'concealment', round: 8, description: "A friendly refusal on a business without grant names it: an existing business's 403 carries its name (detail and a business_name member) while an unknown one's does not, so the refusal tells which businesses exist." },
-  { id: 'blind8-foreign-rows-query-validated-before-ownership', requirement: 'CONC-FOREIGN-LIKE-UNKNOWN', topic: 'concealment', round: 8, description: "The listing loads the bulk, then validates the query, then checks the owner: another business's bulk listed with a page size above 1000 gets 400 validation_failed while an unknown id gets 404." },
   // request-id
   { id: 'blind8-generated-request-id-numeric-in-body', requirement: 'RID-PROBLEM-MATCH', topic: 'request-id', round: 8, description: "Generated request ids are decimal sequence numbers, and the problem writer types a numeric id as a JSON number: request_id is 1234 in the body while the header says \"1234\"." },
   { id: 'blind8-request-id-distrusted-after-invalid', requirement: 'RID-ECHO', topic: 'request-id', round: 8, description: 'Once a client address sent an invalid X-Request-Id, its later valid ids are distrusted and replaced by generated ones instead of echoed.' },
@@ -231,7 +230,6 @@ const registry = [
   { id: 'blind8-empty-listing-204', requirement: 'SCH-LISTING-ENVELOPE', topic: 'schemas', round: 8, description: 'A listing with no row to show answers 204 No Content instead of 200 with an empty data list and its pagination.' },
   // webhooks
   { id: 'blind8-webhook-deactivated-endpoint-loses-owner', requirement: 'HOOK-OWNERSHIP', topic: 'webhooks', round: 8, description: "Soft deletion clears the endpoint's business, and the ownership check passes an endpoint without one: another business's application deactivates the endpoint again under its own business (204)." },
-  { id: 'blind8-webhook-any-resource-id-204', requirement: 'HOOK-NOT-FOUND', topic: 'webhooks', round: 8, description: "The endpoint lookup falls back to the business's other resources by id: the id of one of its messages or bulks, no endpoint, is deactivated (204) instead of refused." },
   // messages
   { id: 'blind8-message-shows-latest-to-number', requirement: 'MSG-RETRIEVE', topic: 'messages', round: 8, description: "The message read joins the latest SMS sent to the message's number: after a bulk to that number, the message shows that bulk's content, template pin, times and status under its own id." },
   { id: 'blind8-message-read-as-array', requirement: 'MSG-RETRIEVE', topic: 'messages', round: 8, description: 'The message read is a filtered query of the SMS collection: 200 with a one-element array holding the message, not the message object.' },

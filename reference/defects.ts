@@ -538,6 +538,9 @@ const registry = [
   { id: 'unknown-classification-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'validation', description: 'The delivery route is looked up by classification before the enum is checked: a classification outside the enum finds no route and the lookup throws, 500 instead of 400 validation_failed.' },
   { id: 'number-filter-lower-hex-dropped', requirement: 'CUR-FILTER-TO', topic: 'cursors', description: 'The query decoder knows upper-case percent hex only: a number filter sent as %2b447… stays undecoded and is dropped as unreadable, so the listing holds rows of every number.' },
   { id: 'number-filter-lower-hex-literal', requirement: 'CUR-FILTER-TO', topic: 'cursors', description: 'The query decoder knows upper-case percent hex only: a number filter sent as %2b447… passes a pattern on the raw text but is compared as written, so the listing holds no row (has_more false).' },
+  // Written blind (reference/blind-defects.ts, round 8), caught once its misses were closed (issue 29): ids and round kept.
+  { id: 'blind8-foreign-rows-query-validated-before-ownership', requirement: 'CONC-FOREIGN-LIKE-UNKNOWN', topic: 'concealment', round: 8, description: "The listing loads the bulk, then validates the query, then checks the owner: another business's bulk listed with a page size above 1000 gets 400 validation_failed while an unknown id gets 404." },
+  { id: 'blind8-webhook-any-resource-id-204', requirement: 'HOOK-NOT-FOUND', topic: 'webhooks', round: 8, description: "The endpoint lookup falls back to the business's other resources by id: the id of one of its messages or bulks, no endpoint, is deactivated (204) instead of refused." },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

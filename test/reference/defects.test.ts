@@ -1465,6 +1465,8 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     return accepted.json.intake === null && (!Array.isArray(listed.data) || listed.data.length !== 1);
   },
   'unknown-classification-500': async (h) => (await h.submit(messageBody(h, { classification: 'bulk' }))).status >= 500,
+  'blind8-foreign-rows-query-validated-before-ownership': async (h) => (await rows(h, { limit: '5000' }, h.f.foreignBulkId)).status !== (await rows(h, { limit: '5000' }, RANDOM_V7)).status,
+  'blind8-webhook-any-resource-id-204': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, h.f.messageId))).status < 300,
 };
 
 describe('defect registry', () => {
