@@ -207,7 +207,6 @@ const registry = [
   // wallet
   { id: 'blind8-wallet-refusal-cached-per-business', requirement: 'WAL-RETRIEVE', topic: 'wallet', round: 8, description: "The wallet's refusals are cached per business: after an application without wallet.balance.read was refused, the primary application's wallet read is refused too (403)." },
   // concealment
-  { id: 'blind8-foreign-rows-query-validated-before-ownership', requirement: 'CONC-FOREIGN-LIKE-UNKNOWN', topic: 'concealment', round: 8, description: "The listing loads the bulk, then validates the query, then checks the owner: another business's bulk listed with a page size above 1000 gets 400 validation_failed while an unknown id gets 404." },
   // request-id
   // problem-details
   // validation
@@ -215,7 +214,6 @@ const registry = [
   // schemas
   { id: 'blind8-empty-listing-204', requirement: 'SCH-LISTING-ENVELOPE', topic: 'schemas', round: 8, description: 'A listing with no row to show answers 204 No Content instead of 200 with an empty data list and its pagination.' },
   // webhooks
-  { id: 'blind8-webhook-any-resource-id-204', requirement: 'HOOK-NOT-FOUND', topic: 'webhooks', round: 8, description: "The endpoint lookup falls back to the business's other resources by id: the id of one of its messages or bulks, no endpoint, is deactivated (204) instead of refused." },
   // messages
   { id: 'blind8-message-shows-latest-to-number', requirement: 'MSG-RETRIEVE', topic: 'messages', round: 8, description: "The message read joins the latest SMS sent to the message's number: after a bulk to that number, the message shows that bulk's content, template pin, times and status under its own id." },
   // sequences

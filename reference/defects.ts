@@ -557,6 +557,8 @@ const registry = [
   { id: 'blind8-repeat-counts-key-entries', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', round: 8, description: 'The limit is applied per idempotency key, counting the entries of every request made under it: the equivalent repeat of an accepted 1000-entry submission is refused with 422 recipient_limit_exceeded instead of replayed.' },
   { id: 'blind8-template-submission-limit-unchecked', requirement: 'RLIM-MAX-1000', topic: 'recipient-limits', round: 8, description: 'The entry count is checked on the message path only: a template-based submission of 1001 entries is accepted (202).' },
   { id: 'blind8-duplicate-send-guard-409', requirement: 'IDEM-SCOPE', topic: 'idempotency', round: 8, description: 'A duplicate-send guard refuses a submission under a new key whose sender, classification and recipient numbers equal an acceptance of the last ten minutes, whatever its content, with 409 idempotency_conflict: a new key is not a new operation.' },
+  { id: 'blind8-foreign-rows-query-validated-before-ownership', requirement: 'CONC-FOREIGN-LIKE-UNKNOWN', topic: 'concealment', round: 8, description: "The listing loads the bulk, then validates the query, then checks the owner: another business's bulk listed with a page size above 1000 gets 400 validation_failed while an unknown id gets 404." },
+  { id: 'blind8-webhook-any-resource-id-204', requirement: 'HOOK-NOT-FOUND', topic: 'webhooks', round: 8, description: "The endpoint lookup falls back to the business's other resources by id: the id of one of its messages or bulks, no endpoint, is deactivated (204) instead of refused." },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

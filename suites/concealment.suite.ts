@@ -7,11 +7,12 @@ import { describe } from './support/declare.ts';
 import { checksFor, type CheckContext } from './support/check.ts';
 import { paths } from './support/paths.ts';
 import { codeOf, describeResponse, expectProblem } from './support/problem.ts';
-import { compareAnswers, describeDifference } from './support/answers.ts';
+import { compareAnswers, describeDifference, shapeDifferences } from './support/answers.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
 import { declareMatrixColumns } from './support/matrix-run.ts';
 import { RESOURCE_FIXTURES, isolationOf, matrixRows, pathOf, type MatrixRow } from './support/authorization.ts';
-import { integerEnds, listingOf, pageFollows, queryBoundaries, queryShown, sentName, valueNamed } from './support/listings.ts';
+import { integerEnds, invalidQueryValue, listingOf, pageFollows, queryBoundaries, queryShown, sentName, valueNamed } from './support/listings.ts';
+import { allInWaves } from './support/waves.ts';
 
 /** The listing of the spec whose path names a resource (4.3: a bulk's recipient rows). */
 const LISTING = matrixRows().find((r) => r.lists && r.resourceParam !== undefined);
@@ -46,6 +47,9 @@ function rowsOf(body: unknown): Array<Record<string, unknown> & { id: string }> 
 
 /** Whether an item holds a filter's value under the filter's field (`to`; `status`: `submission_status` or `delivery_status`). */
 const holds = (item: Record<string, unknown>, filter: string, value: string) => Object.entries(item).some(([k, v]) => (k === filter || k.endsWith(`_${filter}`)) && String(v) === value);
+
+/** The reads of the spec whose path names a resource by id and that take query parameters (4.3: a bulk's recipient rows). */
+const QUERIED_READS = matrixRows().filter((r) => !r.writes && r.resourceParam !== undefined && RESOURCE_FIXTURES[r.resourceParam] !== undefined && r.query.length > 0);
 
 /** The reads of the spec whose path names a bulk SMS (the bulk's own isolation rule, 5). */
 const BULK_READS = matrixRows().filter((r) => !r.writes && r.resourceParam !== undefined && isolationOf(r.resourceParam) === 'CONC-CROSS-BUSINESS-BULK');
@@ -260,6 +264,69 @@ describe('concealment (4.4, 5.8)', () => {
         t.advise(`an existing bulk of another business and a nonexistent bulk are answered differently: ${hard.map(describeDifference).join('; ')}`);
       }
       t.note(`another business's bulk answered with ${describeResponse(foreign)}${answers.length > 0 ? `; ${answers.join('; ')}` : ''}`);
+    },
+  );
+
+  check(
+    {
+      id: 'foreign-like-unknown-invalid-query',
+      title:
+        "Every read of the spec naming a resource by id and taking query parameters, by another business's id and by an id that exists nowhere under the caller's business, each query parameter at one value its schema refuses (above the maximum, below the minimum, outside the enum or pattern, too short): both refused (400, 403 or 404), never 2xx, and answered alike (status, code, problem members)",
+      requirements: ['CONC-FOREIGN-LIKE-UNKNOWN', 'CONC-SAME-AS-MISSING', 'CONC-UNKNOWN-OBJECT', ...new Set(QUERIED_READS.map((r) => isolationOf(r.resourceParam)))],
+      needs: ['businessId'],
+      uses: [...new Set(QUERIED_READS.map((r) => RESOURCE_FIXTURES[r.resourceParam!]!.foreign))],
+      // The foreign id and an unknown one, once per query parameter.
+      maxRequests: QUERIED_READS.reduce((n, r) => n + 2 * r.query.length, 0),
+    },
+    async (t) => {
+      // Blind defect blind8-foreign-rows-query-validated-before-ownership: a read that loads the
+      // object, validates the query, then checks the owner refuses another business's object 400
+      // and an unknown one 404, which tells the caller the object exists (5). The order of
+      // validation and ownership is open, so each answer may be 400; the two must be alike.
+      const businessId = t.fixture('businessId');
+      const cases: Array<{ row: MatrixRow; foreignId: string; unknownId: string; name: string; value: string; what: string }> = [];
+      for (const row of QUERIED_READS) {
+        const kind = row.resourceParam!;
+        const foreignId = t.config.fixtures[RESOURCE_FIXTURES[kind]!.foreign] as string | undefined;
+        if (!foreignId) {
+          t.note(`${row.operation} not sent: no fixture names another business's ${kind}`);
+          continue;
+        }
+        const unknownId = randomUuidV7(t, `concealment/invalid-query/${row.operation}`);
+        for (const q of row.query) {
+          const invalid = invalidQueryValue(q.schema);
+          if (!invalid) {
+            t.note(`${row.operation} ?${q.name}: its schema refuses no value`);
+            continue;
+          }
+          cases.push({ row, foreignId, unknownId, name: q.name, value: invalid.value, what: `${queryShown(q.name, invalid.value)} (${invalid.breaks})` });
+        }
+      }
+      if (cases.length === 0) t.skip("no read naming a resource with query parameters could be sent with another business's id", 'not-observable');
+      const send = (c: (typeof cases)[number], id: string) => t.api.send({ method: 'GET', path: pathOf(c.row, businessId, id), query: [[sentName(t, c.name), c.value]] });
+      const answers = await allInWaves(t, cases.flatMap((c) => [{ c, id: c.foreignId }, { c, id: c.unknownId }]), ({ c, id }) => send(c, id));
+      const differences: Array<{ c: (typeof cases)[number]; foreign: ApiResponse; unknown: ApiResponse; diffs: string[] }> = [];
+      for (const [i, c] of cases.entries()) {
+        const foreign = answers[2 * i]!;
+        const unknown = answers[2 * i + 1]!;
+        for (const [res, requirement, whose] of [[foreign, isolationOf(c.row.resourceParam), "another business's"], [unknown, 'CONC-UNKNOWN-OBJECT', 'an unknown']] as const) {
+          expectProblem(t, res, { status: [400, 403, 404], codes: ['resource_not_found', 'permission_denied', 'validation_failed'], requirement, why: `5, 7: ${c.row.operation} of ${whose} ${c.row.resourceParam}, ${c.what}` });
+        }
+        const diffs = shapeDifferences(foreign, unknown);
+        if (diffs.length > 0) differences.push({ c, foreign, unknown, diffs });
+      }
+      t.note(cases.map((c, i) => `${c.row.operation} ${c.what}: ${describeResponse(answers[2 * i]!)}${differences.some((d) => d.c === c) ? ` (unknown id: ${describeResponse(answers[2 * i + 1]!)})` : ''}`).join('; '));
+      const first = differences[0];
+      if (first) {
+        const { c, foreign, unknown, diffs } = first;
+        t.fail(
+          c.row.concealsExistence ? 'CONC-SAME-AS-MISSING' : 'CONC-FOREIGN-LIKE-UNKNOWN',
+          `another business's ${c.row.resourceParam} answered like one that exists nowhere (${describeResponse(unknown)}), ${c.what}`,
+          `${c.row.operation} ${c.what}: ${diffs.join('; ')}${differences.length > 1 ? ` (and ${differences.length - 1} more parameters)` : ''}`,
+          foreign,
+          unknown,
+        );
+      }
     },
   );
 

@@ -11,7 +11,7 @@ import { paths } from './support/paths.ts';
 import { describeResponse, expectNoServerFault, expectProblem, problemViolations, viewOfApiResponse } from './support/problem.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
 import { spendFixture, spentReason, spentRecord } from './support/spend.ts';
-import { afterWriteCost, writeRowOn } from './support/authorization.ts';
+import { RESOURCE_FIXTURES, afterWriteCost, resourceKinds, writeRowOn } from './support/authorization.ts';
 import { runMatrixAfterWrite } from './support/matrix-run.ts';
 
 const isSuccess = (res: ApiResponse) => res.status >= 200 && res.status < 300;
@@ -23,6 +23,9 @@ const DEACTIVATES = 'deactivates a webhook endpoint';
 
 /** The authorization matrix's row of the configured endpoint's kind: its deactivation. */
 const DEACTIVATION = writeRowOn('webhookEndpointId');
+
+/** The other kinds of object the spec's paths name by id (a message, a bulk SMS): the business's own ids of them are no endpoint ids. */
+const OTHER_KINDS = resourceKinds().filter((kind) => kind !== DEACTIVATION.resourceParam && RESOURCE_FIXTURES[kind] !== undefined);
 
 /** Against a real host the client deactivates nothing but the configured endpoint (harness/safety.ts). */
 const ONLY_CONFIGURED = 'against a real host the run only ever sends DELETE for the configured endpoint';
@@ -117,10 +120,11 @@ describe('webhooks (3.4, 4.6)', () => {
   check(
     {
       id: 'random-endpoint-404',
-      title: "DELETE an endpoint id that exists nowhere, though all but its random tail is the configured endpoint's: 404 resource_not_found, the endpoint stays active",
+      title: "DELETE an endpoint id that exists nowhere, though all but its random tail is the configured endpoint's, then the business's own id of each other kind of object the spec's paths name (its message, its bulk SMS): 404 resource_not_found, the endpoint stays active",
       requirements: ['HOOK-NOT-FOUND'],
       needs: ['businessId', 'webhookEndpointId'],
-      maxRequests: 1,
+      uses: OTHER_KINDS.map((kind) => RESOURCE_FIXTURES[kind]!.own),
+      maxRequests: 1 + OTHER_KINDS.length,
       writes: DEACTIVATES,
       embeddedOnly: { needs: 'sandbox', why: `deactivating a random endpoint id: ${ONLY_CONFIGURED}` },
     },
@@ -136,6 +140,15 @@ describe('webhooks (3.4, 4.6)', () => {
       // A host that deactivates on this request has spent the endpoint: later runs must not meet it as active.
       if (isSuccess(res)) spendFixture(t, 'webhookEndpointId', endpointId);
       expectProblem(t, res, { status: 404, codes: ['resource_not_found'], requirement: 'HOOK-NOT-FOUND', why: `4.6: no endpoint ${unknown} (the configured one is ${endpointId})` });
+      // Blind defect blind8-webhook-any-resource-id-204: a lookup falling back to the business's other
+      // objects by id deactivates (or pretends to) an id that names no endpoint; each is one the
+      // target itself issued, so none is random.
+      for (const kind of OTHER_KINDS) {
+        const id = t.config.fixtures[RESOURCE_FIXTURES[kind]!.own] as string | undefined;
+        if (!id || id.toLowerCase() === endpointId.toLowerCase()) continue;
+        const other = await t.api.send({ method: 'DELETE', path: paths.webhookEndpoint(businessId, id) });
+        expectProblem(t, other, { status: 404, codes: ['resource_not_found'], requirement: 'HOOK-NOT-FOUND', why: `4.6: ${id}, the business's ${kind}, names no endpoint` });
+      }
     },
   );
 

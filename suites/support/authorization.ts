@@ -111,10 +111,10 @@ export function matrixRows(doc: OpenApiDocument = openapi): MatrixRow[] {
  * A path parameter not listed here still gets its unknown and malformed cells; its own and
  * foreign cells say which variable would name one.
  */
-export const RESOURCE_FIXTURES: Record<string, { own: keyof Fixtures; foreign: keyof Fixtures; isolation?: RequirementId }> = {
+export const RESOURCE_FIXTURES: Record<string, { own: keyof Fixtures; foreign: keyof Fixtures; isolation?: RequirementId; notFound?: RequirementId }> = {
   bulkMessageId: { own: 'expiredCursorBulkId', foreign: 'foreignBulkId', isolation: 'CONC-CROSS-BUSINESS-BULK' },
-  messageId: { own: 'messageId', foreign: 'foreignMessageId', isolation: 'CONC-CROSS-BUSINESS-MESSAGE' },
-  endpointId: { own: 'webhookEndpointId', foreign: 'foreignWebhookEndpointId' },
+  messageId: { own: 'messageId', foreign: 'foreignMessageId', isolation: 'CONC-CROSS-BUSINESS-MESSAGE', notFound: 'MSG-NOT-FOUND' },
+  endpointId: { own: 'webhookEndpointId', foreign: 'foreignWebhookEndpointId', notFound: 'HOOK-NOT-FOUND' },
 };
 
 /**
@@ -123,6 +123,14 @@ export const RESOURCE_FIXTURES: Record<string, { own: keyof Fixtures; foreign: k
  */
 export function isolationOf(kind: string | undefined): RequirementId {
   return (kind ? RESOURCE_FIXTURES[kind]?.isolation : undefined) ?? 'CONC-FOREIGN-OBJECT';
+}
+
+/**
+ * The rule an id that names no object of a kind breaks when it is served: the kind's own not-found
+ * rule (4.4 a message, 4.6 an endpoint's deactivation), the general one (7) for any other kind.
+ */
+export function notFoundOf(kind: string | undefined): RequirementId {
+  return (kind ? RESOURCE_FIXTURES[kind]?.notFound : undefined) ?? 'CONC-UNKNOWN-OBJECT';
 }
 
 /** Every kind of resource id the spec's paths name (their path parameters besides the business), in the spec's order. */
@@ -406,11 +414,13 @@ function unshapedExpectation(row: MatrixRow, caller: CallerKind, object: MatrixO
     return { kind: 'refusal', accepted: [NOT_FOUND, DENIED], requirement: 'CONC-FOREIGN-OBJECT', text: `404 resource_not_found or 403: an id another business's listing showed is no ${row.resourceParam} of this business, never 2xx` };
   }
   if (object.idKind) {
-    // Another kind's id names no object of this one: an unknown id's answer; another business's, under its rule.
+    // Another kind's id names no object of this one: an unknown id's answer, under the row's own
+    // not-found rule (blind8-webhook-any-resource-id-204: a message id deactivated as an endpoint);
+    // another business's, under its rule.
     return {
       kind: 'refusal',
       accepted: [NOT_FOUND, DENIED],
-      requirement: object.resource === 'own' ? 'CONC-UNKNOWN-OBJECT' : isolationOf(object.idKind),
+      requirement: object.resource === 'own' ? notFoundOf(row.resourceParam) : isolationOf(object.idKind),
       text: `404 resource_not_found (or 403) as for an unknown id: a ${object.idKind} is no ${row.resourceParam}, never 2xx`,
     };
   }

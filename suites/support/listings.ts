@@ -4,6 +4,7 @@
 // that no fixture names (its bulk's rows). Each owner lists once per run, shared by every check.
 import type { ApiResponse } from '../../harness/client.ts';
 import type { SuiteConfig } from '../../core/model.ts';
+import type { JsonSchema } from '../../spec/contract.ts';
 import type { CheckContext } from './check.ts';
 import { describeResponse } from './problem.ts';
 import { RESOURCE_FIXTURES, pathOf, type MatrixRow } from './authorization.ts';
@@ -138,6 +139,28 @@ export async function queryBoundaries(t: CheckContext, row: MatrixRow, name: str
   if (ends.length > 0) return { values: ends.map(String) };
   const { value, missing } = await queryValue(t, row, name);
   return value === undefined ? { values: [], ...(missing ? { missing } : {}) } : { values: [value] };
+}
+
+/**
+ * One value a query parameter's schema refuses, with what it breaks: an integer one past its maximum
+ * (else one under its minimum, else no number at all); a string outside its enum or pattern, else
+ * shorter than its minimum length or longer than its maximum. Undefined when the schema refuses nothing.
+ */
+export function invalidQueryValue(schema: JsonSchema): { value: string; breaks: string } | undefined {
+  if (schema.type === 'integer' || schema.type === 'number') {
+    if (typeof schema.maximum === 'number') return { value: String(schema.maximum + 1), breaks: 'above the maximum' };
+    if (typeof schema.minimum === 'number') return { value: String(schema.minimum - 1), breaks: 'below the minimum' };
+    return { value: 'not-a-number', breaks: 'not a number' };
+  }
+  if (schema.type !== 'string') return undefined;
+  const pattern = typeof schema.pattern === 'string' ? new RegExp(schema.pattern, 'u') : undefined;
+  if (Array.isArray(schema.enum) || pattern) {
+    const value = ['not-a-value', 'x'].find((v) => !(Array.isArray(schema.enum) && schema.enum.includes(v)) && !pattern?.test(v));
+    if (value !== undefined) return { value, breaks: Array.isArray(schema.enum) ? 'outside the enum' : 'outside the pattern' };
+  }
+  if (typeof schema.minLength === 'number' && schema.minLength > 0) return { value: '', breaks: 'shorter than the minimum length' };
+  if (typeof schema.maxLength === 'number') return { value: 'x'.repeat(schema.maxLength + 1), breaks: 'longer than the maximum length' };
+  return undefined;
 }
 
 /** Whether a listing page says another page follows (2.6: `has_more` true, or a next cursor offered), wherever it sits. */

@@ -438,7 +438,7 @@ const COLUMNS: Record<CallerKind, { needs: Need[]; expects: string; requirements
   primary: {
     needs: ['primaryApp'],
     expects: "2xx on its own objects; 403 or 404 on another business's, never 2xx; 404 for an unknown id",
-    requirements: ['CONC-FOREIGN-OBJECT', 'CONC-UNKNOWN-OBJECT', 'CONC-OTHER-BUSINESS-PATH', 'CONC-SAME-AS-MISSING', 'CONC-NO-FOREIGN-DATA', 'VAL-PATH-UUIDV7', 'HOOK-OWNERSHIP', 'HOOK-FORBIDDEN', 'CONC-FOREIGN-LIKE-UNKNOWN', 'CONC-UNIFORM', 'CONC-CROSS-BUSINESS-BULK', 'CONC-CROSS-BUSINESS-MESSAGE'],
+    requirements: ['CONC-FOREIGN-OBJECT', 'CONC-UNKNOWN-OBJECT', 'CONC-OTHER-BUSINESS-PATH', 'CONC-SAME-AS-MISSING', 'CONC-NO-FOREIGN-DATA', 'VAL-PATH-UUIDV7', 'HOOK-OWNERSHIP', 'HOOK-FORBIDDEN', 'CONC-FOREIGN-LIKE-UNKNOWN', 'CONC-UNIFORM', 'CONC-CROSS-BUSINESS-BULK', 'CONC-CROSS-BUSINESS-MESSAGE', 'HOOK-NOT-FOUND', 'MSG-NOT-FOUND'],
   },
   limited: {
     needs: ['limitedApp'],

@@ -145,6 +145,11 @@ describe('expected class of a cell (section 5: token, grant, permission, ownersh
     expect(expectationOf(bulk, 'primary', ofKind('messageId', 'own'))).toMatchObject({ kind: 'refusal', requirement: 'CONC-UNKNOWN-OBJECT' });
     expect(expectationOf(rowNamed('getSmsMessage'), 'primary', objectsFor(rowNamed('getSmsMessage')).find((o) => o.idKind === 'bulkMessageId' && o.resource === 'other')!).requirement).toBe('CONC-CROSS-BUSINESS-BULK');
     expect(expectationOf(bulk, 'primary', ofKind('endpointId', 'other')).requirement).toBe('CONC-FOREIGN-OBJECT');
+    // The caller's own id of another kind breaks the row's own not-found rule where its kind has one (4.4, 4.6).
+    const ownOfKind = (operation: string, idKind: string) => expectationOf(rowNamed(operation), 'primary', objectsFor(rowNamed(operation)).find((o) => o.idKind === idKind && o.resource === 'own')!).requirement;
+    expect(ownOfKind('getSmsMessage', 'bulkMessageId')).toBe('MSG-NOT-FOUND');
+    expect(ownOfKind('deactivateWebhookEndpoint', 'messageId')).toBe('HOOK-NOT-FOUND');
+    expect(ownOfKind('deactivateWebhookEndpoint', 'bulkMessageId')).toBe('HOOK-NOT-FOUND');
     // Only the primary application's column sends them: which table a lookup reads does not depend on the caller.
     for (const { kind } of CALLERS) expect(leftOut(kind, ofKind('messageId', 'other')) === undefined, kind).toBe(kind === 'primary');
   });
