@@ -265,22 +265,54 @@ describe('requests', () => {
   });
 
   it('gives a freed place to the chain with the fewest in flight, not to the earliest waiting', async () => {
+    // The server answers a request only when the test says so: which request takes a freed place is
+    // then told by what arrives next, whatever the machine's load.
     const arrived: string[] = [];
+    const waiting = new Map<string, () => void>();
     const server = createServer((req, res) => {
-      arrived.push(new URL(req.url ?? '/', 'http://x').searchParams.get('n') ?? '');
-      setTimeout(() => res.end('{}'), 40);
+      const n = new URL(req.url ?? '/', 'http://x').searchParams.get('n') ?? '';
+      arrived.push(n);
+      waiting.set(n, () => res.end('{}'));
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const api = createApiClient(suiteConfigFor({ baseUrl: origin, tokenUrl: `${origin}/t` }, { settings: { concurrency: 2 } }));
     const get = (n: string) => api.send({ method: 'GET', path: '/v1/x', query: { n }, as: 'none' });
+    const arrivals = async (count: number) => {
+      while (arrived.length < count) await new Promise((resolve) => setTimeout(resolve, 5));
+      return arrived.slice(0, count);
+    };
+    const answer = (n: string) => waiting.get(n)!();
+    const queued = () => new Promise((resolve) => setTimeout(resolve, 300)); // every request sent reaches the queue
+
     // Two places. Check A sends a wave of four, check B one request after it: B's goes out with the
-    // first freed place, not after the whole wave (FIFO would make it fifth).
-    await Promise.all([inExchangeScope({ sent: 0 }, () => Promise.all(['a1', 'a2', 'a3', 'a4'].map(get))), inExchangeScope({ sent: 0 }, () => get('b1'))]);
-    expect(arrived.splice(0)).toEqual(['a1', 'a2', 'b1', 'a3', 'a4']);
+    // first freed place, not after the whole wave (first come, first served would make it fifth).
+    const wave = inExchangeScope({ sent: 0 }, () => Promise.all(['a1', 'a2', 'a3', 'a4'].map(get)));
+    const one = inExchangeScope({ sent: 0 }, () => get('b1'));
+    expect((await arrivals(2)).sort()).toEqual(['a1', 'a2']);
+    await queued();
+    answer('a1');
+    expect((await arrivals(3))[2]).toBe('b1');
+    answer('a2');
+    expect((await arrivals(4))[3]).toBe('a3');
+    answer('b1');
+    expect((await arrivals(5))[4]).toBe('a4');
+    answer('a3');
+    answer('a4');
+    await Promise.all([wave, one]);
+
     // Within one check, its requests go out in the order they were sent.
-    await inExchangeScope({ sent: 0 }, () => Promise.all([Promise.all(['x1', 'x2', 'x3'].map(get)), get('y1')]));
-    expect(arrived.splice(0)).toEqual(['x1', 'x2', 'x3', 'y1']);
+    arrived.length = 0;
+    const mine = inExchangeScope({ sent: 0 }, () => Promise.all([Promise.all(['x1', 'x2', 'x3'].map(get)), get('y1')]));
+    expect((await arrivals(2)).sort()).toEqual(['x1', 'x2']);
+    await queued();
+    answer('x1');
+    expect((await arrivals(3))[2]).toBe('x3');
+    answer('x2');
+    expect((await arrivals(4))[3]).toBe('y1');
+    answer('x3');
+    answer('y1');
+    await mine;
     await api.close();
     server.close();
   });
