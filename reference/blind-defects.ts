@@ -206,7 +206,6 @@ const registry = [
   { id: 'blind8-repeat-counts-key-entries', requirement: 'RLIM-AT-MAX-ACCEPTED', topic: 'recipient-limits', round: 8, description: 'The limit is applied per idempotency key, counting the entries of every request made under it: the equivalent repeat of an accepted 1000-entry submission is refused with 422 recipient_limit_exceeded instead of replayed.' },
   // cursors
   { id: 'blind8-cursor-padded-base64-read-raw', requirement: 'CUR-LIFETIME', topic: 'cursors', round: 8, description: "Cursors are standard padded base64 (ending in =) and the listing reads the cursor from the raw query string without percent-decoding: a cursor sent properly encoded (%3D) is refused with 400 validation_failed." },
-  { id: 'blind8-walk-session-per-application', requirement: 'CUR-WALK', topic: 'cursors', round: 8, description: "A cursor holds only a position; the rows come from the application's walk session, the bulk it listed last: after a listing of another bulk, the fixture bulk's next page comes out of that other bulk (empty, has_more false)." },
   { id: 'blind8-cursor-next-link-url', requirement: 'CUR-WALK', topic: 'cursors', round: 8, description: 'next_cursor is the relative URL of the next page (a next-link convention), and the listing does not take that URL back as the cursor parameter: a client passing next_cursor as the cursor gets 400 validation_failed.' },
   // bulk-invariants
   { id: 'blind8-bulk-owned-by-submitting-application', requirement: 'BULK-RETRIEVE', topic: 'bulk-invariants', round: 8, description: 'Bulks are owned by the application that submitted them, not by the business: another application granted on the business with sms.bulk.read gets 404 resource_not_found for the bulk.' },
@@ -236,7 +235,6 @@ const registry = [
   { id: 'blind8-message-shows-latest-to-number', requirement: 'MSG-RETRIEVE', topic: 'messages', round: 8, description: "The message read joins the latest SMS sent to the message's number: after a bulk to that number, the message shows that bulk's content, template pin, times and status under its own id." },
   { id: 'blind8-message-read-as-array', requirement: 'MSG-RETRIEVE', topic: 'messages', round: 8, description: 'The message read is a filtered query of the SMS collection: 200 with a one-element array holding the message, not the message object.' },
   // sequences
-  { id: 'blind8-rows-touched-by-filter-first', requirement: 'SEQ-LISTING-CONSISTENT', topic: 'sequences', round: 8, description: 'The listing keeps a most-recently-used row cache per bulk: rows a filtered listing served come first in the next unfiltered listings, so the default order changes after a filtered listing.' },
   { id: 'blind8-fingerprint-compared-to-latest-submission', requirement: 'SEQ-REPLAY-AFTER-ANY', topic: 'sequences', round: 8, description: "A repeat's payload is compared with the application's latest accepted payload, not with its key's: after another key's acceptance, an equivalent repeat of the first key gets 409 idempotency_conflict." },
 ] as const satisfies readonly BlindDefect[];
 

@@ -350,12 +350,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     const first = (await rows(h, { limit: '10' })).json;
     return (await rows(h, { limit: '10', cursor: first.pagination.next_cursor })).status !== 200;
   },
-  'blind8-walk-session-per-application': async (h) => {
-    const first = (await rows(h, { limit: '10' })).json;
-    const own = await h.submit(messageBody(h));
-    await rows(h, {}, own.json.id);
-    return (await rows(h, { limit: '10', cursor: first.pagination.next_cursor })).json?.data?.length !== 10;
-  },
   'blind8-cursor-next-link-url': async (h) => {
     const first = (await rows(h, { limit: '10' })).json;
     return (await rows(h, { limit: '10', cursor: first.pagination.next_cursor })).status !== 200;
@@ -418,12 +412,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   },
   'blind8-message-read-as-array': async (h) => Array.isArray((await h.call('GET', h.paths.message(h.b, h.f.messageId))).json),
   // sequences
-  'blind8-rows-touched-by-filter-first': async (h) => {
-    const ids = (r: Reply) => (r.json?.data ?? []).map((row: { id: string }) => row.id).join();
-    const before = ids(await rows(h, { limit: '10' }));
-    await rows(h, { status: 'failed', limit: '5' });
-    return ids(await rows(h, { limit: '10' })) !== before;
-  },
   'blind8-fingerprint-compared-to-latest-submission': async (h) => {
     const key = freshKey();
     const first = await h.submit(messageBody(h), { key });

@@ -1465,6 +1465,18 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     return accepted.json.intake === null && (!Array.isArray(listed.data) || listed.data.length !== 1);
   },
   'unknown-classification-500': async (h) => (await h.submit(messageBody(h, { classification: 'bulk' }))).status >= 500,
+  'blind8-walk-session-per-application': async (h) => {
+    const first = (await rows(h, { limit: '10' })).json;
+    const own = await h.submit(messageBody(h));
+    await rows(h, {}, own.json.id);
+    return (await rows(h, { limit: '10', cursor: first.pagination.next_cursor })).json?.data?.length !== 10;
+  },
+  'blind8-rows-touched-by-filter-first': async (h) => {
+    const ids = (r: Reply) => (r.json?.data ?? []).map((row: { id: string }) => row.id).join();
+    const before = ids(await rows(h, { limit: '10' }));
+    await rows(h, { status: 'failed', limit: '5' });
+    return ids(await rows(h, { limit: '10' })) !== before;
+  },
 };
 
 describe('defect registry', () => {
