@@ -235,6 +235,7 @@ const registry = [
   { id: 'blind8-message-shows-latest-to-number', requirement: 'MSG-RETRIEVE', topic: 'messages', round: 8, description: "The message read joins the latest SMS sent to the message's number: after a bulk to that number, the message shows that bulk's content, template pin, times and status under its own id." },
   { id: 'blind8-message-read-as-array', requirement: 'MSG-RETRIEVE', topic: 'messages', round: 8, description: 'The message read is a filtered query of the SMS collection: 200 with a one-element array holding the message, not the message object.' },
   // sequences
+  { id: 'blind8-rows-touched-by-filter-first', requirement: 'SEQ-LISTING-CONSISTENT', topic: 'sequences', round: 8, description: 'The listing keeps a most-recently-used row cache per bulk: rows a filtered listing served come first in the next unfiltered listings, so the default order changes after a filtered listing.' },
   { id: 'blind8-fingerprint-compared-to-latest-submission', requirement: 'SEQ-REPLAY-AFTER-ANY', topic: 'sequences', round: 8, description: "A repeat's payload is compared with the application's latest accepted payload, not with its key's: after another key's acceptance, an equivalent repeat of the first key gets 409 idempotency_conflict." },
 ] as const satisfies readonly BlindDefect[];
 

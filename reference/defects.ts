@@ -540,7 +540,6 @@ const registry = [
   { id: 'number-filter-lower-hex-literal', requirement: 'CUR-FILTER-TO', topic: 'cursors', description: 'The query decoder knows upper-case percent hex only: a number filter sent as %2b447… passes a pattern on the raw text but is compared as written, so the listing holds no row (has_more false).' },
   // Written blind (reference/blind-defects.ts, round 8), caught once its misses were closed (issue 29): ids and round kept.
   { id: 'blind8-walk-session-per-application', requirement: 'CUR-WALK', topic: 'cursors', round: 8, description: "A cursor holds only a position; the rows come from the application's walk session, the bulk it listed last: after a listing of another bulk, the fixture bulk's next page comes out of that other bulk (empty, has_more false)." },
-  { id: 'blind8-rows-touched-by-filter-first', requirement: 'SEQ-LISTING-CONSISTENT', topic: 'sequences', round: 8, description: 'The listing keeps a most-recently-used row cache per bulk: rows a filtered listing served come first in the next unfiltered listings, so the default order changes after a filtered listing.' },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

@@ -412,6 +412,12 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   },
   'blind8-message-read-as-array': async (h) => Array.isArray((await h.call('GET', h.paths.message(h.b, h.f.messageId))).json),
   // sequences
+  'blind8-rows-touched-by-filter-first': async (h) => {
+    const ids = (r: Reply) => (r.json?.data ?? []).map((row: { id: string }) => row.id).join();
+    const before = ids(await rows(h, { limit: '10' }));
+    await rows(h, { status: 'failed', limit: '5' });
+    return ids(await rows(h, { limit: '10' })) !== before;
+  },
   'blind8-fingerprint-compared-to-latest-submission': async (h) => {
     const key = freshKey();
     const first = await h.submit(messageBody(h), { key });
