@@ -200,7 +200,6 @@ const registry = [
   // recipient-limits
   { id: 'blind8-over-limit-429-rate-limited', requirement: 'RLIM-MAX-1000', topic: 'recipient-limits', round: 8, description: 'The entry maximum is enforced by the rate limiter as a per-request budget: a submission of more than 1000 entries gets 429 rate_limit_exceeded with Retry-After instead of 422 recipient_limit_exceeded.' },
   // cursors
-  { id: 'blind8-walk-session-per-application', requirement: 'CUR-WALK', topic: 'cursors', round: 8, description: "A cursor holds only a position; the rows come from the application's walk session, the bulk it listed last: after a listing of another bulk, the fixture bulk's next page comes out of that other bulk (empty, has_more false)." },
   { id: 'blind8-cursor-next-link-url', requirement: 'CUR-WALK', topic: 'cursors', round: 8, description: 'next_cursor is the relative URL of the next page (a next-link convention), and the listing does not take that URL back as the cursor parameter: a client passing next_cursor as the cursor gets 400 validation_failed.' },
   // bulk-invariants
   { id: 'blind8-bulk-owned-by-submitting-application', requirement: 'BULK-RETRIEVE', topic: 'bulk-invariants', round: 8, description: 'Bulks are owned by the application that submitted them, not by the business: another application granted on the business with sms.bulk.read gets 404 resource_not_found for the bulk.' },

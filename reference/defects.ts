@@ -559,6 +559,7 @@ const registry = [
   { id: 'blind8-duplicate-send-guard-409', requirement: 'IDEM-SCOPE', topic: 'idempotency', round: 8, description: 'A duplicate-send guard refuses a submission under a new key whose sender, classification and recipient numbers equal an acceptance of the last ten minutes, whatever its content, with 409 idempotency_conflict: a new key is not a new operation.' },
   { id: 'blind8-foreign-rows-query-validated-before-ownership', requirement: 'CONC-FOREIGN-LIKE-UNKNOWN', topic: 'concealment', round: 8, description: "The listing loads the bulk, then validates the query, then checks the owner: another business's bulk listed with a page size above 1000 gets 400 validation_failed while an unknown id gets 404." },
   { id: 'blind8-webhook-any-resource-id-204', requirement: 'HOOK-NOT-FOUND', topic: 'webhooks', round: 8, description: "The endpoint lookup falls back to the business's other resources by id: the id of one of its messages or bulks, no endpoint, is deactivated (204) instead of refused." },
+  { id: 'blind8-walk-session-per-application', requirement: 'CUR-WALK', topic: 'cursors', round: 8, description: "A cursor holds only a position; the rows come from the application's walk session, the bulk it listed last: after a listing of another bulk, the fixture bulk's next page comes out of that other bulk (empty, has_more false)." },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

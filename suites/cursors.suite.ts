@@ -12,7 +12,7 @@ import type { RequirementId } from '../spec/requirement-ids.ts';
 import type { CheckContext } from './support/check.ts';
 import { describe } from './support/declare.ts';
 import { checksFor } from './support/check.ts';
-import { bodiesWithCount, bulkIdOf, businessIdOf, requireSubmissions, sendsRealMessages, submitAccepted } from './support/bulk.ts';
+import { bodiesWithCount, bulkIdOf, businessIdOf, maySubmit, requireSubmissions, sendsRealMessages, submitAccepted } from './support/bulk.ts';
 import { advanceClock } from './support/control.ts';
 import { paths } from './support/paths.ts';
 import { describeResponse, expectNoServerFault, expectProblem, isProblem, normalizePointer } from './support/problem.ts';
@@ -196,13 +196,14 @@ async function walk(
   sizes: PageSizes,
   filters: Array<[string, string]>,
   expectedRows?: number,
-  between?: () => Promise<ApiResponse>,
+  between?: () => Promise<ApiResponse[]>,
 ): Promise<Walk> {
   const { params } = t.config;
   const out: Walk = { ids: [], rows: [], pages: 0, responses: [] };
   let maxPages = 200;
   let cursor: string | undefined;
   let applied: unknown;
+  let interleaved = 0;
   for (;;) {
     const limit = sizeOfPage(sizes, out.pages);
     const previous = out.pages === 0 ? undefined : sizeOfPage(sizes, out.pages - 1);
@@ -242,7 +243,7 @@ async function walk(
     // blind7-cursor-indexes-last-result-set then ends a walk early at any page).
     const rowsLeft = expectedRows !== undefined && new Set(out.ids).size < expectedRows;
     if (cursor !== undefined && (changed || (out.pages === 2 && between) || rowsLeft) && page.rows.length === 0) {
-      out.emptyAnnounced ??= out.responses.slice(changed || rowsLeft ? -2 : -3);
+      out.emptyAnnounced ??= out.responses.slice(out.pages === 2 && interleaved > 0 ? -2 - interleaved : -2);
     }
     else if (cursor !== undefined && page.rows.length === 0) {
       t.fail('CUR-HAS-MORE', `rows on page ${out.pages}, which the previous page's has_more true announced`, `an empty page (has_more ${show(page.hasMore)})`, ...out.responses.slice(-2));
@@ -253,7 +254,11 @@ async function walk(
     }
     if (page.hasMore !== true) return out;
     cursor = page.nextCursor as string;
-    if (out.pages === 1 && between) out.responses.push(await between());
+    if (out.pages === 1 && between) {
+      const listed = await between();
+      interleaved = listed.length;
+      out.responses.push(...listed);
+    }
     t.expect(out.pages < maxPages, 'CUR-WALK', `the walk to end within ${maxPages} pages`, `still has_more after ${out.pages} pages`, res);
   }
 }
@@ -320,22 +325,26 @@ function smallListing(t: CheckContext, what: string): never {
 }
 
 /**
- * A filter of another query shape than an unfiltered walk's, selecting part of `rows` where it can:
- * a number the bulk holds but not on every row, else a status value some rows have and others not,
- * else a valid number of no row (a listing of none).
+ * A filter of another query shape than an unfiltered walk's, selecting part of `rows` where it can,
+ * rows that do not start the listing first (a filter of the first rows leaves them where they were,
+ * whatever a cache of filtered rows does to the order): a number of a later row (the last rows
+ * first) that the first row does not hold, else a status value the first row lacks, else any
+ * number or status value not on every row, else a valid number of no row (a listing of none).
  */
 function otherQueryShape(t: CheckContext, rows: Row[]): Array<[string, string]> {
   const { params } = t.config;
-  const part = <T>(values: T[], matches: (r: Row, v: T) => boolean) =>
+  const part = <T>(values: T[], matches: (r: Row, v: T) => boolean, later: boolean) =>
     values.find((v) => {
       const n = rows.filter((r) => matches(r, v)).length;
-      return n > 0 && n < rows.length;
+      return n > 0 && n < rows.length && !(later && matches(rows[0]!, v));
     });
-  const numbers = [...new Set(rows.map((r) => r.to).filter((to): to is string => typeof to === 'string'))];
-  const number = part(numbers, (r, v) => r.to === v);
-  if (number !== undefined) return [[params.to, number]];
-  const status = part(STATUS_VALUES, rowMatchesStatus);
-  if (status !== undefined) return [[params.status, status]];
+  const numbers = [...new Set(rows.map((r) => r.to).filter((to): to is string => typeof to === 'string'))].reverse();
+  for (const later of [true, false]) {
+    const number = part(numbers, (r, v) => r.to === v, later);
+    if (number !== undefined) return [[params.to, number]];
+    const status = part(STATUS_VALUES, rowMatchesStatus, later);
+    if (status !== undefined) return [[params.status, status]];
+  }
   const none = generate(t, e164Arb().filter((n) => !numbers.includes(n)), 'another query shape');
   return [[params.to, none]];
 }
@@ -475,12 +484,13 @@ describe('cursors (4.3, 2.6)', () => {
   check(
     {
       id: 'walk-visits-every-row-once',
-      title: 'Follow next_cursor from the first page at generated page sizes, half the walks changing the size from page to page, one walk with a filtered listing of the bulk between its pages: every row of the bulk once, has_more true only with a cursor',
+      title: 'Follow next_cursor from the first page at generated page sizes, half the walks changing the size from page to page, one walk with listings between its pages (the bulk under a filter of a later row, the bulk at another page size, another bulk of the business): every row of the bulk once, has_more true only with a cursor',
       requirements: ['CUR-WALK', 'CUR-HAS-MORE', 'CUR-LIMIT-APPLIED', 'CUR-LAST-PAGE-NO-CURSOR'],
-      // All rows in one read, the listing of another shape inside one walk, then a walk at a page
-      // size the rows fill exactly and one per case.
-      maxRequests: { fixed: 2 + WALK_PAGES, perCase: WALK_PAGES, maxCases: 6 },
+      // All rows in one read, the two listings inside one walk, a walk at a page size the rows fill
+      // exactly and one per case, then the second bulk's submission, its listing and a walk of three pages at most.
+      maxRequests: { fixed: 3 + WALK_PAGES + 5, perCase: WALK_PAGES, maxCases: 6 },
       ...LISTING_BULK,
+      writes: 'creates the bulk it lists when no fixture bulk is configured, and (profile full) a second bulk to list between pages',
     },
     async (t) => {
       const bulkId = await bulkToList(t);
@@ -498,22 +508,37 @@ describe('cursors (4.3, 2.6)', () => {
       const sizes: fc.Arbitrary<PageSizes> = fc.oneof(size, fc.tuple(size, size).filter(([a, b]) => a !== b));
       let walks = 0;
       const walkFindings: Array<{ actual: string; evidence: ApiResponse[] }> = [];
-      // The first walk that follows a cursor lists the bulk in another query shape between its first
-      // two pages, as a client showing a filtered view meanwhile does: a cursor is a place in its own
-      // listing, not in the bulk's latest one (blind defect blind7-cursor-indexes-last-result-set).
+      // The first walk that follows a cursor lists the bulk, between its first two pages, as the same
+      // caller may meanwhile: in another query shape (a filter selecting a later row) and at another
+      // page size. A cursor is a place in its own listing, not in the bulk's latest one (blind defect
+      // blind7-cursor-indexes-last-result-set), and the default order stays what it was (blind8-rows-touched-by-filter-first
+      // put a filter's rows first). A last walk lists another bulk of the business between its pages
+      // when the run may submit one: nor is a cursor a place in the caller's latest listing of any bulk
+      // (blind8-walk-session-per-application). Last, so that the topic's other checks, which list the
+      // bulk too, have mostly ended: against a host they share the caller.
       const other = otherQueryShape(t, truth.rows);
+      type Between = { bulk: string; query: Array<[string, string]>; what: string };
       let interleaved = false;
-      const walkAt = async (sizes: PageSizes) => {
-        let between: string | undefined;
+      const sameBulk = (sizes: PageSizes): Between[] => {
+        interleaved = true;
+        const resized = sizeOfPage(sizes, 0) === 1 ? 2 : 1;
+        return [
+          { bulk: bulkId, query: other, what: other.map(([k, v]) => `${k}=${v}`).join('&') },
+          { bulk: bulkId, query: [[t.config.params.limit, String(resized)]], what: `${t.config.params.limit}=${resized}` },
+        ];
+      };
+      const walkAt = async (sizes: PageSizes, listings?: (sizes: PageSizes) => Between[]) => {
+        let between: Between[] = [];
         const interleave = async () => {
-          interleaved = true;
-          between = `${other.map(([k, v]) => `${k}=${v}`).join('&')}`;
-          return list(t, bulkId, other);
+          between = (listings ?? sameBulk)(sizes);
+          const answers: ApiResponse[] = [];
+          for (const l of between) answers.push(await list(t, l.bulk, l.query));
+          return answers;
         };
         const limit = `${Array.isArray(sizes) ? sizes.map((s: number | undefined) => s ?? 'default').join(' then ') : (sizes ?? 'default')}`;
         // A bulk with more rows than one read shows has no known total: the walk is then unbounded by it.
-        const w = await walk(t, bulkId, sizes, [], truth.complete ? total : undefined, interleaved ? undefined : interleave);
-        const at = `page size ${limit}${between ? ` (a listing of ${between} between its first two pages)` : ''}`;
+        const w = await walk(t, bulkId, sizes, [], truth.complete ? total : undefined, interleaved && !listings ? undefined : interleave);
+        const at = `page size ${limit}${between.length ? ` (listings of ${between.map((l) => l.what).join(', then ')} between its first two pages)` : ''}`;
         walks++;
         if (w.cut) return;
         const seen = new Set<string>();
@@ -525,7 +550,7 @@ describe('cursors (4.3, 2.6)', () => {
           const missing = [...expected].filter((id) => !seen.has(id));
           if (seen.size > expected.size) t.note(`the walk met ${seen.size - expected.size} row(s) created after the first read`);
           if (missing.length > 0) {
-            walkFindings.push({ actual: `${at}: ${seen.size} rows, ${missing.length} missing (e.g. ${missing.slice(0, 3).join(', ')})`, evidence: between ? w.responses.slice(0, 3) : [last] });
+            walkFindings.push({ actual: `${at}: ${seen.size} rows, ${missing.length} missing (e.g. ${missing.slice(0, 3).join(', ')})`, evidence: between.length ? w.responses.slice(0, 2 + between.length) : [last] });
             return;
           }
         }
@@ -534,7 +559,10 @@ describe('cursors (4.3, 2.6)', () => {
       // Pages that fill exactly: the last full page is the last page (has_more is held against the
       // rows that follow it, not against the page being full).
       if (truth.complete && total <= 1000) await walkAt(total % 2 === 0 && total >= 2 && total / 2 >= Math.ceil(total / 25) ? total / 2 : total);
-      await forAll(t, sizes, walkAt, { maxRuns: 6 });
+      await forAll(t, sizes, (s) => walkAt(s), { maxRuns: 6 });
+      // Two or three pages, another bulk listed between the first two (its submission shared with cursor-bound-to-bulk).
+      const another = truth.complete && total >= 2 && maySubmit(t) ? await secondBulk(t) : undefined;
+      if (another) await walkAt(Math.ceil(total / 2), () => [{ bulk: another, query: [], what: `bulk ${another}` }]);
       t.note(`${walks} walks over ${total} rows`);
       // CUR-WALK is a should: reported after every walk, so the must rules of each page were all judged.
       if (walkFindings.length > 0) {

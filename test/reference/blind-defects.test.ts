@@ -327,12 +327,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   // recipient-limits
   'blind8-over-limit-429-rate-limited': async (h) => (await h.submit(messageBody(h, { recipients: many(h, 1001) }))).json?.code !== 'recipient_limit_exceeded',
   // cursors
-  'blind8-walk-session-per-application': async (h) => {
-    const first = (await rows(h, { limit: '10' })).json;
-    const own = await h.submit(messageBody(h));
-    await rows(h, {}, own.json.id);
-    return (await rows(h, { limit: '10', cursor: first.pagination.next_cursor })).json?.data?.length !== 10;
-  },
   'blind8-cursor-next-link-url': async (h) => {
     const first = (await rows(h, { limit: '10' })).json;
     return (await rows(h, { limit: '10', cursor: first.pagination.next_cursor })).status !== 200;

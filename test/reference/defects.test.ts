@@ -1526,6 +1526,12 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   },
   'blind8-foreign-rows-query-validated-before-ownership': async (h) => (await rows(h, { limit: '5000' }, h.f.foreignBulkId)).status !== (await rows(h, { limit: '5000' }, RANDOM_V7)).status,
   'blind8-webhook-any-resource-id-204': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, h.f.messageId))).status < 300,
+  'blind8-walk-session-per-application': async (h) => {
+    const first = (await rows(h, { limit: '10' })).json;
+    const own = await h.submit(messageBody(h));
+    await rows(h, {}, own.json.id);
+    return (await rows(h, { limit: '10', cursor: first.pagination.next_cursor })).json?.data?.length !== 10;
+  },
 };
 
 describe('defect registry', () => {
