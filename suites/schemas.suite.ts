@@ -47,7 +47,23 @@ function operationOf(baseUrl: string, method: string, url: string): OperationId 
 /** Failures of problem bodies and their headers are the problem-details and request-id topics' to judge. */
 const LEFT_TO_OTHER_TOPICS = /\/components\/schemas\/(Problem|ProblemFieldError|ProblemCode|RetryAfter)\b/;
 
-function ruleOf(f: SchemaFailure, status: number): RequirementId | undefined {
+/**
+ * The rule of the envelope an operation's success answer carries: the component rule of the body
+ * schema its declared 2xx responses give (the listing's BulkRecipientPage: SCH-LISTING-ENVELOPE), or
+ * undefined when that schema has no rule of its own.
+ */
+function successEnvelopeRule(operationId: OperationId): RequirementId | undefined {
+  for (const [code, response] of Object.entries(operation(operationId).responses)) {
+    if (!/^2\d\d$/.test(code)) continue;
+    const ref = (response as { content?: Record<string, { schema?: { $ref?: unknown } }> }).content?.['application/json']?.schema?.$ref;
+    const component = typeof ref === 'string' ? ref.split('/').pop() : undefined;
+    const rule = COMPONENT_RULES.find(([c]) => c === component)?.[1];
+    if (rule) return rule;
+  }
+  return undefined;
+}
+
+function ruleOf(f: SchemaFailure, status: number, operationId: OperationId): RequirementId | undefined {
   if (f.in === 'header') {
     const header = (f.header ?? '').toLowerCase();
     if (header === 'x-request-id') return f.keyword === 'required' ? 'RID-EVERY-RESPONSE' : 'RID-FORMAT';
@@ -57,6 +73,9 @@ function ruleOf(f: SchemaFailure, status: number): RequirementId | undefined {
   }
   if (LEFT_TO_OTHER_TOPICS.test(f.schemaPath)) return undefined;
   if (status >= 400) return undefined; // problem bodies: problem-details
+  // A success status the operation does not declare (a listing's 204 for no rows: blind defect
+  // blind8-empty-listing-204) leaves out the envelope its declared success carries.
+  if (f.keyword === 'status' && status >= 200 && status < 300) return successEnvelopeRule(operationId) ?? 'SCH-RESPONSE-SCHEMAS';
   if (f.keyword === 'additionalProperties') return 'SCH-NO-EXTRA-PROPERTIES';
   for (const [component, rule] of COMPONENT_RULES) {
     if (f.schemaPath.includes(`/components/schemas/${component}/`)) return rule;
@@ -107,7 +126,7 @@ function audit(baseUrl: string, exchanges: ApiExchange[]): Audit {
     out.inspected++;
     out.byOperation.set(operationId, (out.byOperation.get(operationId) ?? 0) + 1);
     for (const failure of specific(validateResponse(operationId, response.status, response.headers, json, text))) {
-      const requirement = ruleOf(failure, response.status);
+      const requirement = ruleOf(failure, response.status, operationId);
       if (requirement) out.findings.push({ exchange: x, operationId, status: response.status, requirement, failure });
     }
     // A UTC time says when something happened: never after the answer that shows it (derived for
