@@ -63,7 +63,7 @@ function successEnvelopeRule(operationId: OperationId): RequirementId | undefine
   return undefined;
 }
 
-function ruleOf(f: SchemaFailure, status: number, operationId: OperationId): RequirementId | undefined {
+function ruleOf(f: SchemaFailure, status: number): RequirementId | undefined {
   if (f.in === 'header') {
     const header = (f.header ?? '').toLowerCase();
     if (header === 'x-request-id') return f.keyword === 'required' ? 'RID-EVERY-RESPONSE' : 'RID-FORMAT';
@@ -73,9 +73,6 @@ function ruleOf(f: SchemaFailure, status: number, operationId: OperationId): Req
   }
   if (LEFT_TO_OTHER_TOPICS.test(f.schemaPath)) return undefined;
   if (status >= 400) return undefined; // problem bodies: problem-details
-  // A success status the operation does not declare (a listing's 204 for no rows: blind defect
-  // blind8-empty-listing-204) leaves out the envelope its declared success carries.
-  if (f.keyword === 'status' && status >= 200 && status < 300) return successEnvelopeRule(operationId) ?? 'SCH-RESPONSE-SCHEMAS';
   if (f.keyword === 'additionalProperties') return 'SCH-NO-EXTRA-PROPERTIES';
   for (const [component, rule] of COMPONENT_RULES) {
     if (f.schemaPath.includes(`/components/schemas/${component}/`)) return rule;
@@ -125,8 +122,21 @@ function audit(baseUrl: string, exchanges: ApiExchange[]): Audit {
     }
     out.inspected++;
     out.byOperation.set(operationId, (out.byOperation.get(operationId) ?? 0) + 1);
+    // A success status the operation does not declare (a listing's 204 for no rows: blind defect
+    // blind8-empty-listing-204) is read against the error response, and leaves out the envelope
+    // the declared success carries: that envelope's rule, where it has one of its own.
+    const op = operation(operationId);
+    const envelope = response.status >= 200 && response.status < 300 && !(String(response.status) in op.responses) ? successEnvelopeRule(operationId) : undefined;
+    if (envelope) {
+      const declared = Object.keys(op.responses).filter((c) => /^2/.test(c));
+      const failure: SchemaFailure = {
+        pointer: '', keyword: 'status', schemaPath: `#/paths/${op.path}/responses`, params: { status: response.status, declared }, section: op.section, in: 'response',
+        message: `status ${response.status} is not declared for ${operationId} (${declared.join(', ')} with its body is)`,
+      };
+      out.findings.push({ exchange: x, operationId, status: response.status, requirement: envelope, failure });
+    }
     for (const failure of specific(validateResponse(operationId, response.status, response.headers, json, text))) {
-      const requirement = ruleOf(failure, response.status, operationId);
+      const requirement = ruleOf(failure, response.status);
       if (requirement) out.findings.push({ exchange: x, operationId, status: response.status, requirement, failure });
     }
     // A UTC time says when something happened: never after the answer that shows it (derived for
