@@ -224,16 +224,13 @@ const registry = [
   { id: 'blind8-object-variable-value-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'problem-details', round: 8, description: 'A template variable whose value is an object reaches the renderer, which throws: 500 internal_error instead of 400 validation_failed.' },
   { id: 'blind8-401-oauth-error-body', requirement: 'PROB-SCHEMA', topic: 'problem-details', round: 8, description: 'The authentication layer writes its 401 body in the RFC 6750 form (error, error_description) instead of a problem: no type, title, status, detail, code or request_id.' },
   // validation
-  { id: 'blind8-template-refusal-cached-per-application', requirement: 'VAL-TEMPLATE-ACTIVE', topic: 'validation', round: 8, description: "A template_not_active refusal is cached per application: after a submission with the archived template, a submission with the active template is refused with 422 template_not_active too." },
   { id: 'blind8-template-id-looked-up-unvalidated', requirement: 'VAL-TEMPLATE-ID-FORMAT', topic: 'validation', round: 8, description: 'template_id is looked up before its format is checked, and a lookup that finds nothing answers 422 template_not_active: a template_id that is no UUIDv7 gets 422 instead of 400 validation_failed.' },
   // schemas
   { id: 'blind8-later-page-limit-null', requirement: 'SCH-PAGINATION', topic: 'schemas', round: 8, description: 'A page fetched with a cursor reports pagination.limit null (the size travels inside the cursor), not the integer applied.' },
-  { id: 'blind8-empty-listing-204', requirement: 'SCH-LISTING-ENVELOPE', topic: 'schemas', round: 8, description: 'A listing with no row to show answers 204 No Content instead of 200 with an empty data list and its pagination.' },
   // webhooks
   { id: 'blind8-webhook-deactivated-endpoint-loses-owner', requirement: 'HOOK-OWNERSHIP', topic: 'webhooks', round: 8, description: "Soft deletion clears the endpoint's business, and the ownership check passes an endpoint without one: another business's application deactivates the endpoint again under its own business (204)." },
   { id: 'blind8-webhook-any-resource-id-204', requirement: 'HOOK-NOT-FOUND', topic: 'webhooks', round: 8, description: "The endpoint lookup falls back to the business's other resources by id: the id of one of its messages or bulks, no endpoint, is deactivated (204) instead of refused." },
   // messages
-  { id: 'blind8-message-shows-latest-to-number', requirement: 'MSG-RETRIEVE', topic: 'messages', round: 8, description: "The message read joins the latest SMS sent to the message's number: after a bulk to that number, the message shows that bulk's content, template pin, times and status under its own id." },
   { id: 'blind8-message-read-as-array', requirement: 'MSG-RETRIEVE', topic: 'messages', round: 8, description: 'The message read is a filtered query of the SMS collection: 200 with a one-element array holding the message, not the message object.' },
   // sequences
   { id: 'blind8-rows-touched-by-filter-first', requirement: 'SEQ-LISTING-CONSISTENT', topic: 'sequences', round: 8, description: 'The listing keeps a most-recently-used row cache per bulk: rows a filtered listing served come first in the next unfiltered listings, so the default order changes after a filtered listing.' },

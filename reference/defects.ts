@@ -538,6 +538,10 @@ const registry = [
   { id: 'unknown-classification-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'validation', description: 'The delivery route is looked up by classification before the enum is checked: a classification outside the enum finds no route and the lookup throws, 500 instead of 400 validation_failed.' },
   { id: 'number-filter-lower-hex-dropped', requirement: 'CUR-FILTER-TO', topic: 'cursors', description: 'The query decoder knows upper-case percent hex only: a number filter sent as %2b447… stays undecoded and is dropped as unreadable, so the listing holds rows of every number.' },
   { id: 'number-filter-lower-hex-literal', requirement: 'CUR-FILTER-TO', topic: 'cursors', description: 'The query decoder knows upper-case percent hex only: a number filter sent as %2b447… passes a pattern on the raw text but is compared as written, so the listing holds no row (has_more false).' },
+  // Written blind (reference/blind-defects.ts, round 8), caught once its misses were closed (issue 29): ids and round kept.
+  { id: 'blind8-template-refusal-cached-per-application', requirement: 'VAL-TEMPLATE-ACTIVE', topic: 'validation', round: 8, description: "A template_not_active refusal is cached per application: after a submission with the archived template, a submission with the active template is refused with 422 template_not_active too." },
+  { id: 'blind8-message-shows-latest-to-number', requirement: 'MSG-RETRIEVE', topic: 'messages', round: 8, description: "The message read joins the latest SMS sent to the message's number: after a bulk to that number, the message shows that bulk's content, template pin, times and status under its own id." },
+  { id: 'blind8-empty-listing-204', requirement: 'SCH-LISTING-ENVELOPE', topic: 'schemas', round: 8, description: 'A listing with no row to show answers 204 No Content instead of 200 with an empty data list and its pagination.' },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */
