@@ -209,12 +209,10 @@ const registry = [
   // request-id
   // problem-details
   // validation
-  { id: 'blind8-template-refusal-cached-per-application', requirement: 'VAL-TEMPLATE-ACTIVE', topic: 'validation', round: 8, description: "A template_not_active refusal is cached per application: after a submission with the archived template, a submission with the active template is refused with 422 template_not_active too." },
   // schemas
-  { id: 'blind8-empty-listing-204', requirement: 'SCH-LISTING-ENVELOPE', topic: 'schemas', round: 8, description: 'A listing with no row to show answers 204 No Content instead of 200 with an empty data list and its pagination.' },
+  // schemas
   // webhooks
   // messages
-  { id: 'blind8-message-shows-latest-to-number', requirement: 'MSG-RETRIEVE', topic: 'messages', round: 8, description: "The message read joins the latest SMS sent to the message's number: after a bulk to that number, the message shows that bulk's content, template pin, times and status under its own id." },
   // sequences
   { id: 'blind8-rows-touched-by-filter-first', requirement: 'SEQ-LISTING-CONSISTENT', topic: 'sequences', round: 8, description: 'The listing keeps a most-recently-used row cache per bulk: rows a filtered listing served come first in the next unfiltered listings, so the default order changes after a filtered listing.' },
 ] as const satisfies readonly BlindDefect[];

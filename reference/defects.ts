@@ -560,6 +560,9 @@ const registry = [
   { id: 'blind8-foreign-rows-query-validated-before-ownership', requirement: 'CONC-FOREIGN-LIKE-UNKNOWN', topic: 'concealment', round: 8, description: "The listing loads the bulk, then validates the query, then checks the owner: another business's bulk listed with a page size above 1000 gets 400 validation_failed while an unknown id gets 404." },
   { id: 'blind8-webhook-any-resource-id-204', requirement: 'HOOK-NOT-FOUND', topic: 'webhooks', round: 8, description: "The endpoint lookup falls back to the business's other resources by id: the id of one of its messages or bulks, no endpoint, is deactivated (204) instead of refused." },
   { id: 'blind8-walk-session-per-application', requirement: 'CUR-WALK', topic: 'cursors', round: 8, description: "A cursor holds only a position; the rows come from the application's walk session, the bulk it listed last: after a listing of another bulk, the fixture bulk's next page comes out of that other bulk (empty, has_more false)." },
+  { id: 'blind8-template-refusal-cached-per-application', requirement: 'VAL-TEMPLATE-ACTIVE', topic: 'validation', round: 8, description: "A template_not_active refusal is cached per application: after a submission with the archived template, a submission with the active template is refused with 422 template_not_active too." },
+  { id: 'blind8-message-shows-latest-to-number', requirement: 'MSG-RETRIEVE', topic: 'messages', round: 8, description: "The message read joins the latest SMS sent to the message's number: after a bulk to that number, the message shows that bulk's content, template pin, times and status under its own id." },
+  { id: 'blind8-empty-listing-204', requirement: 'SCH-LISTING-ENVELOPE', topic: 'schemas', round: 8, description: 'A listing with no row to show answers 204 No Content instead of 200 with an empty data list and its pagination.' },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

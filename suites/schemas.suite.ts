@@ -47,6 +47,22 @@ function operationOf(baseUrl: string, method: string, url: string): OperationId 
 /** Failures of problem bodies and their headers are the problem-details and request-id topics' to judge. */
 const LEFT_TO_OTHER_TOPICS = /\/components\/schemas\/(Problem|ProblemFieldError|ProblemCode|RetryAfter)\b/;
 
+/**
+ * The rule of the envelope an operation's success answer carries: the component rule of the body
+ * schema its declared 2xx responses give (the listing's BulkRecipientPage: SCH-LISTING-ENVELOPE), or
+ * undefined when that schema has no rule of its own.
+ */
+function successEnvelopeRule(operationId: OperationId): RequirementId | undefined {
+  for (const [code, response] of Object.entries(operation(operationId).responses)) {
+    if (!/^2\d\d$/.test(code)) continue;
+    const ref = (response as { content?: Record<string, { schema?: { $ref?: unknown } }> }).content?.['application/json']?.schema?.$ref;
+    const component = typeof ref === 'string' ? ref.split('/').pop() : undefined;
+    const rule = COMPONENT_RULES.find(([c]) => c === component)?.[1];
+    if (rule) return rule;
+  }
+  return undefined;
+}
+
 function ruleOf(f: SchemaFailure, status: number): RequirementId | undefined {
   if (f.in === 'header') {
     const header = (f.header ?? '').toLowerCase();
@@ -106,6 +122,19 @@ function audit(baseUrl: string, exchanges: ApiExchange[]): Audit {
     }
     out.inspected++;
     out.byOperation.set(operationId, (out.byOperation.get(operationId) ?? 0) + 1);
+    // A success status the operation does not declare (a listing's 204 for no rows: blind defect
+    // blind8-empty-listing-204) is read against the error response, and leaves out the envelope
+    // the declared success carries: that envelope's rule, where it has one of its own.
+    const op = operation(operationId);
+    const envelope = response.status >= 200 && response.status < 300 && !(String(response.status) in op.responses) ? successEnvelopeRule(operationId) : undefined;
+    if (envelope) {
+      const declared = Object.keys(op.responses).filter((c) => /^2/.test(c));
+      const failure: SchemaFailure = {
+        pointer: '', keyword: 'status', schemaPath: `#/paths/${op.path}/responses`, params: { status: response.status, declared }, section: op.section, in: 'response',
+        message: `status ${response.status} is not declared for ${operationId} (${declared.join(', ')} with its body is)`,
+      };
+      out.findings.push({ exchange: x, operationId, status: response.status, requirement: envelope, failure });
+    }
     for (const failure of specific(validateResponse(operationId, response.status, response.headers, json, text))) {
       const requirement = ruleOf(failure, response.status);
       if (requirement) out.findings.push({ exchange: x, operationId, status: response.status, requirement, failure });

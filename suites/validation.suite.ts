@@ -13,6 +13,7 @@ import { inWaves } from './support/waves.ts';
 import { paths } from './support/paths.ts';
 import { codeOf, describeResponse, expectNoServerFault, expectProblem, isProblem, normalizePointer } from './support/problem.ts';
 import type { ProblemCode } from '../spec/problem-codes.ts';
+import type { RequirementId } from '../spec/requirement-ids.ts';
 import { forAll, generate } from './support/property.ts';
 import { E164, mayAddress } from '../spec/phone-numbers.ts';
 import { LAX_FORMS, laxFormsArb, showLax } from '../generators/lax-forms.ts';
@@ -203,7 +204,8 @@ function judgeBound(t: CheckContext, c: BoundaryCase, res: ApiResponse): void {
 
 /** A refusal of refusal-leaves-nothing-behind, and the correct submission sent right after it. */
 interface RefusalStep {
-  refused?: { what: string; case: SentCase };
+  /** The refused submission, and the requirement of the rule its refusal is about. */
+  refused?: { what: string; case: SentCase; requirement: RequirementId };
   content: 'message' | 'template';
   /** The content of the acceptance before this one. */
   previous?: 'message' | 'template';
@@ -223,10 +225,16 @@ function refusalSteps(t: CheckContext): RefusalStep[] {
     generate(t, validBodies(t, { content, count: { min: 1, max: 3 }, ...extra }), `refusal-leaves-nothing ${label}`);
   const asCase = (b: unknown): SentCase => ({ request: { body: b }, requires: [] });
   const refusals: Array<RefusalStep['refused']> = [
-    f.unauthorizedSenderId ? { what: 'a sender not authorized', case: asCase(body('message', 'sender', { senderId: f.unauthorizedSenderId })) } : undefined,
-    f.inactiveTemplateId ? { what: 'an archived template', case: asCase(body('template', 'archived', { templateId: f.inactiveTemplateId, placeholders: f.templatePlaceholders ?? [] })) } : undefined,
-    { what: 'a classification outside the enum', case: asCase({ ...body('message', 'invalid'), classification: `not-${generate(t, fc.stringMatching(/^[a-z]{4,8}$/), 'refusal-leaves-nothing class')}` }) },
-    template ? { what: 'a variable no placeholder of the template names', case: asCase(withUnknownVariable(t, body('template', 'variable'))) } : undefined,
+    f.unauthorizedSenderId ? { what: 'a sender not authorized', case: asCase(body('message', 'sender', { senderId: f.unauthorizedSenderId })), requirement: 'VAL-SENDER-AUTHORIZED' } : undefined,
+    f.inactiveTemplateId
+      ? { what: 'an archived template', case: asCase(body('template', 'archived', { templateId: f.inactiveTemplateId, placeholders: f.templatePlaceholders ?? [] })), requirement: 'VAL-TEMPLATE-ACTIVE' }
+      : undefined,
+    {
+      what: 'a classification outside the enum',
+      case: asCase({ ...body('message', 'invalid'), classification: `not-${generate(t, fc.stringMatching(/^[a-z]{4,8}$/), 'refusal-leaves-nothing class')}` }),
+      requirement: 'VAL-CLASSIFICATION-ENUM',
+    },
+    template ? { what: 'a variable no placeholder of the template names', case: asCase(withUnknownVariable(t, body('template', 'variable'))), requirement: 'VAL-TEMPLATE-VARIABLES' } : undefined,
   ];
   const steps: RefusalStep[] = [];
   let previous: RefusalStep['previous'];
@@ -249,8 +257,18 @@ function withUnknownVariable(t: CheckContext, b: BulkRequestBody): BulkRequestBo
   return out;
 }
 
-/** Entries of the correct submission after a refusal: its intake counts them alone; refused, it is no variables' fault. */
-function judgeAcceptedAlone(t: CheckContext, step: RefusalStep, after: string, res: ApiResponse): void {
+/** The refusals a check has had so far, by the status and code they came with: the requirement each was about. */
+type RefusalsSeen = Map<string, { what: string; requirement: RequirementId }>;
+
+/** A refusal's status and problem code, the key of RefusalsSeen. */
+const refusalKey = (res: ApiResponse) => `${res.status} ${codeOf(res.json) ?? ''}`;
+
+/**
+ * Entries of the correct submission after a refusal: its intake counts them alone; refused, it is
+ * no variables' fault, nor the refusal of an earlier submission again (a refusal is about that
+ * submission alone, section 7: a correct one after it is judged on its own).
+ */
+function judgeAcceptedAlone(t: CheckContext, step: RefusalStep, after: string, res: ApiResponse, seen: RefusalsSeen): void {
   const n = step.body.recipients.length;
   if (res.status === 202) {
     const intake = isObject(res.json) ? res.json.intake : undefined;
@@ -264,6 +282,12 @@ function judgeAcceptedAlone(t: CheckContext, step: RefusalStep, after: string, r
   const variables = (isProblem(res, 400, 'validation_failed') && pointers.some((p) => /\/template_variables(\/|$)/.test(p))) || isProblem(res, 422, 'invalid_recipient');
   if (variables) {
     t.fail('VAL-TEMPLATE-VARIABLES', `a correct ${step.content}-based submission accepted ${after} (its variables are the placeholders of its own content)`, describeResponse(res), res);
+  }
+  // Blind defect blind8-template-refusal-cached-per-application: the refusal of an earlier
+  // submission, same status and code, given to a correct one fails the rule it was about.
+  const stuck = res.status >= 400 && res.status < 500 ? seen.get(refusalKey(res)) : undefined;
+  if (stuck) {
+    t.fail(stuck.requirement, `a correct ${step.content}-based submission accepted ${after} (the refusal of ${stuck.what} is about that submission alone)`, `${describeResponse(res)}, the refusal ${stuck.what} got`, res);
   }
   t.note(`a correct ${step.content}-based submission ${after}: ${describeResponse(res)}, not judged here`);
 }
@@ -576,15 +600,18 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
       // taken into the next accepted bulk) and blind7-placeholders-cached-per-application (the
       // previous submission's placeholders checked against): 4.1, every refusal kind this topic
       // sends, each followed by an acceptance whose content alternates.
+      // Blind defect blind8-template-refusal-cached-per-application: no refusal sticks, each kind's
+      // status and code are remembered and a correct submission given one of them fails its rule.
+      const seen: RefusalsSeen = new Map();
       for (const step of refusalSteps(t)) {
         if (step.refused) {
           const refused = await sendCase(t, step.refused.case);
           if (refused.status < 300) t.note(`${step.refused.what}: ${describeResponse(refused)} (its refusal is judged by the checks of that kind)`);
-          else expectNoServerFault(t, refused, step.refused.what);
+          else if (expectNoServerFault(t, refused, step.refused.what) && refused.status !== 429) seen.set(refusalKey(refused), step.refused);
         }
         const after = step.refused ? `after ${step.refused.what}` : `after a ${step.previous}-based acceptance`;
         const { response: res } = await submitBulk(t, step.body);
-        judgeAcceptedAlone(t, step, after, res);
+        judgeAcceptedAlone(t, step, after, res, seen);
         if (res.status === 202 && !isObject(isObject(res.json) ? res.json.intake : undefined)) await judgeRowsAlone(t, step.body, after, res);
       }
     },

@@ -1532,6 +1532,15 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await rows(h, {}, own.json.id);
     return (await rows(h, { limit: '10', cursor: first.pagination.next_cursor })).json?.data?.length !== 10;
   },
+  'blind8-template-refusal-cached-per-application': async (h) => {
+    await h.submit(templateBody(h, { template_id: h.f.inactiveTemplateId }));
+    return (await h.submit(templateBody(h))).status !== 202;
+  },
+  'blind8-message-shows-latest-to-number': async (h) => {
+    await h.submit(messageBody(h));
+    return (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json?.template?.template_id !== h.f.messageTemplateId;
+  },
+  'blind8-empty-listing-204': async (h) => (await rows(h, { to: '+447700900999' })).status !== 200,
 };
 
 describe('defect registry', () => {
