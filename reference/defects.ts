@@ -538,6 +538,9 @@ const registry = [
   { id: 'unknown-classification-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'validation', description: 'The delivery route is looked up by classification before the enum is checked: a classification outside the enum finds no route and the lookup throws, 500 instead of 400 validation_failed.' },
   { id: 'number-filter-lower-hex-dropped', requirement: 'CUR-FILTER-TO', topic: 'cursors', description: 'The query decoder knows upper-case percent hex only: a number filter sent as %2b447… stays undecoded and is dropped as unreadable, so the listing holds rows of every number.' },
   { id: 'number-filter-lower-hex-literal', requirement: 'CUR-FILTER-TO', topic: 'cursors', description: 'The query decoder knows upper-case percent hex only: a number filter sent as %2b447… passes a pattern on the raw text but is compared as written, so the listing holds no row (has_more false).' },
+  // Written blind (reference/blind-defects.ts, round 8), caught once its misses were closed (issue 29): ids and round kept.
+  { id: 'blind8-bulk-owned-by-submitting-application', requirement: 'BULK-RETRIEVE', topic: 'bulk-invariants', round: 8, description: 'Bulks are owned by the application that submitted them, not by the business: another application granted on the business with sms.bulk.read gets 404 resource_not_found for the bulk.' },
+  { id: 'blind8-wallet-refusal-cached-per-business', requirement: 'WAL-RETRIEVE', topic: 'wallet', round: 8, description: "The wallet's refusals are cached per business: after an application without wallet.balance.read was refused, the primary application's wallet read is refused too (403)." },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

@@ -361,20 +361,12 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     return (await rows(h, { limit: '10', cursor: first.pagination.next_cursor })).status !== 200;
   },
   // bulk-invariants
-  'blind8-bulk-owned-by-submitting-application': async (h) => {
-    const accepted = await h.submit(messageBody(h));
-    return (await h.call('GET', h.paths.bulk(h.b, accepted.json.id), { as: 'limited' })).status !== 200;
-  },
   'blind8-outcomes-resolved-business-wide': async (h) => {
     const accepted = await h.submit(messageBody(h));
     await advance(h, 2000);
     return ((await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.delivery_summary?.outcomes_resolved ?? 0) > 3;
   },
   // wallet
-  'blind8-wallet-refusal-cached-per-business': async (h) => {
-    await wallet(h, 'limited');
-    return (await wallet(h)).status !== 200;
-  },
   'blind8-wallet-business-id-compact': async (h) => (await wallet(h)).json.business_id !== h.b,
   // concealment
   'blind8-grant-refusal-names-business': async (h) => {

@@ -1465,6 +1465,14 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     return accepted.json.intake === null && (!Array.isArray(listed.data) || listed.data.length !== 1);
   },
   'unknown-classification-500': async (h) => (await h.submit(messageBody(h, { classification: 'bulk' }))).status >= 500,
+  'blind8-bulk-owned-by-submitting-application': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    return (await h.call('GET', h.paths.bulk(h.b, accepted.json.id), { as: 'limited' })).status !== 200;
+  },
+  'blind8-wallet-refusal-cached-per-business': async (h) => {
+    await wallet(h, 'limited');
+    return (await wallet(h)).status !== 200;
+  },
 };
 
 describe('defect registry', () => {
