@@ -416,6 +416,18 @@ export async function runMatrixAfterWrite(t: CheckContext, row: MatrixRow, key: 
       cells.push({ caller, cell: { ...base, request, out } });
     }
   }
+  await sendAndJudge(t, cells);
+  // (Not cells of the report's matrix, whose columns are the fresh target's: the notes list them.)
+  const sent = cells.filter((c) => c.cell.res).map((c) => c.cell);
+  const named = (c: Cell) => `${c.out.caller}: ${label(c)}`;
+  const unsent = cells.filter((c) => !c.cell.res).map((c) => `${named(c.cell)}: ${c.cell.out.reason}`);
+  t.note(`after the run's own ${row.operation}${key ? ' (its Idempotency-Key again)' : ''}: ${sent.length} cells sent; answers: ${[...new Set(sent.map((c) => c.out.answer))].join(', ') || 'none'}`);
+  if (unsent.length > 0) t.note(`not sent after the run's own ${row.operation}: ${unsent.join('; ')}`);
+  failOnFirst(t, sent, `after the run's own ${row.operation}`);
+}
+
+/** Sends the cells that hold a request (at most the run's concurrency at once), each judged as its caller's. */
+async function sendAndJudge(t: CheckContext, cells: Array<{ caller: CallerKind; cell: Cell }>): Promise<void> {
   await pooled(
     cells.filter((c) => c.cell.request).map(({ cell, caller }) => async () => {
       cell.res = await t.api.send(cell.request!);
@@ -423,18 +435,17 @@ export async function runMatrixAfterWrite(t: CheckContext, row: MatrixRow, key: 
     }),
     t.config.settings.concurrency,
   );
-  // (Not cells of the report's matrix, whose columns are the fresh target's: the notes list them.)
-  const sent = cells.filter((c) => c.cell.res).map((c) => c.cell);
+}
+
+/** Fails on the first broken must of `sent`, then should, naming the others (`context`: what they followed). */
+function failOnFirst(t: CheckContext, sent: Cell[], context: string): void {
   const named = (c: Cell) => `${c.out.caller}: ${label(c)}`;
-  const unsent = cells.filter((c) => !c.cell.res).map((c) => `${named(c.cell)}: ${c.cell.out.reason}`);
-  t.note(`after the run's own ${row.operation}${key ? ' (its Idempotency-Key again)' : ''}: ${sent.length} cells sent; answers: ${[...new Set(sent.map((c) => c.out.answer))].join(', ') || 'none'}`);
-  if (unsent.length > 0) t.note(`not sent after the run's own ${row.operation}: ${unsent.join('; ')}`);
   const broken = sent.filter((c) => c.out.verdict === 'fail' || c.out.verdict === 'warn').sort((a, b) => (a.out.verdict === 'fail' ? 0 : 1) - (b.out.verdict === 'fail' ? 0 : 1));
   t.evidence(...broken.slice(0, 6).map((c) => c.res!));
   const first = broken[0];
   if (first) {
     const more = broken.length > 1 ? ` (and ${broken.slice(1).map(named).join(', ')})` : '';
-    t.fail(first.out.requirement as RequirementId, first.expectation.text, `${named(first)} after the run's own ${row.operation}: ${first.out.reason}${more}`, first.res!);
+    t.fail(first.out.requirement as RequirementId, first.expectation.text, `${named(first)} ${context}: ${first.out.reason}${more}`, first.res!);
   }
 }
 
@@ -474,13 +485,7 @@ async function sendReads(t: CheckContext, businessId: string, planned: PlannedRe
     out.request = `${request.method} ${request.path}`;
     cells.push({ caller, cell: { ...base, request, out } });
   }
-  await pooled(
-    cells.filter((c) => c.cell.request).map(({ cell, caller }) => async () => {
-      cell.res = await t.api.send(cell.request!);
-      judge(cell, foreignIds(t, caller));
-    }),
-    t.config.settings.concurrency,
-  );
+  await sendAndJudge(t, cells);
   return cells;
 }
 
@@ -492,13 +497,7 @@ function settleReads(t: CheckContext, cells: Array<{ caller: CallerKind; cell: C
   t.note(`${context}: ${sent.map(named).join('; ') || 'nothing sent'}`);
   if (unsent.length > 0) t.note(`not sent ${context}: ${unsent.join('; ')}`);
   for (const c of sent.filter((x) => x.out.verdict === 'recorded')) t.note(`${named(c)}: ${c.out.reason}`);
-  const broken = sent.filter((c) => c.out.verdict === 'fail' || c.out.verdict === 'warn').sort((a, b) => (a.out.verdict === 'fail' ? 0 : 1) - (b.out.verdict === 'fail' ? 0 : 1));
-  t.evidence(...broken.slice(0, 6).map((c) => c.res!));
-  const first = broken[0];
-  if (first) {
-    const more = broken.length > 1 ? ` (and ${broken.slice(1).map(named).join(', ')})` : '';
-    t.fail(first.out.requirement as RequirementId, first.expectation.text, `${named(first)} ${context}: ${first.out.reason}${more}`, first.res!);
-  }
+  failOnFirst(t, sent, context);
 }
 
 /** The callers granted on the business, besides `creator`: the configured columns whose own-object cell of `row` is a 2xx. */
