@@ -202,9 +202,8 @@ const registry = [
   // cursors
   { id: 'blind8-cursor-next-link-url', requirement: 'CUR-WALK', topic: 'cursors', round: 8, description: 'next_cursor is the relative URL of the next page (a next-link convention), and the listing does not take that URL back as the cursor parameter: a client passing next_cursor as the cursor gets 400 validation_failed.' },
   // bulk-invariants
-  { id: 'blind8-bulk-owned-by-submitting-application', requirement: 'BULK-RETRIEVE', topic: 'bulk-invariants', round: 8, description: 'Bulks are owned by the application that submitted them, not by the business: another application granted on the business with sms.bulk.read gets 404 resource_not_found for the bulk.' },
   // wallet
-  { id: 'blind8-wallet-refusal-cached-per-business', requirement: 'WAL-RETRIEVE', topic: 'wallet', round: 8, description: "The wallet's refusals are cached per business: after an application without wallet.balance.read was refused, the primary application's wallet read is refused too (403)." },
+  // wallet
   // concealment
   // request-id
   // problem-details

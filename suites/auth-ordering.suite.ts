@@ -12,7 +12,7 @@ import { codeOf, describeResponse, expectNoServerFault, expectProblem, isProblem
 import { spendFixture } from './support/spend.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
 import { MALFORMED_AUTHORIZATIONS, MAX_FORGERIES, forgeries, malformedAuthorizations, submissionBody, tamper } from './support/credentials.ts';
-import { OTHER_TENANT_HEADER, declareMatrixColumns, runMatrixAfterWrite, sendOwnWrite } from './support/matrix-run.ts';
+import { OTHER_TENANT_HEADER, declareMatrixColumns, grantedAfterRefusalsCost, runGrantedAfterRefusals, runMatrixAfterWrite, sendOwnWrite } from './support/matrix-run.ts';
 import { afterWriteCost, writeRowOn } from './support/authorization.ts';
 import { openapi } from '../spec/contract.ts';
 
@@ -521,6 +521,21 @@ describe('auth-ordering (4, 5)', () => {
         t.fail('AUTH-GRANT-UNIFORM', 'every read of one business without grant refused alike', list, first.res, second.res);
       }
     },
+  );
+
+  check(
+    {
+      id: 'granted-after-refusals',
+      title:
+        "Every read of the spec on the business, first as each caller refused there (the other business's application: no grant; the limited application where the read names the permission it lacks), then as the primary application: each refused, and the primary's read still 2xx (a refusal decides nothing for the next caller)",
+      requirements: ['AUTH-GRANT', 'AUTH-PERMISSION', 'CONC-OTHER-BUSINESS-PATH', 'WAL-RETRIEVE', 'BULK-RETRIEVE', 'SCH-LISTING-ENVELOPE', 'MSG-RETRIEVE'],
+      needs: ['businessId', 'primaryApp'],
+      uses: ['otherApp', 'limitedApp', 'messageId', 'expiredCursorBulkId'],
+      maxRequests: grantedAfterRefusalsCost(),
+    },
+    // 5.6: grant and permission are the calling application's, decided on every call; the order
+    // opposite to grant-before-resource's (blind8-wallet-refusal-cached-per-business).
+    (t) => runGrantedAfterRefusals(t),
   );
 
   check(

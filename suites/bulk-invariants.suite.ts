@@ -28,11 +28,15 @@ import { boundsOf } from '../generators/boundaries.ts';
 import { paths } from './support/paths.ts';
 import { describeResponse } from './support/problem.ts';
 import { isObject } from '../core/json.ts';
+import { writeRowOn } from './support/authorization.ts';
+import { peerReadsCost, runPeerReads } from './support/matrix-run.ts';
 
 const check = checksFor('bulk-invariants', { needs: ['businessId', 'senderId'], needsOnHost: ['recipients'] });
 
 /** What every check here sends: submissions (profile safe skips them all). */
 const CREATES = 'creates a bulk SMS';
+/** The authorization matrix's creation row (the submission): the reads one id deeper name its bulk. */
+const SUBMISSION = writeRowOn(undefined);
 
 const STATUSES = enumOf('BulkProcessingStatus');
 const CLASSIFICATIONS = enumOf('MessageClassification');
@@ -484,9 +488,11 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
   check(
     {
       id: 'location-leads-to-resource',
-      title: 'POST a valid bulk, then GET it by id and at its Location: 200 with the same id both times',
-      requirements: ['BULK-LOCATION', 'BULK-RETRIEVE'],
-      maxRequests: 3,
+      title:
+        'POST a valid bulk, then GET it by id and at its Location: 200 with the same id both times; every other application granted on the business reads it and its rows too (the bulk is the business\'s, not its submitter\'s)',
+      requirements: ['BULK-LOCATION', 'BULK-RETRIEVE', 'SCH-LISTING-ENVELOPE'],
+      uses: ['limitedApp'],
+      maxRequests: 3 + peerReadsCost(SUBMISSION),
       writes: CREATES,
     },
     async (t) => {
@@ -502,6 +508,9 @@ describe('bulk-invariants (2.2, 3.1, 4.1, 4.2)', () => {
         `${direct.status} id ${JSON.stringify(isObject(direct.json) ? direct.json.id : undefined)}`,
         direct,
       );
+      // 4.2 / 5: the bulk belongs to the business: another application granted there reads it and
+      // its rows as the submitter does (blind8-bulk-owned-by-submitting-application).
+      await runPeerReads(t, businessId, SUBMISSION, String(json.id));
       const location = response.headers['location'];
       t.expect(typeof location === 'string' && location.length > 0, 'BULK-LOCATION', 'a Location header on the 202', 'no Location header', response);
       const path = pathOfLocation(t.config.target.baseUrl, paths.bulkMessages(businessId), location!);

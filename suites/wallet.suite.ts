@@ -286,10 +286,10 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
   check(
     {
       id: 'permission-required',
-      title: 'GET the wallet balance as the application granted on the business but without wallet.balance.read, right after a read by the primary application: 403 permission_denied',
-      requirements: ['WAL-PERMISSION'],
+      title: 'GET the wallet balance as the application granted on the business but without wallet.balance.read, right after a read by the primary application: 403 permission_denied; the primary application\'s next read still 200',
+      requirements: ['WAL-PERMISSION', 'WAL-RETRIEVE'],
       needs: ['businessId', 'limitedApp'],
-      maxRequests: 2,
+      maxRequests: 3,
     },
     async (t) => {
       const businessId = t.fixture('businessId');
@@ -299,6 +299,11 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
       await t.api.send({ method: 'GET', path: paths.walletBalance(businessId) });
       const res = await t.api.send({ method: 'GET', path: paths.walletBalance(businessId), as: 'limited' });
       expectProblem(t, res, { status: 403, codes: ['permission_denied'], requirement: 'WAL-PERMISSION', why: '4.5: wallet.balance.read missing' });
+      // Each caller's own grant and permission decide (5.6): the refusal just given changes nothing of
+      // the primary application's next read (blind8-wallet-refusal-cached-per-business).
+      const after = await t.api.send({ method: 'GET', path: paths.walletBalance(businessId) });
+      if (isUnavailableAnswer(after)) return t.note(`the primary application's read after the refusal answered ${describeResponse(after)} (the source's state, judged by source-unavailable)`);
+      t.expect(after.status === 200, 'WAL-RETRIEVE', "200 with the balance for the primary application, after the limited application's refusal", describeResponse(after), res, after);
     },
   );
 

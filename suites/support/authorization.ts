@@ -7,6 +7,7 @@ import type { ApiRequest } from '../../harness/client.ts';
 import type { Fixtures } from '../../core/model.ts';
 import { openapi, type HttpMethod, type JsonSchema, type OpenApiDocument, type ParameterObject, type Ref } from '../../spec/contract.ts';
 import type { RequirementId } from '../../spec/requirement-ids.ts';
+import { requirements } from '../../spec/requirements.ts';
 
 /** One row: an operation of the spec. */
 export interface MatrixRow {
@@ -136,6 +137,16 @@ export function notFoundOf(kind: string | undefined): RequirementId {
 /** Every kind of resource id the spec's paths name (their path parameters besides the business), in the spec's order. */
 export function resourceKinds(rows: MatrixRow[] = matrixRows()): string[] {
   return [...new Set(rows.map((r) => r.resourceParam).filter((k): k is string => k !== undefined))];
+}
+
+/**
+ * The rule a granted caller's read of the row breaks when it is refused (4.2 to 4.5): the must of
+ * the row's section that names the operation's 200 answer (BULK-RETRIEVE, SCH-LISTING-ENVELOPE,
+ * MSG-RETRIEVE, WAL-RETRIEVE), derived from the catalogue; the general rule where none does.
+ */
+export function retrievalRequirementOf(row: MatrixRow): RequirementId {
+  const own = requirements.find((r) => r.section === row.section && r.level === 'must' && /\b(gives|answers) 200\b/.test(r.text));
+  return (own?.id as RequirementId | undefined) ?? 'CONC-FOREIGN-OBJECT';
 }
 
 /** What the limited application lacks (CONFORMANCE_LIMITED_CLIENT_ID is configured without it). */
@@ -407,8 +418,14 @@ function unshapedExpectation(row: MatrixRow, caller: CallerKind, object: MatrixO
   if (caller === 'limited' && row.permission === LIMITED_LACKS) {
     return { kind: 'refusal', accepted: [DENIED], requirement: 'AUTH-PERMISSION', text: `403 permission_denied (${LIMITED_LACKS} missing)` };
   }
-  // The permissions of the other operations are not shown (5.9): a 403 for the limited application is one reading.
-  const open: Accepted[] = caller === 'limited' && !row.permission ? [{ ...DENIED, reading: 'a permission of the limited application missing (not shown, 5.9)' }] : [];
+  // The permissions of the other operations are not shown (5.9): a 403 for the limited application is
+  // one reading; the other tenant's permissions are not configured at all (only its grant).
+  const open: Accepted[] =
+    caller === 'limited' && !row.permission
+      ? [{ ...DENIED, reading: 'a permission of the limited application missing (not shown, 5.9)' }]
+      : caller === 'other-tenant'
+        ? [{ ...DENIED, reading: "a permission of the other business's application missing (its permissions are not configured)" }]
+        : [];
   if (object.kind === 'listed') {
     // 5: a listing's item is its owner's object; its id, named under another business, is refused there (whatever table a lookup reads).
     return { kind: 'refusal', accepted: [NOT_FOUND, DENIED], requirement: 'CONC-FOREIGN-OBJECT', text: `404 resource_not_found or 403: an id another business's listing showed is no ${row.resourceParam} of this business, never 2xx` };
@@ -425,7 +442,8 @@ function unshapedExpectation(row: MatrixRow, caller: CallerKind, object: MatrixO
     };
   }
   if (object.resource === undefined || object.resource === granted) {
-    return { kind: 'success', accepted: [{ status: '2xx' }, ...open], requirement: 'CONC-FOREIGN-OBJECT', text: open.length > 0 ? '2xx, or 403 permission_denied' : '2xx (the caller\'s own object)' };
+    // 5: granted with the permission, the business's object is the caller's whoever made it; a refusal breaks the row's own retrieval.
+    return { kind: 'success', accepted: [{ status: '2xx' }, ...open], requirement: retrievalRequirementOf(row), text: open.length > 0 ? '2xx, or 403 permission_denied' : "2xx (an object of the caller's granted business)" };
   }
   if (object.resource === 'unknown') {
     return { kind: 'refusal', accepted: [NOT_FOUND, DENIED], requirement: 'CONC-UNKNOWN-OBJECT', text: '404 resource_not_found (or 403), never 2xx or 5xx' };

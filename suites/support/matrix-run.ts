@@ -31,6 +31,7 @@ import {
   objectLabel,
   objectsFor,
   pathOf,
+  retrievalRequirementOf,
   type CallerKind,
   type Expectation,
   type MatrixObject,
@@ -161,6 +162,9 @@ function judge(cell: Cell, foreign: string[]): void {
   const leaked = foreign.find((id) => text.includes(id));
   if (leaked) return mark(cell, 'CONC-NO-FOREIGN-DATA', `${answer} naming ${leaked}, an id of a business the caller is not granted on`);
   if (e.kind === 'success' && !accepted) {
+    // 5: a caller granted on the business with the permission is refused nothing of it, whoever
+    // made the object (blind8-bulk-owned-by-submitting-application); a 5xx or 429 is the host's state.
+    if (res.status >= 400 && res.status < 500 && res.status !== 429) return mark(cell, e.requirement, `${answer} instead of ${e.text}: an object of the caller's granted business refused`);
     cell.out.verdict = 'recorded';
     cell.out.reason = `the caller's own object answered ${answer}, not 2xx`;
     return;
@@ -325,7 +329,8 @@ export async function runMatrixColumn(t: CheckContext, caller: CallerKind, rows:
   t.evidence(...broken.slice(0, 6).map((c) => c.res!).filter(Boolean));
   // Fails before warnings; among fails, the caller's own object of another kind answered comes after
   // any other breach (blind-bulk-read-finds-foreign-message: its foreign message is the graver finding).
-  const order = (c: Cell) => (c.out.verdict === 'fail' ? (c.object.kind === 'own-other-kind' ? 1 : 0) : 2);
+  // A refused read of the caller's own business comes last among fails (another column or topic names most of them first).
+  const order = (c: Cell) => (c.out.verdict === 'fail' ? (c.expectation.kind === 'success' ? 2 : c.object.kind === 'own-other-kind' ? 1 : 0) : 3);
   const first = [...broken].sort((a, b) => order(a) - order(b))[0];
   if (first && first.out.verdict === 'fail') {
     t.fail(first.out.requirement as RequirementId, first.expectation.text, `${label(first)}: ${first.out.reason}${broken.length > 1 ? ` (and ${broken.length - 1} more cells, see the matrix)` : ''}`, first.res!);
@@ -411,6 +416,18 @@ export async function runMatrixAfterWrite(t: CheckContext, row: MatrixRow, key: 
       cells.push({ caller, cell: { ...base, request, out } });
     }
   }
+  await sendAndJudge(t, cells);
+  // (Not cells of the report's matrix, whose columns are the fresh target's: the notes list them.)
+  const sent = cells.filter((c) => c.cell.res).map((c) => c.cell);
+  const named = (c: Cell) => `${c.out.caller}: ${label(c)}`;
+  const unsent = cells.filter((c) => !c.cell.res).map((c) => `${named(c.cell)}: ${c.cell.out.reason}`);
+  t.note(`after the run's own ${row.operation}${key ? ' (its Idempotency-Key again)' : ''}: ${sent.length} cells sent; answers: ${[...new Set(sent.map((c) => c.out.answer))].join(', ') || 'none'}`);
+  if (unsent.length > 0) t.note(`not sent after the run's own ${row.operation}: ${unsent.join('; ')}`);
+  failOnFirst(t, sent, `after the run's own ${row.operation}`);
+}
+
+/** Sends the cells that hold a request (at most the run's concurrency at once), each judged as its caller's. */
+async function sendAndJudge(t: CheckContext, cells: Array<{ caller: CallerKind; cell: Cell }>): Promise<void> {
   await pooled(
     cells.filter((c) => c.cell.request).map(({ cell, caller }) => async () => {
       cell.res = await t.api.send(cell.request!);
@@ -418,37 +435,153 @@ export async function runMatrixAfterWrite(t: CheckContext, row: MatrixRow, key: 
     }),
     t.config.settings.concurrency,
   );
-  // (Not cells of the report's matrix, whose columns are the fresh target's: the notes list them.)
-  const sent = cells.filter((c) => c.cell.res).map((c) => c.cell);
+}
+
+/** Fails on the first broken must of `sent`, then should, naming the others (`context`: what they followed). */
+function failOnFirst(t: CheckContext, sent: Cell[], context: string): void {
   const named = (c: Cell) => `${c.out.caller}: ${label(c)}`;
-  const unsent = cells.filter((c) => !c.cell.res).map((c) => `${named(c.cell)}: ${c.cell.out.reason}`);
-  t.note(`after the run's own ${row.operation}${key ? ' (its Idempotency-Key again)' : ''}: ${sent.length} cells sent; answers: ${[...new Set(sent.map((c) => c.out.answer))].join(', ') || 'none'}`);
-  if (unsent.length > 0) t.note(`not sent after the run's own ${row.operation}: ${unsent.join('; ')}`);
   const broken = sent.filter((c) => c.out.verdict === 'fail' || c.out.verdict === 'warn').sort((a, b) => (a.out.verdict === 'fail' ? 0 : 1) - (b.out.verdict === 'fail' ? 0 : 1));
   t.evidence(...broken.slice(0, 6).map((c) => c.res!));
   const first = broken[0];
   if (first) {
     const more = broken.length > 1 ? ` (and ${broken.slice(1).map(named).join(', ')})` : '';
-    t.fail(first.out.requirement as RequirementId, first.expectation.text, `${named(first)} after the run's own ${row.operation}: ${first.out.reason}${more}`, first.res!);
+    t.fail(first.out.requirement as RequirementId, first.expectation.text, `${named(first)} ${context}: ${first.out.reason}${more}`, first.res!);
   }
 }
+
+/** The object of the caller's granted business a row names: the business alone, or its resource of the row's kind. */
+const ownObject = (row: MatrixRow): MatrixObject => (row.resourceParam ? { kind: 'own', business: 'own', resource: 'own' } : { kind: 'own', business: 'own' });
+
+/** The app a caller sends as, or undefined when the configuration names none (the reason in `needsReason`). */
+async function configuredAs(t: CheckContext, caller: CallerKind): Promise<Caller | undefined> {
+  const app = caller === 'other-tenant' ? 'other' : caller === 'limited' ? 'limited' : 'primary';
+  return t.config.apps[app] ? callerAs(t, caller) : undefined;
+}
+
+/** One planned read of a row's own object by a caller (`resourceId`: the row's slot, a fixture's or a created object's). */
+interface PlannedRead {
+  caller: CallerKind;
+  row: MatrixRow;
+  resourceId: string | undefined;
+  /** Why it is not sent, when it is not. */
+  why?: string;
+}
+
+/** Sends `planned` (at most the run's concurrency at once), judges each by section 5's class of the cell. */
+async function sendReads(t: CheckContext, businessId: string, planned: PlannedRead[], label: string): Promise<Array<{ caller: CallerKind; cell: Cell }>> {
+  const cells: Array<{ caller: CallerKind; cell: Cell }> = [];
+  for (const { caller, row, resourceId, why } of planned) {
+    const object = ownObject(row);
+    const expectation = expectationOf(row, caller, object);
+    const base = { row, object, expectation, pathIds: [businessId, ...(resourceId ? [resourceId] : [])] };
+    const out: MatrixCell = { operation: row.operation, caller, object: label, expected: expectation.text, verdict: 'skip' };
+    const as = why ? undefined : await configuredAs(t, caller);
+    if (!as) {
+      out.reason = why ?? needsReason([caller === 'other-tenant' ? 'otherApp' : caller === 'limited' ? 'limitedApp' : 'primaryApp']);
+      cells.push({ caller, cell: { ...base, out } });
+      continue;
+    }
+    const request = requestOf(t, row, pathOf(row, businessId, resourceId), as);
+    out.request = `${request.method} ${request.path}`;
+    cells.push({ caller, cell: { ...base, request, out } });
+  }
+  await sendAndJudge(t, cells);
+  return cells;
+}
+
+/** Notes what `cells` answered after `context`, and fails on the first broken must, then should. */
+function settleReads(t: CheckContext, cells: Array<{ caller: CallerKind; cell: Cell }>, context: string): void {
+  const named = (c: Cell) => `${c.out.caller}: ${label(c)}`;
+  const sent = cells.filter((c) => c.cell.res).map((c) => c.cell);
+  const unsent = cells.filter((c) => !c.cell.res).map((c) => `${named(c.cell)}: ${c.cell.out.reason}`);
+  t.note(`${context}: ${sent.map(named).join('; ') || 'nothing sent'}`);
+  if (unsent.length > 0) t.note(`not sent ${context}: ${unsent.join('; ')}`);
+  for (const c of sent.filter((x) => x.out.verdict === 'recorded')) t.note(`${named(c)}: ${c.out.reason}`);
+  failOnFirst(t, sent, context);
+}
+
+/** The callers granted on the business, besides `creator`: the configured columns whose own-object cell of `row` is a 2xx. */
+function grantedReaders(row: MatrixRow, creator?: CallerKind): CallerKind[] {
+  return CALLERS.filter((c) => c.kind !== creator && expectationOf(row, c.kind, ownObject(row)).kind === 'success').map((c) => c.kind);
+}
+
+/**
+ * Every read of the object the run's own creation made as `creator` (`createdObjectRows`: the bulk,
+ * its listing), by every other caller granted on the business that may hold the read's permission
+ * (the limited application: 5.9 shows no permission for these reads, so its 403 permission_denied is
+ * a recorded reading): the object is the business's, not its creator's (4.2, 5), so each answers its
+ * 2xx, a refusal failing under the read's own retrieval rule (blind8-bulk-owned-by-submitting-application).
+ * Without such a caller configured, each cell is skipped with the reason.
+ */
+export async function runPeerReads(t: CheckContext, businessId: string, write: MatrixRow, created: string, creator: CallerKind = 'primary', rows: MatrixRow[] = matrixRows()): Promise<void> {
+  const planned = createdObjectRows(write, rows).flatMap((row) => {
+    const readers = grantedReaders(row, creator);
+    if (readers.length === 0) return [{ caller: creator, row, resourceId: created, why: `no configured caller other than its creator (${creator}) is granted on the business` }];
+    return readers.map((caller) => ({ caller, row, resourceId: created }));
+  });
+  settleReads(t, await sendReads(t, businessId, planned, `made by ${creator}`), `reading the object the ${creator} application made`);
+}
+
+/** Requests `runPeerReads` sends at most. */
+export function peerReadsCost(write: MatrixRow, creator: CallerKind = 'primary', rows: MatrixRow[] = matrixRows()): number {
+  return createdObjectRows(write, rows).reduce((n, row) => n + grantedReaders(row, creator).length, 0);
+}
+
+/**
+ * The order opposite to auth-ordering/grant-before-resource's: for every read row of the spec, each
+ * configured caller refused on the business first (the other tenant: no grant; the limited
+ * application where the row names the permission it lacks), then the primary application's read of
+ * the same row (its own object: the business, or a fixture of the row's kind). Each call is decided
+ * on its own caller (5, rule 6): a refusal changes no other caller's answer, so the read still gives
+ * its 2xx, failing under the row's own retrieval rule (blind8-wallet-refusal-cached-per-business).
+ */
+export async function runGrantedAfterRefusals(t: CheckContext, rows: MatrixRow[] = matrixRows()): Promise<void> {
+  const reads = rows.filter((r) => !r.writes);
+  const resourceOf = (row: MatrixRow) => (row.resourceParam ? partyIds(t, row, NOT_LISTED).resource(ownObject(row)) : undefined);
+  const missing = (row: MatrixRow) => {
+    const key = row.resourceParam ? RESOURCE_FIXTURES[row.resourceParam]?.own : undefined;
+    return row.resourceParam && resourceOf(row) === undefined ? (key ? needsReason([key]) : `no fixture names a ${row.resourceParam}`) : undefined;
+  };
+  const refusals: PlannedRead[] = reads.flatMap((row) => refusedCallers(row).map((caller) => ({ caller, row, resourceId: resourceOf(row), ...withWhy(missing(row)) })));
+  const businessId = t.fixture('businessId');
+  const refused = await sendReads(t, businessId, refusals, 'own');
+  const after = reads.filter((row) => refused.some((c) => c.cell.row === row && c.cell.res));
+  const granted = await sendReads(t, businessId, after.map((row) => ({ caller: 'primary' as CallerKind, row, resourceId: resourceOf(row) })), 'own, after refusals');
+  if (refused.every((c) => !c.cell.res)) t.skip(`no refusal was sent on the business: ${refused.map((c) => `${c.caller} ${c.cell.row.operation}: ${c.cell.out.reason}`).join('; ')}`);
+  settleReads(t, [...refused, ...granted], 'after the refused callers on the business');
+}
+
+const withWhy = (why: string | undefined): { why?: string } => (why ? { why } : {});
+
+/** The configured columns refused on the business's own object of `row` after a valid token: no grant, or the permission. */
+function refusedCallers(row: MatrixRow): CallerKind[] {
+  return CALLERS.filter((c) => c.granted !== undefined && expectationOf(row, c.kind, ownObject(row)).kind === 'refusal').map((c) => c.kind);
+}
+
+/** Requests `runGrantedAfterRefusals` sends at most. */
+export function grantedAfterRefusalsCost(rows: MatrixRow[] = matrixRows()): number {
+  return rows.filter((r) => !r.writes).reduce((n, row) => n + refusedCallers(row).length + 1, 0);
+}
+
+/** The rules a granted column's refused read of its own business breaks: each read row's own retrieval. */
+const RETRIEVALS: RequirementId[] = [...new Set(matrixRows().filter((r) => !r.writes).map(retrievalRequirementOf))];
 
 /** What each column needs and which rules its cells and comparisons can break. */
 const COLUMNS: Record<CallerKind, { needs: Need[]; expects: string; requirements: RequirementId[] }> = {
   primary: {
     needs: ['primaryApp'],
     expects: "2xx on its own objects; 403 or 404 on another business's, never 2xx; 404 for an unknown id",
-    requirements: ['CONC-FOREIGN-OBJECT', 'CONC-UNKNOWN-OBJECT', 'CONC-OTHER-BUSINESS-PATH', 'CONC-SAME-AS-MISSING', 'CONC-NO-FOREIGN-DATA', 'VAL-PATH-UUIDV7', 'HOOK-OWNERSHIP', 'HOOK-FORBIDDEN', 'CONC-FOREIGN-LIKE-UNKNOWN', 'CONC-UNIFORM', 'CONC-CROSS-BUSINESS-BULK', 'CONC-CROSS-BUSINESS-MESSAGE', 'HOOK-NOT-FOUND', 'MSG-NOT-FOUND'],
+    requirements: ['CONC-FOREIGN-OBJECT', 'CONC-UNKNOWN-OBJECT', 'CONC-OTHER-BUSINESS-PATH', 'CONC-SAME-AS-MISSING', 'CONC-NO-FOREIGN-DATA', 'VAL-PATH-UUIDV7', 'HOOK-OWNERSHIP', 'HOOK-FORBIDDEN', 'CONC-FOREIGN-LIKE-UNKNOWN', 'CONC-UNIFORM', 'CONC-CROSS-BUSINESS-BULK', 'CONC-CROSS-BUSINESS-MESSAGE', 'HOOK-NOT-FOUND', 'MSG-NOT-FOUND', ...RETRIEVALS],
   },
   limited: {
     needs: ['limitedApp'],
     expects: '403 permission_denied where the permission it lacks is named; otherwise as the primary application',
-    requirements: ['AUTH-PERMISSION', 'CONC-FOREIGN-OBJECT', 'CONC-UNKNOWN-OBJECT', 'CONC-SAME-AS-MISSING', 'CONC-NO-FOREIGN-DATA', 'HOOK-OWNERSHIP', 'CONC-FOREIGN-LIKE-UNKNOWN', 'CONC-CROSS-BUSINESS-BULK', 'CONC-CROSS-BUSINESS-MESSAGE'],
+    requirements: ['AUTH-PERMISSION', 'CONC-FOREIGN-OBJECT', 'CONC-UNKNOWN-OBJECT', 'CONC-SAME-AS-MISSING', 'CONC-NO-FOREIGN-DATA', 'HOOK-OWNERSHIP', 'CONC-FOREIGN-LIKE-UNKNOWN', 'CONC-CROSS-BUSINESS-BULK', 'CONC-CROSS-BUSINESS-MESSAGE', ...RETRIEVALS],
   },
   'other-tenant': {
     needs: ['otherApp'],
     expects: "403 or 404 on this business's objects and on this business's resources under its own business, never 2xx",
-    requirements: ['CONC-OTHER-BUSINESS-PATH', 'CONC-FOREIGN-OBJECT', 'CONC-UNKNOWN-OBJECT', 'CONC-SAME-AS-MISSING', 'CONC-NO-FOREIGN-DATA', 'HOOK-OWNERSHIP', 'HOOK-FORBIDDEN', 'CONC-FOREIGN-LIKE-UNKNOWN', 'CONC-UNIFORM', 'CONC-CROSS-BUSINESS-BULK', 'CONC-CROSS-BUSINESS-MESSAGE'],
+    requirements: ['CONC-OTHER-BUSINESS-PATH', 'CONC-FOREIGN-OBJECT', 'CONC-UNKNOWN-OBJECT', 'CONC-SAME-AS-MISSING', 'CONC-NO-FOREIGN-DATA', 'HOOK-OWNERSHIP', 'HOOK-FORBIDDEN', 'CONC-FOREIGN-LIKE-UNKNOWN', 'CONC-UNIFORM', 'CONC-CROSS-BUSINESS-BULK', 'CONC-CROSS-BUSINESS-MESSAGE', ...RETRIEVALS],
   },
   'no-token': {
     needs: [],

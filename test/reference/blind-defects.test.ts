@@ -332,15 +332,8 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     return (await rows(h, { limit: '10', cursor: first.pagination.next_cursor })).status !== 200;
   },
   // bulk-invariants
-  'blind8-bulk-owned-by-submitting-application': async (h) => {
-    const accepted = await h.submit(messageBody(h));
-    return (await h.call('GET', h.paths.bulk(h.b, accepted.json.id), { as: 'limited' })).status !== 200;
-  },
   // wallet
-  'blind8-wallet-refusal-cached-per-business': async (h) => {
-    await wallet(h, 'limited');
-    return (await wallet(h)).status !== 200;
-  },
+  // wallet
   // concealment
   // request-id
   // problem-details

@@ -1541,6 +1541,14 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     return (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json?.template?.template_id !== h.f.messageTemplateId;
   },
   'blind8-empty-listing-204': async (h) => (await rows(h, { to: '+447700900999' })).status !== 200,
+  'blind8-bulk-owned-by-submitting-application': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    return (await h.call('GET', h.paths.bulk(h.b, accepted.json.id), { as: 'limited' })).status !== 200;
+  },
+  'blind8-wallet-refusal-cached-per-business': async (h) => {
+    await wallet(h, 'limited');
+    return (await wallet(h)).status !== 200;
+  },
 };
 
 describe('defect registry', () => {

@@ -3,7 +3,8 @@
 // expected class follows section 5's order (token, grant, permission, ownership).
 import { describe, expect, it } from 'vitest';
 import { openapi, operationIds, type OpenApiDocument } from '../../spec/contract.ts';
-import { CALLERS, afterWriteCost, afterWriteExpectation, afterWriteObjects, columnCost, createdObjectCells, createdObjectRows, expectationOf, leftOut, matrixRows, objectLabel, objectsFor, resourceKinds, writeRowOn, type CallerKind, type MatrixObject } from '../../suites/support/authorization.ts';
+import { grantedAfterRefusalsCost, peerReadsCost } from '../../suites/support/matrix-run.ts';
+import { CALLERS, retrievalRequirementOf, afterWriteCost, afterWriteExpectation, afterWriteObjects, columnCost, createdObjectCells, createdObjectRows, expectationOf, leftOut, matrixRows, objectLabel, objectsFor, resourceKinds, writeRowOn, type CallerKind, type MatrixObject } from '../../suites/support/authorization.ts';
 
 const rowsOf = (doc: OpenApiDocument = openapi) => matrixRows(doc);
 const rowNamed = (name: string, doc?: OpenApiDocument) => rowsOf(doc).find((r) => r.operation === name)!;
@@ -106,13 +107,13 @@ describe('expected class of a cell (section 5: token, grant, permission, ownersh
   const bulk = rowNamed('getSmsBulkMessage');
   const wallet = rowNamed('getWalletBalance');
   const cases: Array<[CallerKind, string, MatrixObject, string, string]> = [
-    ['primary', 'getSmsBulkMessage', object('own'), 'success', 'CONC-FOREIGN-OBJECT'],
+    ['primary', 'getSmsBulkMessage', object('own'), 'success', 'BULK-RETRIEVE'],
     ['primary', 'getSmsBulkMessage', object('foreign'), 'refusal', 'CONC-FOREIGN-OBJECT'],
     ['primary', 'getSmsBulkMessage', object('other-business'), 'refusal', 'CONC-OTHER-BUSINESS-PATH'],
     ['primary', 'getSmsBulkMessage', object('unknown'), 'refusal', 'CONC-UNKNOWN-OBJECT'],
     ['primary', 'getSmsBulkMessage', object('malformed'), 'refusal', 'VAL-PATH-UUIDV7'],
     ['other-tenant', 'getSmsBulkMessage', object('own'), 'refusal', 'CONC-OTHER-BUSINESS-PATH'],
-    ['other-tenant', 'getSmsBulkMessage', object('other-business'), 'success', 'CONC-FOREIGN-OBJECT'],
+    ['other-tenant', 'getSmsBulkMessage', object('other-business'), 'success', 'BULK-RETRIEVE'],
     ['other-tenant', 'getSmsBulkMessage', object('own-under-other'), 'refusal', 'CONC-FOREIGN-OBJECT'],
     ['limited', 'getWalletBalance', object('own', wallet), 'refusal', 'AUTH-PERMISSION'],
     ['no-token', 'getSmsBulkMessage', object('own'), 'unauthenticated', 'AUTH-401-MISSING'],
@@ -152,6 +153,13 @@ describe('expected class of a cell (section 5: token, grant, permission, ownersh
     expect(ownOfKind('deactivateWebhookEndpoint', 'bulkMessageId')).toBe('HOOK-NOT-FOUND');
     // Only the primary application's column sends them: which table a lookup reads does not depend on the caller.
     for (const { kind } of CALLERS) expect(leftOut(kind, ofKind('messageId', 'other')) === undefined, kind).toBe(kind === 'primary');
+  });
+
+  it("a granted caller's own-object cell names the row's own retrieval rule, derived from the catalogue (the general rule for an operation the catalogue does not name)", () => {
+    const byOperation = Object.fromEntries(rowsOf().filter((r) => !r.writes).map((r) => [r.operation, retrievalRequirementOf(r)]));
+    expect(byOperation).toEqual({ getSmsBulkMessage: 'BULK-RETRIEVE', listSmsBulkMessageRecipients: 'SCH-LISTING-ENVELOPE', getSmsMessage: 'MSG-RETRIEVE', getWalletBalance: 'WAL-RETRIEVE' });
+    expect(retrievalRequirementOf(rowNamed('getSmsTemplate', withTemplateRead()))).toBe('CONC-FOREIGN-OBJECT');
+    expect(expectationOf(rowNamed('getSmsMessage'), 'limited', object('own', rowNamed('getSmsMessage')))).toMatchObject({ kind: 'success', requirement: 'MSG-RETRIEVE' });
   });
 
   it('the limited application may be refused an operation whose permission the document does not name (a recorded reading)', () => {
@@ -211,5 +219,18 @@ describe("a write row's refusals once the run's own write changed the target (a 
     expect(afterWriteExpectation(deactivation, 'no-token', object('own', deactivation))).toMatchObject({ requirement: 'AUTH-401-MISSING', servedRequirement: 'AUTH-ALL-OPERATIONS' });
     expect(of(submission, 'other-tenant', 'own')).toBe('CONC-OTHER-BUSINESS-PATH');
     expect(afterWriteExpectation(submission, 'no-token', object('own', submission)).servedRequirement).toBe('AUTH-ALL-OPERATIONS');
+  });
+});
+
+describe('granted readers, both orders (blind8-bulk-owned-by-submitting-application, blind8-wallet-refusal-cached-per-business)', () => {
+  it("the run's new bulk is read by every other caller granted on the business (the limited application), on every read one id deeper than the creation", () => {
+    expect(peerReadsCost(writeRowOn(undefined))).toBe(createdObjectRows(writeRowOn(undefined)).length);
+    // With the limited application as the creator, the primary is the peer.
+    expect(peerReadsCost(writeRowOn(undefined), 'limited')).toBe(2);
+  });
+
+  it('every read row: each caller refused on the business (no grant; the permission the limited application lacks), then the primary', () => {
+    // other tenant on each of the four reads, the limited application on the wallet, the primary's four reads.
+    expect(grantedAfterRefusalsCost()).toBe(4 + 1 + 4);
   });
 });
