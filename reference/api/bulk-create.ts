@@ -71,6 +71,9 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   const sentKey = call.req.headers['idempotency-key'];
   const crossBusiness = typeof sentKey === 'string' && call.app && d.has('blind8-replay-lookup-ignores-business') ? keyReplays.get(store)?.get(`${call.app.clientId}\u0000${sentKey}`) : undefined;
   if (crossBusiness) return call.raw(crossBusiness.status, crossBusiness.body, { Location: crossBusiness.location });
+  // A key store scoped by application and key alone, whose record of another business trips a check of its own (500).
+  const keyBusiness = typeof sentKey === 'string' && call.app && d.has('key-on-other-business-500') ? keyBusinesses.get(store)?.get(`${call.app.clientId}\u0000${sentKey}`) : undefined;
+  if (keyBusiness !== undefined && keyBusiness !== businessId) return call.problem('internal_error', 'An unexpected error occurred.');
   const grantedOn = d.has('submission-grant-of-own-business') ? (call.app?.grants.find((g) => g.active)?.businessId ?? businessId) : businessId;
   if (!authorize(call, grantedOn, 'sms.bulk.send')) return;
   // What the defects that create a bulk before a refusal leave behind.
@@ -494,6 +497,7 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     }
     if (d.has('blind-limit-rolling-window')) rememberEntries(call, businessId, valid.recipients.length);
     // What blind8 defects keep of the acceptance: the response by application and key, the audience's time, the latest payload.
+    if (key && d.has('key-on-other-business-500')) (keyBusinesses.get(store) ?? keyBusinesses.set(store, new Map()).get(store)!).set(`${call.app!.clientId}\u0000${key}`, businessId);
     if (key && d.has('blind8-replay-lookup-ignores-business')) (keyReplays.get(store) ?? keyReplays.set(store, new Map()).get(store)!).set(`${call.app!.clientId}\u0000${key}`, { status, location, body: text });
     if (d.has('blind8-duplicate-send-guard-409')) (recentAudiences.get(store) ?? recentAudiences.set(store, new Map()).get(store)!).set(`${call.app!.clientId}\u0000${audience}`, now);
     if (d.has('blind8-fingerprint-compared-to-latest-submission')) (latestFingerprint.get(store) ?? latestFingerprint.set(store, new Map()).get(store)!).set(call.app!.clientId, fingerprint);
@@ -732,6 +736,8 @@ function tryParse(text: string): { value: unknown } | undefined {
 }
 
 /** What blind8 defects keep per reference (faithful code ignores them). */
+/** The business of each accepted key, by application and key (the `key-on-other-business-500` defect). */
+const keyBusinesses = new WeakMap<object, Map<string, string>>();
 /** Accepted responses by application and key, whatever the business (the `blind8-replay-lookup-ignores-business` defect). */
 const keyReplays = new WeakMap<object, Map<string, StoredResponse>>();
 /** Entries sent under each application, business and key (the `blind8-repeat-counts-key-entries` defect). */

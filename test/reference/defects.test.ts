@@ -1506,6 +1506,11 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const again = await h.submit(messageBody(h), { key });
     return again.status !== 202 || again.json?.id !== first.json.id;
   },
+  'key-on-other-business-500': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    return (await h.submit(messageBody(h), { key, business: h.f.otherBusinessId })).status === 500;
+  },
   'blind8-replay-lookup-ignores-business': async (h) => {
     const key = freshKey();
     await h.submit(messageBody(h), { key });
