@@ -11,6 +11,7 @@
 // version checked before any other import, so an unsupported Node gets one line and exit 2.
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { setFlagsFromString } from 'node:v8';
 import { nodeVersionProblem } from './node-version.mjs';
 
 const tooOld = nodeVersionProblem(process.versions.node);
@@ -18,6 +19,15 @@ if (tooOld) {
   process.stderr.write(tooOld + '\n');
   process.exit(2);
 }
+
+// No background Sparkplug or Maglev compilation, as on Node 20 (Node 22 and 24 turn both on): a
+// background compile waiting for a collection while the main thread, in process.exit, joins its
+// thread never ends, and a finished command hangs (seen on Node 24.21 in CI and caught by gdb:
+// the exit joining a V8Worker parked in CollectionBarrier::AwaitCollectionBackground under
+// ConcurrentBaselineCompiler; nodejs/node#54918). Set here, not in the shebang, where an old Node
+// would refuse the flag before its version line; every isolate made after (vitest's worker, the
+// `check` child) starts without them.
+for (const flag of ['--no-concurrent-sparkplug', '--no-maglev']) setFlagsFromString(flag);
 
 const root = new URL('..', import.meta.url);
 const compiled = new URL('dist/cli/main.js', root);
