@@ -17,7 +17,7 @@ export interface BlindDefect {
   topic: Topic;
   description: string;
   /** The authoring round that wrote it. */
-  round: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
+  round: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
 }
 
 const registry = [
@@ -214,6 +214,10 @@ const registry = [
   // messages
   // sequences
   { id: 'blind8-rows-touched-by-filter-first', requirement: 'SEQ-LISTING-CONSISTENT', topic: 'sequences', round: 8, description: 'The listing keeps a most-recently-used row cache per bulk: rows a filtered listing served come first in the next unfiltered listings, so the default order changes after a filtered listing.' },
+  // Round 9 (blind9-): written from the document and the reference alone.
+  // auth-ordering
+  { id: 'blind9-auth-remembered-on-connection', requirement: 'AUTH-ALL-OPERATIONS', topic: 'auth-ordering', round: 9, description: "The authenticated application is kept on the connection: a request without any Authorization header, sent on a keep-alive connection whose earlier request carried a valid token, is served as that application (200) instead of 401." },
+  { id: 'blind9-client-blocked-after-invalid-token', requirement: 'AUTH-TOKEN-CLIENT-CREDENTIALS', topic: 'auth-ordering', round: 9, description: "A brute-force guard locks out the client an invalid token names (read unverified) for a few seconds: after a request with the client's expired token, its freshly issued valid token gets 401 authentication_required too." },
 ] as const satisfies readonly BlindDefect[];
 
 export type BlindDefectId = (typeof registry)[number]['id'];

@@ -126,6 +126,12 @@ function requestIdFor(req: IncomingMessage, deps: Deps): string {
   return generateRequestId();
 }
 
+/** The application each connection authenticated as (the `blind9-auth-remembered-on-connection` defect). */
+const connectionApps = new WeakMap<object, string>();
+/** Until when (real time) each client named by an invalid token is locked out, per reference (the `blind9-client-blocked-after-invalid-token` defect). */
+const lockouts = new WeakMap<object, Map<string, number>>();
+const LOCKOUT_MS = 5000;
+
 /** The decimal request id sequence, per reference (the `blind8-generated-request-id-numeric-in-body` defect). */
 const numericIds = new WeakMap<object, number>();
 /** Client addresses that sent an invalid request id, per reference (the `blind8-request-id-distrusted-after-invalid` defect). */
@@ -364,6 +370,20 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
       const sessions = clientSessions.get(deps.counters) ?? clientSessions.set(deps.counters, new Set()).get(deps.counters)!;
       if (claims) sessions.add(claims.clientId);
       else if (bearer && sessions.has(unverifiedClientId(bearer) ?? '')) claims = { clientId: unverifiedClientId(bearer)!, exp: Math.floor(Date.now() / 1000) + 60 };
+    }
+    // 5.8: a valid token authenticates whatever came before (the blind9 defect's brute-force guard locks out,
+    // for a few seconds, the client an invalid token names).
+    if (d.has('blind9-client-blocked-after-invalid-token')) {
+      const locked = lockouts.get(deps.counters) ?? lockouts.set(deps.counters, new Map()).get(deps.counters)!;
+      const named = !claims && bearer ? unverifiedClientId(bearer) : undefined;
+      if (named) locked.set(named, Date.now() + LOCKOUT_MS);
+      else if (claims && (locked.get(claims.clientId) ?? 0) > Date.now()) claims = undefined;
+    }
+    // 5.4: every request carries its own token (the blind9 defect keeps the application on the connection).
+    if (d.has('blind9-auth-remembered-on-connection')) {
+      const remembered = connectionApps.get(req.socket);
+      if (claims) connectionApps.set(req.socket, claims.clientId);
+      else if (authorization === undefined && remembered !== undefined) claims = { clientId: remembered, exp: Math.floor(Date.now() / 1000) + 60 };
     }
     call.app = claims ? deps.store.application(claims.clientId) : undefined;
     // 5.4: every operation needs a token (the blind5 defect takes a listing's signed cursor as proof of access).

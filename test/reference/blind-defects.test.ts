@@ -7,7 +7,7 @@ import { BLIND_DEFECTS, type BlindDefectId } from '../../reference/blind-defects
 import { DEFECTS, activeDefects, isDefectId, type Defect } from '../../reference/defects.ts';
 import { TOPICS } from '../../core/model.ts';
 import { requirementById } from '../../spec/requirements.ts';
-import { RANDOM_V7, UTC_Z, UUID_V7, freshKey, holdsProbesBothWays, messageBody, templateBody, type Harness, type Reply } from './helpers.ts';
+import { RANDOM_V7, UTC_Z, UUID_V7, freshKey, holdsProbesBothWays, messageBody, sleep, templateBody, type Harness, type Reply } from './helpers.ts';
 
 const advance = (h: Harness, ms: number) => h.control('POST', '/clock/advance', { ms });
 const wallet = (h: Harness, as: 'primary' | 'limited' = 'primary', headers: Record<string, string> = {}) => h.call('GET', h.paths.wallet(h.b), { as, headers });
@@ -348,6 +348,18 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     const before = ids(await rows(h, { limit: '10' }));
     await rows(h, { status: 'failed', limit: '5' });
     return ids(await rows(h, { limit: '10' })) !== before;
+  },
+  // round 9
+  // auth-ordering
+  'blind9-auth-remembered-on-connection': async (h) => {
+    await wallet(h);
+    // Back-to-back requests may each open a connection: let the first one's go idle for reuse.
+    await sleep(100);
+    return (await h.call('GET', h.paths.wallet(h.b), { as: 'none' })).status !== 401;
+  },
+  'blind9-client-blocked-after-invalid-token': async (h) => {
+    await h.call('GET', h.paths.wallet(h.b), { as: { bearer: h.f.expiredToken } });
+    return (await wallet(h)).status !== 200;
   },
 };
 
