@@ -218,6 +218,9 @@ const registry = [
   // auth-ordering
   { id: 'blind9-auth-remembered-on-connection', requirement: 'AUTH-ALL-OPERATIONS', topic: 'auth-ordering', round: 9, description: "The authenticated application is kept on the connection: a request without any Authorization header, sent on a keep-alive connection whose earlier request carried a valid token, is served as that application (200) instead of 401." },
   { id: 'blind9-client-blocked-after-invalid-token', requirement: 'AUTH-TOKEN-CLIENT-CREDENTIALS', topic: 'auth-ordering', round: 9, description: "A brute-force guard locks out the client an invalid token names (read unverified) for a few seconds: after a request with the client's expired token, its freshly issued valid token gets 401 authentication_required too." },
+  // idempotency
+  { id: 'blind9-fingerprint-first-kilobyte', requirement: 'IDEM-CONFLICT', topic: 'idempotency', round: 9, description: 'The payload fingerprint is the canonical payload cut to 1024 characters (the width of its column): a repeat of a key that differs from the first body only past that point (a late recipient changed) replays the original 202 instead of 409 idempotency_conflict.' },
+  { id: 'blind9-keys-per-worker', requirement: 'IDEM-KEY-PERMANENT', topic: 'idempotency', round: 9, description: "Idempotency records live in the memory of one of two workers and submissions alternate between the workers: a repeat that lands on the other worker finds no record and creates a second bulk (new id), so repeats of one key answer with two different bulks in turn." },
 ] as const satisfies readonly BlindDefect[];
 
 export type BlindDefectId = (typeof registry)[number]['id'];

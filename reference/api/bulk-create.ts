@@ -40,6 +40,9 @@ export function bulkLocation(businessId: string, bulkId: string): string {
 export function createBulk(call: Call, businessId: string, rawBody: string): void {
   const { store, clock } = call.deps;
   const d = call.defects;
+  // 4.1 rule 2: one record per key whichever process answers (the blind9 defect's records live in the
+  // memory of one of two workers, and submissions alternate between them).
+  const worker = d.has('blind9-keys-per-worker') ? `worker${(submissionTurns.set(store, (submissionTurns.get(store) ?? 0) + 1).get(store)!) % 2}\u0000` : '';
   // 5.6 steps 2-3 come before any look at the body (reference choice: grant before validation;
   // the blind defect validates the body first, so a business without grant learns of its faults).
   if (d.has('blind-validation-before-grant') && !call.app?.grants.some((g) => g.businessId === businessId && g.active)) {
@@ -238,14 +241,18 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   // 4.1 rule 2: the key as sent (the blind defect lower-cases it).
   // 4.1 rule 2: the whole key (the blind defect's index keeps its first 64 characters).
   const scopedKey = d.has('blind-key-case-insensitive') ? key?.toLowerCase() : d.has('blind-key-compared-64') ? key?.slice(0, 64) : key;
-  const scope = keyMissing ? undefined : [appPart, businessId, OPERATION, scopedKey].join('\u0000');
+  // (The blind9 defect prefixes the scope with the worker that holds it.)
+  const scope = keyMissing ? undefined : worker + [appPart, businessId, OPERATION, scopedKey].join('\u0000');
   // 4.1 rules 3-4: the whole payload is compared (the blind defect leaves template_variables out).
   // Equivalence is of JSON values (blind defects: the raw text is compared; the recipients are
   // compared as a set, sorted by number).
   // (Two more blind defects: classification left out; the recipients taken as distinct numbers.)
   // (The blind6 defect normalises the message's white space first.)
   // (The blind7 defect takes the recipients as their count.)
-  const fullFingerprint = d.has('blind7-fingerprint-counts-recipients')
+  // (The blind9 defect keeps the first 1024 characters of the canonical payload, the width of its column.)
+  const fullFingerprint = d.has('blind9-fingerprint-first-kilobyte')
+    ? canonicalJson(valid).slice(0, 1024)
+    : d.has('blind7-fingerprint-counts-recipients')
     ? canonicalJson({ ...valid, recipients: valid.recipients.length })
     : d.has('blind6-fingerprint-normalizes-message-whitespace')
     ? canonicalJson({ ...valid, ...(typeof valid.message === 'string' ? { message: valid.message.trim().replace(/\s+/g, ' ') } : {}) })
@@ -748,3 +755,7 @@ const recentAudiences = new WeakMap<object, Map<string, number>>();
 const latestFingerprint = new WeakMap<object, Map<string, string>>();
 /** Applications refused a template as not active (the `blind8-template-refusal-cached-per-application` defect). */
 const templateRefusals = new WeakMap<object, Set<string>>();
+
+/** What blind9 defects keep per reference (faithful code ignores them). */
+/** Submissions seen, to alternate between two workers (the `blind9-keys-per-worker` defect). */
+const submissionTurns = new WeakMap<object, number>();
