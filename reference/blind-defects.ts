@@ -221,6 +221,9 @@ const registry = [
   // idempotency
   { id: 'blind9-fingerprint-first-kilobyte', requirement: 'IDEM-CONFLICT', topic: 'idempotency', round: 9, description: 'The payload fingerprint is the canonical payload cut to 1024 characters (the width of its column): a repeat of a key that differs from the first body only past that point (a late recipient changed) replays the original 202 instead of 409 idempotency_conflict.' },
   { id: 'blind9-keys-per-worker', requirement: 'IDEM-KEY-PERMANENT', topic: 'idempotency', round: 9, description: "Idempotency records live in the memory of one of two workers and submissions alternate between the workers: a repeat that lands on the other worker finds no record and creates a second bulk (new id), so repeats of one key answer with two different bulks in turn." },
+  // recipient-limits
+  { id: 'blind9-over-limit-charge-deferred', requirement: 'RLIM-NO-BILLING', topic: 'recipient-limits', round: 9, description: "The 422 for an over-limit submission leaves the wallet alone, but the charge computed for its entries (0.04 each) is queued and posted with the business's next accepted submission: after it, current_balance has dropped by the refused submission's cost." },
+  { id: 'blind9-over-limit-retry-accepted', requirement: 'RLIM-MAX-1000', topic: 'recipient-limits', round: 9, description: 'The entry count is checked only for a key not seen before, and an over-limit refusal records its key as seen: a retry of the refused 1001-entry submission under the same key is accepted (202) instead of refused again with 422 recipient_limit_exceeded.' },
 ] as const satisfies readonly BlindDefect[];
 
 export type BlindDefectId = (typeof registry)[number]['id'];

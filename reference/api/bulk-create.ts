@@ -138,6 +138,9 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     if (d.has('blind7-limit-halved-after-over-limit-refusal') && flaggedBusinesses.get(store)?.has(businessId)) max = MAX_RECIPIENTS / 2;
     // (The blind8 defect checks the count on the message path only.)
     if (d.has('blind8-template-submission-limit-unchecked') && isRecord(body) && 'template_id' in body) max = Number.POSITIVE_INFINITY;
+    // (The blind9 defect checks the count only for a key it has not seen, and an over-limit refusal marks its key as seen.)
+    const seenKey = typeof sentKey === 'string' && call.app ? `${call.app.clientId}\u0000${businessId}\u0000${sentKey}` : undefined;
+    if (seenKey && d.has('blind9-over-limit-retry-accepted') && overLimitKeys.get(store)?.has(seenKey)) max = Number.POSITIVE_INFINITY;
     let count = d.has('recipient-limit-counts-unique') ? new Set(recipients.map((r) => JSON.stringify(r))).size : recipients.length;
     // 4.1 rule 1: the entries of this request (the blind8 defect adds those of every earlier request under its key).
     const entryKey = typeof sentKey === 'string' && call.app ? `${call.app.clientId}\u0000${businessId}\u0000${sentKey}` : undefined;
@@ -158,6 +161,12 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     // 4.1 rule 1: no partial acceptance (the blind defect keeps the first 1000 entries and goes on).
     if (count > max && d.has('blind-over-limit-truncated')) (body as Record<string, unknown>).recipients = recipients.slice(0, max);
     else if (count > max) {
+      if (seenKey && d.has('blind9-over-limit-retry-accepted')) (overLimitKeys.get(store) ?? overLimitKeys.set(store, new Set()).get(store)!).add(seenKey);
+      // 4.1 rule 1: refused before billing (the blind9 defect queues the refused entries' charge for the business's next acceptance).
+      if (d.has('blind9-over-limit-charge-deferred')) {
+        const queued = pendingCharges.get(store) ?? pendingCharges.set(store, new Map()).get(store)!;
+        queued.set(businessId, (queued.get(businessId) ?? 0) + 0.04 * recipients.length);
+      }
       // 7: 422 recipient_limit_exceeded (the blind8 defect's rate limiter answers it as a spent budget).
       if (d.has('blind8-over-limit-429-rate-limited')) return call.problem('rate_limit_exceeded', 'The submission exceeds the entry budget of one request.', { headers: { 'Retry-After': '1' } });
       if (d.has('recipient-limit-creates-bulk')) store.saveBulk(orphanBulk(call, businessId));
@@ -503,6 +512,12 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
       (sharedContent.get(store) ?? sharedContent.set(store, new Map()).get(store)!).set(call.app!.clientId, { message: accepted.message, classification: accepted.classification, intake: accepted.intake });
     }
     if (d.has('blind-limit-rolling-window')) rememberEntries(call, businessId, valid.recipients.length);
+    // What blind9 defects keep of the acceptance: the queued charge posted, the variables of a template-based submission.
+    const queuedCharge = pendingCharges.get(store)?.get(businessId);
+    if (queuedCharge !== undefined) {
+      pendingCharges.get(store)!.delete(businessId);
+      debit(store.business(businessId)!, queuedCharge);
+    }
     // What blind8 defects keep of the acceptance: the response by application and key, the audience's time, the latest payload.
     if (key && d.has('key-on-other-business-500')) (keyBusinesses.get(store) ?? keyBusinesses.set(store, new Map()).get(store)!).set(`${call.app!.clientId}\u0000${key}`, businessId);
     if (key && d.has('blind8-replay-lookup-ignores-business')) (keyReplays.get(store) ?? keyReplays.set(store, new Map()).get(store)!).set(`${call.app!.clientId}\u0000${key}`, { status, location, body: text });
@@ -759,3 +774,7 @@ const templateRefusals = new WeakMap<object, Set<string>>();
 /** What blind9 defects keep per reference (faithful code ignores them). */
 /** Submissions seen, to alternate between two workers (the `blind9-keys-per-worker` defect). */
 const submissionTurns = new WeakMap<object, number>();
+/** Keys of over-limit refusals, by application, business and key (the `blind9-over-limit-retry-accepted` defect). */
+const overLimitKeys = new WeakMap<object, Set<string>>();
+/** Charges of refused over-limit submissions queued per business (the `blind9-over-limit-charge-deferred` defect). */
+const pendingCharges = new WeakMap<object, Map<string, number>>();
