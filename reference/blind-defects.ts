@@ -224,6 +224,10 @@ const registry = [
   // recipient-limits
   { id: 'blind9-over-limit-charge-deferred', requirement: 'RLIM-NO-BILLING', topic: 'recipient-limits', round: 9, description: "The 422 for an over-limit submission leaves the wallet alone, but the charge computed for its entries (0.04 each) is queued and posted with the business's next accepted submission: after it, current_balance has dropped by the refused submission's cost." },
   { id: 'blind9-over-limit-retry-accepted', requirement: 'RLIM-MAX-1000', topic: 'recipient-limits', round: 9, description: 'The entry count is checked only for a key not seen before, and an over-limit refusal records its key as seen: a retry of the refused 1001-entry submission under the same key is accepted (202) instead of refused again with 422 recipient_limit_exceeded.' },
+  // cursors
+  { id: 'blind9-cursor-superseded-by-newer', requirement: 'CUR-LIFETIME', topic: 'cursors', round: 9, description: "The listing keeps one live cursor per bulk (a pagination session): once another listing of the bulk (another walk, another filter) issued a cursor, a cursor issued before it is refused with 400 validation_failed on its first use, well within 24 hours." },
+  { id: 'blind9-row-count-cached-across-filters', requirement: 'CUR-HAS-MORE', topic: 'cursors', round: 9, description: "The rows of a bulk are counted once, at its first listing under whatever filters it had, and has_more compares every later page with that count: after a status-filtered listing, the unfiltered listing's first page says has_more false with no cursor while rows follow." },
+  { id: 'blind9-status-filter-results-cached', requirement: 'CUR-FILTER-STATUS', topic: 'cursors', round: 9, description: "The rows a status filter selects are cached per bulk and status at the first filtered listing: as the bulk advances, a later listing filtered by queued still lists rows whose submission and delivery statuses have moved on (sent, delivered, failed)." },
 ] as const satisfies readonly BlindDefect[];
 
 export type BlindDefectId = (typeof registry)[number]['id'];

@@ -387,6 +387,23 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     await h.submit(body, { key });
     return (await h.submit(body, { key })).status !== 422;
   },
+  // cursors
+  'blind9-cursor-superseded-by-newer': async (h) => {
+    const first = (await rows(h, { limit: '10' })).json;
+    await rows(h, { status: 'failed', limit: '10' });
+    return (await rows(h, { limit: '10', cursor: first.pagination.next_cursor })).status !== 200;
+  },
+  'blind9-row-count-cached-across-filters': async (h) => {
+    await rows(h, { status: 'failed', limit: '100' });
+    return (await rows(h, { limit: '100' })).json.pagination.has_more !== true;
+  },
+  'blind9-status-filter-results-cached': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    await rows(h, { status: 'queued' }, accepted.json.id);
+    await advance(h, 2000);
+    const listed = (await rows(h, { status: 'queued' }, accepted.json.id)).json.data as Array<Record<string, unknown>>;
+    return listed.some((r) => r.submission_status !== 'queued' && r.delivery_status !== 'queued');
+  },
 };
 
 /** The authoring rounds so far. */
