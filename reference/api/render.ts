@@ -40,6 +40,12 @@ export const latestClassification = new WeakMap<object, Map<string, string>>();
 /** Bulks whose rows were listed (the `blind7-bulk-read-carries-rows-after-listing` defect). */
 export const rowsLoaded = new WeakSet<BulkRecord>();
 
+/** What blind9 defects keep (faithful code ignores them). */
+/** as_of of each bulk's first delivery summary (the `blind9-summary-as-of-frozen-at-first-report` defect). */
+const firstReportAt = new WeakMap<BulkRecord, number>();
+/** The running total of resolved outcomes per bulk (the `blind9-outcomes-accumulated-per-read` defect). */
+const outcomesTotal = new WeakMap<BulkRecord, number>();
+
 /** settled at each bulk's first read (the `blind5-settled-cached-at-first-read` defect). */
 const firstSettled = new WeakMap<BulkRecord, boolean | null>();
 
@@ -149,14 +155,18 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
         ? p.delivery.asOf
         : d.has('blind7-summary-as-of-without-seconds')
           ? `${new Date(p.delivery.asOf).toISOString().slice(0, 16)}Z`
-          : call.time(d.has('blind-summary-as-of-accepted') ? bulk.acceptedAt : asOfShown(bulk, p.delivery.asOf, d)),
+          : // (The blind9 defect keeps the as_of of the bulk's first summary.)
+            call.time(d.has('blind-summary-as-of-accepted') ? bulk.acceptedAt : d.has('blind9-summary-as-of-frozen-at-first-report') ? (firstReportAt.get(bulk) ?? firstReportAt.set(bulk, p.delivery.asOf).get(bulk)!) : asOfShown(bulk, p.delivery.asOf, d)),
       complete: p.delivery.complete,
       // (The blind8 defect's query of the delivery store leaves the bulk out: every bulk of the business counts.)
       outcomes_resolved: d.has('outcomes-resolved-as-string')
         ? String(p.delivery.outcomesResolved)
         : d.has('blind8-outcomes-resolved-business-wide')
           ? call.deps.store.allBulks().filter((b) => b.businessId === bulk.businessId).reduce((sum, b) => sum + (projectBulk(b, now, d).delivery?.outcomesResolved ?? 0), 0)
-          : p.delivery.outcomesResolved,
+          : // (The blind9 defect adds each read's resolved outcomes to a running total.)
+            d.has('blind9-outcomes-accumulated-per-read')
+            ? outcomesTotal.set(bulk, (outcomesTotal.get(bulk) ?? 0) + p.delivery.outcomesResolved).get(bulk)!
+            : p.delivery.outcomesResolved,
     };
     if (d.has('delivery-summary-without-complete')) delete deliverySummary.complete;
     // 2.2: exactly three members (the blind defect adds the recipient count).
@@ -176,7 +186,8 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
     // 4.1: the business of the path (the defect copies the bulk's own id).
     business_id: d.has('bulk-business-id-is-bulk-id') ? bulk.id : bulk.businessId,
     // 4.1: the sender as submitted (the defect upper-cases it, as some carriers show it).
-    from: d.has('sender-upper-case') ? bulk.from.toUpperCase() : bulk.from,
+    // (The blind9 defect's reads take it from a CHAR(20) column, padded with spaces.)
+    from: d.has('sender-upper-case') ? bulk.from.toUpperCase() : !options.acceptance && d.has('blind9-read-from-char-padded') ? bulk.from.padEnd(20, ' ') : bulk.from,
     // 2.1: transactional or promotional, as written (the defects upper-case or swap it).
     // (The blind defect's reads fall back to the column default, transactional.)
     classification: d.has('classification-upper-case')
