@@ -232,6 +232,9 @@ const registry = [
   { id: 'blind9-summary-as-of-frozen-at-first-report', requirement: 'BULK-DELIVERY-SUMMARY-FIELDS', topic: 'bulk-invariants', round: 9, description: "delivery_summary.as_of is stamped when the bulk's summary is first projected and kept: later reads show outcomes_resolved advancing under the as_of of the first report, not the time of their own projection." },
   { id: 'blind9-outcomes-accumulated-per-read', requirement: 'BULK-OUTCOMES-BOUND', topic: 'bulk-invariants', round: 9, description: "outcomes_resolved is a running total that each read adds its resolved outcomes to (+= where = was meant): the first read is right, the second shows twice as many, past the number of entries." },
   { id: 'blind9-read-from-char-padded', requirement: 'BULK-ECHO-REQUEST', topic: 'bulk-invariants', round: 9, description: "Reads of a bulk take from from a CHAR(20) column, padded with spaces to 20 characters (AcmeAlerts followed by ten spaces), so it no longer equals the submitted sender; the 202 is right." },
+  // wallet
+  { id: 'blind9-wallet-money-trailing-point', requirement: 'WAL-MONEY-FORMAT', topic: 'wallet', round: 9, description: "Balances go through a formatter that strips trailing zeros but leaves the decimal point: reserved_balance is 0. and a balance of 310.00 is 310., outside the decimal money pattern." },
+  { id: 'blind9-wallet-as-of-first-load', requirement: 'WAL-AS-OF-UTC', topic: 'wallet', round: 9, description: "as_of is the time the business's wallet record was first loaded into the wallet service's cache, while the balance is read live: every later read carries the first read's as_of, not the time of its own snapshot." },
 ] as const satisfies readonly BlindDefect[];
 
 export type BlindDefectId = (typeof registry)[number]['id'];

@@ -422,6 +422,16 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     const accepted = await h.submit(messageBody(h));
     return (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.from !== accepted.json.from;
   },
+  // wallet
+  'blind9-wallet-money-trailing-point': async (h) => {
+    const w = (await wallet(h)).json;
+    return [w.current_balance, w.available_balance, w.reserved_balance].some((v) => !/^-?(?:0|[1-9]\d*)(?:\.\d+)?$/.test(String(v)));
+  },
+  'blind9-wallet-as-of-first-load': async (h) => {
+    const first = (await wallet(h)).json.as_of;
+    await advance(h, 5000);
+    return (await wallet(h)).json.as_of === first;
+  },
 };
 
 /** The authoring rounds so far. */
