@@ -281,6 +281,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     (d.has('blind4-fingerprint-ignores-from') ? canonicalJson({ ...valid, from: undefined }) : fullFingerprint) +
     (d.has('blind4-fingerprint-includes-request-id') ? `\u0000${String(call.req.headers['x-request-id'] ?? '')}` : '');
   let previous = scope ? store.idempotency(scope) : undefined;
+  // 4.1 rule 2 / 5.6 step 4: the key's scope is this application and business (the blind9 defect looks keys up in one table by key alone).
+  if (!previous && key && d.has('blind9-key-table-global')) previous = globalKeys.get(store)?.get(key);
   // 4.1 rule 2: the key stays bound (the blind6 defect keeps records with the in-flight job, collected once a read saw the bulk completed).
   const boundBulk = previous && d.has('blind6-key-freed-when-bulk-completes') ? store.bulk(bulkIdOfLocation(previous.response.location)) : undefined;
   if (boundBulk && collectedJobs.has(boundBulk)) previous = undefined;
@@ -494,6 +496,7 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
       };
       store.saveIdempotency(scope, record);
       released.get(store)?.delete(scope);
+      if (key && d.has('blind9-key-table-global')) (globalKeys.get(store) ?? globalKeys.set(store, new Map()).get(store)!).set(key, record);
       if (d.has('blind5-content-dedupe-across-keys')) (recentPayloads.get(store) ?? recentPayloads.set(store, new Map()).get(store)!).set(dedupeKey, record);
       if (d.has('idempotency-key-taken-by-other-application')) store.saveIdempotency(businessWide, record);
     }
@@ -778,3 +781,5 @@ const submissionTurns = new WeakMap<object, number>();
 const overLimitKeys = new WeakMap<object, Set<string>>();
 /** Charges of refused over-limit submissions queued per business (the `blind9-over-limit-charge-deferred` defect). */
 const pendingCharges = new WeakMap<object, Map<string, number>>();
+/** Records by key alone, whatever the application and business (the `blind9-key-table-global` defect). */
+const globalKeys = new WeakMap<object, Map<string, IdempotencyRecord>>();
