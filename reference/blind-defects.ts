@@ -238,6 +238,9 @@ const registry = [
   // concealment
   { id: 'blind9-bulk-read-cached-by-url', requirement: 'CONC-OTHER-BUSINESS-PATH', topic: 'concealment', round: 9, description: "Bulk reads go through a two-second response cache keyed by the request path alone, read after authentication but before the grant: another tenant's application asking for the same path right after the business read it gets 200 with the bulk instead of 403." },
   { id: 'blind9-key-table-global', requirement: 'CONC-NO-FOREIGN-DATA', topic: 'concealment', round: 9, description: "Idempotency keys are looked up in one table by key alone (a unique index on the key column): another tenant submitting under a key this business used, with the same body, gets this business's 202 replayed, its bulk id and business_id included." },
+  // request-id
+  { id: 'blind9-request-id-pinned-to-connection', requirement: 'RID-ECHO', topic: 'request-id', round: 9, description: "The request id is kept on the connection: every later request on a keep-alive connection gets the id of the connection's first request in its X-Request-Id (and request_id) instead of its own valid one." },
+  { id: 'blind9-request-id-overridden-by-idempotency-key', requirement: 'RID-ECHO', topic: 'request-id', round: 9, description: "A submission's Idempotency-Key is taken as its correlation id ahead of the client's X-Request-Id: a submission sent with a valid X-Request-Id gets its Idempotency-Key back as X-Request-Id." },
 ] as const satisfies readonly BlindDefect[];
 
 export type BlindDefectId = (typeof registry)[number]['id'];

@@ -73,6 +73,10 @@ function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boole
 function requestIdFor(req: IncomingMessage, deps: Deps): string {
   const d = deps.defects;
   const sent = req.headers['x-request-id'];
+  // 4.0: the client's valid id is echoed (the blind9 defect takes a submission's Idempotency-Key for its
+  // correlation id, ahead of the client's X-Request-Id).
+  const idempotencyKey = req.headers['idempotency-key'];
+  if (typeof sent === 'string' && req.method === 'POST' && typeof idempotencyKey === 'string' && REQUEST_ID.test(idempotencyKey) && d.has('blind9-request-id-overridden-by-idempotency-key')) return idempotencyKey;
   // 4.0: the value as sent (blind defects: percent-decoded first; cut to the maximum length).
   const decoded = typeof sent === 'string' && d.has('blind3-request-id-percent-decoded') ? percentDecoded(sent) : sent;
   const given = typeof decoded === 'string' && d.has('blind3-request-id-129-truncated') ? decoded.slice(0, 128) : decoded;
@@ -126,6 +130,21 @@ function requestIdFor(req: IncomingMessage, deps: Deps): string {
   return generateRequestId();
 }
 
+/**
+ * 4.0: each request's own id (the blind9 defect keeps the id on the connection: the first request on a
+ * keep-alive connection sets it, every later one on that connection gets it).
+ */
+function requestIdOnConnection(req: IncomingMessage, deps: Deps): string {
+  const id = requestIdFor(req, deps);
+  if (!deps.defects.has('blind9-request-id-pinned-to-connection')) return id;
+  const pinned = connectionRequestIds.get(req.socket);
+  if (pinned !== undefined) return pinned;
+  connectionRequestIds.set(req.socket, id);
+  return id;
+}
+
+/** The request id of each connection's first request (the `blind9-request-id-pinned-to-connection` defect). */
+const connectionRequestIds = new WeakMap<object, string>();
 /** The application each connection authenticated as (the `blind9-auth-remembered-on-connection` defect). */
 const connectionApps = new WeakMap<object, string>();
 /** Until when (real time) each client named by an invalid token is locked out, per reference (the `blind9-client-blocked-after-invalid-token` defect). */
@@ -241,7 +260,7 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
   const q = rawUrl.indexOf('?');
   const path = q === -1 ? rawUrl : rawUrl.slice(0, q);
   const query = new URLSearchParams(q === -1 ? '' : rawUrl.slice(q + 1));
-  const call = new Call(deps, req, res, requestIdFor(req, deps), path, query);
+  const call = new Call(deps, req, res, requestIdOnConnection(req, deps), path, query);
   const method = req.method ?? 'GET';
   // RFC 9110 6.6.1: the Date of an answer is the origin's clock, which is business time here
   // (the control origin moves it), so the times a body shows never lead it.

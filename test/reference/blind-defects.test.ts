@@ -443,6 +443,14 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     const other = await h.submit(messageBody(h), { key, as: 'other', business: h.f.otherBusinessId });
     return other.status < 300 || other.text.includes(accepted.json.id) || other.text.includes(h.b);
   },
+  // request-id
+  'blind9-request-id-pinned-to-connection': async (h) => {
+    await wallet(h, 'primary', { 'x-request-id': 'probe-first' });
+    await sleep(100);
+    return (await wallet(h, 'primary', { 'x-request-id': 'probe-second' })).headers.get('x-request-id') !== 'probe-second';
+  },
+  'blind9-request-id-overridden-by-idempotency-key': async (h) =>
+    (await h.submit(messageBody(h), { headers: { 'x-request-id': 'probe-submission' } })).headers.get('x-request-id') !== 'probe-submission',
 };
 
 /** The authoring rounds so far. */
