@@ -85,6 +85,10 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   // answers with the Location of the id drafted for it).
   const refuse = (detail: string, errors: FieldError[], options: { status?: number } = {}) => {
     if (d.has('validation-refusal-after-save')) saveOrphan();
+    // 4.1 / 7: a refusal holds nothing of its key (the blind9 defect reserved the key before validating and leaves the reservation).
+    if (typeof sentKey === 'string' && sentKey !== '' && call.app && d.has('blind9-key-reserved-by-refusal-500') && !store.idempotency([call.app.clientId, businessId, OPERATION, sentKey].join('\u0000'))) {
+      (reservedKeys.get(store) ?? reservedKeys.set(store, new Set()).get(store)!).add(`${call.app.clientId}\u0000${businessId}\u0000${sentKey}`);
+    }
     const headers: Record<string, string> = d.has('refusal-with-location') ? { Location: bulkLocation(businessId, uuidv7(clock.now())) } : {};
     return call.problem('validation_failed', detail, { errors, headers, ...options });
   };
@@ -280,6 +284,10 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   const fingerprint =
     (d.has('blind4-fingerprint-ignores-from') ? canonicalJson({ ...valid, from: undefined }) : fullFingerprint) +
     (d.has('blind4-fingerprint-includes-request-id') ? `\u0000${String(call.req.headers['x-request-id'] ?? '')}` : '');
+  // 7: a retry after a refusal is no server fault (the blind9 defect finds the refusal's reservation, without a response, and throws).
+  if (scope && key && call.app && !store.idempotency(scope) && reservedKeys.get(store)?.has(`${call.app.clientId}\u0000${businessId}\u0000${key}`)) {
+    throw new TypeError("Cannot read properties of undefined (reading 'location')");
+  }
   let previous = scope ? store.idempotency(scope) : undefined;
   // 4.1 rule 2 / 5.6 step 4: the key's scope is this application and business (the blind9 defect looks keys up in one table by key alone).
   if (!previous && key && d.has('blind9-key-table-global')) previous = globalKeys.get(store)?.get(key);
@@ -777,6 +785,8 @@ const templateRefusals = new WeakMap<object, Set<string>>();
 /** What blind9 defects keep per reference (faithful code ignores them). */
 /** Submissions seen, to alternate between two workers (the `blind9-keys-per-worker` defect). */
 const submissionTurns = new WeakMap<object, number>();
+/** Keys a 400 refusal left reserved, by application, business and key (the `blind9-key-reserved-by-refusal-500` defect). */
+const reservedKeys = new WeakMap<object, Set<string>>();
 /** Keys of over-limit refusals, by application, business and key (the `blind9-over-limit-retry-accepted` defect). */
 const overLimitKeys = new WeakMap<object, Set<string>>();
 /** Charges of refused over-limit submissions queued per business (the `blind9-over-limit-charge-deferred` defect). */

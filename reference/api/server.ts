@@ -270,7 +270,8 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
       // A sandbox's pace (serve --rate-limit): every caller together, before anything else.
       req.resume();
       // 7: Retry-After in whole seconds or an HTTP date (the blind5 defect gives the exact time left, fractional).
-      const paceLeft = d.has('blind5-retry-after-fractional') ? ((1000 - (Date.now() - (deps.counters.pace[0] ?? Date.now()))) / 1000).toFixed(3) : '1';
+      // (The blind9 defect writes it in milliseconds.)
+      const paceLeft = d.has('blind5-retry-after-fractional') ? ((1000 - (Date.now() - (deps.counters.pace[0] ?? Date.now()))) / 1000).toFixed(3) : d.has('blind9-retry-after-milliseconds') ? '1000' : '1';
       return call.problem('rate_limit_exceeded', 'Too many requests; retry later.', { headers: { 'Retry-After': paceLeft } });
     }
     let body = { text: '', tooLarge: false };
@@ -435,7 +436,8 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
       if (!window || now - window.windowStart >= RATE_WINDOW_MS) deps.counters.rate.set(call.app.clientId, { windowStart: now, count: 1 });
       else if (++window.count > limit) {
         const left = (window.windowStart + RATE_WINDOW_MS - now) / 1000;
-        const retryAfter = d.has('blind5-retry-after-fractional') ? left.toFixed(3) : Math.max(1, Math.ceil(left));
+        // (The blind9 defect writes the seconds left in milliseconds.)
+        const retryAfter = d.has('blind5-retry-after-fractional') ? left.toFixed(3) : d.has('blind9-retry-after-milliseconds') ? Math.max(1, Math.ceil(left)) * 1000 : Math.max(1, Math.ceil(left));
         const headers: Record<string, string> = d.has('rate-limit-without-retry-after') ? {} : { 'Retry-After': String(retryAfter) };
         return call.problem('rate_limit_exceeded', 'Too many requests for this application; retry later.', { headers });
       }

@@ -451,6 +451,18 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   },
   'blind9-request-id-overridden-by-idempotency-key': async (h) =>
     (await h.submit(messageBody(h), { headers: { 'x-request-id': 'probe-submission' } })).headers.get('x-request-id') !== 'probe-submission',
+  // problem-details
+  'blind9-retry-after-milliseconds': async (h) => {
+    await h.control('POST', '/faults', { rateLimitPerMinute: 1 });
+    await wallet(h);
+    const limited = await wallet(h);
+    return limited.status === 429 && Number(limited.headers.get('retry-after')) > 60;
+  },
+  'blind9-key-reserved-by-refusal-500': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h, { recipients: [{ to: 'not-a-number' }] }), { key });
+    return (await h.submit(messageBody(h), { key })).status >= 500;
+  },
 };
 
 /** The authoring rounds so far. */
