@@ -244,6 +244,9 @@ const registry = [
   // problem-details
   { id: 'blind9-retry-after-milliseconds', requirement: 'PROB-RETRY-AFTER', topic: 'problem-details', round: 9, description: 'The rate limiter writes Retry-After in milliseconds (60000 for a minute left), a number a client reads as seconds and so waits a thousand times too long.' },
   { id: 'blind9-key-reserved-by-refusal-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'problem-details', round: 9, description: "A submission reserves its Idempotency-Key before validating its body and a 400 refusal does not release it: the corrected retry under the same key finds a reservation without a response and throws, 500 internal_error." },
+  // validation
+  { id: 'blind9-sender-verdict-cached-by-name', requirement: 'VAL-SENDER-AUTHORIZED', topic: 'validation', round: 9, description: "Authorized senders are cached by their name alone, not by business: once one business's sender (AcmeAlerts) passed the check, another business's submission from that sender, which that business has not authorized, is accepted (202) instead of 403 sender_not_authorized." },
+  { id: 'blind9-sender-lookup-case-insensitive', requirement: 'VAL-SENDER-AUTHORIZED', topic: 'validation', round: 9, description: 'The sender is looked up case-insensitively (a case-insensitive collation): from acmealerts, not an identity the business has authorized, is accepted as AcmeAlerts (202) instead of 403 sender_not_authorized.' },
 ] as const satisfies readonly BlindDefect[];
 
 export type BlindDefectId = (typeof registry)[number]['id'];

@@ -423,10 +423,15 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   if (sentBefore !== undefined && now - sentBefore < 10 * 60_000) return call.problem('idempotency_conflict', 'The same recipients were sent to from this sender a short while ago.');
   // 5.8: the sender identity must be authorized for the business.
   // (The blind defect trims the sender before the lookup.)
-  const sender = store.sender(grantedOn, d.has('blind3-sender-trimmed') ? valid.from.trim() : valid.from);
+  // (The blind9 defect looks it up case-insensitively, as a case-insensitive collation compares.)
+  const sender =
+    store.sender(grantedOn, d.has('blind3-sender-trimmed') ? valid.from.trim() : valid.from) ??
+    (d.has('blind9-sender-lookup-case-insensitive') ? store.sendersOf(grantedOn).find((s) => s.authorized && s.senderId.toLowerCase() === valid.from.toLowerCase()) : undefined);
+  // (Another blind9 defect caches authorized senders by name alone, whatever their business.)
+  const senderNames = d.has('blind9-sender-verdict-cached-by-name') ? (authorizedSenderNames.get(store) ?? authorizedSenderNames.set(store, new Set()).get(store)!) : undefined;
   // (The blind6 defect skips the check once the application had a submission accepted on the business.)
   const senderTrusted = d.has('blind6-sender-check-skipped-after-acceptance') && (trustedSubmitters.get(store)?.has(`${call.app!.clientId}\u0000${businessId}`) ?? false);
-  if (!sender?.authorized && !d.has('unauthorized-sender-accepted') && !senderTrusted) {
+  if (!sender?.authorized && !d.has('unauthorized-sender-accepted') && !senderTrusted && !senderNames?.has(valid.from)) {
     // Nothing is accepted (one defect saves the bulk first; another names the id drafted for it).
     if (d.has('unauthorized-sender-refused-after-save')) saveOrphan();
     stageRefused(call, businessId, valid);
@@ -434,6 +439,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     // 7: sender_not_authorized travels with 403 (the blind defect answers 422, as a semantic validation failure).
     return call.problem('sender_not_authorized', 'The sender identity is not authorized for this business.', { ...(extra ? { extra } : {}), ...(d.has('blind4-sender-not-authorized-422') ? { status: 422 } : {}) });
   }
+
+  if (sender?.authorized) senderNames?.add(valid.from);
 
   // 4.1: resolve the active template revision and pin it; rule 7 for the variables.
   let pin: BulkRecord['template'] = null;
@@ -793,3 +800,5 @@ const overLimitKeys = new WeakMap<object, Set<string>>();
 const pendingCharges = new WeakMap<object, Map<string, number>>();
 /** Records by key alone, whatever the application and business (the `blind9-key-table-global` defect). */
 const globalKeys = new WeakMap<object, Map<string, IdempotencyRecord>>();
+/** Sender names that passed the check on any business (the `blind9-sender-verdict-cached-by-name` defect). */
+const authorizedSenderNames = new WeakMap<object, Set<string>>();

@@ -463,6 +463,12 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     await h.submit(messageBody(h, { recipients: [{ to: 'not-a-number' }] }), { key });
     return (await h.submit(messageBody(h), { key })).status >= 500;
   },
+  // validation
+  'blind9-sender-verdict-cached-by-name': async (h) => {
+    await h.submit(messageBody(h));
+    return (await h.submit(messageBody(h), { as: 'other', business: h.f.otherBusinessId })).status < 300;
+  },
+  'blind9-sender-lookup-case-insensitive': async (h) => (await h.submit(messageBody(h, { from: h.f.senderId.toLowerCase() }))).status < 300,
 };
 
 /** The authoring rounds so far. */
