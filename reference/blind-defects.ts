@@ -247,6 +247,9 @@ const registry = [
   // validation
   { id: 'blind9-sender-verdict-cached-by-name', requirement: 'VAL-SENDER-AUTHORIZED', topic: 'validation', round: 9, description: "Authorized senders are cached by their name alone, not by business: once one business's sender (AcmeAlerts) passed the check, another business's submission from that sender, which that business has not authorized, is accepted (202) instead of 403 sender_not_authorized." },
   { id: 'blind9-sender-lookup-case-insensitive', requirement: 'VAL-SENDER-AUTHORIZED', topic: 'validation', round: 9, description: 'The sender is looked up case-insensitively (a case-insensitive collation): from acmealerts, not an identity the business has authorized, is accepted as AcmeAlerts (202) instead of 403 sender_not_authorized.' },
+  // schemas
+  { id: 'blind9-row-delivery-status-null-awaiting-report', requirement: 'SCH-ROW-FIELDS', topic: 'schemas', round: 9, description: 'Recipient rows submitted but still awaiting their delivery report show delivery_status null (no outcome column set yet) instead of a status string.' },
+  { id: 'blind9-read-shows-replay-count', requirement: 'SCH-NO-EXTRA-PROPERTIES', topic: 'schemas', round: 9, description: "The replay path counts replays on the bulk's record and the serialiser writes every column it has: once its key was replayed, reads of the bulk carry an extra replays member." },
 ] as const satisfies readonly BlindDefect[];
 
 export type BlindDefectId = (typeof registry)[number]['id'];

@@ -41,6 +41,8 @@ export const latestClassification = new WeakMap<object, Map<string, string>>();
 export const rowsLoaded = new WeakSet<BulkRecord>();
 
 /** What blind9 defects keep (faithful code ignores them). */
+/** Replays served per bulk (the `blind9-read-shows-replay-count` defect, counted by bulk-create). */
+export const replaysOf = new WeakMap<BulkRecord, number>();
 /** as_of of each bulk's first delivery summary (the `blind9-summary-as-of-frozen-at-first-report` defect). */
 const firstReportAt = new WeakMap<BulkRecord, number>();
 /** The running total of resolved outcomes per bulk (the `blind9-outcomes-accumulated-per-read` defect). */
@@ -230,6 +232,9 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
   // 4.1: the 202 shows an empty warnings list (the blind defect's serializer omits empty arrays).
   if (options.acceptance && warnings.length === 0 && d.has('blind4-acceptance-warnings-omitted')) delete body.warnings;
   if (d.has('bulk-response-extra-property')) body.priority = 'normal';
+  // 2.2: no extra properties (the blind9 defect's serialiser writes the replay counter the replay path keeps on the record).
+  const replays = d.has('blind9-read-shows-replay-count') && !options.acceptance ? (replaysOf.get(bulk) ?? 0) : 0;
+  if (replays > 0) body.replays = replays;
   // 2.2: no extra properties (the blind7 defect serialises the rows relation loaded by a listing).
   if (!options.acceptance && rowsLoaded.has(bulk) && d.has('blind7-bulk-read-carries-rows-after-listing')) body.recipients = bulk.rows.slice(0, 10).map((row) => renderRow(call, bulk, row, now));
   return body;
@@ -280,7 +285,8 @@ export function renderRow(call: Call, bulk: BulkRecord, row: RecipientRow, now: 
     // 2.1: the bare E.164 number (the blind6 defect writes an RFC 3966 tel: URI).
     to: call.defects.has('blind6-row-to-tel-uri') ? `tel:${row.to}` : row.to,
     submission_status: s.submission_status,
-    delivery_status: s.delivery_status,
+    // 2.3: a status string (the blind9 defect leaves it null while the delivery report is awaited).
+    delivery_status: s.submission_status === 'sent' && s.delivery_status === 'sent' && call.defects.has('blind9-row-delivery-status-null-awaiting-report') ? null : s.delivery_status,
     status_reason: s.status_reason,
     accepted_at: time(bulk.acceptedAt),
     submitted_at: time(s.submitted_at),

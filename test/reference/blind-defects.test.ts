@@ -469,6 +469,16 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     return (await h.submit(messageBody(h), { as: 'other', business: h.f.otherBusinessId })).status < 300;
   },
   'blind9-sender-lookup-case-insensitive': async (h) => (await h.submit(messageBody(h, { from: h.f.senderId.toLowerCase() }))).status < 300,
+  // schemas
+  'blind9-row-delivery-status-null-awaiting-report': async (h) =>
+    (await rows(h, { limit: '1000' })).json.data.some((r: Record<string, unknown>) => typeof r.delivery_status !== 'string'),
+  'blind9-read-shows-replay-count': async (h) => {
+    const key = freshKey();
+    const accepted = await h.submit(messageBody(h), { key });
+    await h.submit(messageBody(h), { key });
+    const read = (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json as Record<string, unknown>;
+    return Object.keys(read).some((k) => !['id', 'business_id', 'from', 'classification', 'status', 'settled', 'message', 'template', 'accepted_at', 'intake', 'submission', 'delivery_summary', 'warnings'].includes(k));
+  },
 };
 
 /** The authoring rounds so far. */
