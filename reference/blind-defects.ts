@@ -250,6 +250,9 @@ const registry = [
   // schemas
   { id: 'blind9-row-delivery-status-null-awaiting-report', requirement: 'SCH-ROW-FIELDS', topic: 'schemas', round: 9, description: 'Recipient rows submitted but still awaiting their delivery report show delivery_status null (no outcome column set yet) instead of a status string.' },
   { id: 'blind9-read-shows-replay-count', requirement: 'SCH-NO-EXTRA-PROPERTIES', topic: 'schemas', round: 9, description: "The replay path counts replays on the bulk's record and the serialiser writes every column it has: once its key was replayed, reads of the bulk carry an extra replays member." },
+  // webhooks
+  { id: 'blind9-webhook-business-lock-409', requirement: 'HOOK-DEACTIVATE-204', topic: 'webhooks', round: 9, description: "A deactivation holds a business-wide lock on the webhook configuration for five seconds: a second deactivation of another active endpoint of the business in that time is refused with 409 instead of 204." },
+  { id: 'blind9-webhook-404-leaves-tombstone', requirement: 'HOOK-NOT-FOUND', topic: 'webhooks', round: 9, description: "The 404 for an endpoint id that exists nowhere writes a deactivated tombstone row for it (an audit of the attempt): the retried DELETE of that id finds it and answers 204 as for an endpoint deactivated before." },
 ] as const satisfies readonly BlindDefect[];
 
 export type BlindDefectId = (typeof registry)[number]['id'];

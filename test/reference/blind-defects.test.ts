@@ -479,6 +479,15 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     const read = (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json as Record<string, unknown>;
     return Object.keys(read).some((k) => !['id', 'business_id', 'from', 'classification', 'status', 'settled', 'message', 'template', 'accepted_at', 'intake', 'submission', 'delivery_summary', 'warnings'].includes(k));
   },
+  // webhooks
+  'blind9-webhook-business-lock-409': async (h) => {
+    await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointIds[0]!));
+    return (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointIds[1]!))).status !== 204;
+  },
+  'blind9-webhook-404-leaves-tombstone': async (h) => {
+    await h.call('DELETE', h.paths.webhook(h.b, RANDOM_V7));
+    return (await h.call('DELETE', h.paths.webhook(h.b, RANDOM_V7))).status !== 404;
+  },
 };
 
 /** The authoring rounds so far. */
