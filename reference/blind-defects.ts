@@ -253,6 +253,9 @@ const registry = [
   // webhooks
   { id: 'blind9-webhook-business-lock-409', requirement: 'HOOK-DEACTIVATE-204', topic: 'webhooks', round: 9, description: "A deactivation holds a business-wide lock on the webhook configuration for five seconds: a second deactivation of another active endpoint of the business in that time is refused with 409 instead of 204." },
   { id: 'blind9-webhook-404-leaves-tombstone', requirement: 'HOOK-NOT-FOUND', topic: 'webhooks', round: 9, description: "The 404 for an endpoint id that exists nowhere writes a deactivated tombstone row for it (an audit of the attempt): the retried DELETE of that id finds it and answers 204 as for an endpoint deactivated before." },
+  // messages
+  { id: 'blind9-message-rerendered-with-latest-variables', requirement: 'MSG-RENDERED-CONTENT', topic: 'messages', round: 9, description: "A template-based message is rendered again at read time from its pinned template with the variables of the business's latest template-based submission (a shared render context): after such a submission, the message shows that submission's values instead of the text sent." },
+  { id: 'blind9-message-pin-camel-case', requirement: 'MSG-TEMPLATE-PIN', topic: 'messages', round: 9, description: "A retrieved message's template pin names its members templateId and revisionId (camel case) instead of template_id and revision_id." },
 ] as const satisfies readonly BlindDefect[];
 
 export type BlindDefectId = (typeof registry)[number]['id'];

@@ -7,7 +7,7 @@ import type { FieldError } from '../problems.ts';
 import { MAX_RECIPIENTS, checkVariables, isE164, placeholdersOf, validateBulkBody, type BulkBody } from './bulk-body.ts';
 import type { Call } from './call.ts';
 import { readByOwner } from './bulk-read.ts';
-import { acceptedHere, bulkResponseCache, collectedJobs, firstRecipientVariables, inFlight, latestAccepted, latestClassification, latestSubmissionAt, renderBulk, replaysOf } from './render.ts';
+import { acceptedHere, bulkResponseCache, collectedJobs, firstRecipientVariables, inFlight, latestAccepted, latestClassification, latestSubmissionAt, latestTemplateVariables, renderBulk, replaysOf } from './render.ts';
 import { refusalHolds } from './wallet.ts';
 import type { StoredResponse } from '../store.ts';
 
@@ -538,6 +538,7 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
       pendingCharges.get(store)!.delete(businessId);
       debit(store.business(businessId)!, queuedCharge);
     }
+    if (pin && d.has('blind9-message-rerendered-with-latest-variables')) (latestTemplateVariables.get(store) ?? latestTemplateVariables.set(store, new Map()).get(store)!).set(businessId, valid.recipients[0]?.template_variables ?? {});
     // What blind8 defects keep of the acceptance: the response by application and key, the audience's time, the latest payload.
     if (key && d.has('key-on-other-business-500')) (keyBusinesses.get(store) ?? keyBusinesses.set(store, new Map()).get(store)!).set(`${call.app!.clientId}\u0000${key}`, businessId);
     if (key && d.has('blind8-replay-lookup-ignores-business')) (keyReplays.get(store) ?? keyReplays.set(store, new Map()).get(store)!).set(`${call.app!.clientId}\u0000${key}`, { status, location, body: text });

@@ -43,6 +43,8 @@ export const rowsLoaded = new WeakSet<BulkRecord>();
 /** What blind9 defects keep (faithful code ignores them). */
 /** Replays served per bulk (the `blind9-read-shows-replay-count` defect, counted by bulk-create). */
 export const replaysOf = new WeakMap<BulkRecord, number>();
+/** The first recipient's variables of each business's latest template-based submission (the `blind9-message-rerendered-with-latest-variables` defect). */
+export const latestTemplateVariables = new WeakMap<object, Map<string, Record<string, string>>>();
 /** as_of of each bulk's first delivery summary (the `blind9-summary-as-of-frozen-at-first-report` defect). */
 const firstReportAt = new WeakMap<BulkRecord, number>();
 /** The running total of resolved outcomes per bulk (the `blind9-outcomes-accumulated-per-read` defect). */
@@ -309,7 +311,10 @@ export function renderMessage(call: Call, m: IndividualMessage): Record<string, 
       ? { ...m.template, template_id: m.id }
       : m.template && d.has('blind7-message-pin-ids-swapped')
         ? { template_id: m.template.revision_id, revision_id: m.template.template_id }
-        : m.template;
+        : // (The blind9 defect names the pin's members in camel case.)
+          m.template && d.has('blind9-message-pin-camel-case')
+          ? { templateId: m.template.template_id, revisionId: m.template.revision_id }
+          : m.template;
   return {
     // 4.4: the message requested (the defect writes a new id made for the read).
     id: d.has('message-id-is-read-id') ? uuidv7(call.deps.clock.now()) : m.id,
@@ -325,7 +330,8 @@ export function renderMessage(call: Call, m: IndividualMessage): Record<string, 
     // 2.1: the word (the blind5 defect writes the enum's ordinal).
     classification: d.has('blind5-message-classification-ordinal') ? (m.classification === 'transactional' ? 0 : 1) : m.classification,
     // 2.4: the content after rendering (the defect shows the pinned template's own text).
-    message: (d.has('message-unrendered') && m.template && call.deps.store.template(m.template.template_id)?.text) || m.message,
+    // (The blind9 defect renders the pinned template again with the business's latest submission's variables.)
+    message: (d.has('message-unrendered') && m.template && call.deps.store.template(m.template.template_id)?.text) || rerendered(call, m) || m.message,
     // 3.2: the values as written (the blind defect upper-cases them, as its enum's names).
     // (The blind5 defect maps it through the bulk processing states: delivered as completed.)
     status: d.has('message-status-provider-code') && m.status === 'delivered' ? 'DELIVRD' : d.has('blind3-message-status-upper-case') ? m.status.toUpperCase() : d.has('blind5-message-status-bulk-vocabulary') && m.status === 'delivered' ? 'completed' : m.status,
@@ -338,4 +344,17 @@ export function renderMessage(call: Call, m: IndividualMessage): Record<string, 
     delivered_at: time(m.delivered_at),
     failed_at: time(m.failed_at),
   };
+}
+
+/**
+ * 2.4: the content as rendered at acceptance. What the `blind9-message-rerendered-with-latest-variables`
+ * defect shows instead: the pinned template rendered now with the variables of the business's latest
+ * template-based submission (undefined when the defect is off or nothing applies).
+ */
+function rerendered(call: Call, m: IndividualMessage): string | undefined {
+  if (!m.template || !call.defects.has('blind9-message-rerendered-with-latest-variables')) return undefined;
+  const vars = latestTemplateVariables.get(call.deps.store)?.get(m.business_id);
+  const text = call.deps.store.template(m.template.template_id)?.text;
+  if (!vars || text === undefined) return undefined;
+  return text.replace(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g, (_, name: string) => vars[name] ?? '');
 }

@@ -488,6 +488,14 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     await h.call('DELETE', h.paths.webhook(h.b, RANDOM_V7));
     return (await h.call('DELETE', h.paths.webhook(h.b, RANDOM_V7))).status !== 404;
   },
+  // messages
+  'blind9-message-rerendered-with-latest-variables': async (h) => {
+    const before = (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.message;
+    await h.submit(templateBody(h));
+    return (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.message !== before;
+  },
+  'blind9-message-pin-camel-case': async (h) =>
+    Object.keys((await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.template ?? {}).sort().join(',') !== 'revision_id,template_id',
 };
 
 /** The authoring rounds so far. */
