@@ -254,8 +254,9 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   // 4.1 rule 2: the key as sent (the blind defect lower-cases it).
   // 4.1 rule 2: the whole key (the blind defect's index keeps its first 64 characters).
   const scopedKey = d.has('blind-key-case-insensitive') ? key?.toLowerCase() : d.has('blind-key-compared-64') ? key?.slice(0, 64) : key;
-  // (The blind9 defect prefixes the scope with the worker that holds it.)
-  const scope = keyMissing ? undefined : worker + [appPart, businessId, OPERATION, scopedKey].join('\u0000');
+  // (Blind9 defects: the scope is prefixed with the worker that holds it; records are saved by business and key, the application compared after.)
+  const sharedByBusiness = d.has('blind9-key-record-overwritten-by-other-application');
+  const scope = keyMissing ? undefined : worker + [sharedByBusiness ? 'any-application' : appPart, businessId, OPERATION, scopedKey].join('\u0000');
   // 4.1 rules 3-4: the whole payload is compared (the blind defect leaves template_variables out).
   // Equivalence is of JSON values (blind defects: the raw text is compared; the recipients are
   // compared as a set, sorted by number).
@@ -289,6 +290,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     throw new TypeError("Cannot read properties of undefined (reading 'location')");
   }
   let previous = scope ? store.idempotency(scope) : undefined;
+  // 4.1 rule 2: the application is part of the scope (the blind9 defect saves by business and key, then compares the application).
+  if (previous && sharedByBusiness && recordOwners.get(previous) !== call.app!.clientId) previous = undefined;
   // 4.1 rule 2 / 5.6 step 4: the key's scope is this application and business (the blind9 defect looks keys up in one table by key alone).
   if (!previous && key && d.has('blind9-key-table-global')) previous = globalKeys.get(store)?.get(key);
   // 4.1 rule 2: the key stays bound (the blind6 defect keeps records with the in-flight job, collected once a read saw the bulk completed).
@@ -513,6 +516,7 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
       };
       store.saveIdempotency(scope, record);
       released.get(store)?.delete(scope);
+      if (sharedByBusiness) recordOwners.set(record, call.app!.clientId);
       if (key && d.has('blind9-key-table-global')) (globalKeys.get(store) ?? globalKeys.set(store, new Map()).get(store)!).set(key, record);
       if (d.has('blind5-content-dedupe-across-keys')) (recentPayloads.get(store) ?? recentPayloads.set(store, new Map()).get(store)!).set(dedupeKey, record);
       if (d.has('idempotency-key-taken-by-other-application')) store.saveIdempotency(businessWide, record);
@@ -801,6 +805,8 @@ const reservedKeys = new WeakMap<object, Set<string>>();
 const overLimitKeys = new WeakMap<object, Set<string>>();
 /** Charges of refused over-limit submissions queued per business (the `blind9-over-limit-charge-deferred` defect). */
 const pendingCharges = new WeakMap<object, Map<string, number>>();
+/** The application that saved each record (the `blind9-key-record-overwritten-by-other-application` defect). */
+const recordOwners = new WeakMap<IdempotencyRecord, string>();
 /** Records by key alone, whatever the application and business (the `blind9-key-table-global` defect). */
 const globalKeys = new WeakMap<object, Map<string, IdempotencyRecord>>();
 /** Sender names that passed the check on any business (the `blind9-sender-verdict-cached-by-name` defect). */

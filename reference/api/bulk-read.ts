@@ -436,8 +436,9 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
       ? [...source.rows.filter((r) => touched.has(r.id)), ...source.rows.filter((r) => !touched.has(r.id))].map((row, position) => ({ ...row, position }))
       : source.rows;
   // 4.3: one default order whatever the filters (the blind5 defect's filtered listings come by recipient number).
+  // (The blind9 defect's export path, for page sizes above 500, orders by number too.)
   const byNumber =
-    d.has('blind5-filtered-listing-sorted-by-number') && (filters.status !== null || filters.to !== null)
+    (d.has('blind5-filtered-listing-sorted-by-number') && (filters.status !== null || filters.to !== null)) || (d.has('blind9-large-page-sorted-by-number') && limit > 500)
       ? [...ordered].sort((a, b) => (a.to < b.to ? -1 : a.to > b.to ? 1 : a.position - b.position))
       : undefined;
   const placeOf = byNumber ? new Map(byNumber.map((row, i) => [row.id, i])) : undefined;
