@@ -17,7 +17,7 @@ export interface BlindDefect {
   topic: Topic;
   description: string;
   /** The authoring round that wrote it. */
-  round: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8;
+  round: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
 }
 
 const registry = [
@@ -214,6 +214,51 @@ const registry = [
   // messages
   // sequences
   { id: 'blind8-rows-touched-by-filter-first', requirement: 'SEQ-LISTING-CONSISTENT', topic: 'sequences', round: 8, description: 'The listing keeps a most-recently-used row cache per bulk: rows a filtered listing served come first in the next unfiltered listings, so the default order changes after a filtered listing.' },
+  // Round 9 (blind9-): written from the document and the reference alone.
+  // auth-ordering
+  { id: 'blind9-auth-remembered-on-connection', requirement: 'AUTH-ALL-OPERATIONS', topic: 'auth-ordering', round: 9, description: "The authenticated application is kept on the connection: a request without any Authorization header, sent on a keep-alive connection whose earlier request carried a valid token, is served as that application (200) instead of 401." },
+  { id: 'blind9-client-blocked-after-invalid-token', requirement: 'AUTH-TOKEN-CLIENT-CREDENTIALS', topic: 'auth-ordering', round: 9, description: "A brute-force guard locks out the client an invalid token names (read unverified) for a few seconds: after a request with the client's expired token, its freshly issued valid token gets 401 authentication_required too." },
+  // idempotency
+  { id: 'blind9-fingerprint-first-kilobyte', requirement: 'IDEM-CONFLICT', topic: 'idempotency', round: 9, description: 'The payload fingerprint is the canonical payload cut to 1024 characters (the width of its column): a repeat of a key that differs from the first body only past that point (a late recipient changed) replays the original 202 instead of 409 idempotency_conflict.' },
+  { id: 'blind9-keys-per-worker', requirement: 'IDEM-KEY-PERMANENT', topic: 'idempotency', round: 9, description: "Idempotency records live in the memory of one of two workers and submissions alternate between the workers: a repeat that lands on the other worker finds no record and creates a second bulk (new id), so repeats of one key answer with two different bulks in turn." },
+  // recipient-limits
+  { id: 'blind9-over-limit-charge-deferred', requirement: 'RLIM-NO-BILLING', topic: 'recipient-limits', round: 9, description: "The 422 for an over-limit submission leaves the wallet alone, but the charge computed for its entries (0.04 each) is queued and posted with the business's next accepted submission: after it, current_balance has dropped by the refused submission's cost." },
+  { id: 'blind9-over-limit-retry-accepted', requirement: 'RLIM-MAX-1000', topic: 'recipient-limits', round: 9, description: 'The entry count is checked only for a key not seen before, and an over-limit refusal records its key as seen: a retry of the refused 1001-entry submission under the same key is accepted (202) instead of refused again with 422 recipient_limit_exceeded.' },
+  // cursors
+  { id: 'blind9-cursor-superseded-by-newer', requirement: 'CUR-LIFETIME', topic: 'cursors', round: 9, description: "The listing keeps one live cursor per bulk (a pagination session): once another listing of the bulk (another walk, another filter) issued a cursor, a cursor issued before it is refused with 400 validation_failed on its first use, well within 24 hours." },
+  { id: 'blind9-row-count-cached-across-filters', requirement: 'CUR-HAS-MORE', topic: 'cursors', round: 9, description: "The rows of a bulk are counted once, at its first listing under whatever filters it had, and has_more compares every later page with that count: after a status-filtered listing, the unfiltered listing's first page says has_more false with no cursor while rows follow." },
+  { id: 'blind9-status-filter-results-cached', requirement: 'CUR-FILTER-STATUS', topic: 'cursors', round: 9, description: "The rows a status filter selects are cached per bulk and status at the first filtered listing: as the bulk advances, a later listing filtered by queued still lists rows whose submission and delivery statuses have moved on (sent, delivered, failed)." },
+  // bulk-invariants
+  { id: 'blind9-summary-as-of-frozen-at-first-report', requirement: 'BULK-DELIVERY-SUMMARY-FIELDS', topic: 'bulk-invariants', round: 9, description: "delivery_summary.as_of is stamped when the bulk's summary is first projected and kept: later reads show outcomes_resolved advancing under the as_of of the first report, not the time of their own projection." },
+  { id: 'blind9-outcomes-accumulated-per-read', requirement: 'BULK-OUTCOMES-BOUND', topic: 'bulk-invariants', round: 9, description: "outcomes_resolved is a running total that each read adds its resolved outcomes to (+= where = was meant): the first read is right, the second shows twice as many, past the number of entries." },
+  { id: 'blind9-read-from-char-padded', requirement: 'BULK-ECHO-REQUEST', topic: 'bulk-invariants', round: 9, description: "Reads of a bulk take from from a CHAR(20) column, padded with spaces to 20 characters (AcmeAlerts followed by ten spaces), so it no longer equals the submitted sender; the 202 is right." },
+  // wallet
+  { id: 'blind9-wallet-money-trailing-point', requirement: 'WAL-MONEY-FORMAT', topic: 'wallet', round: 9, description: "Balances go through a formatter that strips trailing zeros but leaves the decimal point: reserved_balance is 0. and a balance of 310.00 is 310., outside the decimal money pattern." },
+  { id: 'blind9-wallet-as-of-first-load', requirement: 'WAL-AS-OF-UTC', topic: 'wallet', round: 9, description: "as_of is the time the business's wallet record was first loaded into the wallet service's cache, while the balance is read live: every later read carries the first read's as_of, not the time of its own snapshot." },
+  // concealment
+  { id: 'blind9-bulk-read-cached-by-url', requirement: 'CONC-OTHER-BUSINESS-PATH', topic: 'concealment', round: 9, description: "Bulk reads go through a two-second response cache keyed by the request path alone, read after authentication but before the grant: another tenant's application asking for the same path right after the business read it gets 200 with the bulk instead of 403." },
+  { id: 'blind9-key-table-global', requirement: 'CONC-NO-FOREIGN-DATA', topic: 'concealment', round: 9, description: "Idempotency keys are looked up in one table by key alone (a unique index on the key column): another tenant submitting under a key this business used, with the same body, gets this business's 202 replayed, its bulk id and business_id included." },
+  // request-id
+  { id: 'blind9-request-id-pinned-to-connection', requirement: 'RID-ECHO', topic: 'request-id', round: 9, description: "The request id is kept on the connection: every later request on a keep-alive connection gets the id of the connection's first request in its X-Request-Id (and request_id) instead of its own valid one." },
+  { id: 'blind9-request-id-overridden-by-idempotency-key', requirement: 'RID-ECHO', topic: 'request-id', round: 9, description: "A submission's Idempotency-Key is taken as its correlation id ahead of the client's X-Request-Id: a submission sent with a valid X-Request-Id gets its Idempotency-Key back as X-Request-Id." },
+  // problem-details
+  { id: 'blind9-retry-after-milliseconds', requirement: 'PROB-RETRY-AFTER', topic: 'problem-details', round: 9, description: 'The rate limiter writes Retry-After in milliseconds (60000 for a minute left), a number a client reads as seconds and so waits a thousand times too long.' },
+  { id: 'blind9-key-reserved-by-refusal-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'problem-details', round: 9, description: "A submission reserves its Idempotency-Key before validating its body and a 400 refusal does not release it: the corrected retry under the same key finds a reservation without a response and throws, 500 internal_error." },
+  // validation
+  { id: 'blind9-sender-verdict-cached-by-name', requirement: 'VAL-SENDER-AUTHORIZED', topic: 'validation', round: 9, description: "Authorized senders are cached by their name alone, not by business: once one business's sender (AcmeAlerts) passed the check, another business's submission from that sender, which that business has not authorized, is accepted (202) instead of 403 sender_not_authorized." },
+  { id: 'blind9-sender-lookup-case-insensitive', requirement: 'VAL-SENDER-AUTHORIZED', topic: 'validation', round: 9, description: 'The sender is looked up case-insensitively (a case-insensitive collation): from acmealerts, not an identity the business has authorized, is accepted as AcmeAlerts (202) instead of 403 sender_not_authorized.' },
+  // schemas
+  { id: 'blind9-row-delivery-status-null-awaiting-report', requirement: 'SCH-ROW-FIELDS', topic: 'schemas', round: 9, description: 'Recipient rows submitted but still awaiting their delivery report show delivery_status null (no outcome column set yet) instead of a status string.' },
+  { id: 'blind9-read-shows-replay-count', requirement: 'SCH-NO-EXTRA-PROPERTIES', topic: 'schemas', round: 9, description: "The replay path counts replays on the bulk's record and the serialiser writes every column it has: once its key was replayed, reads of the bulk carry an extra replays member." },
+  // webhooks
+  { id: 'blind9-webhook-business-lock-409', requirement: 'HOOK-DEACTIVATE-204', topic: 'webhooks', round: 9, description: "A deactivation holds a business-wide lock on the webhook configuration for five seconds: a second deactivation of another active endpoint of the business in that time is refused with 409 instead of 204." },
+  { id: 'blind9-webhook-404-leaves-tombstone', requirement: 'HOOK-NOT-FOUND', topic: 'webhooks', round: 9, description: "The 404 for an endpoint id that exists nowhere writes a deactivated tombstone row for it (an audit of the attempt): the retried DELETE of that id finds it and answers 204 as for an endpoint deactivated before." },
+  // messages
+  { id: 'blind9-message-rerendered-with-latest-variables', requirement: 'MSG-RENDERED-CONTENT', topic: 'messages', round: 9, description: "A template-based message is rendered again at read time from its pinned template with the variables of the business's latest template-based submission (a shared render context): after such a submission, the message shows that submission's values instead of the text sent." },
+  { id: 'blind9-message-pin-camel-case', requirement: 'MSG-TEMPLATE-PIN', topic: 'messages', round: 9, description: "A retrieved message's template pin names its members templateId and revisionId (camel case) instead of template_id and revision_id." },
+  // sequences
+  { id: 'blind9-key-record-overwritten-by-other-application', requirement: 'SEQ-REPLAY-AFTER-ANY', topic: 'sequences', round: 9, description: "Idempotency records are saved by business and key, then compared with the application: another application's submission under the same key (rightly a new bulk) overwrites the record, and the first application's repeat of its key creates a third bulk instead of replaying its own." },
+  { id: 'blind9-large-page-sorted-by-number', requirement: 'SEQ-LISTING-CONSISTENT', topic: 'sequences', round: 9, description: 'Listings with a page size above 500 come from an export path ordered by recipient number, while smaller pages keep acceptance order: the same rows come in another order when the page size is raised.' },
 ] as const satisfies readonly BlindDefect[];
 
 export type BlindDefectId = (typeof registry)[number]['id'];

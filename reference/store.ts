@@ -123,6 +123,8 @@ export interface Store {
   business(id: string): Business | undefined;
   application(clientId: string): Application | undefined;
   sender(businessId: string, senderId: string): Sender | undefined;
+  /** Every sender registered for a business (read only by the `blind9-sender-lookup-case-insensitive` defect). */
+  sendersOf(businessId: string): Sender[];
   template(id: string): Template | undefined;
   message(id: string): IndividualMessage | undefined;
   webhookEndpoint(id: string): WebhookEndpoint | undefined;
@@ -186,6 +188,9 @@ export class MemoryStore implements Store {
   }
   sender(businessId: string, senderId: string) {
     return this.senders.get(`${businessId}\u0000${senderId}`);
+  }
+  sendersOf(businessId: string) {
+    return [...this.senders.values()].filter((s) => s.businessId === businessId);
   }
   template(id: string) {
     return this.templates.get(id);

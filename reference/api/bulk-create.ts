@@ -7,7 +7,7 @@ import type { FieldError } from '../problems.ts';
 import { MAX_RECIPIENTS, checkVariables, isE164, placeholdersOf, validateBulkBody, type BulkBody } from './bulk-body.ts';
 import type { Call } from './call.ts';
 import { readByOwner } from './bulk-read.ts';
-import { acceptedHere, bulkResponseCache, collectedJobs, firstRecipientVariables, inFlight, latestAccepted, latestClassification, latestSubmissionAt, renderBulk } from './render.ts';
+import { acceptedHere, bulkResponseCache, collectedJobs, firstRecipientVariables, inFlight, latestAccepted, latestClassification, latestSubmissionAt, latestTemplateVariables, renderBulk, replaysOf } from './render.ts';
 import { refusalHolds } from './wallet.ts';
 import type { StoredResponse } from '../store.ts';
 
@@ -40,6 +40,9 @@ export function bulkLocation(businessId: string, bulkId: string): string {
 export function createBulk(call: Call, businessId: string, rawBody: string): void {
   const { store, clock } = call.deps;
   const d = call.defects;
+  // 4.1 rule 2: one record per key whichever process answers (the blind9 defect's records live in the
+  // memory of one of two workers, and submissions alternate between them).
+  const worker = d.has('blind9-keys-per-worker') ? `worker${(submissionTurns.set(store, (submissionTurns.get(store) ?? 0) + 1).get(store)!) % 2}\u0000` : '';
   // 5.6 steps 2-3 come before any look at the body (reference choice: grant before validation;
   // the blind defect validates the body first, so a business without grant learns of its faults).
   if (d.has('blind-validation-before-grant') && !call.app?.grants.some((g) => g.businessId === businessId && g.active)) {
@@ -82,6 +85,10 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   // answers with the Location of the id drafted for it).
   const refuse = (detail: string, errors: FieldError[], options: { status?: number } = {}) => {
     if (d.has('validation-refusal-after-save')) saveOrphan();
+    // 4.1 / 7: a refusal holds nothing of its key (the blind9 defect reserved the key before validating and leaves the reservation).
+    if (typeof sentKey === 'string' && sentKey !== '' && call.app && d.has('blind9-key-reserved-by-refusal-500') && !store.idempotency([call.app.clientId, businessId, OPERATION, sentKey].join('\u0000'))) {
+      (reservedKeys.get(store) ?? reservedKeys.set(store, new Set()).get(store)!).add(`${call.app.clientId}\u0000${businessId}\u0000${sentKey}`);
+    }
     const headers: Record<string, string> = d.has('refusal-with-location') ? { Location: bulkLocation(businessId, uuidv7(clock.now())) } : {};
     return call.problem('validation_failed', detail, { errors, headers, ...options });
   };
@@ -135,6 +142,9 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     if (d.has('blind7-limit-halved-after-over-limit-refusal') && flaggedBusinesses.get(store)?.has(businessId)) max = MAX_RECIPIENTS / 2;
     // (The blind8 defect checks the count on the message path only.)
     if (d.has('blind8-template-submission-limit-unchecked') && isRecord(body) && 'template_id' in body) max = Number.POSITIVE_INFINITY;
+    // (The blind9 defect checks the count only for a key it has not seen, and an over-limit refusal marks its key as seen.)
+    const seenKey = typeof sentKey === 'string' && call.app ? `${call.app.clientId}\u0000${businessId}\u0000${sentKey}` : undefined;
+    if (seenKey && d.has('blind9-over-limit-retry-accepted') && overLimitKeys.get(store)?.has(seenKey)) max = Number.POSITIVE_INFINITY;
     let count = d.has('recipient-limit-counts-unique') ? new Set(recipients.map((r) => JSON.stringify(r))).size : recipients.length;
     // 4.1 rule 1: the entries of this request (the blind8 defect adds those of every earlier request under its key).
     const entryKey = typeof sentKey === 'string' && call.app ? `${call.app.clientId}\u0000${businessId}\u0000${sentKey}` : undefined;
@@ -155,6 +165,12 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     // 4.1 rule 1: no partial acceptance (the blind defect keeps the first 1000 entries and goes on).
     if (count > max && d.has('blind-over-limit-truncated')) (body as Record<string, unknown>).recipients = recipients.slice(0, max);
     else if (count > max) {
+      if (seenKey && d.has('blind9-over-limit-retry-accepted')) (overLimitKeys.get(store) ?? overLimitKeys.set(store, new Set()).get(store)!).add(seenKey);
+      // 4.1 rule 1: refused before billing (the blind9 defect queues the refused entries' charge for the business's next acceptance).
+      if (d.has('blind9-over-limit-charge-deferred')) {
+        const queued = pendingCharges.get(store) ?? pendingCharges.set(store, new Map()).get(store)!;
+        queued.set(businessId, (queued.get(businessId) ?? 0) + 0.04 * recipients.length);
+      }
       // 7: 422 recipient_limit_exceeded (the blind8 defect's rate limiter answers it as a spent budget).
       if (d.has('blind8-over-limit-429-rate-limited')) return call.problem('rate_limit_exceeded', 'The submission exceeds the entry budget of one request.', { headers: { 'Retry-After': '1' } });
       if (d.has('recipient-limit-creates-bulk')) store.saveBulk(orphanBulk(call, businessId));
@@ -238,14 +254,19 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   // 4.1 rule 2: the key as sent (the blind defect lower-cases it).
   // 4.1 rule 2: the whole key (the blind defect's index keeps its first 64 characters).
   const scopedKey = d.has('blind-key-case-insensitive') ? key?.toLowerCase() : d.has('blind-key-compared-64') ? key?.slice(0, 64) : key;
-  const scope = keyMissing ? undefined : [appPart, businessId, OPERATION, scopedKey].join('\u0000');
+  // (Blind9 defects: the scope is prefixed with the worker that holds it; records are saved by business and key, the application compared after.)
+  const sharedByBusiness = d.has('blind9-key-record-overwritten-by-other-application');
+  const scope = keyMissing ? undefined : worker + [sharedByBusiness ? 'any-application' : appPart, businessId, OPERATION, scopedKey].join('\u0000');
   // 4.1 rules 3-4: the whole payload is compared (the blind defect leaves template_variables out).
   // Equivalence is of JSON values (blind defects: the raw text is compared; the recipients are
   // compared as a set, sorted by number).
   // (Two more blind defects: classification left out; the recipients taken as distinct numbers.)
   // (The blind6 defect normalises the message's white space first.)
   // (The blind7 defect takes the recipients as their count.)
-  const fullFingerprint = d.has('blind7-fingerprint-counts-recipients')
+  // (The blind9 defect keeps the first 1024 characters of the canonical payload, the width of its column.)
+  const fullFingerprint = d.has('blind9-fingerprint-first-kilobyte')
+    ? canonicalJson(valid).slice(0, 1024)
+    : d.has('blind7-fingerprint-counts-recipients')
     ? canonicalJson({ ...valid, recipients: valid.recipients.length })
     : d.has('blind6-fingerprint-normalizes-message-whitespace')
     ? canonicalJson({ ...valid, ...(typeof valid.message === 'string' ? { message: valid.message.trim().replace(/\s+/g, ' ') } : {}) })
@@ -264,7 +285,15 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   const fingerprint =
     (d.has('blind4-fingerprint-ignores-from') ? canonicalJson({ ...valid, from: undefined }) : fullFingerprint) +
     (d.has('blind4-fingerprint-includes-request-id') ? `\u0000${String(call.req.headers['x-request-id'] ?? '')}` : '');
+  // 7: a retry after a refusal is no server fault (the blind9 defect finds the refusal's reservation, without a response, and throws).
+  if (scope && key && call.app && !store.idempotency(scope) && reservedKeys.get(store)?.has(`${call.app.clientId}\u0000${businessId}\u0000${key}`)) {
+    throw new TypeError("Cannot read properties of undefined (reading 'location')");
+  }
   let previous = scope ? store.idempotency(scope) : undefined;
+  // 4.1 rule 2: the application is part of the scope (the blind9 defect saves by business and key, then compares the application).
+  if (previous && sharedByBusiness && recordOwners.get(previous) !== call.app!.clientId) previous = undefined;
+  // 4.1 rule 2 / 5.6 step 4: the key's scope is this application and business (the blind9 defect looks keys up in one table by key alone).
+  if (!previous && key && d.has('blind9-key-table-global')) previous = globalKeys.get(store)?.get(key);
   // 4.1 rule 2: the key stays bound (the blind6 defect keeps records with the in-flight job, collected once a read saw the bulk completed).
   const boundBulk = previous && d.has('blind6-key-freed-when-bulk-completes') ? store.bulk(bulkIdOfLocation(previous.response.location)) : undefined;
   if (boundBulk && collectedJobs.has(boundBulk)) previous = undefined;
@@ -348,6 +377,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
         // Defects of the sequences topic: the repeat changes the original bulk underneath (its intake
         // counts the entries again; a rewritten repeat appends its numbers as rows), or rebinds the key
         // to the rewritten bytes, or the replay shows the bulk as it is now once it was read.
+        // (The blind9 defect counts the replay on the bulk's record, which reads then serialise.)
+        if (d.has('blind9-read-shows-replay-count')) replaysOf.set(replayed, (replaysOf.get(replayed) ?? 0) + 1);
         if (d.has('replay-adds-intake')) replayed.intake = { ...replayed.intake, good: replayed.intake.good + valid.recipients.length };
         // (The blind6 defect enqueues the bulk again, stamped with the repeat's time.)
         if (d.has('blind6-replay-requeues-bulk')) replayed.acceptedAt = now;
@@ -397,10 +428,15 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   if (sentBefore !== undefined && now - sentBefore < 10 * 60_000) return call.problem('idempotency_conflict', 'The same recipients were sent to from this sender a short while ago.');
   // 5.8: the sender identity must be authorized for the business.
   // (The blind defect trims the sender before the lookup.)
-  const sender = store.sender(grantedOn, d.has('blind3-sender-trimmed') ? valid.from.trim() : valid.from);
+  // (The blind9 defect looks it up case-insensitively, as a case-insensitive collation compares.)
+  const sender =
+    store.sender(grantedOn, d.has('blind3-sender-trimmed') ? valid.from.trim() : valid.from) ??
+    (d.has('blind9-sender-lookup-case-insensitive') ? store.sendersOf(grantedOn).find((s) => s.authorized && s.senderId.toLowerCase() === valid.from.toLowerCase()) : undefined);
+  // (Another blind9 defect caches authorized senders by name alone, whatever their business.)
+  const senderNames = d.has('blind9-sender-verdict-cached-by-name') ? (authorizedSenderNames.get(store) ?? authorizedSenderNames.set(store, new Set()).get(store)!) : undefined;
   // (The blind6 defect skips the check once the application had a submission accepted on the business.)
   const senderTrusted = d.has('blind6-sender-check-skipped-after-acceptance') && (trustedSubmitters.get(store)?.has(`${call.app!.clientId}\u0000${businessId}`) ?? false);
-  if (!sender?.authorized && !d.has('unauthorized-sender-accepted') && !senderTrusted) {
+  if (!sender?.authorized && !d.has('unauthorized-sender-accepted') && !senderTrusted && !senderNames?.has(valid.from)) {
     // Nothing is accepted (one defect saves the bulk first; another names the id drafted for it).
     if (d.has('unauthorized-sender-refused-after-save')) saveOrphan();
     stageRefused(call, businessId, valid);
@@ -408,6 +444,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     // 7: sender_not_authorized travels with 403 (the blind defect answers 422, as a semantic validation failure).
     return call.problem('sender_not_authorized', 'The sender identity is not authorized for this business.', { ...(extra ? { extra } : {}), ...(d.has('blind4-sender-not-authorized-422') ? { status: 422 } : {}) });
   }
+
+  if (sender?.authorized) senderNames?.add(valid.from);
 
   // 4.1: resolve the active template revision and pin it; rule 7 for the variables.
   let pin: BulkRecord['template'] = null;
@@ -478,6 +516,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
       };
       store.saveIdempotency(scope, record);
       released.get(store)?.delete(scope);
+      if (sharedByBusiness) recordOwners.set(record, call.app!.clientId);
+      if (key && d.has('blind9-key-table-global')) (globalKeys.get(store) ?? globalKeys.set(store, new Map()).get(store)!).set(key, record);
       if (d.has('blind5-content-dedupe-across-keys')) (recentPayloads.get(store) ?? recentPayloads.set(store, new Map()).get(store)!).set(dedupeKey, record);
       if (d.has('idempotency-key-taken-by-other-application')) store.saveIdempotency(businessWide, record);
     }
@@ -496,6 +536,13 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
       (sharedContent.get(store) ?? sharedContent.set(store, new Map()).get(store)!).set(call.app!.clientId, { message: accepted.message, classification: accepted.classification, intake: accepted.intake });
     }
     if (d.has('blind-limit-rolling-window')) rememberEntries(call, businessId, valid.recipients.length);
+    // What blind9 defects keep of the acceptance: the queued charge posted, the variables of a template-based submission.
+    const queuedCharge = pendingCharges.get(store)?.get(businessId);
+    if (queuedCharge !== undefined) {
+      pendingCharges.get(store)!.delete(businessId);
+      debit(store.business(businessId)!, queuedCharge);
+    }
+    if (pin && d.has('blind9-message-rerendered-with-latest-variables')) (latestTemplateVariables.get(store) ?? latestTemplateVariables.set(store, new Map()).get(store)!).set(businessId, valid.recipients[0]?.template_variables ?? {});
     // What blind8 defects keep of the acceptance: the response by application and key, the audience's time, the latest payload.
     if (key && d.has('key-on-other-business-500')) (keyBusinesses.get(store) ?? keyBusinesses.set(store, new Map()).get(store)!).set(`${call.app!.clientId}\u0000${key}`, businessId);
     if (key && d.has('blind8-replay-lookup-ignores-business')) (keyReplays.get(store) ?? keyReplays.set(store, new Map()).get(store)!).set(`${call.app!.clientId}\u0000${key}`, { status, location, body: text });
@@ -748,3 +795,19 @@ const recentAudiences = new WeakMap<object, Map<string, number>>();
 const latestFingerprint = new WeakMap<object, Map<string, string>>();
 /** Applications refused a template as not active (the `blind8-template-refusal-cached-per-application` defect). */
 const templateRefusals = new WeakMap<object, Set<string>>();
+
+/** What blind9 defects keep per reference (faithful code ignores them). */
+/** Submissions seen, to alternate between two workers (the `blind9-keys-per-worker` defect). */
+const submissionTurns = new WeakMap<object, number>();
+/** Keys a 400 refusal left reserved, by application, business and key (the `blind9-key-reserved-by-refusal-500` defect). */
+const reservedKeys = new WeakMap<object, Set<string>>();
+/** Keys of over-limit refusals, by application, business and key (the `blind9-over-limit-retry-accepted` defect). */
+const overLimitKeys = new WeakMap<object, Set<string>>();
+/** Charges of refused over-limit submissions queued per business (the `blind9-over-limit-charge-deferred` defect). */
+const pendingCharges = new WeakMap<object, Map<string, number>>();
+/** The application that saved each record (the `blind9-key-record-overwritten-by-other-application` defect). */
+const recordOwners = new WeakMap<IdempotencyRecord, string>();
+/** Records by key alone, whatever the application and business (the `blind9-key-table-global` defect). */
+const globalKeys = new WeakMap<object, Map<string, IdempotencyRecord>>();
+/** Sender names that passed the check on any business (the `blind9-sender-verdict-cached-by-name` defect). */
+const authorizedSenderNames = new WeakMap<object, Set<string>>();

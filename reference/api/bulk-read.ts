@@ -81,6 +81,11 @@ export function getBulk(call: Call, pathBusinessId: string, bulkId: string): voi
   // 4.0 / 7: a UUIDv7 in upper-case hex is a well-formed id, never a server fault (the blind6 defect's
   // partition key parser expects lower case and throws).
   if (call.defects.has('blind6-upper-case-bulk-id-500') && UUID_V7.test(bulkId) && /[A-F]/.test(bulkId)) throw new Error(`partition key not lower-case hex: ${bulkId}`);
+  // 5.6: the grant and ownership on every read (the blind9 defect's two-second response cache, keyed by
+  // the request path alone, answers any authenticated caller first).
+  const pathCache = call.defects.has('blind9-bulk-read-cached-by-url') ? (pathResponses.get(call.deps.store) ?? pathResponses.set(call.deps.store, new Map()).get(call.deps.store)!) : undefined;
+  const hit = pathCache?.get(call.path);
+  if (hit && call.deps.clock.now() - hit.at < PATH_CACHE_MS) return call.json(200, hit.body);
   const businessId = selectedBusiness(call, pathBusinessId, bulkId);
   // 5.6: the grant before the resource (the blind defect looks the bulk up first).
   if (call.defects.has('blind-bulk-lookup-before-grant') && !call.deps.store.bulk(bulkId)) {
@@ -135,7 +140,9 @@ export function getBulk(call: Call, pathBusinessId: string, bulkId: string): voi
   readByOwner.add(bulk);
   // (The blind6 defect's read path collects the in-flight job, idempotency record included, of a bulk it sees completed.)
   if (call.defects.has('blind6-key-freed-when-bulk-completes') && projectBulk(bulk, call.deps.clock.now(), call.defects).status === 'completed') collectedJobs.add(bulk);
-  call.json(200, renderBulk(call, bulk));
+  const body = renderBulk(call, bulk);
+  pathCache?.set(call.path, { at: call.deps.clock.now(), body });
+  call.json(200, body);
 }
 
 export function listRecipients(call: Call, businessId: string, bulkId: string): void {
@@ -306,6 +313,9 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
     // (The blind6 defect counts the lifetime from the bulk's latest listing, a sliding session.)
     const since = d.has('blind6-cursor-lifetime-slides-with-listing') ? Math.max(c.issuedAt, lastListedAt.get(bulk) ?? c.issuedAt) : c.issuedAt;
     if (now - since >= lifetime && !d.has('expired-cursor-accepted')) return bad();
+    // (The blind9 defect keeps one live cursor per bulk: a cursor issued before the bulk's latest one is refused.)
+    const live = d.has('blind9-cursor-superseded-by-newer') ? liveCursor.get(bulk) : undefined;
+    if (live !== undefined && live !== cursorText) return bad();
     // 4.3: bound to business, resource, filters and ordering.
     if (c.business !== businessId) return bad();
     if (c.bulk !== bulk.id && !d.has('cursor-not-bound-to-bulk')) return bad();
@@ -380,7 +390,7 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   // 4.3: every page of a filtered listing is filtered (the defect applies the filters of the
   // cursor's binding to the first page only, so a page read with a cursor lists every row).
   const unfiltered = reading?.ok === true && d.has('filtered-later-pages-unfiltered');
-  const matches = (row: RecipientRow): boolean => {
+  const matchesNow = (row: RecipientRow): boolean => {
     if (unfiltered) return true;
     // (The blind defect matches the filter as a prefix of the number, as a search box would.)
     const toDiffers = d.has('blind-number-filter-prefix') && toFilter !== null ? !row.to.startsWith(toFilter) : row.to !== toFilter;
@@ -401,6 +411,12 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
     }
     return true;
   };
+  // 4.3: the status filter judges each row as it is now (the blind9 defect caches the rows a status
+  // filter selected at the bulk's first listing under those filters).
+  const selectionKey = `${filters.status ?? ''}\u0000${filters.to ?? ''}`;
+  const selections = filters.status !== null && d.has('blind9-status-filter-results-cached') ? (statusSelections.get(bulk) ?? statusSelections.set(bulk, new Map()).get(bulk)!) : undefined;
+  const selected = selections ? (selections.get(selectionKey) ?? selections.set(selectionKey, new Set(source.rows.filter(matchesNow).map((r) => r.id))).get(selectionKey)!) : undefined;
+  const matches = selected ? (row: RecipientRow) => selected.has(row.id) : matchesNow;
   const page: Record<string, unknown>[] = [];
   let hasMore = false;
   let lastPosition = -1;
@@ -420,8 +436,9 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
       ? [...source.rows.filter((r) => touched.has(r.id)), ...source.rows.filter((r) => !touched.has(r.id))].map((row, position) => ({ ...row, position }))
       : source.rows;
   // 4.3: one default order whatever the filters (the blind5 defect's filtered listings come by recipient number).
+  // (The blind9 defect's export path, for page sizes above 500, orders by number too.)
   const byNumber =
-    d.has('blind5-filtered-listing-sorted-by-number') && (filters.status !== null || filters.to !== null)
+    (d.has('blind5-filtered-listing-sorted-by-number') && (filters.status !== null || filters.to !== null)) || (d.has('blind9-large-page-sorted-by-number') && limit > 500)
       ? [...ordered].sort((a, b) => (a.to < b.to ? -1 : a.to > b.to ? 1 : a.position - b.position))
       : undefined;
   const placeOf = byNumber ? new Map(byNumber.map((row, i) => [row.id, i])) : undefined;
@@ -467,6 +484,13 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   if (d.has('blind-cursor-overlaps-one-row')) next = lastPosition;
   if (d.has('blind-filtered-walk-repeats') && (filters.status !== null || filters.to !== null)) next = start + limit;
   if (d.has('blind5-cursor-page-number')) next = pageNumber + 1;
+  // 2.6: has_more says whether another page follows (the blind9 defect compares the rows served so far
+  // with the count taken at the bulk's first listing, under whatever filters that listing had).
+  if (d.has('blind9-row-count-cached-across-filters')) {
+    const sequence = byNumber ?? ordered;
+    const counted = rowCounts.get(bulk) ?? rowCounts.set(bulk, sequence.filter(matches).length).get(bulk)!;
+    hasMore = page.length > 0 && sequence.filter((row) => place(row) <= lastPosition && matches(row)).length < counted;
+  }
   // 2.6: has_more says whether another page follows (the blind defect: whether this page is full).
   if (d.has('blind-has-more-by-full-page')) hasMore = page.length === limit;
   // (Another blind defect asks whether any row at all, matching or not, lies after the page.)
@@ -477,6 +501,7 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   const noCursor: string | null = d.has('blind3-last-page-cursor-empty-string') ? '' : null;
   const sized = d.has('page-size-change-refused') || d.has('page-size-change-empty-page') ? { limit } : {};
   const issued = offered ? call.deps.cursors.encode({ business: businessId, bulk: bulk.id, filters, next: lastPosition < 0 && !d.has('blind5-cursor-page-number') ? start : next, issuedAt: now, ...sized }) : undefined;
+  if (issued !== undefined && d.has('blind9-cursor-superseded-by-newer')) liveCursor.set(bulk, issued);
   // 4.3: an opaque cursor the client hands back as the cursor parameter (blind8 defects: padded
   // standard base64; the relative URL of the next page).
   const nextCursor = issued === undefined
@@ -555,3 +580,14 @@ function fromPaddedBase64(raw: string | undefined): string | null {
   if (raw === undefined) return null;
   return raw.replace(/=+$/, '').replace(/\+/g, '-').replace(/\//g, '_');
 }
+
+/** What blind9 defects keep (faithful code ignores them). */
+/** Bulk read bodies by request path (the `blind9-bulk-read-cached-by-url` defect). */
+const pathResponses = new WeakMap<object, Map<string, { at: number; body: Record<string, unknown> }>>();
+const PATH_CACHE_MS = 2000;
+/** The latest cursor issued per bulk (the `blind9-cursor-superseded-by-newer` defect). */
+const liveCursor = new WeakMap<BulkRecord, string>();
+/** The rows counted at each bulk's first listing (the `blind9-row-count-cached-across-filters` defect). */
+const rowCounts = new WeakMap<BulkRecord, number>();
+/** Row ids each status filter selected at its first listing, per bulk (the `blind9-status-filter-results-cached` defect). */
+const statusSelections = new WeakMap<BulkRecord, Map<string, Set<string>>>();

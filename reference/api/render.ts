@@ -40,6 +40,16 @@ export const latestClassification = new WeakMap<object, Map<string, string>>();
 /** Bulks whose rows were listed (the `blind7-bulk-read-carries-rows-after-listing` defect). */
 export const rowsLoaded = new WeakSet<BulkRecord>();
 
+/** What blind9 defects keep (faithful code ignores them). */
+/** Replays served per bulk (the `blind9-read-shows-replay-count` defect, counted by bulk-create). */
+export const replaysOf = new WeakMap<BulkRecord, number>();
+/** The first recipient's variables of each business's latest template-based submission (the `blind9-message-rerendered-with-latest-variables` defect). */
+export const latestTemplateVariables = new WeakMap<object, Map<string, Record<string, string>>>();
+/** as_of of each bulk's first delivery summary (the `blind9-summary-as-of-frozen-at-first-report` defect). */
+const firstReportAt = new WeakMap<BulkRecord, number>();
+/** The running total of resolved outcomes per bulk (the `blind9-outcomes-accumulated-per-read` defect). */
+const outcomesTotal = new WeakMap<BulkRecord, number>();
+
 /** settled at each bulk's first read (the `blind5-settled-cached-at-first-read` defect). */
 const firstSettled = new WeakMap<BulkRecord, boolean | null>();
 
@@ -149,14 +159,18 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
         ? p.delivery.asOf
         : d.has('blind7-summary-as-of-without-seconds')
           ? `${new Date(p.delivery.asOf).toISOString().slice(0, 16)}Z`
-          : call.time(d.has('blind-summary-as-of-accepted') ? bulk.acceptedAt : asOfShown(bulk, p.delivery.asOf, d)),
+          : // (The blind9 defect keeps the as_of of the bulk's first summary.)
+            call.time(d.has('blind-summary-as-of-accepted') ? bulk.acceptedAt : d.has('blind9-summary-as-of-frozen-at-first-report') ? (firstReportAt.get(bulk) ?? firstReportAt.set(bulk, p.delivery.asOf).get(bulk)!) : asOfShown(bulk, p.delivery.asOf, d)),
       complete: p.delivery.complete,
       // (The blind8 defect's query of the delivery store leaves the bulk out: every bulk of the business counts.)
       outcomes_resolved: d.has('outcomes-resolved-as-string')
         ? String(p.delivery.outcomesResolved)
         : d.has('blind8-outcomes-resolved-business-wide')
           ? call.deps.store.allBulks().filter((b) => b.businessId === bulk.businessId).reduce((sum, b) => sum + (projectBulk(b, now, d).delivery?.outcomesResolved ?? 0), 0)
-          : p.delivery.outcomesResolved,
+          : // (The blind9 defect adds each read's resolved outcomes to a running total.)
+            d.has('blind9-outcomes-accumulated-per-read')
+            ? outcomesTotal.set(bulk, (outcomesTotal.get(bulk) ?? 0) + p.delivery.outcomesResolved).get(bulk)!
+            : p.delivery.outcomesResolved,
     };
     if (d.has('delivery-summary-without-complete')) delete deliverySummary.complete;
     // 2.2: exactly three members (the blind defect adds the recipient count).
@@ -176,7 +190,8 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
     // 4.1: the business of the path (the defect copies the bulk's own id).
     business_id: d.has('bulk-business-id-is-bulk-id') ? bulk.id : bulk.businessId,
     // 4.1: the sender as submitted (the defect upper-cases it, as some carriers show it).
-    from: d.has('sender-upper-case') ? bulk.from.toUpperCase() : bulk.from,
+    // (The blind9 defect's reads take it from a CHAR(20) column, padded with spaces.)
+    from: d.has('sender-upper-case') ? bulk.from.toUpperCase() : !options.acceptance && d.has('blind9-read-from-char-padded') ? bulk.from.padEnd(20, ' ') : bulk.from,
     // 2.1: transactional or promotional, as written (the defects upper-case or swap it).
     // (The blind defect's reads fall back to the column default, transactional.)
     classification: d.has('classification-upper-case')
@@ -219,6 +234,9 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
   // 4.1: the 202 shows an empty warnings list (the blind defect's serializer omits empty arrays).
   if (options.acceptance && warnings.length === 0 && d.has('blind4-acceptance-warnings-omitted')) delete body.warnings;
   if (d.has('bulk-response-extra-property')) body.priority = 'normal';
+  // 2.2: no extra properties (the blind9 defect's serialiser writes the replay counter the replay path keeps on the record).
+  const replays = d.has('blind9-read-shows-replay-count') && !options.acceptance ? (replaysOf.get(bulk) ?? 0) : 0;
+  if (replays > 0) body.replays = replays;
   // 2.2: no extra properties (the blind7 defect serialises the rows relation loaded by a listing).
   if (!options.acceptance && rowsLoaded.has(bulk) && d.has('blind7-bulk-read-carries-rows-after-listing')) body.recipients = bulk.rows.slice(0, 10).map((row) => renderRow(call, bulk, row, now));
   return body;
@@ -269,7 +287,8 @@ export function renderRow(call: Call, bulk: BulkRecord, row: RecipientRow, now: 
     // 2.1: the bare E.164 number (the blind6 defect writes an RFC 3966 tel: URI).
     to: call.defects.has('blind6-row-to-tel-uri') ? `tel:${row.to}` : row.to,
     submission_status: s.submission_status,
-    delivery_status: s.delivery_status,
+    // 2.3: a status string (the blind9 defect leaves it null while the delivery report is awaited).
+    delivery_status: s.submission_status === 'sent' && s.delivery_status === 'sent' && call.defects.has('blind9-row-delivery-status-null-awaiting-report') ? null : s.delivery_status,
     status_reason: s.status_reason,
     accepted_at: time(bulk.acceptedAt),
     submitted_at: time(s.submitted_at),
@@ -292,7 +311,10 @@ export function renderMessage(call: Call, m: IndividualMessage): Record<string, 
       ? { ...m.template, template_id: m.id }
       : m.template && d.has('blind7-message-pin-ids-swapped')
         ? { template_id: m.template.revision_id, revision_id: m.template.template_id }
-        : m.template;
+        : // (The blind9 defect names the pin's members in camel case.)
+          m.template && d.has('blind9-message-pin-camel-case')
+          ? { templateId: m.template.template_id, revisionId: m.template.revision_id }
+          : m.template;
   return {
     // 4.4: the message requested (the defect writes a new id made for the read).
     id: d.has('message-id-is-read-id') ? uuidv7(call.deps.clock.now()) : m.id,
@@ -308,7 +330,8 @@ export function renderMessage(call: Call, m: IndividualMessage): Record<string, 
     // 2.1: the word (the blind5 defect writes the enum's ordinal).
     classification: d.has('blind5-message-classification-ordinal') ? (m.classification === 'transactional' ? 0 : 1) : m.classification,
     // 2.4: the content after rendering (the defect shows the pinned template's own text).
-    message: (d.has('message-unrendered') && m.template && call.deps.store.template(m.template.template_id)?.text) || m.message,
+    // (The blind9 defect renders the pinned template again with the business's latest submission's variables.)
+    message: (d.has('message-unrendered') && m.template && call.deps.store.template(m.template.template_id)?.text) || rerendered(call, m) || m.message,
     // 3.2: the values as written (the blind defect upper-cases them, as its enum's names).
     // (The blind5 defect maps it through the bulk processing states: delivered as completed.)
     status: d.has('message-status-provider-code') && m.status === 'delivered' ? 'DELIVRD' : d.has('blind3-message-status-upper-case') ? m.status.toUpperCase() : d.has('blind5-message-status-bulk-vocabulary') && m.status === 'delivered' ? 'completed' : m.status,
@@ -321,4 +344,17 @@ export function renderMessage(call: Call, m: IndividualMessage): Record<string, 
     delivered_at: time(m.delivered_at),
     failed_at: time(m.failed_at),
   };
+}
+
+/**
+ * 2.4: the content as rendered at acceptance. What the `blind9-message-rerendered-with-latest-variables`
+ * defect shows instead: the pinned template rendered now with the variables of the business's latest
+ * template-based submission (undefined when the defect is off or nothing applies).
+ */
+function rerendered(call: Call, m: IndividualMessage): string | undefined {
+  if (!m.template || !call.defects.has('blind9-message-rerendered-with-latest-variables')) return undefined;
+  const vars = latestTemplateVariables.get(call.deps.store)?.get(m.business_id);
+  const text = call.deps.store.template(m.template.template_id)?.text;
+  if (!vars || text === undefined) return undefined;
+  return text.replace(/\{\{\s*([A-Za-z0-9_.-]+)\s*\}\}/g, (_, name: string) => vars[name] ?? '');
 }

@@ -73,6 +73,10 @@ function readBody(req: IncomingMessage): Promise<{ text: string; tooLarge: boole
 function requestIdFor(req: IncomingMessage, deps: Deps): string {
   const d = deps.defects;
   const sent = req.headers['x-request-id'];
+  // 4.0: the client's valid id is echoed (the blind9 defect takes a submission's Idempotency-Key for its
+  // correlation id, ahead of the client's X-Request-Id).
+  const idempotencyKey = req.headers['idempotency-key'];
+  if (typeof sent === 'string' && req.method === 'POST' && typeof idempotencyKey === 'string' && REQUEST_ID.test(idempotencyKey) && d.has('blind9-request-id-overridden-by-idempotency-key')) return idempotencyKey;
   // 4.0: the value as sent (blind defects: percent-decoded first; cut to the maximum length).
   const decoded = typeof sent === 'string' && d.has('blind3-request-id-percent-decoded') ? percentDecoded(sent) : sent;
   const given = typeof decoded === 'string' && d.has('blind3-request-id-129-truncated') ? decoded.slice(0, 128) : decoded;
@@ -125,6 +129,27 @@ function requestIdFor(req: IncomingMessage, deps: Deps): string {
   if (d.has('blind8-generated-request-id-numeric-in-body')) return String(1000 + (numericIds.set(deps.counters, (numericIds.get(deps.counters) ?? 0) + 1).get(deps.counters) ?? 0));
   return generateRequestId();
 }
+
+/**
+ * 4.0: each request's own id (the blind9 defect keeps the id on the connection: the first request on a
+ * keep-alive connection sets it, every later one on that connection gets it).
+ */
+function requestIdOnConnection(req: IncomingMessage, deps: Deps): string {
+  const id = requestIdFor(req, deps);
+  if (!deps.defects.has('blind9-request-id-pinned-to-connection')) return id;
+  const pinned = connectionRequestIds.get(req.socket);
+  if (pinned !== undefined) return pinned;
+  connectionRequestIds.set(req.socket, id);
+  return id;
+}
+
+/** The request id of each connection's first request (the `blind9-request-id-pinned-to-connection` defect). */
+const connectionRequestIds = new WeakMap<object, string>();
+/** The application each connection authenticated as (the `blind9-auth-remembered-on-connection` defect). */
+const connectionApps = new WeakMap<object, string>();
+/** Until when (real time) each client named by an invalid token is locked out, per reference (the `blind9-client-blocked-after-invalid-token` defect). */
+const lockouts = new WeakMap<object, Map<string, number>>();
+const LOCKOUT_MS = 5000;
 
 /** The decimal request id sequence, per reference (the `blind8-generated-request-id-numeric-in-body` defect). */
 const numericIds = new WeakMap<object, number>();
@@ -235,7 +260,7 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
   const q = rawUrl.indexOf('?');
   const path = q === -1 ? rawUrl : rawUrl.slice(0, q);
   const query = new URLSearchParams(q === -1 ? '' : rawUrl.slice(q + 1));
-  const call = new Call(deps, req, res, requestIdFor(req, deps), path, query);
+  const call = new Call(deps, req, res, requestIdOnConnection(req, deps), path, query);
   const method = req.method ?? 'GET';
   // RFC 9110 6.6.1: the Date of an answer is the origin's clock, which is business time here
   // (the control origin moves it), so the times a body shows never lead it.
@@ -245,7 +270,8 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
       // A sandbox's pace (serve --rate-limit): every caller together, before anything else.
       req.resume();
       // 7: Retry-After in whole seconds or an HTTP date (the blind5 defect gives the exact time left, fractional).
-      const paceLeft = d.has('blind5-retry-after-fractional') ? ((1000 - (Date.now() - (deps.counters.pace[0] ?? Date.now()))) / 1000).toFixed(3) : '1';
+      // (The blind9 defect writes it in milliseconds.)
+      const paceLeft = d.has('blind5-retry-after-fractional') ? ((1000 - (Date.now() - (deps.counters.pace[0] ?? Date.now()))) / 1000).toFixed(3) : d.has('blind9-retry-after-milliseconds') ? '1000' : '1';
       return call.problem('rate_limit_exceeded', 'Too many requests; retry later.', { headers: { 'Retry-After': paceLeft } });
     }
     let body = { text: '', tooLarge: false };
@@ -365,6 +391,20 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
       if (claims) sessions.add(claims.clientId);
       else if (bearer && sessions.has(unverifiedClientId(bearer) ?? '')) claims = { clientId: unverifiedClientId(bearer)!, exp: Math.floor(Date.now() / 1000) + 60 };
     }
+    // 5.8: a valid token authenticates whatever came before (the blind9 defect's brute-force guard locks out,
+    // for a few seconds, the client an invalid token names).
+    if (d.has('blind9-client-blocked-after-invalid-token')) {
+      const locked = lockouts.get(deps.counters) ?? lockouts.set(deps.counters, new Map()).get(deps.counters)!;
+      const named = !claims && bearer ? unverifiedClientId(bearer) : undefined;
+      if (named) locked.set(named, Date.now() + LOCKOUT_MS);
+      else if (claims && (locked.get(claims.clientId) ?? 0) > Date.now()) claims = undefined;
+    }
+    // 5.4: every request carries its own token (the blind9 defect keeps the application on the connection).
+    if (d.has('blind9-auth-remembered-on-connection')) {
+      const remembered = connectionApps.get(req.socket);
+      if (claims) connectionApps.set(req.socket, claims.clientId);
+      else if (authorization === undefined && remembered !== undefined) claims = { clientId: remembered, exp: Math.floor(Date.now() / 1000) + 60 };
+    }
     call.app = claims ? deps.store.application(claims.clientId) : undefined;
     // 5.4: every operation needs a token (the blind5 defect takes a listing's signed cursor as proof of access).
     const cursorText = query.get('cursor');
@@ -396,7 +436,8 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
       if (!window || now - window.windowStart >= RATE_WINDOW_MS) deps.counters.rate.set(call.app.clientId, { windowStart: now, count: 1 });
       else if (++window.count > limit) {
         const left = (window.windowStart + RATE_WINDOW_MS - now) / 1000;
-        const retryAfter = d.has('blind5-retry-after-fractional') ? left.toFixed(3) : Math.max(1, Math.ceil(left));
+        // (The blind9 defect writes the seconds left in milliseconds.)
+        const retryAfter = d.has('blind5-retry-after-fractional') ? left.toFixed(3) : d.has('blind9-retry-after-milliseconds') ? Math.max(1, Math.ceil(left)) * 1000 : Math.max(1, Math.ceil(left));
         const headers: Record<string, string> = d.has('rate-limit-without-retry-after') ? {} : { 'Retry-After': String(retryAfter) };
         return call.problem('rate_limit_exceeded', 'Too many requests for this application; retry later.', { headers });
       }

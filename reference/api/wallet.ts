@@ -95,6 +95,12 @@ export function getWallet(call: Call, businessId: string): void {
   // 2.5: reserved is always 0.00 (the blind6 defect shows the holds refused submissions left).
   const held = d.has('blind6-reserved-hold-left-by-refusal') ? (refusalHolds.get(store)?.get(business.id) ?? 0) : 0;
   if (held > 0) body.reserved_balance = held.toFixed(2);
+  // 2.5: as_of is the time of this snapshot (the blind9 defect keeps the time the business was first loaded into its cache).
+  if (d.has('blind9-wallet-as-of-first-load')) {
+    const loaded = firstLoadedAt.get(store) ?? firstLoadedAt.set(store, new Map()).get(store)!;
+    if (!loaded.has(business.id)) loaded.set(business.id, now);
+    body.as_of = call.time(loaded.get(business.id)!);
+  }
   if (d.has('blind6-wallet-cache-single-slot')) singleSlot.set(store, body);
   if (d.has('blind-wallet-cache-skips-permission')) {
     const perStore = walletCache.get(store) ?? new Map<string, Record<string, unknown>>();
@@ -117,7 +123,10 @@ function walletBody(call: Call, id: string, name: string, currency: string, curr
           : // (The blind7 defect formats it in the business locale, with a decimal comma.)
             d.has('blind7-wallet-balance-comma-decimal')
             ? amount.replace('.', ',')
-            : amount;
+            : // (The blind9 defect strips trailing zeros and leaves the point.)
+              d.has('blind9-wallet-money-trailing-point')
+              ? amount.replace(/0+$/, '')
+              : amount;
   const body: Record<string, unknown> = {
     // 2.5: the business of the path (the defect writes the snapshot's own new id).
     // (The blind8 defect writes the ledger's compact 32-hex form.)
@@ -146,7 +155,7 @@ function walletBody(call: Call, id: string, name: string, currency: string, curr
           ? String(Math.round(Number(current) * 100))
           : grouped(current),
     // 2.5: a decimal money string (the blind defect writes the JSON number 0).
-    reserved_balance: d.has('blind3-wallet-reserved-number') ? 0 : '0.00',
+    reserved_balance: d.has('blind3-wallet-reserved-number') ? 0 : d.has('blind9-wallet-money-trailing-point') ? grouped('0.00') : '0.00',
     // 2.5: the UTC time of the snapshot (the defect writes it at +01:00).
     // (The blind defect writes a local date-time with no offset.)
     // (Another writes the server's local time, UTC+1, labelled Z.)
@@ -160,3 +169,6 @@ function walletBody(call: Call, id: string, name: string, currency: string, curr
 
 /** Businesses whose wallet read was refused, per reference (the `blind8-wallet-refusal-cached-per-business` defect). */
 const walletRefusals = new WeakMap<object, Set<string>>();
+
+/** When each business's wallet record was first loaded (the `blind9-wallet-as-of-first-load` defect). */
+const firstLoadedAt = new WeakMap<object, Map<string, number>>();

@@ -75,6 +75,8 @@ export function deactivateWebhookEndpoint(call: Call, businessId: string, endpoi
     if (!endpoint && d.has('blind6-unknown-endpoint-204-after-deactivation') && deactivatedOnce.get(store)?.has(business)) return call.empty(204);
     // 7: an unknown id is not found (the blind defect refuses it as not among the business's endpoints, 403).
     if (!endpoint && d.has('blind4-unknown-webhook-403')) return call.problem('permission_denied', 'The webhook endpoint is not one of this business.');
+    // 4.6: a refused id leaves nothing behind (the blind9 defect writes a deactivated tombstone for an id that exists nowhere).
+    if (!endpoint && d.has('blind9-webhook-404-leaves-tombstone') && UUID_V7.test(endpointId)) store.saveWebhookEndpoint({ id: endpointId, businessId: business, active: false, deactivatedAt: clock.now() });
     // 5.6 step 4: another business's endpoint is not found here, like a random id.
     return call.problem('resource_not_found', 'No webhook endpoint with this id exists for this business.');
   }
@@ -87,6 +89,12 @@ export function deactivateWebhookEndpoint(call: Call, businessId: string, endpoi
   if (!endpoint.active && d.has('repeat-deactivation-410-not-found')) {
     return call.problem('resource_not_found', 'The webhook endpoint is already deactivated.', { status: 410 });
   }
+  // 3.4: each active endpoint is deactivated on request (the blind9 defect holds a business-wide lock for five seconds after a deactivation).
+  const lockedUntil = d.has('blind9-webhook-business-lock-409') ? (configurationLocks.get(store) ?? configurationLocks.set(store, new Map()).get(store)!) : undefined;
+  if (lockedUntil && (lockedUntil.get(business) ?? 0) > clock.now()) {
+    return call.problem('idempotency_conflict', "Another change to this business's webhook endpoints is being applied; retry shortly.");
+  }
+  lockedUntil?.set(business, clock.now() + CONFIGURATION_LOCK_MS);
   if (endpoint.active && !d.has('webhook-delete-not-deactivated')) {
     store.saveWebhookEndpoint({ ...endpoint, active: false, deactivatedAt: clock.now() });
   }
@@ -99,3 +107,7 @@ export function deactivateWebhookEndpoint(call: Call, businessId: string, endpoi
   // (Another answers 200 with an empty body, as a framework's plain send does.)
   call.empty(d.has('blind-webhook-delete-202') ? 202 : d.has('blind3-webhook-delete-200-empty') ? 200 : 204);
 }
+
+/** Until when each business's webhook configuration is locked (the `blind9-webhook-business-lock-409` defect). */
+const configurationLocks = new WeakMap<object, Map<string, number>>();
+const CONFIGURATION_LOCK_MS = 5000;
