@@ -369,11 +369,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     const lastChanged = [...recipients.slice(0, -1), { to: h.f.recipients[0]! }];
     return (await h.submit(messageBody(h, { recipients: lastChanged }), { key })).status !== 409;
   },
-  'blind9-keys-per-worker': async (h) => {
-    const key = freshKey();
-    const first = await h.submit(messageBody(h), { key });
-    return (await h.submit(messageBody(h), { key })).json?.id !== first.json.id;
-  },
   // recipient-limits
   'blind9-over-limit-charge-deferred': async (h) => {
     const before = (await wallet(h)).json.current_balance;
@@ -388,15 +383,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     return (await h.submit(body, { key })).status !== 422;
   },
   // cursors
-  'blind9-cursor-superseded-by-newer': async (h) => {
-    const first = (await rows(h, { limit: '10' })).json;
-    await rows(h, { status: 'failed', limit: '10' });
-    return (await rows(h, { limit: '10', cursor: first.pagination.next_cursor })).status !== 200;
-  },
-  'blind9-row-count-cached-across-filters': async (h) => {
-    await rows(h, { status: 'failed', limit: '100' });
-    return (await rows(h, { limit: '100' })).json.pagination.has_more !== true;
-  },
   'blind9-status-filter-results-cached': async (h) => {
     const accepted = await h.submit(messageBody(h));
     await rows(h, { status: 'queued' }, accepted.json.id);
@@ -418,15 +404,7 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     const bulk = (await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId))).json;
     return bulk.delivery_summary.outcomes_resolved > bulk.intake.good + bulk.intake.bad + bulk.intake.empty;
   },
-  'blind9-read-from-char-padded': async (h) => {
-    const accepted = await h.submit(messageBody(h));
-    return (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.from !== accepted.json.from;
-  },
   // wallet
-  'blind9-wallet-money-trailing-point': async (h) => {
-    const w = (await wallet(h)).json;
-    return [w.current_balance, w.available_balance, w.reserved_balance].some((v) => !/^-?(?:0|[1-9]\d*)(?:\.\d+)?$/.test(String(v)));
-  },
   'blind9-wallet-as-of-first-load': async (h) => {
     const first = (await wallet(h)).json.as_of;
     await advance(h, 5000);
@@ -444,11 +422,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     return other.status < 300 || other.text.includes(accepted.json.id) || other.text.includes(h.b);
   },
   // request-id
-  'blind9-request-id-pinned-to-connection': async (h) => {
-    await wallet(h, 'primary', { 'x-request-id': 'probe-first' });
-    await sleep(100);
-    return (await wallet(h, 'primary', { 'x-request-id': 'probe-second' })).headers.get('x-request-id') !== 'probe-second';
-  },
   'blind9-request-id-overridden-by-idempotency-key': async (h) =>
     (await h.submit(messageBody(h), { headers: { 'x-request-id': 'probe-submission' } })).headers.get('x-request-id') !== 'probe-submission',
   // problem-details
@@ -470,15 +443,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   },
   'blind9-sender-lookup-case-insensitive': async (h) => (await h.submit(messageBody(h, { from: h.f.senderId.toLowerCase() }))).status < 300,
   // schemas
-  'blind9-row-delivery-status-null-awaiting-report': async (h) =>
-    (await rows(h, { limit: '1000' })).json.data.some((r: Record<string, unknown>) => typeof r.delivery_status !== 'string'),
-  'blind9-read-shows-replay-count': async (h) => {
-    const key = freshKey();
-    const accepted = await h.submit(messageBody(h), { key });
-    await h.submit(messageBody(h), { key });
-    const read = (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json as Record<string, unknown>;
-    return Object.keys(read).some((k) => !['id', 'business_id', 'from', 'classification', 'status', 'settled', 'message', 'template', 'accepted_at', 'intake', 'submission', 'delivery_summary', 'warnings'].includes(k));
-  },
   // webhooks
   'blind9-webhook-business-lock-409': async (h) => {
     await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointIds[0]!));
@@ -494,8 +458,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     await h.submit(templateBody(h));
     return (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.message !== before;
   },
-  'blind9-message-pin-camel-case': async (h) =>
-    Object.keys((await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.template ?? {}).sort().join(',') !== 'revision_id,template_id',
   // sequences
   'blind9-key-record-overwritten-by-other-application': async (h) => {
     const key = freshKey();

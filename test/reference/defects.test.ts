@@ -6,7 +6,7 @@ import { DEFECTS, type MainDefectId as DefectId } from '../../reference/defects.
 import { startReference } from '../../reference/index.ts';
 import { TOPICS } from '../../core/model.ts';
 import { requirementById } from '../../spec/requirements.ts';
-import { RANDOM_V7, UTC_Z, UUID_V7, basic, freshKey, holdsProbesBothWays, messageBody, templateBody, type Harness, type Reply } from './helpers.ts';
+import { RANDOM_V7, UTC_Z, UUID_V7, basic, freshKey, holdsProbesBothWays, messageBody, sleep, templateBody, type Harness, type Reply } from './helpers.ts';
 
 const DAY = 24 * 3600 * 1000;
 const MONEY = /^-?(?:0|[1-9]\d*)(?:\.\d+)?$/;
@@ -1554,6 +1554,44 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await wallet(h, 'limited');
     return (await wallet(h)).status !== 200;
   },
+  'blind9-keys-per-worker': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    return (await h.submit(messageBody(h), { key })).json?.id !== first.json.id;
+  },
+  'blind9-cursor-superseded-by-newer': async (h) => {
+    const first = (await rows(h, { limit: '10' })).json;
+    await rows(h, { status: 'failed', limit: '10' });
+    return (await rows(h, { limit: '10', cursor: first.pagination.next_cursor })).status !== 200;
+  },
+  'blind9-row-count-cached-across-filters': async (h) => {
+    await rows(h, { status: 'failed', limit: '100' });
+    return (await rows(h, { limit: '100' })).json.pagination.has_more !== true;
+  },
+  'blind9-read-from-char-padded': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    return (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.from !== accepted.json.from;
+  },
+  'blind9-wallet-money-trailing-point': async (h) => {
+    const w = (await wallet(h)).json;
+    return [w.current_balance, w.available_balance, w.reserved_balance].some((v) => !/^-?(?:0|[1-9]\d*)(?:\.\d+)?$/.test(String(v)));
+  },
+  'blind9-request-id-pinned-to-connection': async (h) => {
+    await wallet(h, 'primary', { 'x-request-id': 'probe-first' });
+    await sleep(100);
+    return (await wallet(h, 'primary', { 'x-request-id': 'probe-second' })).headers.get('x-request-id') !== 'probe-second';
+  },
+  'blind9-row-delivery-status-null-awaiting-report': async (h) =>
+    (await rows(h, { limit: '1000' })).json.data.some((r: Record<string, unknown>) => typeof r.delivery_status !== 'string'),
+  'blind9-read-shows-replay-count': async (h) => {
+    const key = freshKey();
+    const accepted = await h.submit(messageBody(h), { key });
+    await h.submit(messageBody(h), { key });
+    const read = (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json as Record<string, unknown>;
+    return Object.keys(read).some((k) => !['id', 'business_id', 'from', 'classification', 'status', 'settled', 'message', 'template', 'accepted_at', 'intake', 'submission', 'delivery_summary', 'warnings'].includes(k));
+  },
+  'blind9-message-pin-camel-case': async (h) =>
+    Object.keys((await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.template ?? {}).sort().join(',') !== 'revision_id,template_id',
 };
 
 describe('defect registry', () => {
