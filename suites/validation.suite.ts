@@ -576,14 +576,19 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
   check(
     {
       id: 'unauthorized-sender',
-      title: 'POST a bulk from a sender identity not authorized for the business: 403 sender_not_authorized (or permission_denied), nothing created',
+      title: 'POST a bulk from the authorized sender, then one from a sender identity not authorized for the business: 403 sender_not_authorized (or permission_denied), nothing created',
       requirements: ['VAL-SENDER-AUTHORIZED'],
       needs: ['senderId', 'unauthorizedSenderId'],
       needsOnHost: ['recipients'],
-      maxRequests: 1,
+      maxRequests: 2,
       writes: CREATES,
     },
     async (t) => {
+      // 4.1: every submission's sender is checked, whatever the application sent before
+      // (blind6-sender-check-skipped-after-acceptance trusted an application and business once a
+      // submission was accepted). The accepted one is sent here, not left to whichever check submits first.
+      const authorized = await submitBulk(t, generate(t, validBodies(t, { content: 'message' }), 'unauthorized-sender authorized first'));
+      t.note(`the authorized sender first: ${describeResponse(authorized.response)}`);
       const sender = t.fixture('unauthorizedSenderId');
       const body = generate(t, validBodies(t, { senderId: sender }), 'unauthorized-sender');
       const { result, created } = await createdDuring(t, async () => (await submitBulk(t, body)).response);

@@ -279,7 +279,18 @@ export function leftOut(caller: CallerKind, object: MatrixObject): string | unde
 export function columnCost(caller: CallerKind, rows: MatrixRow[] = matrixRows()): number {
   const cells = rows.reduce((sum, row) => sum + objectsFor(row, rows).filter((o) => leftOut(caller, o) === undefined).length, 0);
   const listings = caller === 'limited' || !rows.some((r) => r.lists) ? 0 : caller === 'primary' ? 2 : 1;
-  return cells + listings;
+  return cells + listings + ownerReadRows(caller, rows).length;
+}
+
+/**
+ * The reads the primary application sends of its own objects before the other tenant's column:
+ * every read row of the spec but the listings (the column lists this business's bulk already). A
+ * read answers the path's business whoever read another before, so a cache not keyed by business
+ * (blind6-wallet-cache-single-slot: one slot) shows in the other tenant's reads of its own objects.
+ * One order is enough for a shared slot: the primary column sends none.
+ */
+export function ownerReadRows(caller: CallerKind, rows: MatrixRow[] = matrixRows()): MatrixRow[] {
+  return caller === 'other-tenant' ? rows.filter((r) => !r.writes && !r.lists) : [];
 }
 
 /**

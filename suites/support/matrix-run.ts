@@ -30,6 +30,7 @@ import {
   matrixRows,
   objectLabel,
   objectsFor,
+  ownerReadRows,
   pathOf,
   retrievalRequirementOf,
   type CallerKind,
@@ -256,6 +257,24 @@ async function callerAs(t: CheckContext, caller: CallerKind): Promise<Caller> {
   return caller === 'primary' ? 'primary' : caller === 'limited' ? 'limited' : caller === 'other-tenant' ? 'other' : caller === 'no-token' ? 'none' : { bearer: tamper(await t.api.token('primary')).token };
 }
 
+/**
+ * The primary application's reads of its own objects (`ownerReadRows`), sent by the column itself
+ * before its cells: on a host's schedule, or the column run alone, no other check may have read
+ * them first. Their answers are noted only (the primary column judges them).
+ */
+async function ownerReadsFirst(t: CheckContext, caller: CallerKind, rows: MatrixRow[]): Promise<void> {
+  const f = t.config.fixtures;
+  const answers: string[] = [];
+  for (const row of ownerReadRows(caller, rows)) {
+    const key = row.resourceParam ? RESOURCE_FIXTURES[row.resourceParam]?.own : undefined;
+    const resourceId = key ? (f[key] as string | undefined) : undefined;
+    if (row.resourceParam && resourceId === undefined) continue;
+    const res = await t.api.send(requestOf(t, row, pathOf(row, t.fixture('businessId'), resourceId), 'primary'));
+    answers.push(`${row.operation} ${describeResponse(res)}`);
+  }
+  if (answers.length > 0) t.note(`the primary application's reads of its own objects first: ${answers.join('; ')}`);
+}
+
 /** Sends and judges the column of `caller`; fails on its first broken must, then its first should. */
 export async function runMatrixColumn(t: CheckContext, caller: CallerKind, rows: MatrixRow[] = matrixRows()): Promise<void> {
   const column = CALLERS.find((c) => c.kind === caller)!;
@@ -267,6 +286,7 @@ export async function runMatrixColumn(t: CheckContext, caller: CallerKind, rows:
   const seen = column.granted && caller !== 'limited' && listings[0] ? await listingOf(t, listings[0], opposite) : undefined;
   const listed = { own: undefined as string | undefined, other: undefined as string | undefined };
   listed[opposite] = seen?.ids[0];
+  await ownerReadsFirst(t, caller, rows);
   const cells: Cell[] = [];
   for (const row of rows) {
     const ids = partyIds(t, row, listed);
@@ -603,7 +623,7 @@ export function declareMatrixColumns(check: (spec: CheckSpec, body: (t: CheckCon
     check(
       {
         id: `matrix-${kind}`,
-        title: `Authorization matrix as ${title}: every operation of the spec naming a business or resource, on this business's own objects, the other business's (its ids under this business, and its business in the path), unknown and malformed ids: each answer of the class section 5 gives (${column.expects}); a resource of another business answered like an unknown one, no body naming a business the caller may not see`,
+        title: `Authorization matrix as ${title}${ownerReadRows(kind).length > 0 ? " (after the primary application's reads of its own objects)" : ''}: every operation of the spec naming a business or resource, on this business's own objects, the other business's (its ids under this business, and its business in the path), unknown and malformed ids: each answer of the class section 5 gives (${column.expects}); a resource of another business answered like an unknown one, no body naming a business the caller may not see`,
         requirements: column.requirements,
         needs: ['businessId', 'otherBusinessId', ...column.needs],
         uses: ['messageId', 'foreignMessageId', 'expiredCursorBulkId', 'foreignBulkId', 'webhookEndpointId', 'foreignWebhookEndpointId', 'recipients'],
