@@ -231,7 +231,6 @@ const registry = [
   // wallet
   { id: 'blind9-wallet-as-of-first-load', requirement: 'WAL-AS-OF-UTC', topic: 'wallet', round: 9, description: "as_of is the time the business's wallet record was first loaded into the wallet service's cache, while the balance is read live: every later read carries the first read's as_of, not the time of its own snapshot." },
   // concealment
-  { id: 'blind9-bulk-read-cached-by-url', requirement: 'CONC-OTHER-BUSINESS-PATH', topic: 'concealment', round: 9, description: "Bulk reads go through a two-second response cache keyed by the request path alone, read after authentication but before the grant: another tenant's application asking for the same path right after the business read it gets 200 with the bulk instead of 403." },
   { id: 'blind9-key-table-global', requirement: 'CONC-NO-FOREIGN-DATA', topic: 'concealment', round: 9, description: "Idempotency keys are looked up in one table by key alone (a unique index on the key column): another tenant submitting under a key this business used, with the same body, gets this business's 202 replayed, its bulk id and business_id included." },
   // request-id
   { id: 'blind9-request-id-overridden-by-idempotency-key', requirement: 'RID-ECHO', topic: 'request-id', round: 9, description: "A submission's Idempotency-Key is taken as its correlation id ahead of the client's X-Request-Id: a submission sent with a valid X-Request-Id gets its Idempotency-Key back as X-Request-Id." },

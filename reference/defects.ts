@@ -576,6 +576,7 @@ const registry = [
   { id: 'blind9-row-delivery-status-null-awaiting-report', requirement: 'SCH-ROW-FIELDS', topic: 'schemas', round: 9, description: 'Recipient rows submitted but still awaiting their delivery report show delivery_status null (no outcome column set yet) instead of a status string.' },
   { id: 'blind9-read-shows-replay-count', requirement: 'SCH-NO-EXTRA-PROPERTIES', topic: 'schemas', round: 9, description: "The replay path counts replays on the bulk's record and the serialiser writes every column it has: once its key was replayed, reads of the bulk carry an extra replays member." },
   { id: 'blind9-message-pin-camel-case', requirement: 'MSG-TEMPLATE-PIN', topic: 'messages', round: 9, description: "A retrieved message's template pin names its members templateId and revisionId (camel case) instead of template_id and revision_id." },
+  { id: 'blind9-bulk-read-cached-by-url', requirement: 'CONC-OTHER-BUSINESS-PATH', topic: 'concealment', round: 9, description: "Bulk reads go through a two-second response cache keyed by the request path alone, read after authentication but before the grant: another tenant's application asking for the same path right after the business read it gets 200 with the bulk instead of 403." },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

@@ -411,10 +411,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     return (await wallet(h)).json.as_of === first;
   },
   // concealment
-  'blind9-bulk-read-cached-by-url': async (h) => {
-    await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId));
-    return (await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId), { as: 'other' })).status < 300;
-  },
   'blind9-key-table-global': async (h) => {
     const key = freshKey();
     const accepted = await h.submit(messageBody(h), { key });

@@ -1592,6 +1592,10 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   },
   'blind9-message-pin-camel-case': async (h) =>
     Object.keys((await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.template ?? {}).sort().join(',') !== 'revision_id,template_id',
+  'blind9-bulk-read-cached-by-url': async (h) => {
+    await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId));
+    return (await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId), { as: 'other' })).status < 300;
+  },
 };
 
 describe('defect registry', () => {
