@@ -362,13 +362,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     return (await wallet(h)).status !== 200;
   },
   // idempotency
-  'blind9-fingerprint-first-kilobyte': async (h) => {
-    const key = freshKey();
-    const recipients = many(h, 100);
-    await h.submit(messageBody(h, { recipients }), { key });
-    const lastChanged = [...recipients.slice(0, -1), { to: h.f.recipients[0]! }];
-    return (await h.submit(messageBody(h, { recipients: lastChanged }), { key })).status !== 409;
-  },
   'blind9-keys-per-worker': async (h) => {
     const key = freshKey();
     const first = await h.submit(messageBody(h), { key });

@@ -1516,6 +1516,13 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await h.submit(messageBody(h), { key });
     return (await h.submit(messageBody(h), { key, business: h.f.otherBusinessId })).status !== 403;
   },
+  'blind9-fingerprint-first-kilobyte': async (h) => {
+    const key = freshKey();
+    const recipients = many(h, 100);
+    await h.submit(messageBody(h, { recipients }), { key });
+    const lastChanged = [...recipients.slice(0, -1), { to: h.f.recipients[0]! }];
+    return (await h.submit(messageBody(h, { recipients: lastChanged }), { key })).status !== 409;
+  },
   'blind8-repeat-counts-key-entries': async (h) => {
     const key = freshKey();
     const body = messageBody(h, { recipients: many(h, 1000) });
