@@ -368,18 +368,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     return (await h.submit(messageBody(h), { key })).json?.id !== first.json.id;
   },
   // recipient-limits
-  'blind9-over-limit-charge-deferred': async (h) => {
-    const before = (await wallet(h)).json.current_balance;
-    await h.submit(messageBody(h, { recipients: many(h, 1001) }));
-    await h.submit(messageBody(h));
-    return (await wallet(h)).json.current_balance !== before;
-  },
-  'blind9-over-limit-retry-accepted': async (h) => {
-    const key = freshKey();
-    const body = messageBody(h, { recipients: many(h, 1001) });
-    await h.submit(body, { key });
-    return (await h.submit(body, { key })).status !== 422;
-  },
   // cursors
   'blind9-cursor-superseded-by-newer': async (h) => {
     const first = (await rows(h, { limit: '10' })).json;

@@ -1532,6 +1532,18 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   },
   'blind8-template-submission-limit-unchecked': async (h) =>
     (await h.submit(templateBody(h, { recipients: many(h, 1001).map((r) => ({ ...r, template_variables: vars(h, (p) => `value of ${p}`) })) }))).status < 300,
+  'blind9-over-limit-charge-deferred': async (h) => {
+    const before = (await wallet(h)).json.current_balance;
+    await h.submit(messageBody(h, { recipients: many(h, 1001) }));
+    await h.submit(messageBody(h));
+    return (await wallet(h)).json.current_balance !== before;
+  },
+  'blind9-over-limit-retry-accepted': async (h) => {
+    const key = freshKey();
+    const body = messageBody(h, { recipients: many(h, 1001) });
+    await h.submit(body, { key });
+    return (await h.submit(body, { key })).status !== 422;
+  },
   'blind8-duplicate-send-guard-409': async (h) => {
     await h.submit(messageBody(h));
     return (await h.submit(messageBody(h, { message: 'A different text to the same numbers.' }))).status !== 202;
