@@ -254,8 +254,6 @@ const registry = [
   { id: 'blind9-message-rerendered-with-latest-variables', requirement: 'MSG-RENDERED-CONTENT', topic: 'messages', round: 9, description: "A template-based message is rendered again at read time from its pinned template with the variables of the business's latest template-based submission (a shared render context): after such a submission, the message shows that submission's values instead of the text sent." },
   { id: 'blind9-message-pin-camel-case', requirement: 'MSG-TEMPLATE-PIN', topic: 'messages', round: 9, description: "A retrieved message's template pin names its members templateId and revisionId (camel case) instead of template_id and revision_id." },
   // sequences
-  { id: 'blind9-key-record-overwritten-by-other-application', requirement: 'SEQ-REPLAY-AFTER-ANY', topic: 'sequences', round: 9, description: "Idempotency records are saved by business and key, then compared with the application: another application's submission under the same key (rightly a new bulk) overwrites the record, and the first application's repeat of its key creates a third bulk instead of replaying its own." },
-  { id: 'blind9-large-page-sorted-by-number', requirement: 'SEQ-LISTING-CONSISTENT', topic: 'sequences', round: 9, description: 'Listings with a page size above 500 come from an export path ordered by recipient number, while smaller pages keep acceptance order: the same rows come in another order when the page size is raised.' },
 ] as const satisfies readonly BlindDefect[];
 
 export type BlindDefectId = (typeof registry)[number]['id'];

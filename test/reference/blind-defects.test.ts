@@ -478,17 +478,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   'blind9-message-pin-camel-case': async (h) =>
     Object.keys((await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.template ?? {}).sort().join(',') !== 'revision_id,template_id',
   // sequences
-  'blind9-key-record-overwritten-by-other-application': async (h) => {
-    const key = freshKey();
-    const first = await h.submit(messageBody(h), { key });
-    await h.submit(messageBody(h), { key, as: 'limited' });
-    return (await h.submit(messageBody(h), { key })).json?.id !== first.json.id;
-  },
-  'blind9-large-page-sorted-by-number': async (h) => {
-    const accepted = await h.submit(messageBody(h));
-    const ids = (r: Reply) => (r.json?.data ?? []).map((row: { id: string }) => row.id).join();
-    return ids(await rows(h, { limit: '10' }, accepted.json.id)) !== ids(await rows(h, { limit: '1000' }, accepted.json.id));
-  },
 };
 
 /** The authoring rounds so far. */

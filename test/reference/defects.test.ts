@@ -1506,6 +1506,17 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const again = await h.submit(messageBody(h), { key });
     return again.status !== 202 || again.json?.id !== first.json.id;
   },
+  'blind9-large-page-sorted-by-number': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    const ids = (r: Reply) => (r.json?.data ?? []).map((row: { id: string }) => row.id).join();
+    return ids(await rows(h, { limit: '10' }, accepted.json.id)) !== ids(await rows(h, { limit: '1000' }, accepted.json.id));
+  },
+  'blind9-key-record-overwritten-by-other-application': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    await h.submit(messageBody(h), { key, as: 'limited' });
+    return (await h.submit(messageBody(h), { key })).json?.id !== first.json.id;
+  },
   'key-on-other-business-500': async (h) => {
     const key = freshKey();
     await h.submit(messageBody(h), { key });
