@@ -219,10 +219,7 @@ const registry = [
   { id: 'blind9-auth-remembered-on-connection', requirement: 'AUTH-ALL-OPERATIONS', topic: 'auth-ordering', round: 9, description: "The authenticated application is kept on the connection: a request without any Authorization header, sent on a keep-alive connection whose earlier request carried a valid token, is served as that application (200) instead of 401." },
   { id: 'blind9-client-blocked-after-invalid-token', requirement: 'AUTH-TOKEN-CLIENT-CREDENTIALS', topic: 'auth-ordering', round: 9, description: "A brute-force guard locks out the client an invalid token names (read unverified) for a few seconds: after a request with the client's expired token, its freshly issued valid token gets 401 authentication_required too." },
   // idempotency
-  { id: 'blind9-fingerprint-first-kilobyte', requirement: 'IDEM-CONFLICT', topic: 'idempotency', round: 9, description: 'The payload fingerprint is the canonical payload cut to 1024 characters (the width of its column): a repeat of a key that differs from the first body only past that point (a late recipient changed) replays the original 202 instead of 409 idempotency_conflict.' },
   // recipient-limits
-  { id: 'blind9-over-limit-charge-deferred', requirement: 'RLIM-NO-BILLING', topic: 'recipient-limits', round: 9, description: "The 422 for an over-limit submission leaves the wallet alone, but the charge computed for its entries (0.04 each) is queued and posted with the business's next accepted submission: after it, current_balance has dropped by the refused submission's cost." },
-  { id: 'blind9-over-limit-retry-accepted', requirement: 'RLIM-MAX-1000', topic: 'recipient-limits', round: 9, description: 'The entry count is checked only for a key not seen before, and an over-limit refusal records its key as seen: a retry of the refused 1001-entry submission under the same key is accepted (202) instead of refused again with 422 recipient_limit_exceeded.' },
   // cursors
   { id: 'blind9-status-filter-results-cached', requirement: 'CUR-FILTER-STATUS', topic: 'cursors', round: 9, description: "The rows a status filter selects are cached per bulk and status at the first filtered listing: as the bulk advances, a later listing filtered by queued still lists rows whose submission and delivery statuses have moved on (sent, delivered, failed)." },
   // bulk-invariants
@@ -247,8 +244,6 @@ const registry = [
   // messages
   { id: 'blind9-message-rerendered-with-latest-variables', requirement: 'MSG-RENDERED-CONTENT', topic: 'messages', round: 9, description: "A template-based message is rendered again at read time from its pinned template with the variables of the business's latest template-based submission (a shared render context): after such a submission, the message shows that submission's values instead of the text sent." },
   // sequences
-  { id: 'blind9-key-record-overwritten-by-other-application', requirement: 'SEQ-REPLAY-AFTER-ANY', topic: 'sequences', round: 9, description: "Idempotency records are saved by business and key, then compared with the application: another application's submission under the same key (rightly a new bulk) overwrites the record, and the first application's repeat of its key creates a third bulk instead of replaying its own." },
-  { id: 'blind9-large-page-sorted-by-number', requirement: 'SEQ-LISTING-CONSISTENT', topic: 'sequences', round: 9, description: 'Listings with a page size above 500 come from an export path ordered by recipient number, while smaller pages keep acceptance order: the same rows come in another order when the page size is raised.' },
 ] as const satisfies readonly BlindDefect[];
 
 export type BlindDefectId = (typeof registry)[number]['id'];

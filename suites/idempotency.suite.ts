@@ -1,7 +1,9 @@
 // idempotency: the Idempotency-Key of bulk submission (4.0, 4.1 rules 2-6, 8).
 import * as fc from 'fast-check';
 import type { ApiResponse, Caller } from '../harness/client.ts';
-import { headerBoundaryCaseArbs } from '../generators/boundaries.ts';
+import { boundsOf, headerBoundaryCaseArbs } from '../generators/boundaries.ts';
+import { recipientCountBounds } from '../generators/bulk-request.ts';
+import { templateValueMaxLength } from '../generators/domain.ts';
 import { parameterSchema } from '../generators/parameters.ts';
 import { componentSchema } from '../generators/domain.ts';
 import { differentVariantKinds, equalVariantsArb, nearEqualReady, nearEqualVariants, type DifferentVariant, type NearEqualVariant } from '../generators/equivalence.ts';
@@ -9,9 +11,11 @@ import type { CheckContext } from './support/check.ts';
 import { describe } from './support/declare.ts';
 import { checksFor } from './support/check.ts';
 import {
+  bodiesWithCount,
   bodyOptions,
   bulkIdOf,
   createdDuring,
+  isSandbox,
   maxPollReads,
   pollUntilCompleted,
   submitAccepted,
@@ -44,6 +48,46 @@ const CONFLICT_CASES = 14;
  * free-text member (message, a template variable value, from; see generators/equivalence.ts).
  */
 const NEAR_EQUAL_CASES = 12;
+
+/** The longest message the document allows (4.1, 8). */
+const MESSAGE_MAX = boundsOf('CreateSmsBulkMessageRequest').find((b) => b.pointer === '/message' && b.keyword === 'maxLength')!.limit;
+
+/** Entries of conflict-at-far-end's template-based body, and of its message-based one where a real telephone is reached. */
+const FAR_END_FEW = 3;
+
+/** `text` cut or repeated to `length` plain characters, its last character one `lastChanged` swaps. */
+function filled(text: string, length: number): string {
+  const plain = [...text].filter((c) => /^[A-Za-wz0-9 ]$/.test(c));
+  const chars = plain.length > 0 ? plain : [...'far end '];
+  return Array.from({ length: length - 1 }, (_, i) => chars[i % chars.length]!).join('') + 'x';
+}
+
+/** `text` with its last character changed (x and y: no normaliser makes them equal). */
+const lastChanged = (text: string) => `${text.slice(0, -1)}${text.endsWith('x') ? 'y' : 'x'}`;
+
+/**
+ * The longest body of a content kind the run may send (every free-text member at its longest) and
+ * changes at its far end: the last character of the free-text member that ends the body as a client
+ * writes it (the message; the last entry's last template variable), and the last entry's number,
+ * which ends it when the members are sorted.
+ */
+function farEndCases(body: BulkRequestBody, pool: readonly string[] | undefined): { body: BulkRequestBody; changes: Array<{ pointer: string; body: BulkRequestBody }> } {
+  const valueMax = templateValueMaxLength();
+  const recipients = body.recipients.map((r) => (r.template_variables ? { ...r, template_variables: Object.fromEntries(Object.entries(r.template_variables).map(([k, v]) => [k, filled(v, valueMax)])) } : r));
+  const long: BulkRequestBody = { ...body, ...(body.message !== undefined ? { message: filled(body.message, MESSAGE_MAX) } : {}), recipients };
+  const n = recipients.length - 1;
+  const last = recipients[n]!;
+  const changes: Array<{ pointer: string; body: BulkRequestBody }> = [];
+  if (long.message !== undefined) changes.push({ pointer: '/message (its last character)', body: { ...long, message: lastChanged(long.message) } });
+  const variable = Object.keys(last.template_variables ?? {}).at(-1);
+  if (variable !== undefined) {
+    const template_variables = { ...last.template_variables, [variable]: lastChanged(last.template_variables![variable]!) };
+    changes.push({ pointer: `/recipients/${n}/template_variables/${variable} (its last character)`, body: { ...long, recipients: recipients.map((r, i) => (i === n ? { ...r, template_variables } : r)) } });
+  }
+  const other = [...(pool ?? []), ...recipients.map((r) => r.to)].find((to) => to !== last.to);
+  if (other !== undefined) changes.push({ pointer: `/recipients/${n}/to`, body: { ...long, recipients: recipients.map((r, i) => (i === n ? { ...r, to: other } : r)) } });
+  return { body: long, changes };
+}
 
 /** The longest sender identity (2.1), for a sender one character away from the run's. */
 const SENDER_MAX = componentSchema('SenderId').maxLength as number;
@@ -274,6 +318,45 @@ describe('idempotency (4.0, 4.1 rules 2-6)', () => {
         // One assertion: a new bulk is one way the replay differs (the message names it first).
         const found = newId !== undefined && newId !== id ? `a new bulk ${newId} (${res.status})` : differences(response, res);
         t.expect(sameResponse(response, res), 'IDEM-KEY-PERMANENT', `the topic's first key replaying bulk ${id} after ${later} other key(s)`, found, response, res);
+      }
+    },
+  );
+
+  check(
+    {
+      id: 'conflict-at-far-end',
+      title:
+        'POST the longest body the run may send, once per content kind (a message of the longest allowed length, 1000 entries where a sandbox takes them; template variable values of the longest allowed length), then under the same key that body changed at its far end only (the last character of the message or of the last entry\'s last variable, the last entry\'s number): 409 idempotency_conflict each, never the replay',
+      requirements: ['IDEM-CONFLICT'],
+      // Per content kind: the original and two changes.
+      maxRequests: 3 * 2,
+      writes: CREATES,
+    },
+    async (t) => {
+      // 4.1 rule 4: the whole payload is compared, however long (blind defect
+      // blind9-fingerprint-first-kilobyte kept the first 1024 characters of the canonical payload,
+      // the width of its column, and replayed a body changed past them). Each change is at the far
+      // end of the longest body the run may send, so a fingerprint cut at any width below the
+      // body's length, or a member cut below its longest allowed value, misses it.
+      const f = t.config.fixtures;
+      const pool = bodyOptions(t).pool;
+      const contents: Array<'message' | 'template'> = f.templateId && f.templatePlaceholders?.length ? ['message', 'template'] : ['message'];
+      for (const content of contents) {
+        // A message's entries are short: the most a sandbox takes; template entries carry long values, so a few.
+        const count = content === 'message' && isSandbox(t.config) ? recipientCountBounds().max : FAR_END_FEW;
+        const generated = twoNumbers(generate(t, bodiesWithCount(t, count, { content }), `far-end ${content} body`), pool);
+        const { body, changes } = farEndCases(generated, pool);
+        const first = await original(t, body);
+        for (const changed of changes.slice(0, 2)) {
+          const res = (await submitBulk(t, changed.body, { key: first.key })).response;
+          t.evidence(first.response);
+          expectProblem(t, res, {
+            status: 409,
+            codes: ['idempotency_conflict'],
+            requirement: 'IDEM-CONFLICT',
+            why: `4.1 rule 4: ${changed.pointer} changed, at the end of a ${content}-based body of ${JSON.stringify(body).length} characters and ${body.recipients.length} entries`,
+          });
+        }
       }
     },
   );

@@ -8,7 +8,7 @@ import { notE164 } from '../generators/invalid.ts';
 import type { CheckContext } from './support/check.ts';
 import { describe } from './support/declare.ts';
 import { checksFor } from './support/check.ts';
-import { bodiesWithCount, bodyOptions, bulkIdOf, businessIdOf, createdDuring, isSandbox, sendsRealMessages, submitBulk } from './support/bulk.ts';
+import { bodiesWithCount, bodyOptions, bulkIdOf, businessIdOf, createdDuring, isSandbox, sendsRealMessages, submitBulk, validBodies } from './support/bulk.ts';
 import { describeResponse, expectProblem, isProblem } from './support/problem.ts';
 import { equalVariantsArb } from '../generators/equivalence.ts';
 import { forAll, generate } from './support/property.ts';
@@ -120,6 +120,27 @@ function overLimitCases(t: CheckContext): fc.Arbitrary<OverLimitCase> {
     });
 }
 
+/** Scale of minorUnits: a money string's amount in millionths. */
+const MINOR_DIGITS = 6;
+
+/** A decimal money string (2.1) as an exact count of millionths; undefined for anything else. */
+function minorUnits(value: unknown): bigint | undefined {
+  if (typeof value !== 'string') return undefined;
+  const m = /^(-?)(0|[1-9]\d*)(?:\.(\d+))?$/.exec(value);
+  if (!m) return undefined;
+  const fraction = (m[3] ?? '').padEnd(MINOR_DIGITS, '0').slice(0, MINOR_DIGITS);
+  const units = BigInt(m[2]!) * 10n ** BigInt(MINOR_DIGITS) + BigInt(fraction);
+  return m[1] ? -units : units;
+}
+
+/** A difference of minorUnits, written as a decimal. */
+function formatMinor(units: bigint): string {
+  const sign = units < 0n ? '-' : '';
+  const abs = units < 0n ? -units : units;
+  const scale = 10n ** BigInt(MINOR_DIGITS);
+  return `${sign}${abs / scale}.${(abs % scale).toString().padStart(MINOR_DIGITS, '0').replace(/0{1,4}$/, '')}`;
+}
+
 /** The rejection of an over-limit body: no Location, no resource id, nothing created. */
 function expectNothingAccepted(t: CheckContext, res: ApiResponse, created: number | undefined, what: string): void {
   t.expect(res.headers['location'] === undefined, 'RLIM-NO-PARTIAL', `no Location for ${what}`, `Location ${res.headers['location']}`, res);
@@ -192,20 +213,34 @@ describe('recipient-limits (4.1 rule 1, 8)', () => {
   check(
     {
       id: 'one-past-maximum-refused',
-      title: 'POST a valid bulk with 1001 recipient entries, once per content kind (a message; a template, given the fixtures): 422 recipient_limit_exceeded, no Location, nothing created',
+      title:
+        'POST a valid bulk with 1001 recipient entries, once per content kind (a message; a template, given the fixtures): 422 recipient_limit_exceeded, no Location, nothing created; then the same submission again under its key (written otherwise for the first kind, byte for byte for the next): refused again with 422 recipient_limit_exceeded',
       requirements: ['RLIM-MAX-1000', 'RLIM-NO-PARTIAL'],
-      maxRequests: CONTENT_KINDS.length,
+      // Per content kind: the submission and its retry under its key.
+      maxRequests: 2 * CONTENT_KINDS.length,
       writes: CREATES,
     },
     async (t) => {
       // 8: one maximum for every submission, whichever content it carries (blind defect
       // blind8-template-submission-limit-unchecked counted the entries on the message path only).
-      for (const content of contentKinds(t)) {
+      const kinds = contentKinds(t);
+      for (const content of kinds) {
         const c = generate(t, recipientBoundary(t, 'maxItems', false, content), `one-past-maximum ${content}`);
         const why = `${c.name} (${content})`;
         const { result, created } = await createdDuring(t, () => submitBulk(t, c.request.body));
         expectProblem(t, result.response, { status: 422, codes: ['recipient_limit_exceeded'], requirement: 'RLIM-MAX-1000', why });
         expectNothingAccepted(t, result.response, created, why);
+        // 4.1 rule 1 holds for every request: a client's retry of the refused submission under its
+        // key, as a client serialising anew sends it or byte for byte, is over the maximum again
+        // (blind defect blind9-over-limit-retry-accepted checked the count only for a key not seen
+        // before, and marked the refused key as seen: the retry was accepted). Whatever a target
+        // keeps of a refused key (4.1 rule 6: not shown), the 422 again or its replay is the answer.
+        const rewritten = kinds.indexOf(content) % 2 === 0;
+        const retryWhy = `${why}, sent again under its key ${rewritten ? 'written otherwise' : 'byte for byte'} after its 422`;
+        const rawBody = rewritten ? generate(t, equalVariantsArb(c.request.body, { distinct: true }), `one-past-maximum ${content} retry`) : JSON.stringify(c.request.body);
+        const retry = await createdDuring(t, () => submitBulk(t, undefined, { key: result.key, rawBody }));
+        expectProblem(t, retry.result.response, { status: 422, codes: ['recipient_limit_exceeded'], requirement: 'RLIM-MAX-1000', why: retryWhy });
+        expectNothingAccepted(t, retry.result.response, retry.created, retryWhy);
       }
     },
   );
@@ -316,31 +351,33 @@ describe('recipient-limits (4.1 rule 1, 8)', () => {
   check(
     {
       id: 'over-maximum-not-billed',
-      title: 'Read the wallet balance until two reads agree, POST 1001 entries (refused), read it again: the balance is unchanged',
+      title:
+        'Read the wallet balance until two reads agree, POST 1001 entries (refused), read it again: the balance is unchanged; on a sandbox, then POST a small valid bulk twice (two keys), reading the balance after each: the first acceptance after the refusal moves the balance no more than the second, the same submission',
       requirements: ['RLIM-NO-BILLING'],
-      maxRequests: 5,
+      // Three reads, the refusal and a read; then two acceptances, a read after the first and two after the second.
+      maxRequests: 5 + 5,
       writes: CREATES,
       alone: 'another check submitting meanwhile would move the balance',
     },
     async (t) => {
       const businessId = businessIdOf(t);
       const balance = (r: ApiResponse) => (r.json as { current_balance?: unknown }).current_balance;
-      const read = async () => {
+      const readBalance = async () => {
         const res = await t.api.send({ method: 'GET', path: paths.walletBalance(businessId) });
         if (res.status !== 200) t.skip(`the wallet balance cannot be read (${res.status}), so billing cannot be observed`);
         return res;
       };
       // A stable balance first, so that a movement afterwards is the submission's.
-      let before = await read();
+      let before = await readBalance();
       for (let i = 0; i < 2; i++) {
-        const again = await read();
+        const again = await readBalance();
         if (balance(again) === balance(before)) break;
         before = again;
       }
       const c = generate(t, recipientBoundary(t, 'maxItems', false), 'not-billed');
       const refused = (await submitBulk(t, c.request.body)).response;
       if (refused.status < 400) t.skip(`the over-limit body was not refused (${refused.status}); one-past-maximum-refused reports it`);
-      const after = await read();
+      const after = await readBalance();
       const same = balance(before) === balance(after);
       if (!same && !isSandbox(t.config)) {
         // A live business may be billed for other traffic meanwhile: only a declared sandbox is judged.
@@ -348,6 +385,38 @@ describe('recipient-limits (4.1 rule 1, 8)', () => {
         t.skip('the balance moved, and on a live business other traffic may have moved it; declare CONFORMANCE_SANDBOX=true to check', 'not-observable');
       }
       t.expect(same, 'RLIM-NO-BILLING', `current_balance still ${String(balance(before))}`, `current_balance ${String(balance(after))}`, before, refused, after);
+      if (!isSandbox(t.config)) return t.note('not a declared sandbox: the acceptances after the refusal are not sent (other traffic may move the balance)');
+      // 4.1 rule 1: refused before billing, then or later (blind defect blind9-over-limit-charge-deferred
+      // queued the refused entries' charge and posted it with the business's next acceptance). What
+      // an acceptance costs is not shown, so the first acceptance after the refusal is compared with
+      // the same submission sent once more under another key: it may cost no more. A charge posted
+      // late only moves cost from the first to the second, so a host that bills later passes.
+      const small = generate(t, validBodies(t, { content: 'message', count: { min: 1, max: 1 } }), 'not-billed acceptance');
+      const moves: Array<{ drop: bigint; accepted: ApiResponse; read: ApiResponse }> = [];
+      let last = after;
+      for (const reads of [1, 2]) {
+        const accepted = (await submitBulk(t, small)).response;
+        if (accepted.status !== 202) return t.note(`a small valid submission got ${describeResponse(accepted)}; what an acceptance after the refusal costs is not compared`);
+        let read = await readBalance();
+        for (let i = 1; i < reads; i++) read = await readBalance();
+        const was = minorUnits(balance(last));
+        const now = minorUnits(balance(read));
+        if (was === undefined || now === undefined) return t.note(`current_balance ${String(balance(last))} or ${String(balance(read))} is no decimal money string (the wallet topic judges it)`);
+        moves.push({ drop: was - now, accepted, read });
+        last = read;
+      }
+      const [firstMove, secondMove] = moves as [(typeof moves)[0], (typeof moves)[0]];
+      t.expect(
+        firstMove.drop <= secondMove.drop,
+        'RLIM-NO-BILLING',
+        `the first acceptance after the refused submission moving current_balance no more than the same submission after it (${formatMinor(secondMove.drop)})`,
+        `${formatMinor(firstMove.drop)}: the refused submission's charge posted with it?`,
+        after,
+        firstMove.accepted,
+        firstMove.read,
+        secondMove.accepted,
+        secondMove.read,
+      );
     },
   );
 });

@@ -10,6 +10,7 @@ import { checksFor } from './support/check.ts';
 import { describe, providedConfig } from './support/declare.ts';
 import { bodyOptions, bulkIdOf, maySubmit, submitBulk, type BulkRequestBody } from './support/bulk.ts';
 import { bulkRequestArb } from '../generators/bulk-request.ts';
+import { parameterSchema } from '../generators/parameters.ts';
 import { paths } from './support/paths.ts';
 import { codeOf, describeResponse, isProblem } from './support/problem.ts';
 import { sameId } from './support/ids.ts';
@@ -21,7 +22,7 @@ import { MAX_STEP_REQUESTS, describeSteps, sequenceBudget, sequencePlan, type St
 
 const check = checksFor('sequences', {
   needs: ['businessId'],
-  uses: ['senderId', 'recipients', 'expiredCursorBulkId', 'otherBusinessId', 'foreignBulkId', 'messageId', 'templateId', 'otherApp'],
+  uses: ['senderId', 'recipients', 'expiredCursorBulkId', 'otherBusinessId', 'foreignBulkId', 'messageId', 'templateId', 'otherApp', 'limitedApp'],
 });
 
 const STATUS_VALUES = (jsonSchemaFor('RecipientStatusFilter') as { enum: string[] }).enum;
@@ -105,6 +106,12 @@ interface Real {
 
 /** Readings of the document the target chose, over the whole check (noted once at the end). */
 const readings = new Set<string>();
+
+/**
+ * Whether the check's other application already used a key of a sequence: once per check (one
+ * request, not one per sequence: the sequences are the run's longest chain of round trips).
+ */
+let otherApplicationUsedKey = false;
 
 const submitted = (m: Readonly<Model>) => m.bulks.filter((b) => b.key !== undefined);
 /** The `n`th item counted from the latest: steps act mostly on what the sequence touched last. */
@@ -270,7 +277,19 @@ class Repeat implements fc.AsyncCommand<Model, Real> {
     const how = { same: 'the same bytes', rewritten: 'the same JSON written otherwise', changed: 'a changed body', faulty: 'a changed body with a fault of its own' }[this.kind];
     const what = every ? `every key of the sequence (${bulks.length}), each with ${how}` : `key ${bulks[0]!.key} of bulk ${bulks[0]!.id} with ${how}`;
     const relist = this.kind === 'same' || this.kind === 'rewritten' ? '; a replayed bulk whose rows were listed before, listed again' : '';
-    const broken = await step(m, `repeat ${what}${relist}`, async (record) => {
+    // Once per check, before every key is repeated, the other application granted on the business
+    // (the limited one) submits under the earliest key: its own scope (4.1 rule 2), whose new bulk is
+    // idempotency's to judge; the key's owner still gets its own original replayed (blind defect
+    // blind9-key-record-overwritten-by-other-application saved records by business and key, so the
+    // other application's overwrote the owner's, and the owner's repeat made a third bulk).
+    const other = every && !otherApplicationUsedKey && t.config.apps.limited !== undefined && r.t.api.requestCount + 1 + MAX_STEP_REQUESTS <= r.limit ? bulks[0] : undefined;
+    if (other) otherApplicationUsedKey = true;
+    const before = other ? `the other application granted on the business submits under key ${other.key} of bulk ${other.id}, then ` : '';
+    const broken = await step(m, `${before}repeat ${what}${relist}`, async (record) => {
+      if (other) {
+        const used = record((await submitBulk(t, other.body, { key: other.key!, as: 'limited' })).response);
+        readings.add(`the other application's submission under a key of the primary's: ${used.status} ${codeOf(used.json) ?? ''}`.trim() + ' (judged by idempotency/scope-per-application)');
+      }
       for (const bulk of bulks) {
         const replayed = await this.repeatKeyOf(bulk, t, record);
         // 4.3: a replay creates nothing and changes nothing, so the rows listed before keep their ids
@@ -398,8 +417,15 @@ function bestStatus(bulk: KnownBulk): string {
 /** The fraction of a page size with room for every row at once (one page, the listing whole). */
 const AT_ONCE = 0.999;
 
-/** Page sizes that split what the bulk holds (a listing of five rows is walked at sizes 1 to 5 or 6). */
-function pageSize(bulk: KnownBulk, fraction: number | undefined): number | undefined {
+/** The largest page size the document allows (4.3, 8). */
+const PAGE_MAX = (parameterSchema('listSmsBulkMessageRecipients', 'limit', 'query') as { maximum: number }).maximum;
+
+/** The page size of a listing: the largest allowed (a listing may come another way at large sizes). */
+const LARGEST = 'largest';
+
+/** Page sizes that split what the bulk holds (a listing of five rows is walked at sizes 1 to 5 or 6), or the largest. */
+function pageSize(bulk: KnownBulk, fraction: number | typeof LARGEST | undefined): number | undefined {
+  if (fraction === LARGEST) return PAGE_MAX;
   const known = Math.max(bulk.rows.length, bulk.numbers?.length ?? 0);
   if (fraction === undefined || known === 0) return undefined;
   const least = Math.max(1, Math.ceil(known / (MAX_STEP_REQUESTS - 2)));
@@ -479,7 +505,7 @@ async function walkRows(m: Model, t: CheckContext, walk: Walk, record: (res: Api
 }
 
 class List implements fc.AsyncCommand<Model, Real> {
-  constructor(readonly which: number, readonly fraction: number | undefined, readonly filter: Filter, readonly fixture = false) {}
+  constructor(readonly which: number, readonly fraction: number | typeof LARGEST | undefined, readonly filter: Filter, readonly fixture = false) {}
   check = (m: Readonly<Model>) => m.bulks.length > 0;
   async run(m: Model, r: Real) {
     if (!room(r)) return;
@@ -732,7 +758,7 @@ function shuffled<T>(arbs: Array<fc.Arbitrary<T>>): fc.Arbitrary<T[]> {
  * The opening of every sequence, before its random steps: state the random steps then meet again
  * (a bulk of its own, the fixture bulk walked at the default page size so that it holds several
  * cursors, the own bulk listed at the default page size, a second bulk, the first read, listed
- * under the number of its last row, whole again, then under a status filter). Each part may be shrunk away like any step.
+ * under the number of its last row, whole again at the largest page size, then under a status filter). Each part may be shrunk away like any step.
  */
 function openingArb(t: CheckContext, submits: boolean, fixture: boolean): fc.Arbitrary<Array<fc.AsyncCommand<Model, Real>>> {
   return fc
@@ -765,7 +791,11 @@ function openingArb(t: CheckContext, submits: boolean, fixture: boolean): fc.Arb
         // It follows the number filter of its last row directly: the order is the same after any
         // filtered listing, of rows that do not start it too (blind8-rows-touched-by-filter-first put
         // a filter's rows first; a status filter before it, of every row, would have hidden that).
-        ...(list && read ? [new List(1, undefined, { kind: 'none' })] : []),
+        // At the largest page size the document allows, beside the default of the listing before:
+        // one order whatever the page size (blind defect blind9-large-page-sorted-by-number served
+        // pages above 500 rows from an export path ordered by number; its entries go by number from
+        // the highest down, so that order shows on any two rows).
+        ...(list && read ? [new List(1, LARGEST, { kind: 'none' })] : []),
         // The first bulk under the status filter its listings showed on the most rows: a filtered
         // listing holds the rows of the whole listing that match, in its order (4.3), and its entries
         // go by number from the highest down, so an order of its own shows on any two rows
@@ -805,6 +835,7 @@ describe('sequences (4.1, 4.2, 4.3, 5: a model of one business)', () => {
       if (settings.replayPath) t.note(`replaying the sequence of path "${settings.replayPath}" under seed ${settings.seed} alone`);
       t.note(`${sequences} sequence(s) of at most ${maxSteps} steps (--runs ${settings.runs}); ${submits ? 'submissions to allowlisted numbers and reads' : 'read-only, over the fixtures'}; webhook deactivation is left to the webhooks topic`);
       readings.clear();
+      otherApplicationUsedKey = false;
       const real: Real = { t, limit: sequenceBudget(settings.runs) };
       let failing: { steps: Step[]; error: unknown } | undefined;
       let ran = 0;

@@ -22,7 +22,7 @@ export function sequencePlan(runs: number): SequencePlan {
 
 /**
  * Steps of a sequence's opening (a bulk of its own, the fixture walked, its bulk listed whole, a
- * second bulk, the first read, listed under a number filter, listed whole, and under a status filter).
+ * second bulk, the first read, listed under a number filter, listed whole at the largest page size, and under a status filter).
  */
 export const OPENING_STEPS = 8;
 /** Steps after it: one of every kind of operation, in a random order. */

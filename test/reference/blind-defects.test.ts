@@ -362,26 +362,7 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     return (await wallet(h)).status !== 200;
   },
   // idempotency
-  'blind9-fingerprint-first-kilobyte': async (h) => {
-    const key = freshKey();
-    const recipients = many(h, 100);
-    await h.submit(messageBody(h, { recipients }), { key });
-    const lastChanged = [...recipients.slice(0, -1), { to: h.f.recipients[0]! }];
-    return (await h.submit(messageBody(h, { recipients: lastChanged }), { key })).status !== 409;
-  },
   // recipient-limits
-  'blind9-over-limit-charge-deferred': async (h) => {
-    const before = (await wallet(h)).json.current_balance;
-    await h.submit(messageBody(h, { recipients: many(h, 1001) }));
-    await h.submit(messageBody(h));
-    return (await wallet(h)).json.current_balance !== before;
-  },
-  'blind9-over-limit-retry-accepted': async (h) => {
-    const key = freshKey();
-    const body = messageBody(h, { recipients: many(h, 1001) });
-    await h.submit(body, { key });
-    return (await h.submit(body, { key })).status !== 422;
-  },
   // cursors
   'blind9-status-filter-results-cached': async (h) => {
     const accepted = await h.submit(messageBody(h));
@@ -455,17 +436,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     return (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.message !== before;
   },
   // sequences
-  'blind9-key-record-overwritten-by-other-application': async (h) => {
-    const key = freshKey();
-    const first = await h.submit(messageBody(h), { key });
-    await h.submit(messageBody(h), { key, as: 'limited' });
-    return (await h.submit(messageBody(h), { key })).json?.id !== first.json.id;
-  },
-  'blind9-large-page-sorted-by-number': async (h) => {
-    const accepted = await h.submit(messageBody(h));
-    const ids = (r: Reply) => (r.json?.data ?? []).map((row: { id: string }) => row.id).join();
-    return ids(await rows(h, { limit: '10' }, accepted.json.id)) !== ids(await rows(h, { limit: '1000' }, accepted.json.id));
-  },
 };
 
 /** The authoring rounds so far. */

@@ -1506,6 +1506,17 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const again = await h.submit(messageBody(h), { key });
     return again.status !== 202 || again.json?.id !== first.json.id;
   },
+  'blind9-large-page-sorted-by-number': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    const ids = (r: Reply) => (r.json?.data ?? []).map((row: { id: string }) => row.id).join();
+    return ids(await rows(h, { limit: '10' }, accepted.json.id)) !== ids(await rows(h, { limit: '1000' }, accepted.json.id));
+  },
+  'blind9-key-record-overwritten-by-other-application': async (h) => {
+    const key = freshKey();
+    const first = await h.submit(messageBody(h), { key });
+    await h.submit(messageBody(h), { key, as: 'limited' });
+    return (await h.submit(messageBody(h), { key })).json?.id !== first.json.id;
+  },
   'key-on-other-business-500': async (h) => {
     const key = freshKey();
     await h.submit(messageBody(h), { key });
@@ -1516,6 +1527,13 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await h.submit(messageBody(h), { key });
     return (await h.submit(messageBody(h), { key, business: h.f.otherBusinessId })).status !== 403;
   },
+  'blind9-fingerprint-first-kilobyte': async (h) => {
+    const key = freshKey();
+    const recipients = many(h, 100);
+    await h.submit(messageBody(h, { recipients }), { key });
+    const lastChanged = [...recipients.slice(0, -1), { to: h.f.recipients[0]! }];
+    return (await h.submit(messageBody(h, { recipients: lastChanged }), { key })).status !== 409;
+  },
   'blind8-repeat-counts-key-entries': async (h) => {
     const key = freshKey();
     const body = messageBody(h, { recipients: many(h, 1000) });
@@ -1525,6 +1543,18 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   },
   'blind8-template-submission-limit-unchecked': async (h) =>
     (await h.submit(templateBody(h, { recipients: many(h, 1001).map((r) => ({ ...r, template_variables: vars(h, (p) => `value of ${p}`) })) }))).status < 300,
+  'blind9-over-limit-charge-deferred': async (h) => {
+    const before = (await wallet(h)).json.current_balance;
+    await h.submit(messageBody(h, { recipients: many(h, 1001) }));
+    await h.submit(messageBody(h));
+    return (await wallet(h)).json.current_balance !== before;
+  },
+  'blind9-over-limit-retry-accepted': async (h) => {
+    const key = freshKey();
+    const body = messageBody(h, { recipients: many(h, 1001) });
+    await h.submit(body, { key });
+    return (await h.submit(body, { key })).status !== 422;
+  },
   'blind8-duplicate-send-guard-409': async (h) => {
     await h.submit(messageBody(h));
     return (await h.submit(messageBody(h, { message: 'A different text to the same numbers.' }))).status !== 202;
