@@ -566,6 +566,7 @@ const registry = [
   { id: 'blind8-empty-listing-204', requirement: 'SCH-LISTING-ENVELOPE', topic: 'schemas', round: 8, description: 'A listing with no row to show answers 204 No Content instead of 200 with an empty data list and its pagination.' },
   { id: 'blind8-bulk-owned-by-submitting-application', requirement: 'BULK-RETRIEVE', topic: 'bulk-invariants', round: 8, description: 'Bulks are owned by the application that submitted them, not by the business: another application granted on the business with sms.bulk.read gets 404 resource_not_found for the bulk.' },
   { id: 'blind8-wallet-refusal-cached-per-business', requirement: 'WAL-RETRIEVE', topic: 'wallet', round: 8, description: "The wallet's refusals are cached per business: after an application without wallet.balance.read was refused, the primary application's wallet read is refused too (403)." },
+  { id: 'blind9-key-reserved-by-refusal-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'problem-details', round: 9, description: "A submission reserves its Idempotency-Key before validating its body and a 400 refusal does not release it: the corrected retry under the same key finds a reservation without a response and throws, 500 internal_error." },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

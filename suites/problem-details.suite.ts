@@ -57,6 +57,17 @@ interface SweepItem {
   fieldErrorsExpected?: boolean;
 }
 
+/** A submission of the sweep refused for its body under a key, and the body that corrects it. */
+interface KeyedRefusal {
+  what: string;
+  key: string;
+  res: ApiResponse;
+  corrected: Record<string, unknown>;
+}
+
+/** The sweep's submissions refused under a key (filled by `sweep`, read by refused-key-corrected). */
+const keyedRefusals: KeyedRefusal[] = [];
+
 /** Sends one request per error the run has not met yet (and always the field-level 400s). */
 async function sweep(t: CheckContext, logged: ResponseView[]): Promise<SweepItem[]> {
   const f = t.config.fixtures;
@@ -108,13 +119,14 @@ async function sweep(t: CheckContext, logged: ResponseView[]): Promise<SweepItem
     ...extra,
   });
   // An invalid body field (the classification), everything else valid: errors[] is required.
-  await send(
-    { method: 'POST', path: paths.bulkMessages(f.businessId), headers: { 'Idempotency-Key': t.api.idempotencyKey('problem-400') }, json: body({ classification: 'conformance-invalid' }) },
-    true,
-  );
+  const key400 = t.api.idempotencyKey('problem-400');
+  await send({ method: 'POST', path: paths.bulkMessages(f.businessId), headers: { 'Idempotency-Key': key400 }, json: body({ classification: 'conformance-invalid' }) }, true);
+  keyedRefusals.push({ what: 'a submission refused for an invalid classification', key: key400, res: out.at(-1)!.res, corrected: body() });
   if (!seen(422)) {
     const recipients = Array.from({ length: 1001 }, (_, i) => ({ to: pool[i % pool.length]! }));
-    await send({ method: 'POST', path: paths.bulkMessages(f.businessId), headers: { 'Idempotency-Key': t.api.idempotencyKey('problem-422') }, json: body({ recipients }) });
+    const key422 = t.api.idempotencyKey('problem-422');
+    await send({ method: 'POST', path: paths.bulkMessages(f.businessId), headers: { 'Idempotency-Key': key422 }, json: body({ recipients }) });
+    keyedRefusals.push({ what: 'a submission refused for 1001 recipients', key: key422, res: out.at(-1)!.res, corrected: body() });
   }
   if (f.senderId && !seen(409)) {
     const key = t.api.idempotencyKey('problem-409');
@@ -388,6 +400,35 @@ describe('problem-details (7)', () => {
           t.fail('PROB-CODE-STATUS', '500 internal_error', `${describeResponse(item.view)} on ${where(item.exchange, item.view)}`, ...(item.live ? [item.live] : []));
         }
       }
+    },
+  );
+
+  check(
+    {
+      id: 'refused-key-corrected',
+      title:
+        "The sweep's submissions refused under a key (400 validation_failed for a field, and 422 recipient_limit_exceeded for 1001 recipients when the run met none), each sent again corrected under its key: a new bulk, the refusal again or 409 (4.1 rule 6 leaves it open), never a 5xx",
+      requirements: ['PROB-NO-5XX-FOR-CLIENT-FAULT'],
+      needs: ['businessId', 'senderId'],
+      needsOnHost: ['recipients'],
+      maxRequests: 2,
+      writes: 'submits invalid bulk SMS bodies (the sweep), then each corrected under its key',
+    },
+    async (t) => {
+      // Blind defect blind9-key-reserved-by-refusal-500: a key reserved before the body was read
+      // and never released by its refusal; the corrected retry under it met a reservation without
+      // a response (500). What a refusal leaves of its key is not shown (4.1 rule 6), so any answer
+      // of the client-error range is taken; a server error for a correct request is not.
+      await errorResponses(t);
+      const refused = keyedRefusals.filter((r) => r.res.status >= 400 && r.res.status < 500 && r.res.status !== 429);
+      if (refused.length === 0) t.skip('the sweep sent no submission that was refused under a key (profile safe, fixtures missing, or none refused)');
+      const answers: string[] = [];
+      for (const r of refused) {
+        const res = await t.api.send({ method: 'POST', path: paths.bulkMessages(t.fixture('businessId')), headers: { 'Idempotency-Key': r.key }, json: r.corrected });
+        if (!expectNoServerFault(t, res, `the corrected retry under the key of ${r.what} (${describeResponse(r.res)})`)) continue;
+        answers.push(`${r.what}, corrected under its key: ${describeResponse(res)}`);
+      }
+      t.note(answers.join('; '));
     },
   );
 

@@ -458,11 +458,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     const limited = await wallet(h);
     return limited.status === 429 && Number(limited.headers.get('retry-after')) > 60;
   },
-  'blind9-key-reserved-by-refusal-500': async (h) => {
-    const key = freshKey();
-    await h.submit(messageBody(h, { recipients: [{ to: 'not-a-number' }] }), { key });
-    return (await h.submit(messageBody(h), { key })).status >= 500;
-  },
   // validation
   'blind9-sender-verdict-cached-by-name': async (h) => {
     await h.submit(messageBody(h));

@@ -1554,6 +1554,11 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await wallet(h, 'limited');
     return (await wallet(h)).status !== 200;
   },
+  'blind9-key-reserved-by-refusal-500': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h, { recipients: [{ to: 'not-a-number' }] }), { key });
+    return (await h.submit(messageBody(h), { key })).status >= 500;
+  },
 };
 
 describe('defect registry', () => {
