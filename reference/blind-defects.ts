@@ -244,7 +244,6 @@ const registry = [
   // problem-details
   { id: 'blind9-retry-after-milliseconds', requirement: 'PROB-RETRY-AFTER', topic: 'problem-details', round: 9, description: 'The rate limiter writes Retry-After in milliseconds (60000 for a minute left), a number a client reads as seconds and so waits a thousand times too long.' },
   // validation
-  { id: 'blind9-sender-verdict-cached-by-name', requirement: 'VAL-SENDER-AUTHORIZED', topic: 'validation', round: 9, description: "Authorized senders are cached by their name alone, not by business: once one business's sender (AcmeAlerts) passed the check, another business's submission from that sender, which that business has not authorized, is accepted (202) instead of 403 sender_not_authorized." },
   { id: 'blind9-sender-lookup-case-insensitive', requirement: 'VAL-SENDER-AUTHORIZED', topic: 'validation', round: 9, description: 'The sender is looked up case-insensitively (a case-insensitive collation): from acmealerts, not an identity the business has authorized, is accepted as AcmeAlerts (202) instead of 403 sender_not_authorized.' },
   // schemas
   { id: 'blind9-row-delivery-status-null-awaiting-report', requirement: 'SCH-ROW-FIELDS', topic: 'schemas', round: 9, description: 'Recipient rows submitted but still awaiting their delivery report show delivery_status null (no outcome column set yet) instead of a status string.' },

@@ -459,10 +459,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     return limited.status === 429 && Number(limited.headers.get('retry-after')) > 60;
   },
   // validation
-  'blind9-sender-verdict-cached-by-name': async (h) => {
-    await h.submit(messageBody(h));
-    return (await h.submit(messageBody(h), { as: 'other', business: h.f.otherBusinessId })).status < 300;
-  },
   'blind9-sender-lookup-case-insensitive': async (h) => (await h.submit(messageBody(h, { from: h.f.senderId.toLowerCase() }))).status < 300,
   // schemas
   'blind9-row-delivery-status-null-awaiting-report': async (h) =>

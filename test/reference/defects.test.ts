@@ -1559,6 +1559,10 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await h.submit(messageBody(h, { recipients: [{ to: 'not-a-number' }] }), { key });
     return (await h.submit(messageBody(h), { key })).status >= 500;
   },
+  'blind9-sender-verdict-cached-by-name': async (h) => {
+    await h.submit(messageBody(h));
+    return (await h.submit(messageBody(h), { as: 'other', business: h.f.otherBusinessId })).status < 300;
+  },
 };
 
 describe('defect registry', () => {
