@@ -471,10 +471,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     return Object.keys(read).some((k) => !['id', 'business_id', 'from', 'classification', 'status', 'settled', 'message', 'template', 'accepted_at', 'intake', 'submission', 'delivery_summary', 'warnings'].includes(k));
   },
   // webhooks
-  'blind9-webhook-business-lock-409': async (h) => {
-    await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointIds[0]!));
-    return (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointIds[1]!))).status !== 204;
-  },
   'blind9-webhook-404-leaves-tombstone': async (h) => {
     await h.call('DELETE', h.paths.webhook(h.b, RANDOM_V7));
     return (await h.call('DELETE', h.paths.webhook(h.b, RANDOM_V7))).status !== 404;

@@ -1563,6 +1563,10 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await h.submit(messageBody(h));
     return (await h.submit(messageBody(h), { as: 'other', business: h.f.otherBusinessId })).status < 300;
   },
+  'blind9-webhook-business-lock-409': async (h) => {
+    await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointIds[0]!));
+    return (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointIds[1]!))).status !== 204;
+  },
 };
 
 describe('defect registry', () => {
