@@ -242,7 +242,6 @@ const registry = [
   { id: 'blind9-request-id-pinned-to-connection', requirement: 'RID-ECHO', topic: 'request-id', round: 9, description: "The request id is kept on the connection: every later request on a keep-alive connection gets the id of the connection's first request in its X-Request-Id (and request_id) instead of its own valid one." },
   { id: 'blind9-request-id-overridden-by-idempotency-key', requirement: 'RID-ECHO', topic: 'request-id', round: 9, description: "A submission's Idempotency-Key is taken as its correlation id ahead of the client's X-Request-Id: a submission sent with a valid X-Request-Id gets its Idempotency-Key back as X-Request-Id." },
   // problem-details
-  { id: 'blind9-retry-after-milliseconds', requirement: 'PROB-RETRY-AFTER', topic: 'problem-details', round: 9, description: 'The rate limiter writes Retry-After in milliseconds (60000 for a minute left), a number a client reads as seconds and so waits a thousand times too long.' },
   // validation
   { id: 'blind9-sender-lookup-case-insensitive', requirement: 'VAL-SENDER-AUTHORIZED', topic: 'validation', round: 9, description: 'The sender is looked up case-insensitively (a case-insensitive collation): from acmealerts, not an identity the business has authorized, is accepted as AcmeAlerts (202) instead of 403 sender_not_authorized.' },
   // schemas

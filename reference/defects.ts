@@ -569,6 +569,7 @@ const registry = [
   { id: 'blind9-key-reserved-by-refusal-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'problem-details', round: 9, description: "A submission reserves its Idempotency-Key before validating its body and a 400 refusal does not release it: the corrected retry under the same key finds a reservation without a response and throws, 500 internal_error." },
   { id: 'blind9-sender-verdict-cached-by-name', requirement: 'VAL-SENDER-AUTHORIZED', topic: 'validation', round: 9, description: "Authorized senders are cached by their name alone, not by business: once one business's sender (AcmeAlerts) passed the check, another business's submission from that sender, which that business has not authorized, is accepted (202) instead of 403 sender_not_authorized." },
   { id: 'blind9-webhook-business-lock-409', requirement: 'HOOK-DEACTIVATE-204', topic: 'webhooks', round: 9, description: "A deactivation holds a business-wide lock on the webhook configuration for five seconds: a second deactivation of another active endpoint of the business in that time is refused with 409 instead of 204." },
+  { id: 'blind9-retry-after-milliseconds', requirement: 'PROB-RETRY-AFTER', topic: 'problem-details', round: 9, description: 'The rate limiter writes Retry-After in milliseconds (60000 for a minute left), a number a client reads as seconds and so waits a thousand times too long.' },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

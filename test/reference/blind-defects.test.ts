@@ -452,12 +452,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   'blind9-request-id-overridden-by-idempotency-key': async (h) =>
     (await h.submit(messageBody(h), { headers: { 'x-request-id': 'probe-submission' } })).headers.get('x-request-id') !== 'probe-submission',
   // problem-details
-  'blind9-retry-after-milliseconds': async (h) => {
-    await h.control('POST', '/faults', { rateLimitPerMinute: 1 });
-    await wallet(h);
-    const limited = await wallet(h);
-    return limited.status === 429 && Number(limited.headers.get('retry-after')) > 60;
-  },
   // validation
   'blind9-sender-lookup-case-insensitive': async (h) => (await h.submit(messageBody(h, { from: h.f.senderId.toLowerCase() }))).status < 300,
   // schemas

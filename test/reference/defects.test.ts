@@ -1567,6 +1567,12 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointIds[0]!));
     return (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointIds[1]!))).status !== 204;
   },
+  'blind9-retry-after-milliseconds': async (h) => {
+    await h.control('POST', '/faults', { rateLimitPerMinute: 1 });
+    await wallet(h);
+    const limited = await wallet(h);
+    return limited.status === 429 && Number(limited.headers.get('retry-after')) > 60;
+  },
 };
 
 describe('defect registry', () => {
