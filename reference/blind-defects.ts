@@ -232,14 +232,10 @@ const registry = [
   // request-id
   { id: 'blind9-request-id-overridden-by-idempotency-key', requirement: 'RID-ECHO', topic: 'request-id', round: 9, description: "A submission's Idempotency-Key is taken as its correlation id ahead of the client's X-Request-Id: a submission sent with a valid X-Request-Id gets its Idempotency-Key back as X-Request-Id." },
   // problem-details
-  { id: 'blind9-retry-after-milliseconds', requirement: 'PROB-RETRY-AFTER', topic: 'problem-details', round: 9, description: 'The rate limiter writes Retry-After in milliseconds (60000 for a minute left), a number a client reads as seconds and so waits a thousand times too long.' },
-  { id: 'blind9-key-reserved-by-refusal-500', requirement: 'PROB-NO-5XX-FOR-CLIENT-FAULT', topic: 'problem-details', round: 9, description: "A submission reserves its Idempotency-Key before validating its body and a 400 refusal does not release it: the corrected retry under the same key finds a reservation without a response and throws, 500 internal_error." },
   // validation
-  { id: 'blind9-sender-verdict-cached-by-name', requirement: 'VAL-SENDER-AUTHORIZED', topic: 'validation', round: 9, description: "Authorized senders are cached by their name alone, not by business: once one business's sender (AcmeAlerts) passed the check, another business's submission from that sender, which that business has not authorized, is accepted (202) instead of 403 sender_not_authorized." },
   { id: 'blind9-sender-lookup-case-insensitive', requirement: 'VAL-SENDER-AUTHORIZED', topic: 'validation', round: 9, description: 'The sender is looked up case-insensitively (a case-insensitive collation): from acmealerts, not an identity the business has authorized, is accepted as AcmeAlerts (202) instead of 403 sender_not_authorized.' },
   // schemas
   // webhooks
-  { id: 'blind9-webhook-business-lock-409', requirement: 'HOOK-DEACTIVATE-204', topic: 'webhooks', round: 9, description: "A deactivation holds a business-wide lock on the webhook configuration for five seconds: a second deactivation of another active endpoint of the business in that time is refused with 409 instead of 204." },
   { id: 'blind9-webhook-404-leaves-tombstone', requirement: 'HOOK-NOT-FOUND', topic: 'webhooks', round: 9, description: "The 404 for an endpoint id that exists nowhere writes a deactivated tombstone row for it (an audit of the attempt): the retried DELETE of that id finds it and answers 204 as for an endpoint deactivated before." },
   // messages
   { id: 'blind9-message-rerendered-with-latest-variables', requirement: 'MSG-RENDERED-CONTENT', topic: 'messages', round: 9, description: "A template-based message is rendered again at read time from its pinned template with the variables of the business's latest template-based submission (a shared render context): after such a submission, the message shows that submission's values instead of the text sent." },

@@ -63,6 +63,8 @@ const EXPOSED_BY: Partial<Record<DefectId, Topic[]>> = {
   // A 429 only appears when the reference's rate-limit fault is on, which problem-details' own
   // sweep switches on; no other topic provokes one.
   'rate-limit-without-retry-after': [],
+  // The forced 429's Retry-After, read against the clock moved on (the same sweep).
+  'blind9-retry-after-milliseconds': [],
   // problem-details' own sweep provokes them: a 404 for a random message id, several 400
   // validation_failed with different details, a 401, and the 500 it forces with the
   // internal-error fault.

@@ -8,7 +8,7 @@ import type { Exchange } from '../core/model.ts';
 import type { RequirementId } from '../spec/requirement-ids.ts';
 import { describe } from './support/declare.ts';
 import { checksFor, type CheckContext } from './support/check.ts';
-import { hasControl, withFaults } from './support/control.ts';
+import { advanceClock, hasControl, withFaults } from './support/control.ts';
 import { apiExchanges, isDocumentedOperation } from './support/exchanges.ts';
 import { paths } from './support/paths.ts';
 import {
@@ -32,8 +32,9 @@ import { isSandbox } from './support/bulk.ts';
 import { isKnownProblemCode } from '../spec/problem-codes.ts';
 
 // The sweep is shared: at most the 401, 403 and 404 reads, a page size too large, the 503, 500
-// and up to three reads for a 429 on the embedded reference, and four submissions (400, 422, 409).
-const check = checksFor('problem-details', { shared: 13, readsRun: true });
+// and up to three reads for a 429 on the embedded reference and one once the clock moved past a
+// thousandth of its Retry-After, and four submissions (400, 422, 409).
+const check = checksFor('problem-details', { shared: 14, readsRun: true });
 
 /** Every check may be the one that sends the sweep, whose submissions profile safe leaves out. */
 const SWEEP = { writes: 'submits invalid bulk SMS bodies and one valid bulk SMS (the sweep)', readsInSafe: true };
@@ -56,6 +57,17 @@ interface SweepItem {
   res: ApiResponse;
   fieldErrorsExpected?: boolean;
 }
+
+/** A submission of the sweep refused for its body under a key, and the body that corrects it. */
+interface KeyedRefusal {
+  what: string;
+  key: string;
+  res: ApiResponse;
+  corrected: Record<string, unknown>;
+}
+
+/** The sweep's submissions refused under a key (filled by `sweep`, read by refused-key-corrected). */
+const keyedRefusals: KeyedRefusal[] = [];
 
 /** Sends one request per error the run has not met yet (and always the field-level 400s). */
 async function sweep(t: CheckContext, logged: ResponseView[]): Promise<SweepItem[]> {
@@ -93,6 +105,8 @@ async function sweep(t: CheckContext, logged: ResponseView[]): Promise<SweepItem
           await sendForced(wallet);
           if (out.at(-1)!.res.status === 429) break;
         }
+        const limited = out.at(-1)!.res;
+        if (limited.status === 429) retryAfterLift = await liftBeforeRetryAfter(t, limited, wallet);
       });
     }
   }
@@ -108,13 +122,14 @@ async function sweep(t: CheckContext, logged: ResponseView[]): Promise<SweepItem
     ...extra,
   });
   // An invalid body field (the classification), everything else valid: errors[] is required.
-  await send(
-    { method: 'POST', path: paths.bulkMessages(f.businessId), headers: { 'Idempotency-Key': t.api.idempotencyKey('problem-400') }, json: body({ classification: 'conformance-invalid' }) },
-    true,
-  );
+  const key400 = t.api.idempotencyKey('problem-400');
+  await send({ method: 'POST', path: paths.bulkMessages(f.businessId), headers: { 'Idempotency-Key': key400 }, json: body({ classification: 'conformance-invalid' }) }, true);
+  keyedRefusals.push({ what: 'a submission refused for an invalid classification', key: key400, res: out.at(-1)!.res, corrected: body() });
   if (!seen(422)) {
     const recipients = Array.from({ length: 1001 }, (_, i) => ({ to: pool[i % pool.length]! }));
-    await send({ method: 'POST', path: paths.bulkMessages(f.businessId), headers: { 'Idempotency-Key': t.api.idempotencyKey('problem-422') }, json: body({ recipients }) });
+    const key422 = t.api.idempotencyKey('problem-422');
+    await send({ method: 'POST', path: paths.bulkMessages(f.businessId), headers: { 'Idempotency-Key': key422 }, json: body({ recipients }) });
+    keyedRefusals.push({ what: 'a submission refused for 1001 recipients', key: key422, res: out.at(-1)!.res, corrected: body() });
   }
   if (f.senderId && !seen(409)) {
     const key = t.api.idempotencyKey('problem-409');
@@ -124,6 +139,34 @@ async function sweep(t: CheckContext, logged: ResponseView[]): Promise<SweepItem
     }
   }
   return out;
+}
+
+/** A forced 429's Retry-After read as seconds, and the read sent once the business clock moved a thousandth of it on. */
+interface RetryAfterLift {
+  limited: ApiResponse;
+  seconds: number;
+  movedMs: number;
+  after: ApiResponse;
+}
+
+/** What the sweep's forced 429 showed of its Retry-After's unit (read by retry-after). */
+let retryAfterLift: RetryAfterLift | undefined;
+
+/**
+ * 7: Retry-After is a number of seconds. A value a thousand times the wait the limit needs (its
+ * milliseconds) shows once the business clock moves on by a thousandth of it, plus one second:
+ * the limit has lifted long before the wait the header asks for. Only for a value at least ten
+ * times that move, so a rounded-up count of seconds is never taken for milliseconds.
+ */
+async function liftBeforeRetryAfter(t: CheckContext, limited: ApiResponse, request: ApiRequest): Promise<RetryAfterLift | undefined> {
+  const value = limited.headers['retry-after']?.trim();
+  if (value === undefined || !/^\d+$/.test(value)) return undefined;
+  const seconds = Number(value);
+  const movedMs = (Math.floor(seconds / 1000) + 1) * 1000;
+  if (seconds < (10 * movedMs) / 1000) return undefined;
+  await advanceClock(t, movedMs);
+  const after = await t.api.send({ ...request, seePacing: true });
+  return { limited, seconds, movedMs, after };
 }
 
 // ---- every error response of the run ----------------------------------------------------------
@@ -328,13 +371,24 @@ describe('problem-details (7)', () => {
   check(
     {
       id: 'retry-after',
-      title: 'Every Retry-After of the run is delay-seconds or an HTTP-date, and every 429 rate_limit_exceeded and 503 service_unavailable carries one (forced on the embedded reference)',
+      title: 'Every Retry-After of the run is delay-seconds or an HTTP-date, and every 429 rate_limit_exceeded and 503 service_unavailable carries one (forced on the embedded reference, where the forced 429 still holds once the clock moved a thousandth of its Retry-After on: the wait is counted in seconds)',
       requirements: ['PROB-RETRY-AFTER', 'PROB-RATE-LIMIT'],
       maxRequests: 0,
       ...SWEEP,
     },
     async (t) => {
       const all = await judge(t, ['PROB-RETRY-AFTER']);
+      // Blind defect blind9-retry-after-milliseconds: the limiter wrote the time left in milliseconds.
+      const lift = retryAfterLift;
+      if (lift && lift.after.status >= 200 && lift.after.status < 300) {
+        t.fail(
+          'PROB-RETRY-AFTER',
+          `Retry-After in seconds: a wait of about ${lift.seconds} s before the limit lifts`,
+          `Retry-After ${lift.seconds}, yet the same read passed ${lift.movedMs / 1000} s later (a value in milliseconds)`,
+          lift.limited,
+          lift.after,
+        );
+      }
       const relevant = all.filter((i) => i.view.status === 429 || i.view.status === 503);
       if (relevant.length === 0) t.skip('no 429 or 503 was met, and none can be forced on this target', hasControl(t) ? 'precondition' : 'not-observable');
       t.note(relevant.map((i) => `${describeResponse(i.view)} Retry-After ${i.view.headers['retry-after'] ?? '(none)'}`).join('; '));
@@ -388,6 +442,35 @@ describe('problem-details (7)', () => {
           t.fail('PROB-CODE-STATUS', '500 internal_error', `${describeResponse(item.view)} on ${where(item.exchange, item.view)}`, ...(item.live ? [item.live] : []));
         }
       }
+    },
+  );
+
+  check(
+    {
+      id: 'refused-key-corrected',
+      title:
+        "The sweep's submissions refused under a key (400 validation_failed for a field, and 422 recipient_limit_exceeded for 1001 recipients when the run met none), each sent again corrected under its key: a new bulk, the refusal again or 409 (4.1 rule 6 leaves it open), never a 5xx",
+      requirements: ['PROB-NO-5XX-FOR-CLIENT-FAULT'],
+      needs: ['businessId', 'senderId'],
+      needsOnHost: ['recipients'],
+      maxRequests: 2,
+      writes: 'submits invalid bulk SMS bodies (the sweep), then each corrected under its key',
+    },
+    async (t) => {
+      // Blind defect blind9-key-reserved-by-refusal-500: a key reserved before the body was read
+      // and never released by its refusal; the corrected retry under it met a reservation without
+      // a response (500). What a refusal leaves of its key is not shown (4.1 rule 6), so any answer
+      // of the client-error range is taken; a server error for a correct request is not.
+      await errorResponses(t);
+      const refused = keyedRefusals.filter((r) => r.res.status >= 400 && r.res.status < 500 && r.res.status !== 429);
+      if (refused.length === 0) t.skip('the sweep sent no submission that was refused under a key (profile safe, fixtures missing, or none refused)');
+      const answers: string[] = [];
+      for (const r of refused) {
+        const res = await t.api.send({ method: 'POST', path: paths.bulkMessages(t.fixture('businessId')), headers: { 'Idempotency-Key': r.key }, json: r.corrected });
+        if (!expectNoServerFault(t, res, `the corrected retry under the key of ${r.what} (${describeResponse(r.res)})`)) continue;
+        answers.push(`${r.what}, corrected under its key: ${describeResponse(res)}`);
+      }
+      t.note(answers.join('; '));
     },
   );
 

@@ -19,6 +19,7 @@ import { E164, mayAddress } from '../spec/phone-numbers.ts';
 import { LAX_FORMS, laxFormsArb, showLax } from '../generators/lax-forms.ts';
 import { isObject } from '../core/json.ts';
 import { matrixRows, RESOURCE_FIXTURES } from './support/authorization.ts';
+import { OTHER_TENANT_HEADER } from './support/listings.ts';
 import type { Fixtures } from '../core/model.ts';
 
 // Each check sends its own submissions, all refused or judged alone: they may overlap.
@@ -596,6 +597,38 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
       t.reading('sender-code', codeOf(result.json) === 'permission_denied' ? 'permission-denied' : 'sender-not-authorized');
       t.expect(bulkIdOf(result) === undefined, 'VAL-SENDER-AUTHORIZED', 'no bulk in the answer', `bulk ${bulkIdOf(result)}`, result);
       if (created !== undefined) t.expect(created === 0, 'VAL-SENDER-AUTHORIZED', 'nothing created', `${created} created`, result);
+    },
+  );
+
+  check(
+    {
+      id: 'sender-authorized-per-business',
+      title:
+        "POST a bulk from the business's authorized sender (accepted), then, as the other business's application, a bulk on that business from the same sender, which it has not authorized: 403 sender_not_authorized (or permission_denied), never accepted",
+      requirements: ['VAL-SENDER-AUTHORIZED'],
+      needs: ['senderId', 'otherBusinessId', 'otherApp'],
+      needsOnHost: ['recipients'],
+      maxRequests: 2,
+      writes: CREATES,
+    },
+    async (t) => {
+      // Blind defect blind9-sender-verdict-cached-by-name: a sender's verdict kept by its name
+      // alone, so one business's acceptance authorized it for every business. 4.1 / 5.8: a sender
+      // is authorized for a business; the caller and business change, the sender's own acceptance
+      // comes first in this check (the other business is taken not to have authorized the primary
+      // business's sender: the requirement's assumption).
+      const sender = t.fixture('senderId');
+      const other = t.fixture('otherBusinessId');
+      const own = await submitBulk(t, generate(t, validBodies(t, { senderId: sender, content: 'message' }), 'sender-per-business own'));
+      t.note(`${sender} on the business itself: ${describeResponse(own.response)}`);
+      const body = generate(t, validBodies(t, { senderId: sender, content: 'message' }), 'sender-per-business other');
+      const { response } = await submitBulk(t, body, { business: other, as: 'other', headers: { [OTHER_TENANT_HEADER]: 'other-tenant' } });
+      expectProblem(t, response, {
+        status: 403,
+        codes: ['sender_not_authorized', 'permission_denied'],
+        requirement: 'VAL-SENDER-AUTHORIZED',
+        why: `sender ${sender} is the primary business's; ${other} has not authorized it (after the primary business's submission from it: ${describeResponse(own.response)})`,
+      });
     },
   );
 

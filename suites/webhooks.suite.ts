@@ -189,6 +189,36 @@ describe('webhooks (3.4, 4.6)', () => {
 
   check(
     {
+      id: 'next-endpoint-deactivated',
+      title:
+        "Right after the run's deactivation of the configured endpoint, DELETE the next active endpoint of CONFORMANCE_WEBHOOK_ENDPOINT_ID not yet spent (on a host, a declared sandbox only: it spends a second endpoint): 204 with an empty body as for the first, the one deactivation no obstacle to the other",
+      requirements: ['HOOK-DEACTIVATE-204'],
+      needs: ['businessId', 'webhookEndpointId'],
+      maxRequests: 1,
+      writes: DEACTIVATES,
+      embeddedOnly: { needs: 'sandbox', why: 'a run spends one configured endpoint; only on a declared sandbox does it deactivate a second' },
+    },
+    async (t) => {
+      // Blind defect blind9-webhook-business-lock-409: a deactivation locked the business's webhook
+      // configuration for a while, so another active endpoint's deactivation was refused with 409.
+      // 3.4: each active endpoint an authorized caller deactivates answers 204, whatever the
+      // business's other endpoints went through just before.
+      const { businessId, endpointId } = configuredEndpoint(t);
+      const ids = t.config.fixtures.webhookEndpointIds ?? [];
+      const next = ids.slice(ids.indexOf(endpointId) + 1).find((id) => id.toLowerCase() !== endpointId.toLowerCase() && spentRecord(t, 'webhookEndpointId', id) === undefined);
+      if (next === undefined) return t.skip(`CONFORMANCE_WEBHOOK_ENDPOINT_ID names no active endpoint after ${endpointId} not yet spent; list one more to check a second deactivation`);
+      const first = await deactivateOnce(t, businessId, endpointId);
+      if (first.res.status !== 204) t.skip(`the first deactivation was not a 204 (${describeResponse(first.res)}); see deactivate-204`);
+      const res = await t.api.send({ method: 'DELETE', path: paths.webhookEndpoint(businessId, next) });
+      // Deactivated: the next run on this host takes another endpoint.
+      if (isSuccess(res)) spendFixture(t, 'webhookEndpointId', next);
+      t.expect(res.status === 204, 'HOOK-DEACTIVATE-204', `204 for ${next}, an active endpoint of the business, as for ${endpointId} just before`, describeResponse(res), first.res, res);
+      if (!t.config.target.embedded) t.note(`deactivated ${next} too; recorded as spent`);
+    },
+  );
+
+  check(
+    {
       id: 'repeat-deactivation',
       title: 'DELETE the configured endpoint a second time: never a 5xx nor a 2xx other than 204; the answer is recorded',
       requirements: ['HOOK-REPEAT', 'HOOK-DEACTIVATE-204', 'PROB-NO-5XX-FOR-CLIENT-FAULT'],

@@ -218,6 +218,7 @@ describe('request plan', { timeout: 240_000 }, () => {
       'recipient-limits/at-maximum-accepted',
       'recipient-limits/malformed-entries-count',
       'webhooks/foreign-endpoint-refused',
+      'webhooks/next-endpoint-deactivated',
       'webhooks/random-endpoint-404',
     ]);
     for (const check of unobservable) {

@@ -402,29 +402,10 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   'blind9-request-id-overridden-by-idempotency-key': async (h) =>
     (await h.submit(messageBody(h), { headers: { 'x-request-id': 'probe-submission' } })).headers.get('x-request-id') !== 'probe-submission',
   // problem-details
-  'blind9-retry-after-milliseconds': async (h) => {
-    await h.control('POST', '/faults', { rateLimitPerMinute: 1 });
-    await wallet(h);
-    const limited = await wallet(h);
-    return limited.status === 429 && Number(limited.headers.get('retry-after')) > 60;
-  },
-  'blind9-key-reserved-by-refusal-500': async (h) => {
-    const key = freshKey();
-    await h.submit(messageBody(h, { recipients: [{ to: 'not-a-number' }] }), { key });
-    return (await h.submit(messageBody(h), { key })).status >= 500;
-  },
   // validation
-  'blind9-sender-verdict-cached-by-name': async (h) => {
-    await h.submit(messageBody(h));
-    return (await h.submit(messageBody(h), { as: 'other', business: h.f.otherBusinessId })).status < 300;
-  },
   'blind9-sender-lookup-case-insensitive': async (h) => (await h.submit(messageBody(h, { from: h.f.senderId.toLowerCase() }))).status < 300,
   // schemas
   // webhooks
-  'blind9-webhook-business-lock-409': async (h) => {
-    await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointIds[0]!));
-    return (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointIds[1]!))).status !== 204;
-  },
   'blind9-webhook-404-leaves-tombstone': async (h) => {
     await h.call('DELETE', h.paths.webhook(h.b, RANDOM_V7));
     return (await h.call('DELETE', h.paths.webhook(h.b, RANDOM_V7))).status !== 404;

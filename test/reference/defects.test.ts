@@ -1626,6 +1626,25 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId));
     return (await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId), { as: 'other' })).status < 300;
   },
+  'blind9-key-reserved-by-refusal-500': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h, { recipients: [{ to: 'not-a-number' }] }), { key });
+    return (await h.submit(messageBody(h), { key })).status >= 500;
+  },
+  'blind9-sender-verdict-cached-by-name': async (h) => {
+    await h.submit(messageBody(h));
+    return (await h.submit(messageBody(h), { as: 'other', business: h.f.otherBusinessId })).status < 300;
+  },
+  'blind9-webhook-business-lock-409': async (h) => {
+    await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointIds[0]!));
+    return (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointIds[1]!))).status !== 204;
+  },
+  'blind9-retry-after-milliseconds': async (h) => {
+    await h.control('POST', '/faults', { rateLimitPerMinute: 1 });
+    await wallet(h);
+    const limited = await wallet(h);
+    return limited.status === 429 && Number(limited.headers.get('retry-after')) > 60;
+  },
 };
 
 describe('defect registry', () => {

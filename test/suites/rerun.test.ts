@@ -49,15 +49,15 @@ describe('full runs again and again against one served reference', { timeout: 24
     await reference?.close();
   });
 
-  it('serve names three endpoints of the business', () => {
-    expect(ids).toHaveLength(3);
-    expect(new Set(ids).size).toBe(3);
+  it('serve names four endpoints of the business', () => {
+    expect(ids).toHaveLength(4);
+    expect(new Set(ids).size).toBe(4);
   });
 
   it('three consecutive full runs with one env file all pass, each spending the next endpoint and saying so', () => {
     for (const [i, run] of runs.slice(0, 3).entries()) {
       expect(run.code, run.stdout).toBe(0);
-      expect(run.stdout).toContain(`webhook endpoint: spends ${ids[i]}, the ${['1st', '2nd', '3rd'][i]} of 3 in CONFORMANCE_WEBHOOK_ENDPOINT_ID`);
+      expect(run.stdout).toContain(`webhook endpoint: spends ${ids[i]}, the ${['1st', '2nd', '3rd'][i]} of 4 in CONFORMANCE_WEBHOOK_ENDPOINT_ID`);
       expect(checkOf(run.report, 'webhooks/deactivate-204').status).toBe('pass');
       expect(checkOf(run.report, 'webhooks/repeat-deactivation').status).toBe('pass');
     }
