@@ -627,7 +627,7 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
         status: 403,
         codes: ['sender_not_authorized', 'permission_denied'],
         requirement: 'VAL-SENDER-AUTHORIZED',
-        why: `sender ${sender} is the primary business's; ${other} has not authorized it (after the primary business's submission from it: ${describeResponse(own.response)})`,
+        why: `sender ${sender} is the primary business's; ${other} has not authorized it (after the primary business's submission from it: ${describeResponse(own.response)}; if ${other} has authorized that sender too, the assumption is wrong for this target: --exclude-check validation/sender-authorized-per-business)`,
       });
     },
   );
