@@ -566,6 +566,8 @@ const registry = [
   { id: 'blind8-empty-listing-204', requirement: 'SCH-LISTING-ENVELOPE', topic: 'schemas', round: 8, description: 'A listing with no row to show answers 204 No Content instead of 200 with an empty data list and its pagination.' },
   { id: 'blind8-bulk-owned-by-submitting-application', requirement: 'BULK-RETRIEVE', topic: 'bulk-invariants', round: 8, description: 'Bulks are owned by the application that submitted them, not by the business: another application granted on the business with sms.bulk.read gets 404 resource_not_found for the bulk.' },
   { id: 'blind8-wallet-refusal-cached-per-business', requirement: 'WAL-RETRIEVE', topic: 'wallet', round: 8, description: "The wallet's refusals are cached per business: after an application without wallet.balance.read was refused, the primary application's wallet read is refused too (403)." },
+  // Written blind (reference/blind-defects.ts, round 9), caught once its misses were closed: ids and round kept.
+  { id: 'blind9-wallet-as-of-first-load', requirement: 'WAL-AS-OF-UTC', topic: 'wallet', round: 9, description: "as_of is the time the business's wallet record was first loaded into the wallet service's cache, while the balance is read live: every later read carries the first read's as_of, not the time of its own snapshot." },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

@@ -427,11 +427,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     const w = (await wallet(h)).json;
     return [w.current_balance, w.available_balance, w.reserved_balance].some((v) => !/^-?(?:0|[1-9]\d*)(?:\.\d+)?$/.test(String(v)));
   },
-  'blind9-wallet-as-of-first-load': async (h) => {
-    const first = (await wallet(h)).json.as_of;
-    await advance(h, 5000);
-    return (await wallet(h)).json.as_of === first;
-  },
   // concealment
   'blind9-bulk-read-cached-by-url': async (h) => {
     await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId));

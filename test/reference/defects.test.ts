@@ -1554,6 +1554,11 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await wallet(h, 'limited');
     return (await wallet(h)).status !== 200;
   },
+  'blind9-wallet-as-of-first-load': async (h) => {
+    const first = (await wallet(h)).json.as_of;
+    await advance(h, 5000);
+    return (await wallet(h)).json.as_of === first;
+  },
 };
 
 describe('defect registry', () => {
