@@ -568,6 +568,7 @@ const registry = [
   { id: 'blind8-wallet-refusal-cached-per-business', requirement: 'WAL-RETRIEVE', topic: 'wallet', round: 8, description: "The wallet's refusals are cached per business: after an application without wallet.balance.read was refused, the primary application's wallet read is refused too (403)." },
   // Written blind (reference/blind-defects.ts, round 9), caught once its misses were closed: ids and round kept.
   { id: 'blind9-wallet-as-of-first-load', requirement: 'WAL-AS-OF-UTC', topic: 'wallet', round: 9, description: "as_of is the time the business's wallet record was first loaded into the wallet service's cache, while the balance is read live: every later read carries the first read's as_of, not the time of its own snapshot." },
+  { id: 'blind9-summary-as-of-frozen-at-first-report', requirement: 'BULK-DELIVERY-SUMMARY-FIELDS', topic: 'bulk-invariants', round: 9, description: "delivery_summary.as_of is stamped when the bulk's summary is first projected and kept: later reads show outcomes_resolved advancing under the as_of of the first report, not the time of their own projection." },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

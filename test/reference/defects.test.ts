@@ -1559,6 +1559,14 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await advance(h, 5000);
     return (await wallet(h)).json.as_of === first;
   },
+  'blind9-summary-as-of-frozen-at-first-report': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    await advance(h, 650);
+    const first = (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.delivery_summary;
+    await advance(h, 1000);
+    const second = (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.delivery_summary;
+    return second.as_of === first.as_of;
+  },
 };
 
 describe('defect registry', () => {
