@@ -569,6 +569,7 @@ const registry = [
   // Written blind (reference/blind-defects.ts, round 9), caught once its misses were closed: ids and round kept.
   { id: 'blind9-wallet-as-of-first-load', requirement: 'WAL-AS-OF-UTC', topic: 'wallet', round: 9, description: "as_of is the time the business's wallet record was first loaded into the wallet service's cache, while the balance is read live: every later read carries the first read's as_of, not the time of its own snapshot." },
   { id: 'blind9-summary-as-of-frozen-at-first-report', requirement: 'BULK-DELIVERY-SUMMARY-FIELDS', topic: 'bulk-invariants', round: 9, description: "delivery_summary.as_of is stamped when the bulk's summary is first projected and kept: later reads show outcomes_resolved advancing under the as_of of the first report, not the time of their own projection." },
+  { id: 'blind9-status-filter-results-cached', requirement: 'CUR-FILTER-STATUS', topic: 'cursors', round: 9, description: "The rows a status filter selects are cached per bulk and status at the first filtered listing: as the bulk advances, a later listing filtered by queued still lists rows whose submission and delivery statuses have moved on (sent, delivered, failed)." },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

@@ -397,13 +397,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     await rows(h, { status: 'failed', limit: '100' });
     return (await rows(h, { limit: '100' })).json.pagination.has_more !== true;
   },
-  'blind9-status-filter-results-cached': async (h) => {
-    const accepted = await h.submit(messageBody(h));
-    await rows(h, { status: 'queued' }, accepted.json.id);
-    await advance(h, 2000);
-    const listed = (await rows(h, { status: 'queued' }, accepted.json.id)).json.data as Array<Record<string, unknown>>;
-    return listed.some((r) => r.submission_status !== 'queued' && r.delivery_status !== 'queued');
-  },
   // bulk-invariants
   'blind9-outcomes-accumulated-per-read': async (h) => {
     await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId));

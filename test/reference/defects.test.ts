@@ -1567,6 +1567,13 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const second = (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.delivery_summary;
     return second.as_of === first.as_of;
   },
+  'blind9-status-filter-results-cached': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    await rows(h, { status: 'queued' }, accepted.json.id);
+    await advance(h, 2000);
+    const listed = (await rows(h, { status: 'queued' }, accepted.json.id)).json.data as Array<Record<string, unknown>>;
+    return listed.some((r) => r.submission_status !== 'queued' && r.delivery_status !== 'queued');
+  },
 };
 
 describe('defect registry', () => {
