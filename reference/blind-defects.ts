@@ -221,9 +221,7 @@ const registry = [
   // idempotency
   // recipient-limits
   // cursors
-  { id: 'blind9-status-filter-results-cached', requirement: 'CUR-FILTER-STATUS', topic: 'cursors', round: 9, description: "The rows a status filter selects are cached per bulk and status at the first filtered listing: as the bulk advances, a later listing filtered by queued still lists rows whose submission and delivery statuses have moved on (sent, delivered, failed)." },
   // bulk-invariants
-  { id: 'blind9-summary-as-of-frozen-at-first-report', requirement: 'BULK-DELIVERY-SUMMARY-FIELDS', topic: 'bulk-invariants', round: 9, description: "delivery_summary.as_of is stamped when the bulk's summary is first projected and kept: later reads show outcomes_resolved advancing under the as_of of the first report, not the time of their own projection." },
   { id: 'blind9-outcomes-accumulated-per-read', requirement: 'BULK-OUTCOMES-BOUND', topic: 'bulk-invariants', round: 9, description: "outcomes_resolved is a running total that each read adds its resolved outcomes to (+= where = was meant): the first read is right, the second shows twice as many, past the number of entries." },
   // wallet
   { id: 'blind9-wallet-as-of-first-load', requirement: 'WAL-AS-OF-UTC', topic: 'wallet', round: 9, description: "as_of is the time the business's wallet record was first loaded into the wallet service's cache, while the balance is read live: every later read carries the first read's as_of, not the time of its own snapshot." },

@@ -12,7 +12,7 @@ import type { RequirementId } from '../spec/requirement-ids.ts';
 import type { CheckContext } from './support/check.ts';
 import { describe } from './support/declare.ts';
 import { checksFor } from './support/check.ts';
-import { bodiesWithCount, bulkIdOf, businessIdOf, maySubmit, requireSubmissions, sendsRealMessages, submitAccepted } from './support/bulk.ts';
+import { bodiesWithCount, bulkIdOf, businessIdOf, maxPollReads, maySubmit, pollDelays, requireSubmissions, sendsRealMessages, submitAccepted } from './support/bulk.ts';
 import { advanceClock } from './support/control.ts';
 import { paths } from './support/paths.ts';
 import { describeResponse, expectNoServerFault, expectProblem, isProblem, normalizePointer } from './support/problem.ts';
@@ -933,6 +933,75 @@ describe('cursors (4.3, 2.6)', () => {
       }
       if (unjudged > 0) t.reading('row-status-words', 'own-words', `${unjudged} filtered row(s) not judged`);
       else t.reading('row-status-words', 'filter-words');
+    },
+  );
+
+  check(
+    {
+      id: 'status-filter-as-rows-move',
+      title:
+        'POST a bulk, GET its rows under each status filter value right after acceptance and again once a row has moved: each listing holds only rows with that status now, and the later ones leave out no row that had it just before and after',
+      requirements: ['CUR-FILTER-STATUS'],
+      needs: ['senderId'],
+      needsOnHost: ['recipients'],
+      // The submission, each status value twice (up to two pages each), a read of the rows, the reads until a row moves, one read after.
+      maxRequests: (run) => 1 + STATUS_VALUES.length * 2 * 2 + 1 + maxPollReads(run) + 1,
+      writes: 'creates a bulk SMS',
+    },
+    async (t) => {
+      // The filter judges each row as it is when listed, not as it was at an earlier listing
+      // (blind defect blind9-status-filter-results-cached kept, per bulk and value, the rows the
+      // first filtered listing selected). The run's own bulk, listed under every value of the filter
+      // while its rows are fresh and again once one has moved, whatever the pace: the rows of the
+      // listing bulk have long stopped moving.
+      requireSubmissions(t);
+      const { params } = t.config;
+      const { response } = await submitAccepted(t, generate(t, bodiesWithCount(t, 3), 'rows that move'));
+      const bulkId = bulkIdOf(response)!;
+      const statusesOf = (r: Row) => JSON.stringify([r.submission_status, r.delivery_status]);
+      const rowsNow = async (what: string) => pageOf(t, await list(t, bulkId, [[params.limit, '1000']]), 'CUR-PATH', `the rows of the new bulk${what}`).rows;
+      const listEach = async (when: string): Promise<Map<string, Walk>> => {
+        const out = new Map<string, Walk>();
+        for (const status of STATUS_VALUES) {
+          const w = await walk(t, bulkId, 1000, [[params.status, status]]);
+          const wrong = w.rows.filter((r) => rowInFilterVocabulary(r) && !rowMatchesStatus(r, status));
+          t.expect(wrong.length === 0, 'CUR-FILTER-STATUS', `only rows with submission or delivery status ${status} ${when}`, `${wrong.length} other row(s), e.g. ${show(wrong[0])}`, ...w.responses.slice(0, 2));
+          out.set(status, w);
+        }
+        return out;
+      };
+      await listEach('right after acceptance');
+      // The rows read as a whole, then again until one shows other statuses than it had then.
+      const fresh = new Map((await rowsNow('')).map((r) => [r.id, statusesOf(r)]));
+      const { first, max, factor } = pollDelays(t.config.target.embedded);
+      const deadline = Date.now() + t.config.settings.settleTimeoutMs;
+      let delay = first;
+      let before: Row[] | undefined;
+      for (let reads = 0; reads < maxPollReads({ settleTimeoutMs: t.config.settings.settleTimeoutMs, embedded: t.config.target.embedded }); reads++) {
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        const rows = await rowsNow('');
+        if (rows.some((r) => fresh.has(r.id) && fresh.get(r.id) !== statusesOf(r))) {
+          before = rows;
+          break;
+        }
+        if (Date.now() + delay > deadline) break;
+        delay = Math.min(delay * factor, max);
+      }
+      if (!before) return t.skip(`no row of the new bulk changed status within ${t.config.settings.settleTimeoutMs} ms: nothing to list again`);
+      const later = await listEach('once a row moved');
+      // A row that had a status value in one field before the listings and after them had it while
+      // they were made (a row that went back and forth is not told apart, as in status-filter).
+      const after = await rowsNow(', after the listings');
+      const was = new Map(before.map((r) => [r.id, r]));
+      for (const [status, w] of later) {
+        if (w.cut) continue;
+        const listed = new Set(w.ids);
+        const steady = after.filter((r) => {
+          const old = was.get(r.id);
+          return old !== undefined && !listed.has(r.id as string) && ((old.submission_status === status && r.submission_status === status) || (old.delivery_status === status && r.delivery_status === status));
+        });
+        t.expect(steady.length === 0, 'CUR-FILTER-STATUS', `the rows with status ${status} once a row moved`, `${w.rows.length} row(s), leaving out ${steady.length} that had that status before and after (e.g. ${show(steady[0])})`, ...w.responses.slice(0, 1));
+      }
     },
   );
 

@@ -218,6 +218,11 @@ export interface PollResult {
 export interface PollOptions {
   /** Keep reading after `completed` while `settled` is false (outstanding retries), within the same bound. */
   untilSettled?: boolean;
+  /**
+   * Then keep reading, up to this many reads more (within the same bound), while delivery_summary
+   * says its reporting is not complete: the reads then see the summary change.
+   */
+  untilReported?: number;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -227,7 +232,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * first reads growing by half to a cap, so a change is seen within the cap of the host's own
  * timeline (a host's Retry-After on a read asks for longer, and the client's pacing still applies).
  */
-const pollDelays = (embedded: boolean) => (embedded ? { first: 25, max: 100, factor: 2 } : { first: 100, max: 500, factor: 1.5 });
+export const pollDelays = (embedded: boolean) => (embedded ? { first: 25, max: 100, factor: 2 } : { first: 100, max: 500, factor: 1.5 });
 
 /**
  * Reads of one bulk the embedded reference needs at most: it settles a bulk 0.8 s after acceptance
@@ -270,6 +275,7 @@ export async function pollUntilCompleted(
   const { first, max, factor } = pollDelays(t.config.target.embedded);
   const maxReads = maxPollReads({ settleTimeoutMs: t.config.settings.settleTimeoutMs, embedded: t.config.target.embedded });
   let delay = first;
+  let reportedReads = 0;
   for (;;) {
     const response = await getBulk(t, bulkId);
     if (response.status !== 200 || typeof response.json !== 'object' || response.json === null) {
@@ -280,7 +286,10 @@ export async function pollUntilCompleted(
     observe?.(observation);
     const completed = observation.body.status === 'completed';
     if (completed && (!options.untilSettled || observation.body.settled !== false)) {
-      return { observations, final: observation, completed: true };
+      const summary = observation.body.delivery_summary;
+      const reporting = typeof summary === 'object' && summary !== null && (summary as Record<string, unknown>).complete === false;
+      if (!reporting || reportedReads >= (options.untilReported ?? 0)) return { observations, final: observation, completed: true };
+      reportedReads++;
     }
     // A host may say when to look again (seconds or an HTTP-date); never past the settle deadline.
     const hinted = parseRetryAfter(response.headers['retry-after']);

@@ -364,22 +364,7 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   // idempotency
   // recipient-limits
   // cursors
-  'blind9-status-filter-results-cached': async (h) => {
-    const accepted = await h.submit(messageBody(h));
-    await rows(h, { status: 'queued' }, accepted.json.id);
-    await advance(h, 2000);
-    const listed = (await rows(h, { status: 'queued' }, accepted.json.id)).json.data as Array<Record<string, unknown>>;
-    return listed.some((r) => r.submission_status !== 'queued' && r.delivery_status !== 'queued');
-  },
   // bulk-invariants
-  'blind9-summary-as-of-frozen-at-first-report': async (h) => {
-    const accepted = await h.submit(messageBody(h));
-    await advance(h, 650);
-    const first = (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.delivery_summary;
-    await advance(h, 1000);
-    const second = (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.delivery_summary;
-    return second.as_of === first.as_of;
-  },
   'blind9-outcomes-accumulated-per-read': async (h) => {
     await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId));
     const bulk = (await h.call('GET', h.paths.bulk(h.b, h.f.expiredCursorBulkId))).json;

@@ -1645,6 +1645,21 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const limited = await wallet(h);
     return limited.status === 429 && Number(limited.headers.get('retry-after')) > 60;
   },
+  'blind9-status-filter-results-cached': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    await rows(h, { status: 'queued' }, accepted.json.id);
+    await advance(h, 2000);
+    const listed = (await rows(h, { status: 'queued' }, accepted.json.id)).json.data as Array<Record<string, unknown>>;
+    return listed.some((r) => r.submission_status !== 'queued' && r.delivery_status !== 'queued');
+  },
+  'blind9-summary-as-of-frozen-at-first-report': async (h) => {
+    const accepted = await h.submit(messageBody(h));
+    await advance(h, 650);
+    const first = (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.delivery_summary;
+    await advance(h, 1000);
+    const second = (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.delivery_summary;
+    return second.as_of === first.as_of;
+  },
 };
 
 describe('defect registry', () => {
