@@ -1,6 +1,8 @@
 // Polls of a bulk's lifecycle follow the host's pace: short first reads, a capped backoff, and a
 // read's Retry-After (seconds or an HTTP-date) honoured; every read is one request of the check.
-import { describe, expect, it } from 'vitest';
+// Timers and the clock are vitest's fake ones, so the gaps are the delays the poll asked for, not
+// a loaded machine's lateness (a real 100 ms wait once measured 205 ms in CI).
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { ApiRequest, ApiResponse } from '../../harness/client.ts';
 import type { CheckContext } from '../../suites/support/check.ts';
 import { maxPollReads, pollUntilCompleted } from '../../suites/support/bulk.ts';
@@ -27,10 +29,23 @@ function hostCheck(completesAfterMs: number, retryAfter?: string): { t: CheckCon
   return { t, reads };
 }
 
+/** Runs a poll to its end on the fake clock. */
+async function settle<T>(poll: Promise<T>): Promise<T> {
+  await vi.runAllTimersAsync();
+  return poll;
+}
+
 describe('bulk lifecycle polling against a host', () => {
+  beforeEach(() => {
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'Date'] });
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('reads soon after acceptance, backs off by half up to 0.5 s, and sees completion within 0.5 s of it', async () => {
     const { t, reads } = hostCheck(1_800);
-    const result = await pollUntilCompleted(t, 'b', undefined, { untilSettled: true });
+    const result = await settle(pollUntilCompleted(t, 'b', undefined, { untilSettled: true }));
     expect(result.completed).toBe(true);
     const gaps = reads.slice(1).map((at, i) => at - reads[i]!);
     expect(gaps[0]).toBeLessThan(200);
@@ -42,7 +57,7 @@ describe('bulk lifecycle polling against a host', () => {
 
   it("waits as long as a read's Retry-After asks", async () => {
     const { t, reads } = hostCheck(900, '1');
-    await pollUntilCompleted(t, 'b');
+    await settle(pollUntilCompleted(t, 'b'));
     expect(reads).toHaveLength(2);
     expect(reads[1]!).toBeGreaterThanOrEqual(990);
   });
