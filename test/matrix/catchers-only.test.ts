@@ -6,7 +6,6 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TOPICS } from '../../core/model.ts';
-import { READS_WHOLE_RUN } from '../../harness/package.ts';
 import type { Defect } from '../../reference/defects.ts';
 import { DEFECTS } from '../../reference/defects.ts';
 import { readCatchers } from '../../scripts/catchers.ts';
@@ -40,10 +39,11 @@ describe('catcher-only defect runs', () => {
     expect(whole.topics).toEqual(topicsFor(defect));
   });
 
-  it('run whole topics for a defect without recorded catchers, or with a catcher that reads the whole run', () => {
+  it('run whole topics for a defect without recorded catchers; a catcher that reads the whole run is selected like another (its miss runs whole topics)', () => {
     expect(catcherSelection(defect, {})).toBeUndefined();
     expect(catcherSelection(defect, { [defect.id]: [] })).toBeUndefined();
-    expect(catcherSelection(defect, { [defect.id]: ['cursors/cursor-bound-to-bulk', 'schemas/bodies-match-schemas'] })).toBeUndefined();
+    const withReader = ['cursors/cursor-bound-to-bulk', 'schemas/bodies-match-schemas'];
+    expect(catcherSelection(defect, { [defect.id]: withReader })).toEqual({ topics: TOPICS.filter((t) => t === 'cursors' || t === 'schemas'), checks: withReader });
     const job = matrixJobs({ defects: [defect], faithfulSeeds: [], catchersOnly: true }, {}).find((j) => j.defect === defect.id)!;
     expect(job.checks).toBeUndefined();
     expect(job.topics).toEqual(topicsFor(defect));
@@ -54,7 +54,7 @@ describe('catcher-only defect runs', () => {
       const selected = catcherSelection(d, catchers);
       if (!selected) continue;
       expect(selected.checks.every((id) => selected.topics.includes(id.split('/')[0] as never)), d.id).toBe(true);
-      expect(selected.topics.every((t) => topicsFor(d).includes(t) && !READS_WHOLE_RUN.includes(t)), d.id).toBe(true);
+      expect(selected.topics.every((t) => topicsFor(d).includes(t)), d.id).toBe(true);
       if (requirementById(d.requirement)?.level !== 'should') expect(selected.topics, d.id).toContain(d.topic);
     }
     expect(DEFECTS.filter((d) => catcherSelection(d, catchers)).length).toBeGreaterThan(DEFECTS.length / 2);
