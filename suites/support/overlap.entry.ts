@@ -7,6 +7,7 @@
 import { basename } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, inject } from 'vitest';
+import { inExchangeScope, writeExchangeLines, type ExchangeScope } from '../../harness/exchange-log.ts';
 import { suiteContext } from './context.ts';
 import { openLanes, sealLanes } from './lanes.ts';
 
@@ -24,10 +25,11 @@ if (overlap) {
     // first would carry the token request in its count and its part of the log.
     before: async () => {
       const { api } = await suiteContext();
-      // One after the other, so that the log's first lines come in one order.
-      for (const app of ['primary', 'limited'] as const) {
-        if (config.apps[app] !== undefined) await api.token(app).catch(() => undefined);
-      }
+      // Side by side, each one's lines held and then written in one order (the log's first lines).
+      const apps = (['primary', 'limited'] as const).filter((app) => config.apps[app] !== undefined);
+      const scopes: ExchangeScope[] = apps.map(() => ({ sent: 0, held: [] }));
+      await Promise.all(apps.map((app, i) => inExchangeScope(scopes[i]!, () => api.token(app).catch(() => undefined))));
+      for (const scope of scopes) writeExchangeLines(config.settings.exchangeLogPath, scope.held ?? []);
     },
   });
 }

@@ -30,4 +30,12 @@ describe('the caller fingerprint of the exchange log', () => {
     expect(callerFingerprinter(runLog())(token)).not.toBe(fingerprint);
     expect(fingerprint).not.toBe(`token:${createHash('sha256').update(token).digest('hex').slice(0, 16)}`);
   });
+
+  it('stays the same for a token after many others (each is hashed once, in a bounded memo)', () => {
+    const of = callerFingerprinter(runLog());
+    const first = of(token);
+    const others = Array.from({ length: 200 }, (_, i) => of(`forged-${i}`));
+    expect(new Set(others).size).toBe(200);
+    expect(of(token)).toBe(first);
+  });
 });
