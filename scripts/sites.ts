@@ -24,18 +24,30 @@ export interface Site {
   /** `<topic>.suite.ts:<line>` */
   id: string;
   topic: string;
+  /** Requirement ids written at the site (its line and the call's next lines, up to the next site). */
+  requirements: string[];
   /** Why no faithful-looking server can make it fail, when waived. */
   waiver?: string;
 }
+
+/** A quoted requirement id (`'IDEM-KEY-LENGTH'`), as the assertions name them. */
+const REQUIREMENT = /'([A-Z][A-Z0-9]*(?:-[A-Z0-9]+)+)'/g;
+/** Lines of one assertion call read for its requirement (a multi-line t.expect names it a few lines down). */
+const CALL_LINES = 6;
+
+const isSiteLine = (line: string) => (ASSERTION.test(line) || warningReading(line)) && !DEFINITION.test(line) && !line.trimStart().startsWith('//');
 
 export function assertionSites(suitesDir: string): Site[] {
   const sites: Site[] = [];
   for (const file of readdirSync(suitesDir).filter((f) => f.endsWith('.suite.ts')).sort()) {
     const lines = readFileSync(join(suitesDir, file), 'utf8').split('\n');
     lines.forEach((line, i) => {
-      if (!(ASSERTION.test(line) || warningReading(line)) || DEFINITION.test(line) || line.trimStart().startsWith('//')) return;
+      if (!isSiteLine(line)) return;
       const waiver = WAIVER.exec(line)?.[1] ?? WAIVER.exec(lines[i - 1] ?? '')?.[1];
-      sites.push({ id: `${file}:${i + 1}`, topic: file.replace(/\.suite\.ts$/, ''), ...(waiver ? { waiver: waiver.trim() } : {}) });
+      const call = [line];
+      for (let j = i + 1; j < Math.min(lines.length, i + CALL_LINES) && !isSiteLine(lines[j]!); j++) call.push(lines[j]!);
+      const requirements = [...new Set([...call.join('\n').matchAll(REQUIREMENT)].map((m) => m[1]!))];
+      sites.push({ id: `${file}:${i + 1}`, topic: file.replace(/\.suite\.ts$/, ''), requirements, ...(waiver ? { waiver: waiver.trim() } : {}) });
     });
   }
   return sites;

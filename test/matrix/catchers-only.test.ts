@@ -60,6 +60,18 @@ describe('catcher-only defect runs', () => {
     expect(DEFECTS.filter((d) => catcherSelection(d, catchers)).length).toBeGreaterThan(DEFECTS.length / 2);
   });
 
+  it('names the requirements written at each assertion site, for the defects a site left unproven is looked for in first', () => {
+    const sites = assertionSites(join(ROOT, 'suites'));
+    const lines = readFileSync(join(ROOT, 'suites', 'idempotency.suite.ts'), 'utf8').split('\n');
+    // A multi-line t.expect: its requirement a few lines below the call, not the next site's.
+    const at = lines.findIndex((l, i) => /t\.expect\($/.test(l.trim()) && lines.slice(i + 1, i + 4).some((n) => n.includes("'IDEM-KEY-LENGTH'")));
+    expect(at).toBeGreaterThan(0);
+    expect(sites.find((s) => s.id === `idempotency.suite.ts:${at + 1}`)?.requirements).toEqual(['IDEM-KEY-LENGTH']);
+    // Most sites name theirs; a site that takes it from a variable names none.
+    expect(sites.filter((s) => s.requirements.length > 0).length).toBeGreaterThan(sites.length / 2);
+    expect(sites.flatMap((s) => s.requirements).filter((r) => requirementById(r) === undefined), 'quoted ids that are no requirement').toEqual([]);
+  });
+
   it('a miss runs again with whole topics (a catcher may need a sibling check\'s requests); a whole-topics run does not', () => {
     const [job] = matrixJobs({ defects: [defect], faithfulSeeds: [], catchersOnly: true }, two);
     const again = wholeTopicsAgain(job!)!;
