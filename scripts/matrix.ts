@@ -1016,27 +1016,27 @@ export async function runMatrix(options: MatrixOptions = {}): Promise<MatrixResu
   // A catcher may fail at another of its sites when its siblings did not run before it (their
   // objects, their bulks): a site the catcher-only runs left unproven is looked for again in whole
   // topics. A site proven is one that failed naming the defect's own requirement, so a site that
-  // names its requirements can only be proven by a defect of one of them: those defects run again
-  // (whole topics that reach the site); a site that names none (a requirement in a variable or a
-  // helper) by any catcher-only defect of its topic. (Until 2026-11-28 every catcher-only defect of
-  // the site's topic ran again: 125 whole-topic runs in one CI, for sites a few defects can prove.)
+  // names its requirements is looked for first in the defects of one of them (whole topics that
+  // reach the site); a site that names none (a requirement in a variable or a helper), or is still
+  // unproven then, in every catcher-only defect of its topic. (Until 2026-11-28 every catcher-only
+  // defect of the site's topic ran again at once: 125 whole-topic runs in one CI.)
   // (Only over the whole registry: a run of a few defects leaves most sites unproven anyway.)
   const wholeRegistry = DEFECTS.every((d) => defects.some((x) => x.id === d.id));
-  if (wholeRegistry && judged.sites.unproven.length > 0) {
-    const sites = new Map(assertionSites(join(ROOT, 'suites')).map((site) => [site.id, site]));
+  const sites = new Map(assertionSites(join(ROOT, 'suites')).map((site) => [site.id, site]));
+  const named = (o: DefectOutcome, site: Site) => {
+    const defect = DEFECTS.find((d) => d.id === o.defect)!;
+    if (site.requirements.length === 0) return o.topicsRun.includes(site.topic as Topic);
+    return site.requirements.includes(defect.requirement) && topicsFor(defect).includes(site.topic as Topic);
+  };
+  const ofTopic = (o: DefectOutcome, site: Site) => o.topicsRun.includes(site.topic as Topic);
+  for (const reaches of wholeRegistry ? [named, ofTopic] : []) {
     const unproven = judged.sites.unproven.map((id) => sites.get(id)).filter((site): site is Site => site !== undefined);
-    const reaches = (o: DefectOutcome, site: Site) => {
-      const defect = DEFECTS.find((d) => d.id === o.defect)!;
-      if (site.requirements.length === 0) return o.topicsRun.includes(site.topic as Topic);
-      return site.requirements.includes(defect.requirement) && topicsFor(defect).includes(site.topic as Topic);
-    };
     const again = judged.outcomes.filter((o) => o.catchersOnly && unproven.some((site) => reaches(o, site)));
-    if (again.length > 0) {
-      const more = again.map((o) => wholeTopicsAgain(jobs.find((j) => j.defect === o.defect && !j.host)!)!);
-      options.progress?.(`assertion sites left unproven by the catcher-only runs (${unproven.map((site) => site.id).join(', ')}): ${more.length} defects that may prove them run again with whole topics`);
-      for (const [key, digest] of await runJobs(more, { concurrency, catchers: judgedCatchers, keepEarlier: true, ...(options.keepRuns ? { keepRuns: true } : {}), ...(options.progress ? { progress: options.progress } : {}) })) digests.set(key, digest);
-      judged = judgeAll();
-    }
+    if (again.length === 0) continue;
+    const more = again.map((o) => wholeTopicsAgain(jobs.find((j) => j.defect === o.defect && !j.host)!)!);
+    options.progress?.(`assertion sites left unproven by the catcher-only runs (${unproven.map((site) => site.id).join(', ')}): ${more.length} defects ${reaches === named ? 'of the requirements they name' : 'of their topics'} run again with whole topics`);
+    for (const [key, digest] of await runJobs(more, { concurrency, catchers: judgedCatchers, keepEarlier: true, ...(options.keepRuns ? { keepRuns: true } : {}), ...(options.progress ? { progress: options.progress } : {}) })) digests.set(key, digest);
+    judged = judgeAll();
   }
   const { outcomes: defectOutcomes, hostPart: host } = judged;
   const faithful = jobs
