@@ -33,8 +33,9 @@ import { isKnownProblemCode } from '../spec/problem-codes.ts';
 
 // The sweep is shared: at most the 401, 403 and 404 reads, a page size too large, the 503, 500
 // and up to three reads for a 429 on the embedded reference and one once the clock moved past a
-// thousandth of its Retry-After, and four submissions (400, 422, 409).
-const check = checksFor('problem-details', { shared: 14, readsRun: true });
+// thousandth of its Retry-After, and four submissions (400, 422, 409). When checks overlap (never
+// with a control origin) it is sent early, in a lane, whatever the log holds (`earlySweep`).
+const check = checksFor('problem-details', { shared: 14, readsRun: true, sweep: (t) => earlySweep(t) });
 
 /** Every check may be the one that sends the sweep, whose submissions profile safe leaves out. */
 const SWEEP = { writes: 'submits invalid bulk SMS bodies and one valid bulk SMS (the sweep)', readsInSafe: true };
@@ -69,11 +70,28 @@ interface KeyedRefusal {
 /** The sweep's submissions refused under a key (filled by `sweep`, read by refused-key-corrected). */
 const keyedRefusals: KeyedRefusal[] = [];
 
-/** Sends one request per error the run has not met yet (and always the field-level 400s). */
-async function sweep(t: CheckContext, logged: ResponseView[]): Promise<SweepItem[]> {
+/** The sweep sent early (checks overlap): every request, whatever the log holds. */
+let sentEarly: Promise<SweepItem[]> | undefined;
+
+/**
+ * The sweep before any log is read, when the checks overlap (suites/support/lanes.ts): what the log
+ * holds then depends on the lanes' timing, so it sends every request of the sweep. Never with a
+ * control origin (such runs do not overlap): its faults must not be switched while other checks run.
+ */
+function earlySweep(t: CheckContext): Promise<unknown> {
+  if (hasControl(t)) return Promise.resolve();
+  sentEarly ??= sweep(t, undefined);
+  return sentEarly;
+}
+
+/**
+ * Sends one request per error the run has not met yet (and always the field-level 400s); every
+ * request when `logged` is undefined (the sweep sent early).
+ */
+async function sweep(t: CheckContext, logged: ResponseView[] | undefined): Promise<SweepItem[]> {
   const f = t.config.fixtures;
   const out: SweepItem[] = [];
-  const seen = (status: number, code?: string) => logged.some((v) => v.status === status && (code === undefined || codeOf(v.json) === code));
+  const seen = (status: number, code?: string) => logged?.some((v) => v.status === status && (code === undefined || codeOf(v.json) === code)) ?? false;
   const send = async (request: ApiRequest, fieldErrorsExpected = false) => {
     out.push({ res: await t.api.send(request), fieldErrorsExpected });
   };
@@ -176,10 +194,12 @@ let collected: Promise<ErrorResponse[]> | undefined;
 function errorResponses(t: CheckContext): Promise<ErrorResponse[]> {
   collected ??= (async () => {
     const logged = apiExchanges(t.config).map((x) => ({ x, view: viewOfRecorded(x.response) }));
-    const swept = await sweep(
-      t,
-      logged.map((l) => l.view),
-    );
+    // Sent early, its exchanges are in the log already (left out of `logged` below, as its own).
+    const swept = await (sentEarly ??
+      sweep(
+        t,
+        logged.map((l) => l.view),
+      ));
     const sweptCurls = new Set(swept.map((s) => s.res.exchange.curl));
     const all: ErrorResponse[] = [];
     for (const { x, view } of logged) {
