@@ -20,7 +20,8 @@ import { REQUEST_ID_FORMS, requestIdFormsArb } from '../generators/request-id-fo
 import { allInWaves } from './support/waves.ts';
 
 // The read without a request id and the sweep of several statuses are shared (`baselineOf`, `sweepOf`).
-const check = checksFor('request-id', { shared: 10 });
+// The sweep reads no log: when checks overlap it is sent early, in a lane (suites/support/lanes.ts).
+const check = checksFor('request-id', { shared: 10, sweep: (t) => sweepOf(t) });
 
 /** Request ids of exactly `length` allowed characters, from the RequestId schema. */
 const requestIdOfLength = (length: number) => stringOfLength(jsonSchemaFor('RequestId') as never, '', length);

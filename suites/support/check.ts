@@ -270,9 +270,15 @@ function guarded(api: ApiClient, guard: Guard): ApiClient {
  * `uses`: what every check of the topic declares besides its own (each submits a bulk, say).
  * `independent`: no check of the topic follows another or leaves state for the next, so against a
  * host each may run in a lane of its own (suites/support/lanes.ts); shared reads held as one
- * promise still go out once, counted to whichever check asks first.
+ * promise still go out once, counted to whichever check asks first. `sweep`: for a topic of log
+ * readers, its shared sweep as it may be sent before any log is read (unconditionally, one promise
+ * the judging awaits again): when the checks overlap the lanes send it early, counted to the
+ * topic's first reader, its exchanges written at that reader's place (suites/support/lanes.ts).
  */
-export function checksFor(topic: Topic, options: { shared?: number; readsRun?: boolean; independent?: boolean } & TopicNeeds = {}) {
+export function checksFor(
+  topic: Topic,
+  options: { shared?: number; readsRun?: boolean; independent?: boolean; sweep?: (t: CheckContext) => Promise<unknown> } & TopicNeeds = {},
+) {
   const sharedRequests = (options.shared ?? 0) + SHARED_SPARE;
   return function check(own: CheckSpec, body: (t: CheckContext) => Promise<void>): void {
     const merge = (key: keyof TopicNeeds): Need[] => [...new Set([...(options[key] ?? []), ...(own[key] ?? [])])];
@@ -297,7 +303,14 @@ export function checksFor(topic: Topic, options: { shared?: number; readsRun?: b
     };
     /** Runs the check in `scope` and says how it ended; `live` is the meta the reporter reads. */
     const execute = (live: CheckMeta, scope: ExchangeScope): Promise<Outcome> => inExchangeScope(scope, () => run(live, scope));
-    const run = async (live: CheckMeta, scope: ExchangeScope): Promise<Outcome> => {
+    /**
+     * Only the topic's sweep, in the check's scope and context: whatever it meets (a skip, a
+     * refusal, an error) stays with the sweep's promise, which the check's body awaits again.
+     */
+    const sweepEarly = async (live: CheckMeta, scope: ExchangeScope): Promise<void> => {
+      await inExchangeScope(scope, () => run(live, scope, true));
+    };
+    const run = async (live: CheckMeta, scope: ExchangeScope, sweepOnly = false): Promise<Outcome> => {
       const { config, api: shared } = await suiteContext();
       live.seed = config.settings.seed;
       const budgets = config.settings.checkBudgets === true;
@@ -363,6 +376,10 @@ export function checksFor(topic: Topic, options: { shared?: number; readsRun?: b
           return config.apps[which] ?? t.skip(needsReason([need]));
         },
       };
+      if (sweepOnly) {
+        await options.sweep!(t).catch(() => undefined);
+        return {};
+      }
       // A suite may quote a body that echoes a credential: nothing leaves the worker unredacted.
       const redact = (text: string) => (api.redact ? api.redact(text) : text);
       try {
@@ -433,6 +450,8 @@ export function checksFor(topic: Topic, options: { shared?: number; readsRun?: b
       ...(spec.alone !== undefined ? { alone: spec.alone } : {}),
       ...(spec.readsNoLog ? { early: true } : {}),
       ...(spec.timeout !== undefined ? { timeoutMs: spec.timeout } : {}),
+      // A check skipped before it sends anything sends no sweep either: the next reader does.
+      ...(options.sweep && !planned.skip && !spec.readsNoLog ? { sweep: sweepEarly } : {}),
       execute,
     }, meta);
     // Overlapped, the test only waits for its check and the lanes hold the check to its timeout.

@@ -16,7 +16,11 @@
 // - the checks that read the whole run's exchange log (`readsRun`: request-id, problem-details,
 //   schemas) run last, one after another, once every other check has ended; a check of those
 //   topics that reads no log (`early`) runs in a lane like the others, and its held lines are
-//   written at its place among the readers, so the readers before it do not see them.
+//   written at its place among the readers, so the readers before it do not see them;
+// - a reader topic's shared sweep (`sweep`: requests sent unconditionally, reading no log) runs
+//   early in a lane too, counted to the topic's first reader check; its exchanges are held and
+//   written at that check's place among the readers, just before its judging reads the log. What
+//   is left after the `alone` checks is the readers' judging (CPU), not their round trips.
 // Each check's exchanges are held back while it runs and written to the log in check order when it
 // ends (harness/exchange-log.ts scopes), so for a seed the log is in the same order however the
 // checks overlapped, and a reader of the log sees the same exchanges as in a sequential run.
@@ -43,6 +47,14 @@ export interface Runnable {
   early?: boolean;
   /** Its own timeout (spec.timeout), else the run's check timeout. */
   timeoutMs?: number;
+  /**
+   * A reader's share of its topic's shared sweep, sent before its judging: the requests the
+   * judging would send first, sent unconditionally and reading no log. When the lanes are open
+   * the topic's first reader that has one runs it early in a lane, in `scope` (the scope its
+   * judging then goes on in); it never throws (a failure stays with the sweep, which the judging
+   * meets again).
+   */
+  sweep?(live: CheckMeta, scope: ExchangeScope): Promise<void>;
   execute(live: CheckMeta, scope: ExchangeScope): Promise<Outcome>;
 }
 
@@ -82,8 +94,13 @@ const timedOut = (ms: number) => new Error(`the check sent nothing for ${ms} ms 
  * (a 429 is the host's pacing, never the check's fault). A check that never ends still does: its
  * requests are bounded by its budget, and one that sends nothing meets the timeout.
  */
-async function runOne(plan: Planned, checkTimeoutMs: number, hold: boolean): Promise<{ outcome: Outcome; lines: string[] }> {
-  const scope: ExchangeScope = { sent: 0, ...(hold ? { held: [] } : {}) };
+async function runOne(
+  plan: Planned,
+  checkTimeoutMs: number,
+  hold: boolean,
+  scope: ExchangeScope = { sent: 0, ...(hold ? { held: [] } : {}) },
+  execute: () => Promise<Outcome> = () => plan.runnable.execute(plan.live, scope),
+): Promise<{ outcome: Outcome; lines: string[] }> {
   const started = performance.now();
   const ms = plan.runnable.timeoutMs ?? checkTimeoutMs;
   let timer: NodeJS.Timeout | undefined;
@@ -104,7 +121,7 @@ async function runOne(plan: Planned, checkTimeoutMs: number, hold: boolean): Pro
   });
   let outcome: Outcome;
   try {
-    outcome = await Promise.race([plan.runnable.execute(plan.live, scope).catch((error: unknown) => ({ error })), limit]);
+    outcome = await Promise.race([execute().catch((error: unknown) => ({ error })), limit]);
   } finally {
     clearInterval(timer);
   }
@@ -132,6 +149,8 @@ interface TopicQueue {
   order: number;
   /** Every check of the topic is declared (the next topic began, or all are). */
   sealed: boolean;
+  /** The one reader whose topic's shared sweep this unit sends. */
+  sweep?: true;
 }
 
 /**
@@ -162,6 +181,10 @@ class LaneRun {
   private readonly readers: Planned[] = [];
   /** What the `early` readers left when their lane ran them, for their place among the readers. */
   private readonly ranEarly = new Map<Planned, { outcome: Outcome; lines: string[] }>();
+  /** Topics whose shared sweep is planned early (one reader of each carries it). */
+  private readonly sweepTopics = new Set<string>();
+  /** What a reader's early sweep left: its held lines, its scope (its judging goes on in it), how long it took. */
+  private readonly swept = new Map<Planned, { outcome: Outcome; lines: string[]; scope: ExchangeScope; ms: number }>();
   private sealed = false;
   private waiting: Array<() => void> = [];
   /** Lines are written in run order: a check's lines wait for those of every check before it. */
@@ -202,6 +225,12 @@ class LaneRun {
     };
     this.planned.push(plan);
     if (runnable.readsRun) this.readers.push(plan);
+    if (runnable.readsRun && !runnable.early && runnable.sweep && !this.sweepTopics.has(live.topic)) {
+      // The topic's shared sweep, early in a lane: a unit of its own, complete at once.
+      this.sweepTopics.add(live.topic);
+      this.topics.set(`${checkId} (sweep)`, { queue: [plan], order: this.topics.size, sealed: true, sweep: true });
+      this.wake();
+    }
     if (runnable.readsRun && !runnable.early) return;
     if (runnable.alone !== undefined) this.alone.push(plan);
     else if (runnable.independent || runnable.early) {
@@ -278,9 +307,24 @@ class LaneRun {
     this.ranEarly.set(plan, await runOne(plan, this.options.checkTimeoutMs, true));
   }
 
+  /** A reader topic's shared sweep: run now, held, its lines and scope kept for the reader's place. */
+  private async runSweep(plan: Planned): Promise<void> {
+    const scope: ExchangeScope = { sent: 0, held: [] };
+    const started = performance.now();
+    const { outcome, lines } = await runOne(plan, this.options.checkTimeoutMs, true, scope, async () => {
+      await plan.runnable.sweep!(plan.live, scope);
+      return {};
+    });
+    this.swept.set(plan, { outcome, lines, scope, ms: performance.now() - started });
+  }
+
   private async lane(): Promise<void> {
     for (;;) {
       const next = this.take();
+      if (next?.sweep) {
+        await this.runSweep(next.queue[0]!);
+        continue;
+      }
       if (next) {
         for (const plan of next.queue) await (plan.runnable.early && plan.runnable.readsRun ? this.runEarly(plan) : this.runHeld(plan));
         continue;
@@ -308,8 +352,21 @@ class LaneRun {
           plan.resolve(early.outcome);
           continue;
         }
-        // Alone and in order, writing straight to the log: a reader reads its own requests back.
-        const { outcome } = await runOne(plan, this.options.checkTimeoutMs, false);
+        const swept = this.swept.get(plan);
+        if (swept) {
+          // Its topic's sweep ran early: its lines go to the log here, before the judging reads it.
+          writeExchangeLines(this.options.logPath, swept.lines);
+          if (swept.outcome.error !== undefined) {
+            // The sweep met its timeout: the run went on without it, and so does its reader.
+            plan.live.durationMs = Math.round(swept.ms);
+            plan.resolve(swept.outcome);
+            continue;
+          }
+        }
+        // Alone and in order, writing straight to the log: a reader reads its own requests back
+        // (its sweep's too, sent early, in the same scope: they count to it).
+        const { outcome } = await runOne(plan, this.options.checkTimeoutMs, false, swept?.scope);
+        if (swept) plan.live.durationMs = Math.round((plan.live.durationMs ?? 0) + swept.ms);
         plan.resolve(outcome);
       }
     } catch (error) {

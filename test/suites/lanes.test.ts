@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CheckMeta, Topic } from '../../core/model.ts';
-import { appendExchange, inExchangeScope, readAllExchanges, resetExchangeLog, type ExchangeScope } from '../../harness/exchange-log.ts';
+import { appendExchange, inExchangeScope, readAllExchanges, reserveExchangeSlot, resetExchangeLog, type ExchangeScope } from '../../harness/exchange-log.ts';
 import { declareRunnable, laneOutcome, openLanes, sealLanes } from '../../suites/support/lanes.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -147,6 +147,106 @@ describe('lanes', () => {
     expect(readAllExchanges(log).map((x) => x.request.url)).toEqual(
       ['i1/0', 'i1/1', 'p1/0', 'p2/0', 'p2/1', 'p2/2', 'p3/0', 's1/0'].map((u) => `http://x/${u}`),
     );
+  });
+
+  /**
+   * Readers of three topics, each topic's sweep sent early (`sweep`), beside a slow topic and an
+   * `alone` check; `sweepDelays` sets how long each topic's sweep takes (another timing, another
+   * interleaving). Returns the log, the events, and what each reader saw when it judged.
+   */
+  async function runWithSweeps(sweepDelays: Record<string, number[]>) {
+    dir = mkdtempSync(join(tmpdir(), 'lanes-'));
+    const log = join(dir, 'exchanges.jsonl');
+    resetExchangeLog(log);
+    const run = `w${Date.now()}${Math.random().toString(36).slice(2, 6)}`;
+    const specs: Array<Spec & { sweep?: boolean }> = [
+      { topic: 'idempotency', id: 'i1', delays: [20, 20, 20] },
+      { topic: 'recipient-limits', id: 'r1', delays: [5] },
+      { topic: 'recipient-limits', id: 'r2', delays: [10], alone: true },
+      { topic: 'request-id', id: 'q0', delays: [3] },
+      { topic: 'request-id', id: 'q1', delays: [], readsRun: true, sweep: true },
+      { topic: 'request-id', id: 'q2', delays: [1], readsRun: true, sweep: true },
+      { topic: 'problem-details', id: 'p1', delays: [], readsRun: true, sweep: true },
+      { topic: 'problem-details', id: 'p2', delays: [4, 4], readsRun: true, early: true },
+      { topic: 'schemas', id: 's1', delays: [], readsRun: true, sweep: true },
+    ];
+    const events: string[] = [];
+    const seen = new Map<string, string[]>();
+    const sentBefore = new Map<string, number>();
+    const sweepsSent = new Map<string, number>();
+    // As the client sends: a place among the scope's held lines taken when sent, filled when answered.
+    const send = (scope: ExchangeScope, url: string, delay: number) => {
+      const slot = reserveExchangeSlot();
+      scope.sent++;
+      return sleep(delay).then(() => appendExchange(log, { request: { method: 'GET', url: `http://x/${url}`, headers: {} }, durationMs: delay, curl: '' }, slot));
+    };
+    openLanes({ lanes: 3, checkTimeoutMs: 10_000, logPath: log, topicOrder: ['idempotency', 'recipient-limits', 'request-id', 'problem-details', 'schemas'] });
+    const metas: CheckMeta[] = [];
+    for (const spec of specs) {
+      const checkId = `${spec.topic}/${run}-${spec.id}`;
+      const meta: CheckMeta = { topic: spec.topic as Topic, checkId, requirements: [], notes: [], advisories: [], evidence: [], maxRequests: spec.delays.length };
+      metas.push(meta);
+      declareRunnable(checkId, {
+        readsRun: spec.readsRun === true,
+        ...(spec.alone ? { alone: 'test' } : {}),
+        ...(spec.early ? { early: true } : {}),
+        ...(spec.sweep
+          ? {
+              // The topic's sweep: its requests sent side by side, answered in any order.
+              sweep: (_live: CheckMeta, scope: ExchangeScope) =>
+                inExchangeScope(scope, async () => {
+                  events.push(`sweep start ${spec.id}`);
+                  sweepsSent.set(spec.topic, (sweepsSent.get(spec.topic) ?? 0) + 1);
+                  await Promise.all(sweepDelays[spec.topic]!.map((delay, i) => send(scope, `${spec.topic}-sweep/${i}`, delay)));
+                  events.push(`sweep end ${spec.id}`);
+                }),
+            }
+          : {}),
+        execute: (_live, scope) =>
+          inExchangeScope(scope, async () => {
+            events.push(`start ${spec.id}`);
+            sentBefore.set(spec.id, scope.sent);
+            if (spec.readsRun && !spec.early) seen.set(spec.id, readAllExchanges(log).map((x) => x.request.url.slice('http://x/'.length)));
+            for (const [i, delay] of spec.delays.entries()) await send(scope, `${spec.id}/${i}`, delay);
+            events.push(`end ${spec.id}`);
+            return {};
+          }),
+      }, meta);
+    }
+    sealLanes();
+    const outcomes = await Promise.all(metas.map((m) => laneOutcome(m.checkId)!));
+    expect(outcomes).toEqual(specs.map(() => ({})));
+    return { log: readAllExchanges(log).map((x) => x.request.url.slice('http://x/'.length)), events, seen, sentBefore, sweepsSent };
+  }
+
+  it("sends a reader topic's shared sweep early in a lane: its lines at the reader's place, the same for any timing, seen by the judging, counted to the reader", async () => {
+    const fast = await runWithSweeps({ 'request-id': [30, 1], 'problem-details': [1, 25], schemas: [15, 2, 8] });
+    const slow = await runWithSweeps({ 'request-id': [1, 45], 'problem-details': [40, 1], schemas: [2, 30, 1] });
+    const expectedLog = [
+      'i1/0', 'i1/1', 'i1/2', 'r1/0', 'r2/0', 'q0/0',
+      'request-id-sweep/0', 'request-id-sweep/1', 'q2/0',
+      'problem-details-sweep/0', 'problem-details-sweep/1', 'p2/0', 'p2/1',
+      'schemas-sweep/0', 'schemas-sweep/1', 'schemas-sweep/2',
+    ];
+    for (const { log, events, seen, sentBefore, sweepsSent } of [fast, slow]) {
+      // The same log whatever the timing: each sweep at its reader's place, in the order it was sent.
+      expect(log).toEqual(expectedLog);
+      // One sweep per topic, by the topic's first reader.
+      expect(Object.fromEntries(sweepsSent)).toEqual({ 'request-id': 1, 'problem-details': 1, schemas: 1 });
+      expect(events.filter((e) => e.startsWith('sweep start'))).toEqual(expect.arrayContaining(['sweep start q1', 'sweep start p1', 'sweep start s1']));
+      // Nothing of a sweep after the alone check began: every sweep ended in the lanes.
+      const alone = events.indexOf('start r2');
+      expect(alone).toBeGreaterThan(-1);
+      for (const [i, e] of events.entries()) if (e.startsWith('sweep')) expect(i).toBeLessThan(alone);
+      // The alone check ran by itself; then the readers only judge.
+      expect(events[alone + 1]).toBe('end r2');
+      // A reader's judging sees its own sweep, and every exchange of the run before it.
+      expect(seen.get('q1')).toEqual(expectedLog.slice(0, expectedLog.indexOf('request-id-sweep/1') + 1));
+      expect(seen.get('p1')).toEqual(expectedLog.slice(0, expectedLog.indexOf('problem-details-sweep/1') + 1));
+      expect(seen.get('s1')).toEqual(expectedLog);
+      // The sweep's requests count to the reader that carried it (its requestsSent), no other.
+      expect(Object.fromEntries(['q1', 'q2', 'p1', 's1'].map((id) => [id, sentBefore.get(id)]))).toEqual({ q1: 2, q2: 0, p1: 2, s1: 3 });
+    }
   });
 
   it('writes the log in the order of a sequential run even when topics are declared and run in another', async () => {
