@@ -54,15 +54,15 @@ const OBSTACLES: Obstacle[] = [
   {
     row: /against a host .* ms away .*checks overlapped: wall time/,
     text:
-      'host run, 10 s (measured 2026-11-27T18:15Z, seed 4242, load 0.8 to 4, CONFORMANCE_CONCURRENCY=10): about 0.8 s passes before ' +
-      'the first request (the CLI and preflight, vitest, its worker, the tokens), 0.3 s after the last (the reports). In between, the ' +
-      'run is bound by its longest chain, not by the requests in flight: the sequences, about 110 round trips one after another ' +
-      '(loaded and started first, and given the first freed place in flight), end at about 6.5 to 7.5 s, while the other lanes, about ' +
-      '1,000 requests 10 at a time, end near 6 s; then the two checks that read a wallet around a submission alone (0.65 s) and the ' +
-      'log readers one after another (0.7 s). A miss at this load means the sequences ran slower than 60 ms a step (a loaded machine: ' +
-      'the served host and the run share two cores). Under 9 s would need the sequences split into searches side by side, which was ' +
-      'tried and left out: two searches of one business interleave, so a defect that leaks one key\'s answer to another is then ' +
-      'caught under a rule that depends on the interleaving.',
+      'host run, 10 s (measured 2026-11-28T00:15Z, seed 4242, load 0.6, CONFORMANCE_CONCURRENCY=10: 9.6 s): about 1 s passes before ' +
+      'the first request (the CLI, vitest, its worker, the two tokens side by side). In between, the run is bound by its longest ' +
+      'chain: the sequences, about 110 round trips one after another at 60 to 65 ms each (the served host answers a few ms after ' +
+      'its 50 ms timer, more under load), while the other lanes, about 1,050 requests 10 at a time, end about as late; then the two ' +
+      'checks that read a wallet or submit with nothing else submitting (12 round trips, 0.75 s), the readers\' judging (their ' +
+      'sweeps went out early in a lane; 0.35 to 0.4 s) and the reports. A miss at this load means the chain ran slower than 65 ms a ' +
+      'step (a loaded machine: the served host and the run share two cores). Under 9 s would need the sequences split into searches ' +
+      'side by side, which was tried and left out: two searches of one business interleave, so a defect that leaks one key\'s answer ' +
+      'to another is then caught under a rule that depends on the interleaving.',
   },
   {
     row: /bulk lifecycle/,
