@@ -25,6 +25,12 @@ interface Spec {
   early?: boolean;
 }
 
+/** A declared check of `spec` in the run `run`: its id and the meta the lanes fill in. */
+function metaOf(spec: Spec, run: string): { checkId: string; meta: CheckMeta } {
+  const checkId = `${spec.topic}/${run}-${spec.id}`;
+  return { checkId, meta: { topic: spec.topic as Topic, checkId, requirements: [], notes: [], advisories: [], evidence: [], maxRequests: spec.delays.length } };
+}
+
 describe('lanes', () => {
   it('overlaps topics up to the lane count, keeps what must stay ordered ordered, and writes the log in run order', async () => {
     dir = mkdtempSync(join(tmpdir(), 'lanes-'));
@@ -51,8 +57,7 @@ describe('lanes', () => {
     openLanes({ lanes: 3, checkTimeoutMs: 10_000, logPath: log });
     const metas: CheckMeta[] = [];
     for (const spec of specs) {
-      const checkId = `${spec.topic}/${run}-${spec.id}`;
-      const meta: CheckMeta = { topic: spec.topic as Topic, checkId, requirements: [], notes: [], advisories: [], evidence: [], maxRequests: spec.delays.length };
+      const { checkId, meta } = metaOf(spec, run);
       metas.push(meta);
       // Declared as a suite declares them, a moment apart: the lanes start before the last is declared.
       if (spec.id === 'w1') await sleep(15);
@@ -117,8 +122,7 @@ describe('lanes', () => {
     openLanes({ lanes: 2, checkTimeoutMs: 10_000, logPath: log });
     const metas: CheckMeta[] = [];
     for (const spec of specs) {
-      const checkId = `${spec.topic}/${run}-${spec.id}`;
-      const meta: CheckMeta = { topic: spec.topic as Topic, checkId, requirements: [], notes: [], advisories: [], evidence: [], maxRequests: spec.delays.length };
+      const { checkId, meta } = metaOf(spec, run);
       metas.push(meta);
       declareRunnable(checkId, {
         readsRun: spec.readsRun === true,
@@ -183,8 +187,7 @@ describe('lanes', () => {
     openLanes({ lanes: 3, checkTimeoutMs: 10_000, logPath: log, topicOrder: ['idempotency', 'recipient-limits', 'request-id', 'problem-details', 'schemas'] });
     const metas: CheckMeta[] = [];
     for (const spec of specs) {
-      const checkId = `${spec.topic}/${run}-${spec.id}`;
-      const meta: CheckMeta = { topic: spec.topic as Topic, checkId, requirements: [], notes: [], advisories: [], evidence: [], maxRequests: spec.delays.length };
+      const { checkId, meta } = metaOf(spec, run);
       metas.push(meta);
       declareRunnable(checkId, {
         readsRun: spec.readsRun === true,
