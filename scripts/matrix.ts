@@ -1023,12 +1023,12 @@ export async function runMatrix(options: MatrixOptions = {}): Promise<MatrixResu
   // (Only over the whole registry: a run of a few defects leaves most sites unproven anyway.)
   const wholeRegistry = DEFECTS.every((d) => defects.some((x) => x.id === d.id));
   const sites = new Map(assertionSites(join(ROOT, 'suites')).map((site) => [site.id, site]));
+  const ofTopic = (o: DefectOutcome, site: Site) => o.topicsRun.includes(site.topic as Topic);
   const named = (o: DefectOutcome, site: Site) => {
+    if (site.requirements.length === 0) return ofTopic(o, site);
     const defect = DEFECTS.find((d) => d.id === o.defect)!;
-    if (site.requirements.length === 0) return o.topicsRun.includes(site.topic as Topic);
     return site.requirements.includes(defect.requirement) && topicsFor(defect).includes(site.topic as Topic);
   };
-  const ofTopic = (o: DefectOutcome, site: Site) => o.topicsRun.includes(site.topic as Topic);
   for (const reaches of wholeRegistry ? [named, ofTopic] : []) {
     const unproven = judged.sites.unproven.map((id) => sites.get(id)).filter((site): site is Site => site !== undefined);
     const again = judged.outcomes.filter((o) => o.catchersOnly && unproven.some((site) => reaches(o, site)));

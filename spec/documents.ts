@@ -19,18 +19,19 @@ export function readSpecDocument(yamlName: string): unknown {
   const parsed = new URL(`./${parsedJsonName(yamlName)}`, import.meta.url);
   if (existsSync(parsed)) return JSON.parse(readFileSync(parsed, 'utf8'));
   const text = readFileSync(new URL(`./${yamlName}`, import.meta.url), 'utf8');
-  const cached = new URL(`${createHash('sha256').update(text).digest('hex')}.json`, CACHE);
+  const name = `${createHash('sha256').update(text).digest('hex')}.json`;
+  const cached = new URL(name, CACHE);
   try {
     return JSON.parse(readFileSync(cached, 'utf8'));
   } catch {
-    // Not parsed yet (or a partial file, which the rename below rules out): parse it.
+    // Not parsed yet, or a damaged file (never a half-written one: see the rename below).
   }
   // Loaded only here: the compiled package never needs the YAML parser for its own documents.
   const { parse } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
   const document: unknown = parse(text);
   try {
     mkdirSync(CACHE, { recursive: true });
-    const partial = new URL(`${cached.pathname.split('/').pop()}.${process.pid}.${Math.random().toString(36).slice(2)}`, CACHE);
+    const partial = new URL(`${name}.${process.pid}.${Math.random().toString(36).slice(2)}`, CACHE);
     writeFileSync(partial, JSON.stringify(document));
     renameSync(partial, cached);
   } catch {
