@@ -663,6 +663,12 @@ export const HOST_FOCUS: readonly string[] = [
   'cursor-not-bound-to-bulk',
   // The key-length check's host-only branch (a short key may be an earlier run's) is proven here alone.
   'idempotency-key-min-2',
+  // Assertion sites only a host run reaches (the whole matrix of 2026-11-28: no embedded catcher-only
+  // run proves them), so that a sample without them does not send their topics' defects back to
+  // whole-topic runs: request-id's generated id on a write row, and the problem shape of
+  // concealment's matrix cells and of idempotency's refusal under another business.
+  'request-id-not-generated',
+  'blind3-problem-type-trailing-slash',
 ];
 
 /** `n` defects for a quick host-mode matrix: HOST_FOCUS and a seeded sample of the others. */
