@@ -19,7 +19,10 @@ export function readSpecDocument(yamlName: string): unknown {
   const parsed = new URL(`./${parsedJsonName(yamlName)}`, import.meta.url);
   if (existsSync(parsed)) return JSON.parse(readFileSync(parsed, 'utf8'));
   const text = readFileSync(new URL(`./${yamlName}`, import.meta.url), 'utf8');
-  const name = `${createHash('sha256').update(text).digest('hex')}.json`;
+  const load = createRequire(import.meta.url);
+  // Keyed by the parser's version too: another yaml release may read the same text otherwise.
+  const parser = `yaml@${(load('yaml/package.json') as { version: string }).version}`;
+  const name = `${createHash('sha256').update(`${parser}\n${text}`).digest('hex')}.json`;
   const cached = new URL(name, CACHE);
   try {
     return JSON.parse(readFileSync(cached, 'utf8'));
@@ -27,7 +30,7 @@ export function readSpecDocument(yamlName: string): unknown {
     // Not parsed yet, or a damaged file (never a half-written one: see the rename below).
   }
   // Loaded only here: the compiled package never needs the YAML parser for its own documents.
-  const { parse } = createRequire(import.meta.url)('yaml') as typeof import('yaml');
+  const { parse } = load('yaml') as typeof import('yaml');
   const document: unknown = parse(text);
   try {
     mkdirSync(CACHE, { recursive: true });

@@ -30,7 +30,6 @@ import { generate } from './support/property.ts';
 import { inWaves } from './support/waves.ts';
 import { isSandbox } from './support/bulk.ts';
 import { isKnownProblemCode } from '../spec/problem-codes.ts';
-import { checkSelected } from '../core/model.ts';
 
 // The sweep is shared: at most the 401, 403 and 404 reads, a page size too large, the 503, 500
 // and up to three reads for a 429 on the embedded reference and one once the clock moved past a
@@ -85,11 +84,11 @@ function earlySweep(t: CheckContext): Promise<unknown> {
   sentEarly ??= (async () => {
     const out = await sweep(t, undefined);
     // refused-key-corrected's retries go with it (counted to the sweep's check), so that nothing
-    // but judging is left for the run's end; only when that check runs (selected, its needs met).
-    const f = t.config.fixtures;
-    const retried = f.businessId !== undefined && f.senderId !== undefined && checkSelected(t.config.settings.selection, 'problem-details/refused-key-corrected', ['PROB-NO-5XX-FOR-CLIENT-FAULT']);
-    for (const r of retried ? refusedUnderKey() : []) {
-      const res = t.api.send(correctedRetry(f.businessId!, r));
+    // but judging is left for the run's end; only when that check runs (selected, its needs met:
+    // its declaration says so). Otherwise, or declared later, the check sends them itself.
+    for (const r of correctsRefusedKeys ? refusedUnderKey() : []) {
+      // Its needs (businessId among them) are met, or it would not run.
+      const res = t.api.send(correctedRetry(t.config.fixtures.businessId!, r));
       correctedEarly.set(r.key, res);
       await res.catch(() => undefined);
     }
@@ -97,6 +96,9 @@ function earlySweep(t: CheckContext): Promise<unknown> {
   })();
   return sentEarly;
 }
+
+/** Whether refused-key-corrected runs in this run, as its declaration returned. */
+let correctsRefusedKeys = false;
 
 /** The corrected retries sent with the early sweep, by the refused key (read by refused-key-corrected). */
 const correctedEarly = new Map<string, Promise<ApiResponse>>();
@@ -493,7 +495,7 @@ describe('problem-details (7)', () => {
     },
   );
 
-  check(
+  correctsRefusedKeys = check(
     {
       id: 'refused-key-corrected',
       title:

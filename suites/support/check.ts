@@ -280,14 +280,15 @@ export function checksFor(
   options: { shared?: number; readsRun?: boolean; independent?: boolean; sweep?: (t: CheckContext) => Promise<unknown> } & TopicNeeds = {},
 ) {
   const sharedRequests = (options.shared ?? 0) + SHARED_SPARE;
-  return function check(own: CheckSpec, body: (t: CheckContext) => Promise<void>): void {
+  /** Declares the check; true when this run will run it (selected, and its plan skips nothing up front). */
+  return function check(own: CheckSpec, body: (t: CheckContext) => Promise<void>): boolean {
     const merge = (key: keyof TopicNeeds): Need[] => [...new Set([...(options[key] ?? []), ...(own[key] ?? [])])];
     const spec: CheckSpec = { ...own, needs: merge('needs'), needsOnHost: merge('needsOnHost'), uses: merge('uses') };
     const declared = new Set<Need>([...spec.needs!, ...spec.needsOnHost!, ...spec.uses!]);
     // The run's configuration is provided before the suites load (also when `plan` only collects).
     const runConfig = providedConfig();
     // --check / --exclude-check: a check left out is not declared at all (not run, not reported).
-    if (!checkSelected(runConfig.settings.selection, `${topic}/${spec.id}`, spec.requirements)) return;
+    if (!checkSelected(runConfig.settings.selection, `${topic}/${spec.id}`, spec.requirements)) return false;
     const planned = planOf(spec, runConfig);
     const meta: CheckMeta = {
       topic,
@@ -463,5 +464,6 @@ export function checksFor(
       if (outcome.skip !== undefined) ctx.skip(outcome.skip);
       if (outcome.error !== undefined) throw outcome.error;
     });
+    return planned.skip === undefined;
   };
 }

@@ -8,7 +8,8 @@ import { parse } from 'yaml';
 import { readSpecDocument } from '../../spec/documents.ts';
 
 const SPEC = new URL('../../spec/', import.meta.url);
-const cacheFileOf = (text: string) => new URL(`../../node_modules/.cache/conformance-spec/${createHash('sha256').update(text).digest('hex')}.json`, import.meta.url);
+const parser = `yaml@${(JSON.parse(readFileSync(new URL('../../node_modules/yaml/package.json', import.meta.url), 'utf8')) as { version: string }).version}`;
+const cacheFileOf = (text: string) => new URL(`../../node_modules/.cache/conformance-spec/${createHash('sha256').update(`${parser}\n${text}`).digest('hex')}.json`, import.meta.url);
 
 describe('spec documents read from a checkout', () => {
   it.each(['openapi.yaml', 'requirements.yaml'])('%s: the cached parse is the YAML parsed, and a damaged cache file is parsed again', (name) => {
