@@ -65,6 +65,17 @@ describe('idempotency by the server clock', () => {
   it('accepts the refusal once seven days have passed (a reading the document allows)', () => {
     expect(statusOf(repeat('2026-01-09T00:00:00Z'), 'traffic/idempotency/replay')?.status).not.toBe('fail');
   });
+  it('does not take a stamp from a clock gone back (files out of time order) for the refusal’s time, and says so', () => {
+    // Eight days on by a wallet read before the repeat, then a stamp one day after acceptance: the
+    // clock went back, so the second stamp says nothing of when the repeat was refused.
+    const wallet = (asOf: string) => ex('GET', `${API}/wallet/balance`, {}, 200, { business_id: BUSINESS, currency: 'GBP', balance: '1.00', as_of: asOf });
+    const [acceptance, refusal, later] = repeat('2026-01-02T00:00:00Z');
+    const check = statusOf([acceptance!, wallet('2026-01-09T00:00:00Z'), refusal!, later!], 'traffic/idempotency/replay');
+    expect(check?.status).not.toBe('fail');
+    expect(check?.notes.join('\n')).toMatch(/server clock went back/);
+    // The same stamps in time order still fail it.
+    expect(statusOf([acceptance!, refusal!, later!, wallet('2026-01-09T00:00:00Z')], 'traffic/idempotency/replay')?.status).toBe('fail');
+  });
 });
 
 describe('what the run log cut short', () => {

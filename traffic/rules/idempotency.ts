@@ -29,6 +29,8 @@ interface Waiting {
   original: Observed;
   o: Observed;
   acceptedAt: number;
+  /** The latest server time before the refusal: a later stamp before it shows a clock gone back, not the refusal's time. */
+  floor: number;
   at: number;
 }
 
@@ -94,6 +96,12 @@ export function start(v: Verdicts, ctx: JudgeContext, clock: ServerClock): Reduc
   clock.onStamp((time) => {
     for (let i = waiting.length - 1; i >= 0; i--) {
       const w = waiting[i]!;
+      if (time < w.floor) {
+        // Files out of time order, or servers whose clocks differ: this traffic cannot place the refusal.
+        waiting.splice(i, 1);
+        unknownWindow(w.o, w.at, 'unknown: the server clock went back after it (files out of time order, or servers whose clocks differ)');
+        continue;
+      }
       if (time - w.acceptedAt >= SEVEN_DAYS) continue;
       waiting.splice(i, 1);
       v.fail(REPLAY, 'IDEM-REPLAY', 'the original 202 replayed (the repeat came within seven days by the server clock)', describe(w.o), [w.original, w.o], w.at);
@@ -188,7 +196,7 @@ export function start(v: Verdicts, ctx: JudgeContext, clock: ServerClock): Reduc
       // Only identical bytes taken as equivalent: a client that serialises its retry anew never learns its bulk (a warning).
       if (!identical) v.reading(REPLAY, 'equivalent-json', 'conflict', [original, o], describe(o));
       else if (!Number.isFinite(acceptedAt)) unknownWindow(o, v.at);
-      else if (waiting.length < STATE_LIMIT) waiting.push({ original, o, acceptedAt, at: v.at });
+      else if (waiting.length < STATE_LIMIT) waiting.push({ original, o, acceptedAt, floor: Math.max(acceptedAt, clock.latest), at: v.at });
       else waitingDropped += 1;
       return;
     }
@@ -235,7 +243,7 @@ export function start(v: Verdicts, ctx: JudgeContext, clock: ServerClock): Reduc
   /** A 5xx before any 202 under its key, judged as today's traffic allows: a retry after a failure or a concurrent call, noted. */
   const notAccepted = (f: Observed, why: string): void =>
     v.note(REPLAY, `a submission under a key not yet accepted was answered ${describe(f)} (a retry after a failure, or a concurrent call: 4.1 rule 6 is not shown; ${why})`, f.ex.index, f);
-  const unknownWindow = (o: Observed, at: number) => v.note(REPLAY, `an identical repeat was answered ${describe(o)}; whether seven days had passed is not observable in this traffic`, at, o);
+  const unknownWindow = (o: Observed, at: number, why = 'not observable in this traffic') => v.note(REPLAY, `an identical repeat was answered ${describe(o)}; whether seven days had passed is ${why}`, at, o);
   return {
     see,
     // No later server time within seven days of acceptance came: the refusal may be the window's end.

@@ -10,6 +10,8 @@ export class ServerClock implements Reducer {
   /** A replayed 202 carries the original's old accepted_at: only a bulk's first answer stamps "now". */
   private readonly bulks = new BoundedMap<unknown, true>(STATE_LIMIT * 5);
   private readonly listeners: Array<(time: number) => void> = [];
+  /** The latest time stamped so far (a clock seen going back is no measure of what came between). */
+  latest = Number.NEGATIVE_INFINITY;
 
   /** Calls `listener` with every server time stamped from now on. */
   onStamp(listener: (time: number) => void): void {
@@ -26,6 +28,8 @@ export class ServerClock implements Reducer {
     }
     const value = o.op.operationId === 'createSmsBulkMessage' && o.status === 202 ? body.accepted_at : o.op.operationId === 'getWalletBalance' && o.status === 200 ? body.as_of : undefined;
     const time = typeof value === 'string' ? Date.parse(value) : NaN;
-    if (Number.isFinite(time)) for (const listener of this.listeners) listener(time);
+    if (!Number.isFinite(time)) return;
+    for (const listener of this.listeners) listener(time);
+    if (time > this.latest) this.latest = time;
   }
 }
