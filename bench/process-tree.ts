@@ -1,7 +1,10 @@
 // Runs a command as a child process and measures its wall time and the memory of its whole process
 // tree (vitest's workers are child processes of the CLI). Linux /proc is sampled every 50 ms: the
 // peak of the summed RSS of every live process of the tree is the figure we report; the largest
-// single-process peak (VmHWM, what `/usr/bin/time -f %M` would show) is kept beside it.
+// single-process peak (VmHWM, what `/usr/bin/time -f %M` would show) is kept beside it, and the
+// peak of the summed PSS: a summed RSS counts twice the pages processes share (two Node processes
+// share about 37 MiB of the node binary), PSS shares them out, so it sums to the memory the tree
+// takes, as a container's limit counts it.
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -10,6 +13,8 @@ export interface TreeMeasurement {
   wallMs: number;
   /** Max over samples of the sum of VmRSS of the tree's live processes (bytes). */
   peakTreeRss: number;
+  /** Max over samples of the sum of PSS of the tree's live processes (bytes; the summed RSS where smaps_rollup is missing). */
+  peakTreePss: number;
   /** Largest VmHWM (peak RSS) of any single process of the tree (bytes). */
   peakProcessRss: number;
   /** Distinct processes seen in the tree. */
@@ -53,12 +58,20 @@ function descendantsOf(root: number, parents: Map<number, number>): number[] {
   return out;
 }
 
-/** VmRSS and VmHWM of one process, in bytes; undefined once it is gone. */
-function memoryOf(pid: number): { rss: number; hwm: number } | undefined {
+const kilobytes = (text: string, field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(text)?.[1] ?? 0) * 1024;
+
+/** VmRSS, VmHWM and PSS of one process, in bytes; undefined once it is gone. */
+function memoryOf(pid: number): { rss: number; hwm: number; pss: number } | undefined {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const kb = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)?.[1] ?? 0) * 1024;
-    return { rss: kb('VmRSS'), hwm: kb('VmHWM') };
+    const rss = kilobytes(status, 'VmRSS');
+    let pss = rss;
+    try {
+      pss = kilobytes(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'), 'Pss');
+    } catch {
+      // A kernel without smaps_rollup (before 4.14): RSS stands in.
+    }
+    return { rss, hwm: kilobytes(status, 'VmHWM'), pss };
   } catch {
     return undefined;
   }
@@ -86,17 +99,21 @@ export function measureTree(command: string, args: string[], options: { cwd?: st
     child.stdout.on('data', (chunk: Buffer) => stdout.push(chunk));
     child.stderr.on('data', (chunk: Buffer) => stderr.push(chunk));
     let peakTreeRss = 0;
+    let peakTreePss = 0;
     const peakByPid = new Map<number, number>();
     const sample = () => {
       if (child.pid === undefined) return;
       let sum = 0;
+      let pss = 0;
       for (const pid of descendantsOf(child.pid, parentsOfAll())) {
         const memory = memoryOf(pid);
         if (!memory) continue;
         sum += memory.rss;
+        pss += memory.pss;
         peakByPid.set(pid, Math.max(peakByPid.get(pid) ?? 0, memory.hwm));
       }
       peakTreeRss = Math.max(peakTreeRss, sum);
+      peakTreePss = Math.max(peakTreePss, pss);
     };
     const timer = setInterval(sample, SAMPLE_INTERVAL_MS);
     child.on('error', (error) => {
@@ -109,6 +126,7 @@ export function measureTree(command: string, args: string[], options: { cwd?: st
         exitCode,
         wallMs: performance.now() - started,
         peakTreeRss,
+        peakTreePss,
         peakProcessRss: Math.max(0, ...peakByPid.values()),
         processes: peakByPid.size,
         // 'close' comes after the child is reaped, so its CPU time is counted by now.

@@ -25,7 +25,12 @@ export interface TrafficCheckFigures {
   wallMs: number;
   /** CPU seconds of the process (user + system), in ms: what one core spent, whatever else the shared machine ran. */
   cpuMs: number;
+  /** Peak of the summed RSS of the bin and its judging child (their shared pages of the node binary counted twice). */
   peakRss: number;
+  /** Peak of the summed PSS of the same: the memory they take, shared pages counted once (the figure held to the goal). */
+  peakPss: number;
+  /** Peak RSS of the judging process alone (its VmHWM). */
+  judgeRss: number;
   exchangesPerS: number;
   /** Exchanges per CPU second (the rate on one core with the machine to itself, near enough). */
   exchangesPerCpuS: number;
@@ -116,7 +121,7 @@ export async function measureTrafficCheck(logFile: string, megabytes = 100, repe
       const tree = await measureTree(BIN, ['check', file, '--report-dir', reports, ...(partition ? ['--partition', partition] : [])], { cwd: work, env });
       if (tree.exitCode !== 0 && tree.exitCode !== 1) throw new Error(`check exited ${tree.exitCode}: ${tree.stderr.trim().split('\n')[0] ?? ''}`);
       const judged = partition ? (JSON.parse(readFileSync(join(reports, 'traffic-partition.json'), 'utf8')) as { digest: { facts: { judged: number } } }).digest.facts.judged : undefined;
-      figures.push({ bytes, fileBytes, gzip, exchanges, wallMs: tree.wallMs, cpuMs: tree.cpuMs, peakRss: tree.peakTreeRss, exchangesPerS: exchanges / (tree.wallMs / 1000), exchangesPerCpuS: exchanges / (Math.max(tree.cpuMs, 1) / 1000), exitCode: tree.exitCode, ...(partition ? { partition, judged } : {}) });
+      figures.push({ bytes, fileBytes, gzip, exchanges, wallMs: tree.wallMs, cpuMs: tree.cpuMs, peakRss: tree.peakTreeRss, peakPss: tree.peakTreePss, judgeRss: tree.peakProcessRss, exchangesPerS: exchanges / (tree.wallMs / 1000), exchangesPerCpuS: exchanges / (Math.max(tree.cpuMs, 1) / 1000), exitCode: tree.exitCode, ...(partition ? { partition, judged } : {}) });
     }
     return figures;
   } finally {

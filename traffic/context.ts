@@ -165,6 +165,35 @@ export function kept(o: Observed, answer = false): Observed {
   return { ...o, json: answer ? o.json : undefined, requestJson: undefined };
 }
 
+/** An exchange held for a verdict's evidence only: `o` is let go past its hold's length, `source` stays. */
+export interface Held {
+  o: Observed | undefined;
+  source: string;
+}
+
+/**
+ * Evidence held in one queue of a fixed length, for state kept per key for long (thousands of keys,
+ * each naming exchanges only its evidence shows): its memory is the hold's, not the keys'. Which
+ * exchanges stay depends only on the order they were held in.
+ */
+export class EvidenceHold {
+  /** A ring: the slot written next holds the oldest. */
+  private readonly ring: Array<Held | undefined>;
+  private next = 0;
+  constructor(limit: number) {
+    this.ring = new Array<Held | undefined>(limit).fill(undefined);
+  }
+
+  hold(o: Observed): Held {
+    const held: Held = { o: kept(o), source: o.ex.source };
+    const oldest = this.ring[this.next];
+    if (oldest) oldest.o = undefined;
+    this.ring[this.next] = held;
+    this.next = (this.next + 1) % this.ring.length;
+    return held;
+  }
+}
+
 /** A JSON object's members, or undefined. */
 export function objectOf(value: unknown): Record<string, unknown> | undefined {
   return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;

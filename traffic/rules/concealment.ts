@@ -4,7 +4,7 @@
 // stays hidden, refused like an id that exists nowhere. Which business owns an object comes from
 // the env file's fixtures and from the answers that showed it (ownership.ts: the checker's other
 // tenant included), so a run's own log shows it without an env file too.
-import { codeOf, describe, kept, objectOf, type JudgeContext, type Observed } from '../context.ts';
+import { codeOf, describe, EvidenceHold, kept, objectOf, type Held, type JudgeContext, type Observed } from '../context.ts';
 import type { RequirementId } from '../../spec/requirement-ids.ts';
 import { STATE_LIMIT, type CheckDef, type Reducer, type Verdicts } from '../verdicts.ts';
 import { namedObject, OWNERS_LIMIT, type ObjectKind, type Ownership } from './ownership.ts';
@@ -63,8 +63,17 @@ interface Shape {
   answer: string;
   /** The body's member names, sorted. */
   members: string;
-  /** Held without their parsed bodies (what finish compares is above): up to 2,048 keys of 64 ids. */
-  ids: Array<{ id: string; o: Observed }>;
+  /** Their exchanges in one hold for all keys (only evidence reads them: what finish compares is above). */
+  ids: Array<{ id: string; held: Held }>;
+}
+
+/** Refusals of one operation under one business. */
+interface Refusals {
+  operationId: string;
+  business: string;
+  /** The first, held whole: a verdict's evidence when those it names were let go. */
+  first: Observed;
+  shapes: Map<string, Shape>;
 }
 const IDS_PER_SHAPE = 4;
 const SHAPES_PER_KEY = 8;
@@ -73,13 +82,14 @@ export function start(v: Verdicts, ctx: JudgeContext, _clock: ServerClock, owner
   const { otherBusinessId, foreignMessageId, foreignBulkId, foreignWebhookEndpointId } = ctx.fixtures;
   const byOperation = new Map<string, Observed>();
   /** Operation and business -> the distinct refusals of the ids it named (whether each id is foreign is told at the end, with all the owners the traffic showed). */
-  const refusals = new Map<string, Map<string, Shape>>();
+  const refusals = new Map<string, Refusals>();
+  const heldRefusals = new EvidenceHold(STATE_LIMIT);
   let refusalsDropped = 0;
   const foreignTo = (id: string, business: string) => owners.foreignTo(id, business);
   // Served under one business what the traffic showed another's (the other tenant's answer is never the one judged).
   owners.onServed((owner, o, id, named) => {
     if (otherBusinessId !== undefined && o.op!.params.businessId === otherBusinessId) return; // the grant rule's
-    const shown = owner.shown?.answer;
+    const shown = owner.shown?.o;
     const evidence = !shown ? [o] : fromOtherTenant(o) ? [o, shown] : [shown, o];
     const where = owner.shown ? `shown under ${owner.business}${shown ? '' : ` by ${owner.shown.source}, an answer no longer held`}` : 'the env file says so';
     const what = owner.kind === 'row' ? 'recipient row' : owner.kind;
@@ -111,13 +121,13 @@ export function start(v: Verdicts, ctx: JudgeContext, _clock: ServerClock, owner
     // A refusal for the request's own fault (400 validation first) says nothing of the object.
     if (o.status === 400 || requestDefects(o, ctx).length > 0 || !o.responseKnown) return;
     const key = `${o.op.operationId} ${pathBusiness}`;
-    let shapes = refusals.get(key);
+    let shapes = refusals.get(key)?.shapes;
     if (!shapes) {
       if (refusals.size >= STATE_LIMIT) {
         refusalsDropped += 1;
         return;
       }
-      refusals.set(key, (shapes = new Map()));
+      refusals.set(key, { operationId: o.op.operationId, business: pathBusiness, first: kept(o), shapes: (shapes = new Map()) });
     }
     const members = membersOf(o);
     const shape = refusalShape(o, members);
@@ -126,14 +136,14 @@ export function start(v: Verdicts, ctx: JudgeContext, _clock: ServerClock, owner
       if (shapes.size >= SHAPES_PER_KEY) return;
       shapes.set(shape, (seen = { at: v.at, shape, answer: answer(o), members, ids: [] }));
     }
-    if (seen.ids.length < IDS_PER_SHAPE && !seen.ids.some((x) => x.id === named.id)) seen.ids.push({ id: named.id, o: kept(o) });
+    if (seen.ids.length < IDS_PER_SHAPE && !seen.ids.some((x) => x.id === named.id)) seen.ids.push({ id: named.id, held: heldRefusals.hold(o) });
   };
   const finish = () => {
     // Within one operation and business, another business's object is refused like an id that exists nowhere.
-    for (const shapes of refusals.values()) {
+    for (const { operationId, business, first, shapes } of refusals.values()) {
       const classified = [...shapes.values()].map((s) => ({
         s,
-        foreign: s.ids.find((x) => foreignTo(x.id, x.o.op!.params.businessId!) !== undefined),
+        foreign: s.ids.find((x) => foreignTo(x.id, business) !== undefined),
         unknown: s.ids.find((x) => owners.ownerOf(x.id) === undefined),
       }));
       const missingIn = classified.find((c) => c.unknown);
@@ -143,9 +153,13 @@ export function start(v: Verdicts, ctx: JudgeContext, _clock: ServerClock, owner
       for (const c of classified) {
         if (!c.foreign) continue;
         const f = c.s;
-        const rule: RequirementId = c.foreign.o.op!.operationId === 'getSmsMessage' ? 'CONC-SAME-AS-MISSING' : 'CONC-FOREIGN-LIKE-UNKNOWN';
+        const rule: RequirementId = operationId === 'getSmsMessage' ? 'CONC-SAME-AS-MISSING' : 'CONC-FOREIGN-LIKE-UNKNOWN';
         const differs = f.answer !== m.answer ? f.answer : f.members !== m.members ? `members ${f.members} where an unknown id gets ${m.members}` : `${f.shape}, where an unknown id gets ${m.shape}`;
-        v.judge(FOREIGN, rule, `the answer an id that exists nowhere gets from ${missing.o.op!.operationId} (${m.answer}, the same members, title and detail)`, f === m ? undefined : differs, [missing.o, c.foreign.o]);
+        const both = [missing.held, c.foreign.held];
+        const letGo = both.filter((h) => !h.o).map((h) => h.source);
+        const said = letGo.length > 0 ? `${differs} (${letGo.join(', ')}: no longer held)` : differs;
+        const evidence = both.flatMap((h) => (h.o ? [h.o] : []));
+        v.judge(FOREIGN, rule, `the answer an id that exists nowhere gets from ${operationId} (${m.answer}, the same members, title and detail)`, f === m ? undefined : said, evidence.length > 0 ? evidence : [first]);
       }
     }
     const distinct = new Map([...byOperation.values()].map((o) => [answer(o), o]));

@@ -5,24 +5,18 @@
 // another is the concealment rules' to judge. Like the server clock it reads every exchange, so a
 // traffic judged in partitions learns the same owners.
 import type { Fixtures } from '../../core/model.ts';
-import { kept, objectOf, type Observed } from '../context.ts';
+import { EvidenceHold, objectOf, type Held, type Observed } from '../context.ts';
 import { BoundedMap, STATE_LIMIT, type Reducer } from '../verdicts.ts';
 
 /** What an id was seen as: a bulk SMS, an individual SMS, a recipient row, a webhook endpoint. */
 export type ObjectKind = 'bulk' | 'message' | 'row' | 'endpoint';
 
-/** The answer that showed an owner, shared by every id it showed; let go (`answer` undefined) past the bound of answers held. */
-export interface ShowingAnswer {
-  answer: Observed | undefined;
-  source: string;
-}
-
 export interface Owner {
   /** The owning business, or undefined for an env fixture known only as another business's. */
   business: string | undefined;
   kind: ObjectKind;
-  /** The answer that showed it (undefined for a fixture). */
-  shown?: ShowingAnswer;
+  /** The answer that showed it (undefined for a fixture), shared by every id it showed. */
+  shown?: Held;
 }
 
 /**
@@ -33,7 +27,8 @@ export const OWNERS_LIMIT = STATE_LIMIT * 16;
 /**
  * Showing answers held whole, for evidence: an answer with its exchange is some kilobytes, so the
  * owners' bound would hold a hundred megabytes of them. An owner whose answer was let go is still
- * judged, its evidence naming the answer's place.
+ * judged, its evidence naming the answer's place (the same in every partition: ownership reads
+ * every exchange).
  */
 export const ANSWERS_HELD = STATE_LIMIT;
 
@@ -52,7 +47,7 @@ export type ServedListener = (owner: Owner, o: Observed, id: string, named: Obje
 
 export class Ownership implements Reducer {
   private readonly owners = new BoundedMap<string, Owner>(OWNERS_LIMIT);
-  private readonly answers: ShowingAnswer[] = [];
+  private readonly answers = new EvidenceHold(ANSWERS_HELD);
   private readonly listeners: ServedListener[] = [];
 
   constructor(private readonly fixtures: Fixtures) {
@@ -87,19 +82,12 @@ export class Ownership implements Reducer {
     return this.owners.dropped;
   }
 
-  private hold(o: Observed): ShowingAnswer {
-    const shown: ShowingAnswer = { answer: kept(o), source: o.ex.source };
-    // Ownership reads every exchange in every partition, so which answers are held is the same in each.
-    if (this.answers.push(shown) > ANSWERS_HELD) this.answers.shift()!.answer = undefined;
-    return shown;
-  }
-
   see(o: Observed): void {
     if (!o.op || o.pacing || o.status < 200 || o.status >= 300) return;
     const business = o.op.params.businessId;
     if (business === undefined) return;
     // The exchange held as evidence once, however many ids it shows (a listing's rows).
-    let shown: ShowingAnswer | undefined;
+    let shown: Held | undefined;
     let told = false;
     const learn = (id: string, kind: ObjectKind) => {
       // The first answer that shows an object names its owner; one under another business serves
@@ -111,7 +99,7 @@ export class Ownership implements Reducer {
         return;
       }
       if (this.owners.get(id)?.business !== undefined) return;
-      this.owners.set(id, { business, kind, shown: (shown ??= this.hold(o)) });
+      this.owners.set(id, { business, kind, shown: (shown ??= this.answers.hold(o)) });
     };
     const named = namedObject(o);
     if (named) learn(named.id, named.kind);

@@ -1,8 +1,12 @@
-// The judge's per-key state lets go of its oldest key at the bound, counted. BoundedMap keeps one
-// iterator over its keys rather than starting a new one per eviction (bench: 6 % of `check`), so it
-// is held here against a plain model of the rule under any mix of sets, re-sets and deletes.
+// The judge's bounds on a day of traffic. Per-key state lets go of its oldest key at the bound,
+// counted: BoundedMap keeps one iterator over its keys rather than starting a new one per eviction
+// (bench: 6 % of `check`), so it is held here against a plain model of the rule under any mix of
+// sets, re-sets and deletes. Evidence held for long keeps its newest exchanges, and where the
+// older ones were.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { EvidenceHold, observe } from '../../traffic/context.ts';
+import type { TrafficExchange } from '../../traffic/model.ts';
 import { BoundedMap } from '../../traffic/verdicts.ts';
 
 type Step = { set: number } | { remove: number };
@@ -53,5 +57,24 @@ describe('BoundedMap', () => {
     for (let i = 10; i < 14; i++) map.set(i, i);
     expect([...map.keys()]).toEqual([12, 13]);
     expect(map.dropped).toBe(5);
+  });
+});
+
+describe('EvidenceHold', () => {
+  const exchange = (n: number): TrafficExchange => ({
+    index: n,
+    source: `log line ${n}`,
+    request: { method: 'GET', url: `http://127.0.0.1:9/v1/businesses/b/sms/messages/m${n}`, headers: { 'x-request-id': `r${n}` } },
+    response: { status: 404, headers: { 'content-type': 'application/problem+json' }, body: '{"code":"resource_not_found"}' },
+  });
+
+  it('keeps its newest exchanges and, of the older ones, where they were', () => {
+    const hold = new EvidenceHold(2);
+    const held = [1, 2, 3].map((n) => hold.hold(observe(exchange(n))));
+    expect(held.map((h) => h.o?.ex.source)).toEqual([undefined, 'log line 2', 'log line 3']);
+    expect(held.map((h) => h.source)).toEqual(['log line 1', 'log line 2', 'log line 3']);
+    // Held as kept() holds: the recorded text, without parsed bodies.
+    expect(held[2]!.o!.ex.response.body).toBe('{"code":"resource_not_found"}');
+    expect(held[2]!.o!.json).toBeUndefined();
   });
 });
