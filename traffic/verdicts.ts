@@ -220,10 +220,11 @@ export class BoundedMap<K, V> extends Map<K, V> {
       let oldest = (this.oldestFirst ??= this.keys()).next();
       // Ended only if it had passed every entry (never past the bound): a new one starts at the oldest.
       if (oldest.done) oldest = (this.oldestFirst = this.keys()).next();
-      const dropped = this.get(oldest.value!)!;
+      // The oldest entry is cold in the cache: its value is read only for a listener.
+      const dropped = this.onDrop ? this.get(oldest.value!) : undefined;
       this.delete(oldest.value!);
       this.dropped += 1;
-      this.onDrop?.(oldest.value!, dropped);
+      this.onDrop?.(oldest.value!, dropped!);
     }
     return this;
   }
