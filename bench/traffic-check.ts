@@ -136,7 +136,8 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     process.exit(2);
   }
   const [f] = await measureTrafficCheck(source, Number(megabytes), 1, gzip === 'gzip');
-  console.log('| file (MB) | exchanges | wall (s) | exchanges/s | CPU (s) | exchanges per CPU s | peak RSS (MiB) | exit |');
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- |');
-  console.log(`| ${(f!.bytes / 1e6).toFixed(0)} | ${f!.exchanges} | ${(f!.wallMs / 1000).toFixed(1)} | ${f!.exchangesPerS.toFixed(0)} | ${(f!.cpuMs / 1000).toFixed(1)} | ${f!.exchangesPerCpuS.toFixed(0)} | ${(f!.peakRss / 2 ** 20).toFixed(0)} | ${f!.exitCode} |`);
+  const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
+  console.log("| file (MB) | exchanges | wall (s) | exchanges/s | CPU (s) | exchanges per CPU s | peak PSS (MiB) | peak RSS summed (MiB) | the judge's peak RSS (MiB) | exit |");
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  console.log(`| ${(f!.bytes / 1e6).toFixed(0)} | ${f!.exchanges} | ${(f!.wallMs / 1000).toFixed(1)} | ${f!.exchangesPerS.toFixed(0)} | ${(f!.cpuMs / 1000).toFixed(1)} | ${f!.exchangesPerCpuS.toFixed(0)} | ${mib(f!.peakPss)} | ${mib(f!.peakRss)} | ${mib(f!.judgeRss)} | ${f!.exitCode} |`);
 }

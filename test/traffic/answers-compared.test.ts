@@ -58,6 +58,18 @@ describe('owners learned from the traffic (no env file)', () => {
     // The id a detail names is left out of the comparison.
     expect(check([unknown, theirs, foreign(`No bulk SMS message ${BULK} exists`)], 'traffic/concealment/foreign-resources').status).toBe('pass');
   });
+  it('judges it the same once the refusal was let go from the evidence held (a day of traffic), naming its place', () => {
+    const foreign = ex('GET', list(MINE), 404, problem(404, 'resource_not_found', 'This bulk SMS message is not accessible to this business.'));
+    // 2,048 refusals of other businesses after it: the hold keeps only the latest whole.
+    const others = Array.from({ length: 2048 }, (_, n) => ex('GET', `${api(id(0x10000 + n))}/sms/bulk-messages/${id(0xdead)}`, 404, problem(404, 'resource_not_found', 'No bulk')));
+    const unknown = ex('GET', `${api(MINE)}/sms/bulk-messages/${id(0xdead)}/messages`, 404, problem(404, 'resource_not_found', `No bulk SMS message ${id(0xdead)} exists`));
+    const checks = judgeTraffic([theirs, foreign, ...others, unknown], { env: readTrafficEnv(undefined) }).result.topics.flatMap((t) => t.checks);
+    const found = checks.find((c) => c.id === 'traffic/concealment/foreign-resources')!;
+    expect(found).toMatchObject({ status: 'warn', failure: { requirement: 'CONC-FOREIGN-LIKE-UNKNOWN' } });
+    expect(found.failure!.actual).toContain(`${foreign.source}: no longer held`);
+    // The evidence still shows the refusal that was held.
+    expect(found.evidence.map((e) => e.request.url)).toEqual([unknown.request.url]);
+  });
 });
 
 describe('a generated request id', () => {
