@@ -78,3 +78,22 @@ describe('EvidenceHold', () => {
     expect(held[2]!.o!.json).toBeUndefined();
   });
 });
+
+describe('state a rule keeps for the whole traffic', () => {
+  it('is bounded and counted too where a server could make it grow without end (problem codes, deactivated endpoints)', async () => {
+    const { judgeTraffic } = await import('../../traffic/judge.ts');
+    const { readTrafficEnv } = await import('../../traffic/env.ts');
+    const api = 'http://127.0.0.1:9/v1/businesses/019a0000-0000-7000-8000-000000000001';
+    const endpoint = (n: number) => `019a0000-0000-7000-8000-${String(n).padStart(12, '0')}`;
+    const traffic: TrafficExchange[] = [];
+    for (let n = 0; n < 2050; n++) {
+      // A code minted per answer, and an endpoint deactivated per request.
+      const code = `minted_${n}`;
+      traffic.push({ index: traffic.length, source: `t ${traffic.length}`, request: { method: 'GET', url: `${api}/wallet/balance`, headers: { authorization: 'Bearer tok-aaaaaaaaaaaa' } }, response: { status: 409, headers: { 'content-type': 'application/problem+json', 'x-request-id': `r${n}` }, body: JSON.stringify({ type: `https://p.test/${code}`, title: code, status: 409, detail: 'x', code, instance: '/x', request_id: `r${n}` }) } });
+      traffic.push({ index: traffic.length, source: `t ${traffic.length}`, request: { method: 'DELETE', url: `${api}/webhook-endpoints/${endpoint(n)}`, headers: { authorization: 'Bearer tok-aaaaaaaaaaaa' } }, response: { status: 204, headers: { 'x-request-id': `d${n}` } } });
+    }
+    const notes = judgeTraffic(traffic, { env: readTrafficEnv(undefined) }).result.topics.flatMap((t) => t.checks).flatMap((c) => c.notes);
+    expect(notes).toContain('2 problem codes and their first titles let go at the bound of 2048 kept at once: exchanges about them later were judged without them');
+    expect(notes).toContain('2 deactivated webhook endpoints let go at the bound of 2048 kept at once: exchanges about them later were judged without them');
+  });
+});

@@ -2,7 +2,7 @@
 // 4.6): a retrieved message is the one asked for, of the business of the path, and a template-based
 // one shows rendered text; a deactivation repeated is never a server error.
 import { describe, objectOf, type Observed } from '../context.ts';
-import type { CheckDef, Reducer, Verdicts } from '../verdicts.ts';
+import { BoundedMap, STATE_LIMIT, type CheckDef, type Reducer, type Verdicts } from '../verdicts.ts';
 
 const MESSAGE = 'traffic/messages/retrieved';
 const REPEAT = 'traffic/webhooks/repeat-deactivation';
@@ -13,7 +13,8 @@ export const checks: CheckDef[] = [
 ];
 
 export function start(v: Verdicts): Reducer {
-  const deactivated = new Set<string>();
+  /** Endpoints deactivated lately (a day of traffic deactivates without end). */
+  const deactivated = new BoundedMap<string, true>(STATE_LIMIT);
   const see = (o: Observed): void => {
     if (!o.op || o.pacing) return;
     const { businessId, messageId, endpointId } = o.op.params;
@@ -31,8 +32,8 @@ export function start(v: Verdicts): Reducer {
       if (deactivated.has(key)) {
         v.judge(REPEAT, 'PROB-NO-5XX-FOR-CLIENT-FAULT', 'a 204 again or a 4xx for a repeated deactivation', o.status >= 500 ? describe(o) : undefined, [o]);
       }
-      if (o.status === 204) deactivated.add(key);
+      if (o.status === 204) deactivated.set(key, true);
     }
   };
-  return { see };
+  return { see, forgotten: () => [{ check: REPEAT, what: 'deactivated webhook endpoints', limit: STATE_LIMIT, count: deactivated.dropped }] };
 }

@@ -5,7 +5,7 @@ import { PROBLEM_CODE_STATUS, isKnownProblemCode } from '../../spec/problem-code
 import { mediaTypeOf, validate } from '../../spec/validators.ts';
 import { redactText } from '../../harness/redact.ts';
 import { objectOf, type JudgeContext, type Observed } from '../context.ts';
-import type { CheckDef, Reducer, Verdicts } from '../verdicts.ts';
+import { BoundedMap, STATE_LIMIT, type CheckDef, type Reducer, type Verdicts } from '../verdicts.ts';
 
 const SHAPE = 'traffic/problem-details/shape';
 const TYPE = 'traffic/problem-details/type-form';
@@ -39,8 +39,9 @@ function judgeRetryAfter(o: Observed, v: Verdicts): void {
 
 /** Problem codes and type bases are few (section 7): their first title and base are kept for the whole traffic. */
 export function start(v: Verdicts, ctx: JudgeContext): Reducer {
-  const titles = new Map<string, { title: string; o: Observed }>();
-  const bases = new Map<string, Observed>();
+  // Bounded all the same: a server may mint a type or a code per answer.
+  const titles = new BoundedMap<string, { title: string; o: Observed }>(STATE_LIMIT);
+  const bases = new BoundedMap<string, Observed>(STATE_LIMIT);
   const see = (o: Observed): void => {
     if ((o.op || o.unknownApiPath) && o.responseKnown) judgeRetryAfter(o, v);
     if (!(o.op || o.unknownApiPath) || o.pacing || o.status < 400 || !o.responseKnown) return;
@@ -98,5 +99,11 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
       v.judge(DETAIL, 'PROB-DETAIL-NO-SECRETS', 'a detail without credentials or stack traces', leaks ? 'a detail holding a credential seen in the traffic' : stack ? 'a detail holding a stack trace' : undefined, [o]);
     }
   };
-  return { see };
+  return {
+    see,
+    forgotten: () => [
+      { check: TYPE, what: 'problem type bases', limit: STATE_LIMIT, count: bases.dropped },
+      { check: TITLE, what: 'problem codes and their first titles', limit: STATE_LIMIT, count: titles.dropped },
+    ],
+  };
 }
