@@ -2,7 +2,7 @@
 // counted: BoundedMap keeps one iterator over its keys rather than starting a new one per eviction
 // (bench: 6 % of `check`), so it is held here against a plain model of the rule under any mix of
 // sets, re-sets and deletes. Evidence held for long keeps its newest exchanges, and where the
-// older ones were.
+// older ones were. State kept for the whole traffic is bounded and counted too.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EvidenceHold, observe } from '../../traffic/context.ts';
