@@ -24,7 +24,7 @@ export function pinnedNode(pin: NodePin): PinnedNode {
 }
 
 /**
- * `env` with `node` on PATH being this binary: the bin's shebang (`env -S node ...`), npm and npx
+ * `env` with `node` on PATH being this binary: the bin's first lines (`exec node ...`), npm and npx
  * then all run on it, as on a machine where it is the installed Node.
  */
 export function withNodeFirst(node: string, env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
