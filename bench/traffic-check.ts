@@ -25,9 +25,9 @@ export interface TrafficCheckFigures {
   wallMs: number;
   /** CPU seconds of the process (user + system), in ms: what one core spent, whatever else the shared machine ran. */
   cpuMs: number;
-  /** Peak of the summed RSS of the bin and its judging child (their shared pages of the node binary counted twice). */
+  /** Peak of the summed RSS of the process tree (one process when the bin starts `check`; a waiting parent's shared pages would count twice). */
   peakRss: number;
-  /** Peak of the summed PSS of the same: the memory they take, shared pages counted once (the figure held to the goal). */
+  /** Peak of the summed PSS of the same: the memory the tree takes, shared pages counted once (the figure held to the goal). */
   peakPss: number;
   /** Peak RSS of the judging process alone (its VmHWM). */
   judgeRss: number;
