@@ -48,10 +48,10 @@ export async function checkCommand(files: string[], options: CheckOptions, io: T
   if (options.mergeReports) return mergeCommand([...options.mergeReports, ...files], options, io);
   if (files.length === 0) throw new HarnessError('CONF_INVALID_VALUE', 'check needs at least one file: a HAR 1.2 file or a run\'s exchanges.jsonl (conformance check --help)');
   const partition = options.partition === undefined ? undefined : parsePartition(options.partition);
-  // The bin starts Node with a 1 MiB young generation and size-first code (a run's peak RSS); a
-  // judge streaming millions of short-lived exchanges spends most of its time collecting with them.
-  // V8 sizes the young generation only at start, so the bin starts `check` in a Node of its own with
-  // an 8 MiB one (bin/conformance.mjs); size-first code can still be turned off here.
+  // A run wants a 1 MiB young generation and size-first code (its peak RSS); a judge streaming
+  // millions of short-lived exchanges would spend most of its time collecting with them. V8 sizes
+  // the young generation only at start, so the bin starts `check`'s Node with an 8 MiB one
+  // (bin/conformance.mjs); size-first code, if set, can still be turned off here.
   setFlagsFromString('--no-optimize-for-size');
   // What the judge lets go (state replaced at its bounds, each exchange once judged) dies old; by
   // default V8 let the old generation grow to about four times what was live before collecting
