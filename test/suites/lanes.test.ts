@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { CheckMeta, Topic } from '../../core/model.ts';
 import { appendExchange, inExchangeScope, readAllExchanges, reserveExchangeSlot, resetExchangeLog, type ExchangeScope } from '../../harness/exchange-log.ts';
-import { declareRunnable, laneOutcome, openLanes, sealLanes } from '../../suites/support/lanes.ts';
+import { declareRunnable, laneOutcome, openLanes, sealLanes, type Runnable } from '../../suites/support/lanes.ts';
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let dir: string | undefined;
@@ -29,6 +29,22 @@ interface Spec {
 function metaOf(spec: Spec, run: string): { checkId: string; meta: CheckMeta } {
   const checkId = `${spec.topic}/${run}-${spec.id}`;
   return { checkId, meta: { topic: spec.topic as Topic, checkId, requirements: [], notes: [], advisories: [], evidence: [], maxRequests: spec.delays.length } };
+}
+
+/**
+ * Declares each spec as a suite would (its `readsRun`, `alone` and `early` from the spec, the rest
+ * from `behaviour`), seals the lanes and waits for every outcome, in declared order.
+ */
+async function runSpecs<S extends Spec>(specs: S[], run: string, behaviour: (spec: S) => Pick<Runnable, 'execute' | 'sweep'> | Promise<Pick<Runnable, 'execute' | 'sweep'>>) {
+  const metas: CheckMeta[] = [];
+  for (const spec of specs) {
+    const { checkId, meta } = metaOf(spec, run);
+    metas.push(meta);
+    const { execute, sweep } = await behaviour(spec);
+    declareRunnable(checkId, { readsRun: spec.readsRun === true, ...(spec.alone ? { alone: 'test' } : {}), ...(spec.early ? { early: true } : {}), ...(sweep ? { sweep } : {}), execute }, meta);
+  }
+  sealLanes();
+  return { metas, outcomes: await Promise.all(metas.map((m) => laneOutcome(m.checkId)!)) };
 }
 
 describe('lanes', () => {
@@ -55,15 +71,10 @@ describe('lanes', () => {
     const events: string[] = [];
     const seenByReaders: number[] = [];
     openLanes({ lanes: 3, checkTimeoutMs: 10_000, logPath: log });
-    const metas: CheckMeta[] = [];
-    for (const spec of specs) {
-      const { checkId, meta } = metaOf(spec, run);
-      metas.push(meta);
+    const { metas, outcomes } = await runSpecs(specs, run, async (spec) => {
       // Declared as a suite declares them, a moment apart: the lanes start before the last is declared.
       if (spec.id === 'w1') await sleep(15);
-      declareRunnable(checkId, {
-        readsRun: spec.readsRun === true,
-        ...(spec.alone ? { alone: 'test' } : {}),
+      return {
         execute: (_live, scope) =>
           inExchangeScope(scope, async () => {
             running++;
@@ -80,10 +91,8 @@ describe('lanes', () => {
             events.push(`end ${spec.id}`);
             return spec.id === 'i2' ? { skip: 'skipped on purpose' } : {};
           }),
-      }, meta);
-    }
-    sealLanes();
-    const outcomes = await Promise.all(metas.map((m) => laneOutcome(m.checkId)!));
+      };
+    });
     expect(outcomes.map((o) => o.skip ?? 'ran')).toEqual(specs.map((s) => (s.id === 'i2' ? 'skipped on purpose' : 'ran')));
     expect(most).toBe(3);
     // The alone check ran by itself, after every other check that reads no log, before the readers.
@@ -120,29 +129,20 @@ describe('lanes', () => {
     const events: string[] = [];
     const seen = new Map<string, number>();
     openLanes({ lanes: 2, checkTimeoutMs: 10_000, logPath: log });
-    const metas: CheckMeta[] = [];
-    for (const spec of specs) {
-      const { checkId, meta } = metaOf(spec, run);
-      metas.push(meta);
-      declareRunnable(checkId, {
-        readsRun: spec.readsRun === true,
-        ...(spec.early ? { early: true } : {}),
-        execute: (_live, scope) =>
-          inExchangeScope(scope, async () => {
-            events.push(`start ${spec.id}`);
-            if (spec.readsRun && !spec.early) seen.set(spec.id, readAllExchanges(log).length);
-            for (const [i, delay] of spec.delays.entries()) {
-              await sleep(delay);
-              scope.sent++;
-              appendExchange(log, { request: { method: 'GET', url: `http://x/${spec.id}/${i}`, headers: {} }, durationMs: delay, curl: '' });
-            }
-            events.push(`end ${spec.id}`);
-            return {};
-          }),
-      }, meta);
-    }
-    sealLanes();
-    await Promise.all(metas.map((m) => laneOutcome(m.checkId)!));
+    await runSpecs(specs, run, (spec) => ({
+      execute: (_live, scope) =>
+        inExchangeScope(scope, async () => {
+          events.push(`start ${spec.id}`);
+          if (spec.readsRun && !spec.early) seen.set(spec.id, readAllExchanges(log).length);
+          for (const [i, delay] of spec.delays.entries()) {
+            await sleep(delay);
+            scope.sent++;
+            appendExchange(log, { request: { method: 'GET', url: `http://x/${spec.id}/${i}`, headers: {} }, durationMs: delay, curl: '' });
+          }
+          events.push(`end ${spec.id}`);
+          return {};
+        }),
+    }));
     // It ran beside the other lanes, before any reader began.
     expect(events.indexOf('end p2')).toBeLessThan(events.indexOf('end i1'));
     expect(events.indexOf('end p2')).toBeLessThan(events.indexOf('start p1'));
@@ -185,39 +185,29 @@ describe('lanes', () => {
       return sleep(delay).then(() => appendExchange(log, { request: { method: 'GET', url: `http://x/${url}`, headers: {} }, durationMs: delay, curl: '' }, slot));
     };
     openLanes({ lanes: 3, checkTimeoutMs: 10_000, logPath: log, topicOrder: ['idempotency', 'recipient-limits', 'request-id', 'problem-details', 'schemas'] });
-    const metas: CheckMeta[] = [];
-    for (const spec of specs) {
-      const { checkId, meta } = metaOf(spec, run);
-      metas.push(meta);
-      declareRunnable(checkId, {
-        readsRun: spec.readsRun === true,
-        ...(spec.alone ? { alone: 'test' } : {}),
-        ...(spec.early ? { early: true } : {}),
-        ...(spec.sweep
-          ? {
-              // The topic's sweep: its requests sent side by side, answered in any order.
-              sweep: (_live: CheckMeta, scope: ExchangeScope) =>
-                inExchangeScope(scope, async () => {
-                  events.push(`sweep start ${spec.id}`);
-                  sweepsSent.set(spec.topic, (sweepsSent.get(spec.topic) ?? 0) + 1);
-                  await Promise.all(sweepDelays[spec.topic]!.map((delay, i) => send(scope, `${spec.topic}-sweep/${i}`, delay)));
-                  events.push(`sweep end ${spec.id}`);
-                }),
-            }
-          : {}),
-        execute: (_live, scope) =>
-          inExchangeScope(scope, async () => {
-            events.push(`start ${spec.id}`);
-            sentBefore.set(spec.id, scope.sent);
-            if (spec.readsRun && !spec.early) seen.set(spec.id, readAllExchanges(log).map((x) => x.request.url.slice('http://x/'.length)));
-            for (const [i, delay] of spec.delays.entries()) await send(scope, `${spec.id}/${i}`, delay);
-            events.push(`end ${spec.id}`);
-            return {};
-          }),
-      }, meta);
-    }
-    sealLanes();
-    const outcomes = await Promise.all(metas.map((m) => laneOutcome(m.checkId)!));
+    const { outcomes } = await runSpecs(specs, run, (spec) => ({
+      ...(spec.sweep
+        ? {
+            // The topic's sweep: its requests sent side by side, answered in any order.
+            sweep: (_live: CheckMeta, scope: ExchangeScope) =>
+              inExchangeScope(scope, async () => {
+                events.push(`sweep start ${spec.id}`);
+                sweepsSent.set(spec.topic, (sweepsSent.get(spec.topic) ?? 0) + 1);
+                await Promise.all(sweepDelays[spec.topic]!.map((delay, i) => send(scope, `${spec.topic}-sweep/${i}`, delay)));
+                events.push(`sweep end ${spec.id}`);
+              }),
+          }
+        : {}),
+      execute: (_live, scope) =>
+        inExchangeScope(scope, async () => {
+          events.push(`start ${spec.id}`);
+          sentBefore.set(spec.id, scope.sent);
+          if (spec.readsRun && !spec.early) seen.set(spec.id, readAllExchanges(log).map((x) => x.request.url.slice('http://x/'.length)));
+          for (const [i, delay] of spec.delays.entries()) await send(scope, `${spec.id}/${i}`, delay);
+          events.push(`end ${spec.id}`);
+          return {};
+        }),
+    }));
     expect(outcomes).toEqual(specs.map(() => ({})));
     return { log: readAllExchanges(log).map((x) => x.request.url.slice('http://x/'.length)), events, seen, sentBefore, sweepsSent };
   }
