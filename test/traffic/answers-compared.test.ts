@@ -58,6 +58,16 @@ describe('owners learned from the traffic (no env file)', () => {
     // The id a detail names is left out of the comparison.
     expect(check([unknown, theirs, foreign(`No bulk SMS message ${BULK} exists`)], 'traffic/concealment/foreign-resources').status).toBe('pass');
   });
+  it('fails another business\'s bulk served the same once the answer that showed its owner was let go from the evidence held, naming its place', () => {
+    // 2,048 answers showing other owners after it: the owners' hold keeps only the latest whole.
+    const shownLater = Array.from({ length: 2048 }, (_, n) => ex('GET', `${api(id(0x20000 + n))}/sms/bulk-messages/${id(0x30000 + n)}`, 200, { id: id(0x30000 + n) }));
+    const served = ex('GET', list(MINE, '?status=queued'), 200, listing([]));
+    const checks = judgeTraffic([theirs, ...shownLater, served], { env: readTrafficEnv(undefined) }).result.topics.flatMap((t) => t.checks);
+    const found = checks.find((c) => c.id === 'traffic/concealment/foreign-resources')!;
+    expect(found).toMatchObject({ status: 'fail', failure: { requirement: 'CONC-CROSS-BUSINESS-BULK' } });
+    expect(found.failure!.expected).toContain(`by ${theirs.source}, an answer no longer held`);
+    expect(found.evidence.map((e) => e.request.url)).toEqual([served.request.url]);
+  });
   it('judges it the same once the refusal was let go from the evidence held (a day of traffic), naming its place', () => {
     const foreign = ex('GET', list(MINE), 404, problem(404, 'resource_not_found', 'This bulk SMS message is not accessible to this business.'));
     // 2,048 refusals of other businesses after it: the hold keeps only the latest whole.
