@@ -12,7 +12,7 @@ import { createGzip } from 'node:zlib';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { measureTree } from './process-tree.ts';
+import { measureTree, type TreeMeasurement } from './process-tree.ts';
 import { BIN, DIST_BUILT, cleanEnv } from './whole-run.ts';
 
 export interface TrafficCheckFigures {
@@ -39,7 +39,14 @@ export interface TrafficCheckFigures {
   partition?: string;
   /** Exchanges the partition judged itself (its businesses'); the rates above count every exchange it read. */
   judged?: number;
+  /** Not `check` but its floor (reading-floor.mjs): the same file read, parsed and observed, no rule judging. */
+  readingOnly?: boolean;
 }
+
+/** Reads, parses and observes a file as `check` does, judging nothing (bench/reading-floor.mjs). */
+const READING_FLOOR = fileURLToPath(new URL('reading-floor.mjs', import.meta.url));
+/** The young generation the bin gives `check` (bin/conformance.mjs), so the floor collects as `check` does. */
+const CHECK_YOUNG_GENERATION = '--max-semi-space-size=8';
 
 const UUID_V7 = /([0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-)([0-9a-f]{12})/g;
 /** Signed cursors (`eyJ….…`, two parts; a JWT's three are left alone, its token lives on): the judge matches them by value only. */
@@ -104,9 +111,11 @@ export async function repeatedLog(log: string, bytes: number, file: string, gzip
 /**
  * `conformance check` on the log repeated to `megabytes`, timed `repeats` times on the one file,
  * then, given `partitions` n, each `check --partition i/n` of it one after the other (each on one
- * core, as n job runners would run them); exit 1 (findings) is a finished judgement too.
+ * core, as n job runners would run them); exit 1 (findings) is a finished judgement too. Given
+ * `floor`, last the file read, parsed and observed with no rule judging (reading-floor.mjs): what of
+ * `check`'s time is reading, and what is judging.
  */
-export async function measureTrafficCheck(logFile: string, megabytes = 100, repeats = 1, gzip = false, partitions = 0): Promise<TrafficCheckFigures[]> {
+export async function measureTrafficCheck(logFile: string, megabytes = 100, repeats = 1, gzip = false, partitions = 0, floor = false): Promise<TrafficCheckFigures[]> {
   const work = mkdtempSync(join(tmpdir(), 'conformance-traffic-bench-'));
   try {
     const file = join(work, gzip ? 'traffic.jsonl.gz' : 'traffic.jsonl');
@@ -114,6 +123,7 @@ export async function measureTrafficCheck(logFile: string, megabytes = 100, repe
     const fileBytes = statSync(file).size;
     // The compiled code, as the installed package runs it (npm run bench builds it first).
     const env = { ...cleanEnv(), CONFORMANCE_CODE: DIST_BUILT() ? 'dist' : 'source' };
+    const figuresOf = (tree: TreeMeasurement) => ({ bytes, fileBytes, gzip, exchanges, wallMs: tree.wallMs, cpuMs: tree.cpuMs, peakRss: tree.peakTreeRss, peakPss: tree.peakTreePss, judgeRss: tree.peakProcessRss, exchangesPerS: exchanges / (tree.wallMs / 1000), exchangesPerCpuS: exchanges / (Math.max(tree.cpuMs, 1) / 1000), exitCode: tree.exitCode });
     const figures: TrafficCheckFigures[] = [];
     const runs = [...Array.from({ length: repeats }, () => undefined), ...Array.from({ length: partitions }, (_, i) => `${i + 1}/${partitions}`)];
     for (const partition of runs) {
@@ -121,7 +131,12 @@ export async function measureTrafficCheck(logFile: string, megabytes = 100, repe
       const tree = await measureTree(BIN, ['check', file, '--report-dir', reports, ...(partition ? ['--partition', partition] : [])], { cwd: work, env });
       if (tree.exitCode !== 0 && tree.exitCode !== 1) throw new Error(`check exited ${tree.exitCode}: ${tree.stderr.trim().split('\n')[0] ?? ''}`);
       const judged = partition ? (JSON.parse(readFileSync(join(reports, 'traffic-partition.json'), 'utf8')) as { digest: { facts: { judged: number } } }).digest.facts.judged : undefined;
-      figures.push({ bytes, fileBytes, gzip, exchanges, wallMs: tree.wallMs, cpuMs: tree.cpuMs, peakRss: tree.peakTreeRss, peakPss: tree.peakTreePss, judgeRss: tree.peakProcessRss, exchangesPerS: exchanges / (tree.wallMs / 1000), exchangesPerCpuS: exchanges / (Math.max(tree.cpuMs, 1) / 1000), exitCode: tree.exitCode, ...(partition ? { partition, judged } : {}) });
+      figures.push({ ...figuresOf(tree), ...(partition ? { partition, judged } : {}) });
+    }
+    if (floor) {
+      const tree = await measureTree(process.execPath, [CHECK_YOUNG_GENERATION, READING_FLOOR, file], { cwd: work, env });
+      if (tree.exitCode !== 0) throw new Error(`the reading floor exited ${tree.exitCode}: ${tree.stderr.trim().split('\n')[0] ?? ''}`);
+      figures.push({ ...figuresOf(tree), readingOnly: true });
     }
     return figures;
   } finally {
@@ -135,9 +150,11 @@ if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.ur
     console.error('usage: npx tsx bench/traffic-check.ts EXCHANGES.jsonl [MEGABYTES] [gzip]');
     process.exit(2);
   }
-  const [f] = await measureTrafficCheck(source, Number(megabytes), 1, gzip === 'gzip');
+  // `check`, then its floor (the file read and observed, no rule).
   const mib = (bytes: number) => (bytes / 2 ** 20).toFixed(0);
-  console.log("| file (MB) | exchanges | wall (s) | exchanges/s | CPU (s) | exchanges per CPU s | peak PSS (MiB) | peak RSS summed (MiB) | the judge's peak RSS (MiB) | exit |");
-  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
-  console.log(`| ${(f!.bytes / 1e6).toFixed(0)} | ${f!.exchanges} | ${(f!.wallMs / 1000).toFixed(1)} | ${f!.exchangesPerS.toFixed(0)} | ${(f!.cpuMs / 1000).toFixed(1)} | ${f!.exchangesPerCpuS.toFixed(0)} | ${mib(f!.peakPss)} | ${mib(f!.peakRss)} | ${mib(f!.judgeRss)} | ${f!.exitCode} |`);
+  console.log("| run | file (MB) | exchanges | wall (s) | exchanges/s | CPU (s) | exchanges per CPU s | CPU µs an exchange | peak PSS (MiB) | peak RSS summed (MiB) | the judge's peak RSS (MiB) | exit |");
+  console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+  for (const f of await measureTrafficCheck(source, Number(megabytes), 1, gzip === 'gzip', 0, true)) {
+    console.log(`| ${f.readingOnly ? 'read and observed, no rule' : 'check'} | ${(f.bytes / 1e6).toFixed(0)} | ${f.exchanges} | ${(f.wallMs / 1000).toFixed(1)} | ${f.exchangesPerS.toFixed(0)} | ${(f.cpuMs / 1000).toFixed(1)} | ${f.exchangesPerCpuS.toFixed(0)} | ${((f.cpuMs * 1000) / f.exchanges).toFixed(1)} | ${mib(f.peakPss)} | ${mib(f.peakRss)} | ${mib(f.judgeRss)} | ${f.exitCode} |`);
+  }
 }
