@@ -27,9 +27,9 @@ export interface TrafficCheckFigures {
   cpuMs: number;
   /** Peak of the summed RSS of the process tree (one process when the bin starts `check`; a waiting parent's shared pages would count twice). */
   peakRss: number;
-  /** Peak of the summed PSS of the same: the memory the tree takes, shared pages counted once (the figure held to the goal). */
+  /** Peak of the summed PSS of the same: the memory the tree takes, shared pages counted once. */
   peakPss: number;
-  /** Peak RSS of the judging process alone (its VmHWM). */
+  /** Peak RSS of the judging process alone (its VmHWM, exact where the samples above are 50 ms apart): the figure held to the goal. */
   judgeRss: number;
   exchangesPerS: number;
   /** Exchanges per CPU second (the rate on one core with the machine to itself, near enough). */
