@@ -76,6 +76,13 @@ describe('idempotency by the server clock', () => {
     // The same stamps in time order still fail it.
     expect(statusOf([acceptance!, refusal!, later!, wallet('2026-01-09T00:00:00Z')], 'traffic/idempotency/replay')?.status).toBe('fail');
   });
+  it('still fails it on a stamp a little behind the latest (overlapping calls answer out of order by milliseconds)', () => {
+    const wallet = (asOf: string) => ex('GET', `${API}/wallet/balance`, {}, 200, { business_id: BUSINESS, currency: 'GBP', balance: '1.00', as_of: asOf });
+    const [acceptance, refusal, later] = repeat('2026-01-01T00:00:04.990Z');
+    const check = statusOf([acceptance!, wallet('2026-01-01T00:00:05Z'), refusal!, later!], 'traffic/idempotency/replay');
+    expect(check?.status).toBe('fail');
+    expect(check?.failure?.requirement).toBe('IDEM-REPLAY');
+  });
 });
 
 describe('what the run log cut short', () => {

@@ -13,6 +13,12 @@ const REPLAY = 'traffic/idempotency/replay';
 const CONFLICT = 'traffic/idempotency/conflict';
 const PERMANENT = 'traffic/idempotency/one-operation-per-key';
 const SEVEN_DAYS = 7 * 24 * 3600 * 1000;
+/**
+ * How far behind the latest a server time may come and still be the same clock: overlapping calls
+ * are answered out of order by milliseconds, servers a little apart by seconds. A clock seen further
+ * back is another recording or another server's time (files out of order, a log repeated).
+ */
+const CLOCK_SPREAD = 60 * 1000;
 
 export const checks: CheckDef[] = [
   { id: REPLAY, topic: 'idempotency', title: "a repeat of an accepted submission with the same key and the same body within seven days replays the original answer, never another key's bulk SMS", requirements: ['SEQ-REPLAY-AFTER-ANY', 'IDEM-REPLAY', 'IDEM-EQUIVALENCE', 'IDEM-EQUIVALENT-REPLAYED', 'IDEM-REPLAY-REQUEST-ID', 'IDEM-WINDOW', 'PROB-NO-5XX-FOR-CLIENT-FAULT'] },
@@ -29,7 +35,7 @@ interface Waiting {
   original: Observed;
   o: Observed;
   acceptedAt: number;
-  /** The latest server time before the refusal: a later stamp before it shows a clock gone back, not the refusal's time. */
+  /** The latest server time before the refusal: a later stamp well before it (CLOCK_SPREAD) shows a clock gone back, not the refusal's time. */
   floor: number;
   at: number;
 }
@@ -96,7 +102,7 @@ export function start(v: Verdicts, ctx: JudgeContext, clock: ServerClock): Reduc
   clock.onStamp((time) => {
     for (let i = waiting.length - 1; i >= 0; i--) {
       const w = waiting[i]!;
-      if (time < w.floor) {
+      if (time < w.floor - CLOCK_SPREAD) {
         // Files out of time order, or servers whose clocks differ: this traffic cannot place the refusal.
         waiting.splice(i, 1);
         unknownWindow(w.o, w.at, 'unknown: the server clock went back after it (files out of time order, or servers whose clocks differ)');
