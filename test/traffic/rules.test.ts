@@ -75,6 +75,10 @@ describe('idempotency by the server clock', () => {
     expect(check?.notes.join('\n')).toMatch(/server clock went back/);
     // The same stamps in time order still fail it.
     expect(statusOf([acceptance!, refusal!, later!, wallet('2026-01-09T00:00:00Z')], 'traffic/idempotency/replay')?.status).toBe('fail');
+    // Gone back after the refusal (eight days on, then one day after acceptance: a log repeated): unplaced too.
+    const after = statusOf([acceptance!, refusal!, wallet('2026-01-09T00:00:00Z'), later!], 'traffic/idempotency/replay');
+    expect(after?.status).not.toBe('fail');
+    expect(after?.notes.join('\n')).toMatch(/server clock went back/);
   });
   it('still fails it on a stamp a little behind the latest (overlapping calls answer out of order by milliseconds)', () => {
     const wallet = (asOf: string) => ex('GET', `${API}/wallet/balance`, {}, 200, { business_id: BUSINESS, currency: 'GBP', balance: '1.00', as_of: asOf });

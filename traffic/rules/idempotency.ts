@@ -100,9 +100,11 @@ export function start(v: Verdicts, ctx: JudgeContext, clock: ServerClock): Reduc
   const waiting: Waiting[] = [];
   let waitingDropped = 0;
   clock.onStamp((time) => {
+    // `clock.latest` is still the latest before this stamp: a clock gone back after the refusal shows against it too.
+    const before = clock.latest;
     for (let i = waiting.length - 1; i >= 0; i--) {
       const w = waiting[i]!;
-      if (time < w.floor - CLOCK_SPREAD) {
+      if (time < Math.max(w.floor, before) - CLOCK_SPREAD) {
         // Files out of time order, or servers whose clocks differ: this traffic cannot place the refusal.
         waiting.splice(i, 1);
         unknownWindow(w.o, w.at, 'unknown: the server clock went back after it (files out of time order, or servers whose clocks differ)');

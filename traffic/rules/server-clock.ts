@@ -10,7 +10,7 @@ export class ServerClock implements Reducer {
   /** A replayed 202 carries the original's old accepted_at: only a bulk's first answer stamps "now". */
   private readonly bulks = new BoundedMap<unknown, true>(STATE_LIMIT * 5);
   private readonly listeners: Array<(time: number) => void> = [];
-  /** The latest time stamped so far (a clock seen going back is no measure of what came between). */
+  /** The latest time stamped so far, updated after the listeners heard a stamp (a clock seen going back is no measure of what came between). */
   latest = Number.NEGATIVE_INFINITY;
 
   /** Calls `listener` with every server time stamped from now on. */
