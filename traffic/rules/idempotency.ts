@@ -35,8 +35,6 @@ interface Waiting {
   original: Observed;
   o: Observed;
   acceptedAt: number;
-  /** The latest server time before the refusal: a later stamp well before it (CLOCK_SPREAD) shows a clock gone back, not the refusal's time. */
-  floor: number;
   at: number;
 }
 
@@ -100,11 +98,12 @@ export function start(v: Verdicts, ctx: JudgeContext, clock: ServerClock): Reduc
   const waiting: Waiting[] = [];
   let waitingDropped = 0;
   clock.onStamp((time) => {
-    // `clock.latest` is still the latest before this stamp: a clock gone back after the refusal shows against it too.
+    // A stamp well behind the latest before it (`clock.latest` is updated after its listeners) or
+    // behind the acceptance shows a clock gone back, not the refusal's time.
     const before = clock.latest;
     for (let i = waiting.length - 1; i >= 0; i--) {
       const w = waiting[i]!;
-      if (time < Math.max(w.floor, before) - CLOCK_SPREAD) {
+      if (time < Math.max(w.acceptedAt, before) - CLOCK_SPREAD) {
         // Files out of time order, or servers whose clocks differ: this traffic cannot place the refusal.
         waiting.splice(i, 1);
         unknownWindow(w.o, w.at, 'unknown: the server clock went back after it (files out of time order, or servers whose clocks differ)');
@@ -204,7 +203,7 @@ export function start(v: Verdicts, ctx: JudgeContext, clock: ServerClock): Reduc
       // Only identical bytes taken as equivalent: a client that serialises its retry anew never learns its bulk (a warning).
       if (!identical) v.reading(REPLAY, 'equivalent-json', 'conflict', [original, o], describe(o));
       else if (!Number.isFinite(acceptedAt)) unknownWindow(o, v.at);
-      else if (waiting.length < STATE_LIMIT) waiting.push({ original, o, acceptedAt, floor: Math.max(acceptedAt, clock.latest), at: v.at });
+      else if (waiting.length < STATE_LIMIT) waiting.push({ original, o, acceptedAt, at: v.at });
       else waitingDropped += 1;
       return;
     }
