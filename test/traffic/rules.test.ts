@@ -130,3 +130,18 @@ describe('a conflict under a used key', () => {
     expect(other.readings.map((r) => `${r.point} ${r.choice}`)).toContain('other-fault-first other-fault');
   });
 });
+
+describe('one problem type base across the traffic', () => {
+  const problem = (base: string) => {
+    const next = index + 1;
+    return ex('GET', `${API}/wallet/balance`, {}, 409, { type: `${base}/idempotency_conflict`, title: 'Conflict', status: 409, detail: 'x', code: 'idempotency_conflict', request_id: `r${next}`, instance: '/x' });
+  };
+  const typeCheck = (bases: string[]) => statusOf(bases.map(problem), 'traffic/problem-details/type-form');
+  it('passes one base, and fails each answer once two are seen, whichever came first', () => {
+    expect(typeCheck(['https://a.test', 'https://a.test'])?.status).toBe('pass');
+    const two = typeCheck(['https://a.test', 'https://b.test', 'https://a.test', 'https://c.test']);
+    expect(two?.status).toBe('fail');
+    // The second, third (the first base again, against the second) and fourth answers broke it.
+    expect(two?.failure?.message).toMatch(/3 of 4 judged broke a rule/);
+  });
+});

@@ -4,7 +4,7 @@
 import { PROBLEM_CODE_STATUS, isKnownProblemCode } from '../../spec/problem-codes.ts';
 import { mediaTypeOf, validate } from '../../spec/validators.ts';
 import { redactText } from '../../harness/redact.ts';
-import { objectOf, type JudgeContext, type Observed } from '../context.ts';
+import { kept, objectOf, type JudgeContext, type Observed } from '../context.ts';
 import { BoundedMap, STATE_LIMIT, type CheckDef, type Reducer, type Verdicts } from '../verdicts.ts';
 
 const SHAPE = 'traffic/problem-details/shape';
@@ -39,9 +39,10 @@ function judgeRetryAfter(o: Observed, v: Verdicts): void {
 
 /** Problem codes and type bases are few (section 7): their first title and base are kept for the whole traffic. */
 export function start(v: Verdicts, ctx: JudgeContext): Reducer {
-  // Bounded all the same: a server may mint a type or a code per answer.
+  // Bounded all the same: a server may mint a code per answer.
   const titles = new BoundedMap<string, { title: string; o: Observed }>(STATE_LIMIT);
-  const bases = new BoundedMap<string, Observed>(STATE_LIMIT);
+  /** The first two type bases: an answer of any base differs from one of them once there are two. */
+  const bases: Array<[string, Observed]> = [];
   const see = (o: Observed): void => {
     if ((o.op || o.unknownApiPath) && o.responseKnown) judgeRetryAfter(o, v);
     if (!(o.op || o.unknownApiPath) || o.pacing || o.status < 400 || !o.responseKnown) return;
@@ -74,21 +75,16 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
       if (!type.endsWith(`/${code}`)) v.fail(TYPE, 'PROB-TYPE-FORM', `a type ending in /${code}`, `type ${type}`, [o]);
       else {
         const base = type.slice(0, -code.length - 1);
-        let other: [string, Observed] | undefined;
-        for (const entry of bases) {
-          if (entry[0] === base) continue;
-          other = entry;
-          break;
-        }
+        const other = bases.find((entry) => entry[0] !== base);
         if (other) v.fail(TYPE, 'PROB-TYPE-FORM', `the namespace base ${other[0]} of the other problems`, `type ${type}`, [other[1], o]);
         else v.pass(TYPE);
-        if (!bases.has(base)) bases.set(base, o);
+        if (bases.length < 2 && !bases.some((entry) => entry[0] === base)) bases.push([base, kept(o)]);
       }
     }
     if (typeof code === 'string' && typeof body.title === 'string') {
       const seen = titles.get(code);
       if (!seen) {
-        titles.set(code, { title: body.title, o });
+        titles.set(code, { title: body.title, o: kept(o) });
         v.pass(TITLE);
       } else v.judge(TITLE, 'PROB-TITLE-STABLE', `the title ${JSON.stringify(seen.title)} given to ${code} before`, seen.title === body.title ? undefined : `title ${JSON.stringify(body.title)}`, [seen.o, o]);
     }
@@ -101,9 +97,6 @@ export function start(v: Verdicts, ctx: JudgeContext): Reducer {
   };
   return {
     see,
-    forgotten: () => [
-      { check: TYPE, what: 'problem type bases', limit: STATE_LIMIT, count: bases.dropped },
-      { check: TITLE, what: 'problem codes and their first titles', limit: STATE_LIMIT, count: titles.dropped },
-    ],
+    forgotten: () => [{ check: TITLE, what: 'problem codes and their first titles', limit: STATE_LIMIT, count: titles.dropped }],
   };
 }
