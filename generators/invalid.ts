@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import type { ListingParamNames } from '../core/model.ts';
 import { bulkBodyWithRecipientCount, bulkRequestArb, recipientCountBounds, type BulkRequestBody, type BulkRequestOptions } from './bulk-request.ts';
 import { componentSchema, e164Arb, e164Lengths, recipientsFrom, templateValueMaxLength, uuidV7Arb } from './domain.ts';
-import { phoneLikeRuns } from '../spec/phone-numbers.ts';
+import { ADDRESS_MEMBERS, phoneLikeRuns } from '../spec/phone-numbers.ts';
 import { LAX_FORMS, laxFormsArb, showLax, type LaxForm } from './lax-forms.ts';
 import { MALFORMED_JSON_FORMS, malformedJsonText } from './malformed-json.ts';
 import { codePointLength, type SchemaObject } from './from-schema.ts';
@@ -78,9 +78,9 @@ function clone<T>(x: T): T {
   return structuredClone(x);
 }
 
-/** A member name the schema does not declare. */
+/** A member name the schema does not declare, nor one the host rail reads numbers from (a seed drew `to`). */
 function extraName(declared: string[]): fc.Arbitrary<string> {
-  return fc.stringMatching(/^[a-z][a-z_]{0,11}$/).filter((n) => !declared.includes(n) && n !== '__proto__');
+  return fc.stringMatching(/^[a-z][a-z_]{0,11}$/).filter((n) => !declared.includes(n) && !ADDRESS_MEMBERS.includes(n) && n !== '__proto__');
 }
 
 /** JSON values of no string or number type (numbers are a kind of their own: the usual coercion). */
