@@ -8,8 +8,6 @@ export const PACING_BOUND_MS = 120_000;
 /** Slowest pace the client falls back to after repeated 429s without a hint. */
 const SLOWEST_INTERVAL_MS = 2_000;
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
 /** Seconds or an HTTP-date (RFC 9110); undefined when neither. */
 export function parseRetryAfter(value: string | undefined, now = Date.now()): number | undefined {
   if (value === undefined) return undefined;
@@ -42,29 +40,50 @@ export class Pacer {
   /** Least time between request starts: from the known rate, raised by each 429. */
   private interval: number;
   private readonly floor: number;
-  private nextAt = 0;
+  /** When the last turn was given. */
+  private lastAt = Number.NEGATIVE_INFINITY;
   private pausedUntil = 0;
   /** The pace a 429 taught: the interval is never brought back below it (the host said faster was too fast). */
   private learned = 0;
   /** When the interval was last raised for a 429. */
   private raisedAt = Number.NEGATIVE_INFINITY;
+  /**
+   * Requests waiting for their turn, first come first served. A turn is given at the pace in force
+   * when it comes, not the one when it was asked for: slots booked ahead at a pace a 429 has since
+   * slowed went out too fast, met 429s of their own and slowed the pace again for the same excess
+   * (a 5/s host taught 2.7/s).
+   */
+  private readonly waiting: Array<(at: number) => void> = [];
+  private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(rate?: number) {
     this.floor = rate ? 1000 / rate : 0;
     this.interval = this.floor;
   }
 
-  /** Waits for this request's turn; resolves to the time it is sent (for `observe`). */
-  async turn(): Promise<number> {
-    for (;;) {
+  /** Waits for this request's turn; resolves to the time it is given (for `observe`). */
+  turn(): Promise<number> {
+    return new Promise((resolve) => {
+      this.waiting.push(resolve);
+      if (this.timer === undefined) this.dispatch();
+    });
+  }
+
+  /**
+   * Gives the turns that are due. A pause a 429 asked for while a request waited (another request's,
+   * in flight) holds it too, read when the timer fires, not when it was set.
+   */
+  private dispatch(): void {
+    this.timer = undefined;
+    while (this.waiting.length > 0) {
       const now = Date.now();
-      const at = Math.max(now, this.nextAt, this.pausedUntil);
-      this.nextAt = at + this.interval;
-      if (at > now) await sleep(at - now);
-      // A pause the host asked for while this request waited (a 429 of another request in flight)
-      // holds it too: sent anyway, it would meet a 429 of its own and slow the pace again for the
-      // same excess, so that with several requests queued the pace fell to its slowest.
-      if (this.pausedUntil <= at) return at;
+      const due = Math.max(this.lastAt + this.interval, this.pausedUntil);
+      if (due > now) {
+        this.timer = setTimeout(() => this.dispatch(), due - now);
+        return;
+      }
+      this.lastAt = now;
+      this.waiting.shift()!(now);
     }
   }
 

@@ -225,8 +225,13 @@ export function createTransport(settings: TransportSettings): Transport {
     const pacer = pacerFor(settings.runId, new URL(out.url).origin, settings.rate);
     let waited = 0;
     for (let attempt = 0; ; attempt++) {
-      const sentAt = await pacer.turn();
-      const raw = await semaphore.run(currentExchangeScope(), () => perform(out));
+      // The turn is taken with a place in flight, so the pace is the pace of what is sent: a turn
+      // taken before waiting for a place let the waiting ones leave together when places freed.
+      let sentAt = 0;
+      const raw = await semaphore.run(currentExchangeScope(), async () => {
+        sentAt = await pacer.turn();
+        return perform(out);
+      });
       // An answer a check provoked on purpose (a forced fault) says nothing of the host's pace.
       if (options.seePacing || raw.transportError !== undefined) return raw;
       const wait = pacer.observe(raw.status, raw.headers, attempt, sentAt);

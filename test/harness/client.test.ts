@@ -1,6 +1,6 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { HarnessError } from '../../harness/errors.ts';
 import type { Exchange } from '../../core/model.ts';
 import { inExchangeScope, readAllExchanges, type ExchangeScope } from '../../harness/exchange-log.ts';
@@ -227,6 +227,27 @@ describe('requests', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(950);
   });
 
+  it('gives each waiting turn at the pace in force when it comes, slowed once for what was sent before a 429', async () => {
+    // Fake time: the turns' times are exact, whatever the machine's load.
+    vi.useFakeTimers();
+    try {
+      const pacer = new Pacer(20); // a turn every 50 ms
+      const first = await pacer.turn();
+      const given: number[] = [];
+      for (let i = 0; i < 3; i++) void pacer.turn().then((at) => given.push(at - first));
+      vi.advanceTimersByTime(10);
+      // The first request meets a 429 asking for no pause: the pace halves to 100 ms. A second 429
+      // of a request sent as early says nothing new and does not slow it again (to 125 ms).
+      expect(pacer.observe(429, { 'retry-after': '0' }, 0, first)).toBe(0);
+      expect(pacer.observe(429, { 'retry-after': '0' }, 0, first)).toBe(0);
+      await vi.advanceTimersByTimeAsync(1000);
+      // The turns waiting go out at the halved pace (booked ahead at 50 ms, they left at 50, 100 and 150).
+      expect(given).toEqual([100, 200, 300]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('parses Retry-After as seconds or an HTTP-date', () => {
     expect(parseRetryAfter('2')).toBe(2000);
     expect(parseRetryAfter(new Date(10_000).toUTCString(), 5_000)).toBe(5_000);
@@ -260,6 +281,29 @@ describe('requests', () => {
     const api = createApiClient(suiteConfigFor({ baseUrl: origin, tokenUrl: `${origin}/t` }, { settings: { concurrency: 2 } }));
     await Promise.all(Array.from({ length: 8 }, () => api.send({ method: 'GET', path: '/v1/x', as: 'none' })));
     expect(most).toBe(2);
+    await api.close();
+    server.close();
+  });
+
+  it('spaces what is sent at the known rate, also when places in flight free together', async () => {
+    // The first two requests of a wave are answered together, 450 ms in: the two waiting for a
+    // place must still leave a turn (100 ms) apart; a turn taken before the place let them leave at once.
+    const arrivals: number[] = [];
+    let answerAt = 0;
+    const server = createServer((_req, res) => {
+      arrivals.push(Date.now());
+      setTimeout(() => res.end('{}'), Math.max(0, answerAt - Date.now()));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const api = createApiClient(suiteConfigFor({ baseUrl: origin, tokenUrl: `${origin}/t` }, { settings: { concurrency: 2, rate: 10 } }));
+    const get = () => api.send({ method: 'GET', path: '/v1/x', as: 'none' });
+    await get(); // the connection is made before the wave is timed
+    answerAt = Date.now() + 450;
+    await Promise.all([get(), get(), get(), get()]);
+    const [, , , third, fourth] = arrivals;
+    // Sent when places freed together, they arrived within a few ms; paced, about 100 ms apart.
+    expect(fourth! - third!, `arrivals ${arrivals.map((at) => at - arrivals[0]!).join(', ')} ms`).toBeGreaterThanOrEqual(60);
     await api.close();
     server.close();
   });
