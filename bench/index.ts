@@ -26,6 +26,9 @@
 //   BENCH_ONLY=host        only the runs against a distant host, checks overlapped (about a
 //                          minute): builds dist/, then BENCH_REPEATS runs, wall time and bulk lag
 //   BENCH_ONLY=embedded    only the whole embedded runs (profile full), on each Node line
+//   BENCH_ONLY=paced       only the runs behind a host's rate limit (about ten minutes): one whole
+//                          run that learns the pace from 429s, one told it (CONFORMANCE_RATE), and
+//                          the pace each kept beside the limit (BENCH_PACED_LIMIT, default 5 a second)
 //
 // Node lines: the whole embedded runs and the start-up figures are also taken on the second
 // supported line (.ci/node-second-line) when .ci/fetch-node has installed it, and printed side by
@@ -68,11 +71,12 @@ const SECONDS = intSetting('BENCH_SECONDS', 3, 1);
 const GENERATOR_RUNS = intSetting('BENCH_GENERATOR_RUNS', 100, 1);
 const TRAFFIC_MB = intSetting('BENCH_TRAFFIC_MB', 100, 1);
 const ONLY = process.env.BENCH_ONLY ?? '';
-if (ONLY !== '' && ONLY !== 'startup' && ONLY !== 'host' && ONLY !== 'embedded' && ONLY !== 'traffic') {
-  process.stderr.write(`bench: BENCH_ONLY takes startup, host, embedded or traffic (got ${JSON.stringify(ONLY)})\n`);
+if (!['', 'startup', 'host', 'embedded', 'traffic', 'paced'].includes(ONLY)) {
+  process.stderr.write(`bench: BENCH_ONLY takes startup, host, embedded, traffic or paced (got ${JSON.stringify(ONLY)})\n`);
   process.exit(2);
 }
 const LATENCY_MS = intSetting('BENCH_LATENCY_MS', 50, 0);
+const PACED_LIMIT = intSetting('BENCH_PACED_LIMIT', 5, 1);
 
 /** The targets of the issue, on a 2-core machine. */
 const TARGETS = {
@@ -88,6 +92,11 @@ const TARGETS = {
   /** `check` reads a 100 MB file as a stream within the run's memory bound (issue 19). */
   trafficPeakRssBytes: 300 * 1024 * 1024,
 };
+/**
+ * Behind a host's rate limit, the share of it a whole run keeps: learning it from 429s (a tenth at
+ * a time, so up to a tenth below), or told it, where only the host's window edge may slow it.
+ */
+const PACE_GOALS = { learned: 0.8, declared: 0.9 };
 /** Issue 31: a 1 GiB log judged on one core at this rate, within this memory whatever the file's size. */
 const TRAFFIC_RATE_GOAL = 50_000;
 const TRAFFIC_SCALE_RSS = 256 * 1024 * 1024;
@@ -166,6 +175,30 @@ function hostRows(host: HostRunFigures[]): string[][] {
       verdictOf(host, whole && worst <= LAG_GOAL_MS),
     ],
   ];
+}
+
+/** Whole runs behind the host's rate limit: one learning the pace, one told it. */
+async function pacedSection(): Promise<{ lines: string[]; failed: HostRunFigures[] }> {
+  const runs: HostRunFigures[] = [];
+  for (const declareRate of [false, true]) {
+    progress(`host run behind a limit of ${PACED_LIMIT} a second, the pace ${declareRate ? 'told (CONFORMANCE_RATE)' : 'learned from 429s'}, seed ${SEED}`);
+    const run = await measureHostRun({ seed: SEED, latencyMs: 0, rateLimit: PACED_LIMIT, declareRate });
+    progress(`  ${seconds(run.wallMs)} s, ${run.pace?.perSecond.toFixed(2)} requests a second, ${run.pace?.answers429} answers 429, verdict ${run.verdict}`);
+    runs.push(run);
+  }
+  const rows = runs.map((r) => {
+    const goal = PACED_LIMIT * (r.pace?.declared ? PACE_GOALS.declared : PACE_GOALS.learned);
+    const kept = r.pace?.perSecond ?? Number.NaN;
+    return [
+      `whole run behind a host's limit of ${PACED_LIMIT} requests a second (\`serve --rate-limit\`), the pace ${r.pace?.declared ? 'told (CONFORMANCE_RATE)' : 'learned from its 429s'}: API requests a second kept`,
+      kept.toFixed(2),
+      `${r.pace?.requests} requests in ${seconds(r.wallMs)} s, ${r.pace?.answers429} answers 429`,
+      `>= ${goal.toFixed(2)}`,
+      verdictOf([r], kept >= goal),
+    ];
+  });
+  const lines = ['### Behind a host\'s rate limit', '', ...markdownTable(['figure', 'value', 'run', 'target', 'verdict'], rows), ...missesSection(obstacleLines(rows))];
+  return { lines, failed: runs.filter((r) => r.exitCode !== 0) };
 }
 
 const networkBoundMs = (r: HostRunFigures) => (r.totalRequests * r.latencyMs) / r.concurrency;
@@ -354,6 +387,11 @@ async function main(): Promise<number> {
   if (ONLY === 'traffic') {
     print([...heading(startedAt, loadAtStart, loads()), '', ...(await scaleSection())]);
     return 0;
+  }
+  if (ONLY === 'paced') {
+    const { lines, failed } = await pacedSection();
+    print([...heading(startedAt, loadAtStart, loads()), '', ...lines, ...(failed.length ? ['', `Warning: ${failed.length} paced run(s) did not pass.`] : [])]);
+    return failed.length ? 1 : 0;
   }
   if (ONLY === 'host') {
     const host = await hostRuns(undefined, REPEATS);

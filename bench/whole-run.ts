@@ -16,6 +16,7 @@ import type { RunResult } from '../harness/result.ts';
 import { runSettleLags, type SettleLags } from './bulk-lag.ts';
 import { withNodeFirst } from '../scripts/node-lines.ts';
 import { startServedHost, type ServedHost } from '../scripts/served-host.ts';
+import { keptPace, type PaceFigures } from './paced.ts';
 import { measureTree, type TreeMeasurement } from './process-tree.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -137,6 +138,8 @@ export interface HostRunFigures {
   totalRequests: number;
   /** How soon after the host settled them the run read the bulks of LAG_CHECK settled (bench/bulk-lag.ts). */
   settleLags?: SettleLags;
+  /** Behind a rate limit: the pace the run kept (bench/paced.ts). */
+  pace?: PaceFigures;
 }
 
 /** A variable of the CONFORMANCE_* table (core/variables.ts), for its default. */
@@ -147,7 +150,15 @@ const variable = (name: string) => VARIABLES.find((v) => v.name === name)!;
  * N`, every answer delayed) in its own process, and the run given only the env file it writes, as a
  * user runs against a host. `concurrency` sets CONFORMANCE_CONCURRENCY (1: one check at a time).
  */
-export async function measureHostRun(options: { seed: number; latencyMs: number; concurrency?: number }): Promise<HostRunFigures> {
+export async function measureHostRun(options: {
+  seed: number;
+  latencyMs: number;
+  concurrency?: number;
+  /** `serve --rate-limit N`: requests a second before 429. */
+  rateLimit?: number;
+  /** Tell the run the host's rate (CONFORMANCE_RATE), instead of letting it learn it from 429s. */
+  declareRate?: boolean;
+}): Promise<HostRunFigures> {
   const work = mkdtempSync(join(tmpdir(), 'conformance-bench-host-'));
   const envFile = join(work, 'host.env');
   const reportDir = join(work, 'reports');
@@ -155,13 +166,17 @@ export async function measureHostRun(options: { seed: number; latencyMs: number;
   const code: NodeJS.ProcessEnv = { ...cleanEnv(), CONFORMANCE_CODE: 'dist' };
   let host: ServedHost | undefined;
   try {
-    host = await startServedHost([BIN], ['--latency-ms', String(options.latencyMs)], { envOut: envFile, cwd: work, env: code, timeoutMs: 60_000 });
+    const limit = options.rateLimit ? ['--rate-limit', String(options.rateLimit)] : [];
+    host = await startServedHost([BIN], ['--latency-ms', String(options.latencyMs), ...limit], { envOut: envFile, cwd: work, env: code, timeoutMs: 60_000 });
     const env = { ...code };
     if (options.concurrency !== undefined) env.CONFORMANCE_CONCURRENCY = String(options.concurrency);
+    if (options.rateLimit && options.declareRate) env.CONFORMANCE_RATE = String(options.rateLimit);
     const args = ['run', '--env-file', envFile, '--seed', String(options.seed), '--report-dir', reportDir];
     const tree = await measureTree(BIN, args, { cwd: work, env });
     const { report, totalRequests, lines } = readRunFiles(reportDir, tree, 'host');
     const settleLags = runSettleLags(report, lines);
+    const baseUrl = host.lines.find((l) => l.startsWith('CONFORMANCE_BASE_URL='))?.slice('CONFORMANCE_BASE_URL='.length) ?? '';
+    const pace = options.rateLimit && URL.canParse(baseUrl) ? keptPace(lines, new URL(baseUrl).origin, options.rateLimit, options.declareRate === true) : undefined;
     return {
       seed: options.seed,
       latencyMs: options.latencyMs,
@@ -172,6 +187,7 @@ export async function measureHostRun(options: { seed: number; latencyMs: number;
       cpuMs: tree.cpuMs,
       totalRequests,
       ...(settleLags ? { settleLags } : {}),
+      ...(pace ? { pace } : {}),
     };
   } finally {
     await host?.stop();

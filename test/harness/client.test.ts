@@ -236,13 +236,37 @@ describe('requests', () => {
       const given: number[] = [];
       for (let i = 0; i < 3; i++) void pacer.turn().then((at) => given.push(at - first));
       vi.advanceTimersByTime(10);
-      // The first request meets a 429 asking for no pause: the pace halves to 100 ms. A second 429
-      // of a request sent as early says nothing new and does not slow it again (to 125 ms).
+      // The first request meets a 429 asking for no pause: the known pace slows by a tenth, to 55 ms.
+      // A second 429 of a request sent as early says nothing new and does not slow it again (60.5 ms).
       expect(pacer.observe(429, { 'retry-after': '0' }, 0, first)).toBe(0);
       expect(pacer.observe(429, { 'retry-after': '0' }, 0, first)).toBe(0);
       await vi.advanceTimersByTimeAsync(1000);
-      // The turns waiting go out at the halved pace (booked ahead at 50 ms, they left at 50, 100 and 150).
-      expect(given).toEqual([100, 200, 300]);
+      // The turns waiting go out at the slowed pace (booked ahead at 50 ms, they left at 50, 100 and 150).
+      expect(given).toEqual([55, 110, 165]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
+  it('without a known rate, learns one: 20 a second at the first 429, a tenth slower at each later one', async () => {
+    vi.useFakeTimers();
+    try {
+      const pacer = new Pacer();
+      const times = async (n: number) => {
+        const given: number[] = [];
+        for (let i = 0; i < n; i++) void pacer.turn().then((at) => given.push(at));
+        await vi.advanceTimersByTimeAsync(1000);
+        return given.slice(1).map((at, i) => at - given[i]!);
+      };
+      expect(await times(3)).toEqual([0, 0]);
+      const sent = Date.now();
+      vi.advanceTimersByTime(1);
+      pacer.observe(429, { 'retry-after': '0' }, 0, sent);
+      expect(await times(3)).toEqual([50, 50]);
+      const later = Date.now();
+      vi.advanceTimersByTime(1);
+      pacer.observe(429, { 'retry-after': '0' }, 0, later);
+      expect(await times(3)).toEqual([55, 55]);
     } finally {
       vi.useRealTimers();
     }
