@@ -295,7 +295,7 @@ function heading(startedAt: Date, loadAtStart: string, loadAtEnd: string): strin
     '',
     `Machine: ${availableParallelism()} cores (os.availableParallelism()), ${cpus()[0]?.model.trim() ?? 'unknown CPU'}, Node ${process.version}.`,
     `Load average (1 / 5 / 15 min) at start ${loadAtStart}, at end ${loadAtEnd}.`,
-    `Command: \`${ONLY ? `BENCH_ONLY=${ONLY} ` : ''}BENCH_REPEATS=${REPEATS} BENCH_SEED=${SEED} BENCH_CONNECTIONS=${CONNECTIONS} BENCH_SECONDS=${SECONDS} npm run bench\`; every figure is the median of ${REPEATS} runs (all runs listed).`,
+    `Command: \`${ONLY ? `BENCH_ONLY=${ONLY} ` : ''}BENCH_REPEATS=${REPEATS} BENCH_SEED=${SEED} BENCH_CONNECTIONS=${CONNECTIONS} BENCH_SECONDS=${SECONDS} npm run bench\`; ${ONLY === 'traffic' || ONLY === 'paced' ? 'one run a figure (BENCH_REPEATS does not apply)' : `every figure is the median of ${REPEATS} runs (all runs listed)`}.`,
   ];
 }
 
