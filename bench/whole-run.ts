@@ -11,6 +11,7 @@ import { copyFileSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { parse as parseDotenv } from 'dotenv';
 import { VARIABLES } from '../core/variables.ts';
 import type { RunResult } from '../harness/result.ts';
 import { runSettleLags, type SettleLags } from './bulk-lag.ts';
@@ -175,7 +176,7 @@ export async function measureHostRun(options: {
     const tree = await measureTree(BIN, args, { cwd: work, env });
     const { report, totalRequests, lines } = readRunFiles(reportDir, tree, 'host');
     const settleLags = runSettleLags(report, lines);
-    const baseUrl = host.lines.find((l) => l.startsWith('CONFORMANCE_BASE_URL='))?.slice('CONFORMANCE_BASE_URL='.length) ?? '';
+    const baseUrl = parseDotenv(host.lines.join('\n')).CONFORMANCE_BASE_URL ?? '';
     const pace = options.rateLimit && URL.canParse(baseUrl) ? keptPace(lines, new URL(baseUrl).origin, options.rateLimit, options.declareRate === true) : undefined;
     return {
       seed: options.seed,

@@ -15,6 +15,11 @@ describe('obstacles of missed goals', () => {
     expect(lines[1]).toMatch(/: host run, 10 s .*bound by its longest chain/);
   });
 
+  it('names why a pace learned behind a fast host misses', () => {
+    const row = ["whole run behind a host's limit of 40 requests a second (`serve --rate-limit`), the pace learned from its 429s: API requests a second kept", '18.55', '1163 requests in 64.2 s, 10 answers 429', '>= 32.00', 'MISS'];
+    expect(obstacleLines([row])[0]).toMatch(/the first 429 sets 20 a second/);
+  });
+
   it('labels start-up rows by command and code, tells the compiled plan from the sources, and names one obstacle once', () => {
     const lines = obstacleLines(
       [
