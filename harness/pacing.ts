@@ -5,7 +5,9 @@
 
 /** Longest a single request may wait for the host's pace before its check errors (exit 2). */
 export const PACING_BOUND_MS = 120_000;
-/** Slowest pace the client falls back to after repeated 429s without a hint. */
+/** The pace an unknown host's first 429 sets: 20 a second. */
+const FIRST_LEARNED_INTERVAL_MS = 50;
+/** Slowest pace repeated 429s bring the client to (a known rate slower than it is kept). */
 const SLOWEST_INTERVAL_MS = 2_000;
 
 /** Seconds or an HTTP-date (RFC 9110); undefined when neither. */
@@ -37,17 +39,14 @@ export function exhaustedFor(headers: Record<string, string>, now = Date.now()):
 }
 
 export class Pacer {
-  /** Least time between request starts: from the known rate, raised by each 429. */
+  /**
+   * Least time between turns: the known rate's, raised by each 429 and never brought back (the host
+   * said faster was too fast).
+   */
   private interval: number;
-  private readonly floor: number;
   /** When the last turn was given. */
   private lastAt = Number.NEGATIVE_INFINITY;
   private pausedUntil = 0;
-  /**
-   * The pace a 429 taught, or the known rate's: the interval is never brought back below it (the
-   * host said faster was too fast).
-   */
-  private learned: number;
   /** When the interval was last raised for a 429. */
   private raisedAt = Number.NEGATIVE_INFINITY;
   /**
@@ -60,9 +59,7 @@ export class Pacer {
   private timer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(rate?: number) {
-    this.floor = rate ? 1000 / rate : 0;
-    this.interval = this.floor;
-    this.learned = this.floor;
+    this.interval = rate ? 1000 / rate : 0;
   }
 
   /** Waits for this request's turn; resolves to the time it is given (for `observe`). */
@@ -100,8 +97,6 @@ export class Pacer {
     const exhausted = exhaustedFor(headers, now);
     if (status !== 429 && status !== 503) {
       if (exhausted !== undefined) this.pausedUntil = Math.max(this.pausedUntil, now + Math.min(exhausted, PACING_BOUND_MS));
-      // Back towards the known rate while the host is content.
-      this.interval = Math.max(this.floor, this.learned, this.interval * 0.9);
       return undefined;
     }
     const hinted = parseRetryAfter(headers['retry-after'], now) ?? exhausted;
@@ -111,11 +106,12 @@ export class Pacer {
     // Requests in flight together (checks overlap) meet one 429 each for the same excess: the pace
     // slows once for all those sent before it was last slowed, not once for each of them.
     if (status === 429 && (sentAt === undefined || sentAt >= this.raisedAt)) {
-      // Halve the pace at the first 429; once a pace is known or learned, slow it by a tenth each
-      // time: a host's window edge meets a known rate with a 429 now and then, and halving for it
-      // made a run told the host's exact rate slower than one that learned it (465 s against 283).
-      this.interval = Math.min(SLOWEST_INTERVAL_MS, Math.max(this.interval * (this.learned > 0 ? 1.1 : 2), 50));
-      this.learned = this.interval;
+      // 20 a second at the first 429 of an unknown pace; a known or learned one slows by a tenth
+      // each time: a host's window edge meets a known rate with a 429 now and then, and halving for
+      // it made a run told the host's exact rate slower than one that learned it (465 s against
+      // 283), or, told a rate above 20 a second, dropped it to 20. Never faster than it was.
+      const slower = this.interval === 0 ? FIRST_LEARNED_INTERVAL_MS : this.interval * 1.1;
+      this.interval = Math.max(this.interval, Math.min(SLOWEST_INTERVAL_MS, slower));
       this.raisedAt = now;
     }
     return wait;

@@ -16,7 +16,7 @@
 import type { ApiRequest } from './client.ts';
 import { HarnessError } from './errors.ts';
 import type { Profile } from '../core/model.ts';
-import { ADDRESS_MEMBERS, mayAddress, phoneLikeRuns } from '../spec/phone-numbers.ts';
+import { RECIPIENTS_MEMBER, TO_MEMBER, mayAddress, phoneLikeRuns } from '../spec/phone-numbers.ts';
 
 export interface SafetyContext {
   profile: Profile;
@@ -71,14 +71,12 @@ function safeDecode(segment: string): string {
   }
 }
 
-const [TO, RECIPIENTS] = ADDRESS_MEMBERS;
-
 /** Every number a body addresses: `to` values anywhere, and strings or numbers in `recipients` arrays. */
 export function addressedNumbers(body: unknown): string[] {
   const found: string[] = [];
   const visit = (value: unknown, key: string | undefined, inRecipients: boolean): void => {
     if (Array.isArray(value)) {
-      for (const item of value) visit(item, undefined, key === RECIPIENTS || inRecipients);
+      for (const item of value) visit(item, undefined, key === RECIPIENTS_MEMBER || inRecipients);
       return;
     }
     if (value !== null && typeof value === 'object') {
@@ -86,7 +84,7 @@ export function addressedNumbers(body: unknown): string[] {
       return;
     }
     if (typeof value === 'string' || typeof value === 'number') {
-      if (key === TO || (inRecipients && key === undefined)) found.push(String(value));
+      if (key === TO_MEMBER || (inRecipients && key === undefined)) found.push(String(value));
     }
   };
   visit(body, undefined, false);

@@ -13,11 +13,12 @@ const bounds = /\{(\d+),(\d+)\}/.exec(pattern);
 export const E164_MIN_DIGITS = bounds ? Number(bounds[1]) + 1 : 8;
 export const E164_MAX_DIGITS = bounds ? Number(bounds[2]) + 1 : 15;
 
-/**
- * Member names a body addresses numbers by: `to` anywhere, and the entries of `recipients`. The rail
- * reads them wherever they stand, so a generated unknown member never takes one of these names.
- */
-export const ADDRESS_MEMBERS: readonly string[] = ['to', 'recipients'];
+/** The member whose value is an addressed number, wherever it stands in a body. */
+export const TO_MEMBER = 'to';
+/** The member whose entries are addressed numbers (or objects holding a `to`). */
+export const RECIPIENTS_MEMBER = 'recipients';
+/** Both: the rail reads them anywhere, so a generated unknown member never takes one of them. */
+export const ADDRESS_MEMBERS: readonly string[] = [TO_MEMBER, RECIPIENTS_MEMBER];
 
 /** The digits of a text, full-width ones read as ASCII (NFKC): a server that normalises them could dial them. */
 export const digitsOf = (text: string): string => text.normalize('NFKC').replace(/\D/g, '');

@@ -272,6 +272,25 @@ describe('requests', () => {
     }
   });
 
+  it('a known rate above 20 a second slows by a tenth at a 429, one slower than the slowest learned pace is kept', async () => {
+    vi.useFakeTimers();
+    try {
+      for (const [rate, expected] of [[100, 11], [0.2, 5_000]] as const) {
+        const pacer = new Pacer(rate);
+        const first = await pacer.turn();
+        vi.advanceTimersByTime(1);
+        pacer.observe(429, { 'retry-after': '0' }, 0, first);
+        const next = pacer.turn();
+        await vi.advanceTimersByTimeAsync(10_000);
+        // 100 a second went to 20 (50 ms) before; 0.2 a second to the slowest learned pace, 2 s: faster than told.
+        // Now 11 ms, and 5 s kept (a 429 never makes the pace faster).
+        expect((await next) - first).toBeCloseTo(expected, 6);
+      }
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('parses Retry-After as seconds or an HTTP-date', () => {
     expect(parseRetryAfter('2')).toBe(2000);
     expect(parseRetryAfter(new Date(10_000).toUTCString(), 5_000)).toBe(5_000);
