@@ -1,7 +1,7 @@
 // The `conformance` command line. Each command is one entry of COMMANDS (name, usage, handler), so
 // adding one is adding an entry. Every HarnessError becomes one line on stderr and exit 2; no
 // stack trace reaches a user unless CONFORMANCE_DEBUG=1.
-import { chmodSync, readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { loadConfig } from '../harness/config.ts';
@@ -11,6 +11,7 @@ import { PACKAGE_ROOT } from '../harness/package.ts';
 import { didYouMean } from '../harness/closest.ts';
 import { maskSecretLines } from '../harness/config.ts';
 import { untilStopped, writePidFile } from '../harness/lifetime.ts';
+import { writeWholeFile } from '../harness/whole-file.ts';
 import { RUN_FLAGS, flagsOf, listOf, str, wholeNumber, type Command, type CommandContext, type CliIo } from '../harness/command.ts';
 
 export type { Command, CommandContext, CliIo } from '../harness/command.ts';
@@ -110,9 +111,8 @@ const serveCommand: Command = {
     }
     if (envOut !== undefined) {
       try {
-        writeFileSync(envOut, `${lines.join('\n')}\n`, { mode: 0o600 });
-        // The mode above applies to a new file only; the lines hold client secrets.
-        chmodSync(envOut, 0o600);
+        // Mode 600: the lines hold client secrets.
+        writeWholeFile(envOut, `${lines.join('\n')}\n`, 0o600);
       } catch (error) {
         await reference.close();
         throw new HarnessError('REPORT_WRITE_FAILED', `--env-out ${envOut}: ${(error as Error).message}`);

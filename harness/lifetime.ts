@@ -2,9 +2,10 @@
 // SIGINT, SIGTERM, or the process that started it going away (harness/orphan-guard.ts) end the
 // wait the same way; `--pid-file F` names the process that really listens, whatever wrapper
 // (npx, npm exec, a shell) started it, so `kill "$(cat F)"` reaches it.
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { HarnessError } from './errors.ts';
 import { guardAgainstOrphaning, orphanedLine } from './orphan-guard.ts';
+import { writeWholeFile } from './whole-file.ts';
 
 export interface StopOptions {
   /** The command's name, for the line said when its starter goes away. */
@@ -43,7 +44,7 @@ export function untilStopped(options: StopOptions): Promise<void> {
  */
 export function writePidFile(path: string): () => void {
   try {
-    writeFileSync(path, `${process.pid}\n`);
+    writeWholeFile(path, `${process.pid}\n`);
   } catch (error) {
     throw new HarnessError('REPORT_WRITE_FAILED', `--pid-file ${path}: ${(error as Error).message}`);
   }
