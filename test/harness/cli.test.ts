@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from 'node:net';
@@ -6,7 +6,6 @@ import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { CANARY_SECRET, fakeEnv, startFakeTarget } from './fixtures/fake-target.ts';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { ROOT, cli, hasStackTrace } from './fixtures/spawn.ts';
 
 async function closedPort(): Promise<number> {
@@ -108,7 +107,8 @@ describe('conformance CLI (child process)', { timeout: 120_000 }, () => {
         }
       });
     });
-    await new Promise((resolve) => setTimeout(resolve, 300)); // --env-out is written after printing
+    // --env-out is written (whole, by a rename) after printing: wait for it, not for a fixed time.
+    for (const deadline = Date.now() + 10_000; !existsSync(envOut) && Date.now() < deadline; ) await new Promise((resolve) => setTimeout(resolve, 50));
     child.kill('SIGTERM');
     expect(await exited).toBe(0);
     const lines = stdout.trim().split('\n');
