@@ -17,7 +17,7 @@ export interface BlindDefect {
   topic: Topic;
   description: string;
   /** The authoring round that wrote it. */
-  round: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9;
+  round: 1 | 2 | 3 | 4 | 5 | 6 | 7 | 8 | 9 | 10;
 }
 
 const registry = [
@@ -238,6 +238,51 @@ const registry = [
   // messages
   { id: 'blind9-message-rerendered-with-latest-variables', requirement: 'MSG-RENDERED-CONTENT', topic: 'messages', round: 9, description: "A template-based message is rendered again at read time from its pinned template with the variables of the business's latest template-based submission (a shared render context): after such a submission, the message shows that submission's values instead of the text sent." },
   // sequences
+  // Round 10 (blind10-): written from the document and the reference alone.
+  // auth-ordering
+  { id: 'blind10-grant-refusal-cached-before-auth', requirement: 'AUTH-401-FIRST', topic: 'auth-ordering', round: 10, description: "A refusal cache keyed by the path's business, consulted before authentication to shed load: once any caller was refused 403 on a business, a request to that business without any Authorization header gets 403 permission_denied instead of 401." },
+  { id: 'blind10-listing-grant-from-cursor', requirement: 'AUTH-ORDER', topic: 'auth-ordering', round: 10, description: "A listing that carries a cursor checks the grant on the business the cursor was issued for (the signed cursor taken as the caller's scope): on a business without grant, a page asked for with a cursor of the caller's own bulk gets 404 resource_not_found instead of 403 permission_denied." },
+  // idempotency
+  { id: 'blind10-fingerprint-ignores-message', requirement: 'IDEM-CONFLICT', topic: 'idempotency', round: 10, description: 'The payload fingerprint covers the envelope a duplicate-send detector looks at (sender, classification, template, recipients) and leaves the message text out: a repeat of a key with another message replays the original 202 instead of 409 idempotency_conflict.' },
+  { id: 'blind10-fingerprint-includes-content-type', requirement: 'IDEM-EQUIVALENT-REPLAYED', topic: 'idempotency', round: 10, description: 'The payload fingerprint hashes the Content-Type header with the body: a retry of the same JSON labelled application/json; charset=utf-8 (the first said application/json) gets 409 idempotency_conflict instead of the replay.' },
+  // recipient-limits
+  { id: 'blind10-known-bad-numbers-left-out-of-count', requirement: 'RLIM-COUNT-INVALID-ENTRIES', topic: 'recipient-limits', round: 10, description: "Numbers a validation refusal named are kept on the business's suppression list and left out of the entry count: after a 400 for a malformed number, 1000 valid entries plus that number get 400 validation_failed instead of 422 recipient_limit_exceeded." },
+  { id: 'blind10-count-excludes-recently-sent-numbers', requirement: 'RLIM-COUNT-ALL-ENTRIES', topic: 'recipient-limits', round: 10, description: "Entries to numbers the business sent to in the last ten minutes are taken for duplicates already counted and left out of the count: right after a submission to a few numbers, 1001 entries over those numbers are accepted (202) instead of 422 recipient_limit_exceeded." },
+  // cursors
+  { id: 'blind10-number-filter-results-cached-per-bulk', requirement: 'CUR-FILTER-TO', topic: 'cursors', round: 10, description: "The rows a number filter selects are cached per bulk, not per number: after a listing filtered by one number, a listing of the bulk filtered by another number lists the first number's rows." },
+  { id: 'blind10-last-page-echoes-presented-cursor', requirement: 'CUR-LAST-PAGE-NO-CURSOR', topic: 'cursors', round: 10, description: 'A last page read with a cursor gives back the cursor it was asked with as next_cursor (has_more false), so a client paging while a cursor is offered asks for the same last page forever; a single-page listing gives null.' },
+  // bulk-invariants
+  { id: 'blind10-settled-waits-for-business-retries', requirement: 'BULK-SETTLED-RULE', topic: 'bulk-invariants', round: 10, description: "settled is read from the business's retry queue, not the bulk's: while another bulk of the business has retries outstanding, a completed bulk with retryable_failed_count 0 shows settled false." },
+  { id: 'blind10-warnings-list-shared-across-responses', requirement: 'BULK-ACCEPT-SHAPE', topic: 'bulk-invariants', round: 10, description: "The warnings list is one default array the read path pushes into: once a bulk was read while its delivery summary was unavailable, later responses, the 202 of the next submission included, carry that warning (repeated) instead of an empty list." },
+  { id: 'blind10-acceptance-status-upper-case', requirement: 'BULK-ACCEPT-QUEUED', topic: 'bulk-invariants', round: 10, description: 'The 202 writes the status as its enum constant, QUEUED, instead of queued (reads are right).' },
+  // wallet
+  { id: 'blind10-wallet-business-id-upper-case', requirement: 'WAL-BUSINESS-ID', topic: 'wallet', round: 10, description: "business_id of the balance is written in upper-case hex (the ledger's GUID formatter), so it no longer equals the business of the path as a string." },
+  { id: 'blind10-wallet-replay-by-request-id', requirement: 'WAL-PERMISSION', topic: 'wallet', round: 10, description: 'Wallet answers are kept for safe retries by X-Request-Id and path, read before the permission check: an application without wallet.balance.read sending the request id of an earlier granted read gets that read\'s 200 with the balance.' },
+  // concealment
+  { id: 'blind10-unknown-bulk-shimmed-after-acceptance', requirement: 'CONC-UNKNOWN-OBJECT', topic: 'concealment', round: 10, description: 'A read-your-writes shim: for ten seconds after a submission of the business was accepted, a bulk id that is not found is taken for one still being written and answered 200 with a queued bulk of that id instead of 404.' },
+  { id: 'blind10-message-visible-through-shared-number', requirement: 'CONC-CROSS-BUSINESS-MESSAGE', topic: 'concealment', round: 10, description: "Messages are shared per conversation (by recipient number): once the business sent to a number, another business's message to that number is returned (200) under the caller's business instead of 404." },
+  // request-id
+  { id: 'blind10-request-id-header-doubled', requirement: 'RID-ECHO', topic: 'request-id', round: 10, description: "A gateway appends its own X-Request-Id line instead of setting it: successful answers to a request with a valid id carry two header lines, read as '<client id>, <generated id>'." },
+  { id: 'blind10-conflict-request-id-of-original', requirement: 'RID-PROBLEM-MATCH', topic: 'request-id', round: 10, description: "The 409 idempotency_conflict problem is built from the key's stored record: its request_id is the original acceptance's request id, while the header carries this request's." },
+  { id: 'blind10-generated-request-id-derived-from-previous', requirement: 'RID-FORMAT', topic: 'request-id', round: 10, description: "A request without X-Request-Id gets a child id of the previous request id seen from the client's address (<previous>.1): after a request with a 128-character id, the generated id is 130 characters." },
+  // problem-details
+  { id: 'blind10-problem-title-of-previous-code', requirement: 'PROB-TITLE-STABLE', topic: 'problem-details', round: 10, description: "The problem writer's title comes from a variable the previous problem set: a 404 resource_not_found answered right after a 400 is titled as the validation failure, so one code gets several titles." },
+  { id: 'blind10-retry-after-iso-timestamp', requirement: 'PROB-RETRY-AFTER', topic: 'problem-details', round: 10, description: 'Retry-After on 429 is the end of the window as an ISO 8601 timestamp (2026-11-27T10:01:00.000Z), neither seconds nor an HTTP date.' },
+  // validation
+  { id: 'blind10-content-defaulted-from-previous-submission', requirement: 'VAL-EXACTLY-ONE-CONTENT', topic: 'validation', round: 10, description: "The submission form object is reused per application: a body with neither message nor template_id takes the content of the application's previous accepted submission and is accepted (202) instead of 400 validation_failed." },
+  { id: 'blind10-extra-members-tolerated-after-acceptance', requirement: 'VAL-BODY-FIELDS', topic: 'validation', round: 10, description: 'Strict body checking applies to an application until its first accepted submission on the business (an onboarding mode): later submissions with unknown top-level members are accepted (202) instead of 400 validation_failed.' },
+  // schemas
+  { id: 'blind10-pagination-has-more-numeric', requirement: 'SCH-PAGINATION', topic: 'schemas', round: 10, description: 'pagination.has_more is written as 1 or 0 (a TINYINT column) instead of a boolean.' },
+  { id: 'blind10-cached-listing-page-octet-stream', requirement: 'SCH-JSON-MEDIA-TYPE', topic: 'schemas', round: 10, description: 'A listing page asked for again with the same query is written from a byte cache that keeps no media type: the repeat is labelled application/octet-stream instead of application/json.' },
+  // webhooks
+  { id: 'blind10-webhook-second-deactivation-queued-202', requirement: 'HOOK-DEACTIVATE-204', topic: 'webhooks', round: 10, description: 'Deactivations of an application are serialised: a deactivation within a minute of its previous one is queued behind it and answered 202 with an empty body instead of 204.' },
+  { id: 'blind10-webhook-negative-cache-by-business', requirement: 'HOOK-DEACTIVATE-204', topic: 'webhooks', round: 10, description: "A not-found answer is cached under the application and business, not the endpoint id: once a deactivation of an unknown id answered 404, deactivating an active endpoint of the business answers 404 too." },
+  // messages
+  { id: 'blind10-message-pin-of-latest-submission', requirement: 'MSG-TEMPLATE-PIN', topic: 'messages', round: 10, description: "A message's template pin is read from the business's latest submission (a settings row): after a message-based submission, a template-based message shows template null." },
+  { id: 'blind10-message-classification-capitalized', requirement: 'MSG-SCHEMA', topic: 'messages', round: 10, description: "A retrieved message's classification is its display label (Transactional) instead of the enum value." },
+  // sequences
+  { id: 'blind10-key-released-by-over-limit-repeat', requirement: 'SEQ-KEY-BOUND-TO-FIRST', topic: 'sequences', round: 10, description: 'An over-limit repeat of a used key (422) releases the key as failed: the first body sent again with that key creates a second bulk (new id) instead of replaying the first.' },
+  { id: 'blind10-filters-merged-with-previous-listing', requirement: 'SEQ-LISTING-CONSISTENT', topic: 'sequences', round: 10, description: "A listing session per bulk merges each query with the previous one's filters: after a listing filtered by status, a listing filtered by number alone keeps the status filter, so the number's row is missing when its status differs." },
 ] as const satisfies readonly BlindDefect[];
 
 export type BlindDefectId = (typeof registry)[number]['id'];

@@ -40,6 +40,8 @@ export function authorize(call: Call, businessId: string, permission: Permission
       return false;
     }
     // 5.6 step 2 (5.7: the path's business is a selector, not proof).
+    // (The blind10 defect remembers the refused business in a cache its server reads before authentication.)
+    if (call.defects.has('blind10-grant-refusal-cached-before-auth')) (refusedBusinesses.get(call.deps.counters) ?? refusedBusinesses.set(call.deps.counters, new Set()).get(call.deps.counters)!).add(businessId);
     call.problem('permission_denied', 'The application has no active grant for this business.');
     return false;
   }
@@ -64,6 +66,9 @@ export function authorize(call: Call, businessId: string, permission: Permission
   if (call.defects.has('blind8-permission-cached-per-business')) (passedDecisions.get(call.deps.store) ?? passedDecisions.set(call.deps.store, new Set()).get(call.deps.store)!).add(decisionKey);
   return true;
 }
+
+/** Businesses some caller was refused on, per reference (the `blind10-grant-refusal-cached-before-auth` defect). */
+export const refusedBusinesses = new WeakMap<object, Set<string>>();
 
 /** Applications and businesses that passed a permission check, per reference (the `blind8-permission-cached-per-business` defect). */
 const passedDecisions = new WeakMap<object, Set<string>>();

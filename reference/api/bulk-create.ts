@@ -7,6 +7,7 @@ import type { FieldError } from '../problems.ts';
 import { MAX_RECIPIENTS, checkVariables, isE164, placeholdersOf, validateBulkBody, type BulkBody } from './bulk-body.ts';
 import type { Call } from './call.ts';
 import { readByOwner } from './bulk-read.ts';
+import { acceptanceTimes, latestPins, numbersSentTo } from './render.ts';
 import { acceptedHere, bulkResponseCache, collectedJobs, firstRecipientVariables, inFlight, latestAccepted, latestClassification, latestSubmissionAt, latestTemplateVariables, renderBulk, replaysOf } from './render.ts';
 import { refusalHolds } from './wallet.ts';
 import type { StoredResponse } from '../store.ts';
@@ -146,6 +147,12 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     const seenKey = typeof sentKey === 'string' && call.app ? `${call.app.clientId}\u0000${businessId}\u0000${sentKey}` : undefined;
     if (seenKey && d.has('blind9-over-limit-retry-accepted') && overLimitKeys.get(store)?.has(seenKey)) max = Number.POSITIVE_INFINITY;
     let count = d.has('recipient-limit-counts-unique') ? new Set(recipients.map((r) => JSON.stringify(r))).size : recipients.length;
+    // 4.1 rule 1: every entry counts (blind10 defects leave out numbers on the business's suppression list,
+    // and numbers it sent to in the last ten minutes, taken for duplicates already counted).
+    const suppressed = d.has('blind10-known-bad-numbers-left-out-of-count') ? knownBadNumbers.get(store)?.get(businessId) : undefined;
+    if (suppressed) count = recipients.filter((r) => !(isRecord(r) && typeof r.to === 'string' && suppressed.has(r.to))).length;
+    const sentTo = d.has('blind10-count-excludes-recently-sent-numbers') ? recentlySent.get(store)?.get(businessId) : undefined;
+    if (sentTo) count = recipients.filter((r) => !(isRecord(r) && typeof r.to === 'string' && clock.now() - (sentTo.get(r.to) ?? Number.NEGATIVE_INFINITY) < 10 * 60_000)).length;
     // 4.1 rule 1: the entries of this request (the blind8 defect adds those of every earlier request under its key).
     const entryKey = typeof sentKey === 'string' && call.app ? `${call.app.clientId}\u0000${businessId}\u0000${sentKey}` : undefined;
     const keyEntries = entryKey && d.has('blind8-repeat-counts-key-entries') ? (entriesPerKey.get(store) ?? entriesPerKey.set(store, new Map()).get(store)!) : undefined;
@@ -165,6 +172,8 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
     // 4.1 rule 1: no partial acceptance (the blind defect keeps the first 1000 entries and goes on).
     if (count > max && d.has('blind-over-limit-truncated')) (body as Record<string, unknown>).recipients = recipients.slice(0, max);
     else if (count > max) {
+      // 4.1 rule 2: a refusal leaves the key bound to its first body (the blind10 defect releases it as failed).
+      if (d.has('blind10-key-released-by-over-limit-repeat') && typeof sentKey === 'string' && call.app) (released.get(store) ?? released.set(store, new Set()).get(store)!).add([call.app.clientId, businessId, OPERATION, sentKey].join('\u0000'));
       if (seenKey && d.has('blind9-over-limit-retry-accepted')) (overLimitKeys.get(store) ?? overLimitKeys.set(store, new Set()).get(store)!).add(seenKey);
       // 4.1 rule 1: refused before billing (the blind9 defect queues the refused entries' charge for the business's next acceptance).
       if (d.has('blind9-over-limit-charge-deferred')) {
@@ -233,7 +242,24 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   if (typeof templateText === 'string' && !UUID_V7.test(templateText) && !store.template(templateText) && d.has('blind8-template-id-looked-up-unvalidated')) {
     return call.problem('template_not_active', 'The template is not active for new submissions.');
   }
+  // 4.1: exactly one content member, and no member the body does not define, on every submission (blind10 defects:
+  // a form object reused per application fills in the previous accepted content; strict checking ends after a first acceptance).
+  const submitter = `${call.app!.clientId}\u0000${businessId}`;
+  const reusedContent = d.has('blind10-content-defaulted-from-previous-submission') && isRecord(body) && !('message' in body) && !('template_id' in body) ? previousContent.get(store)?.get(submitter) : undefined;
+  if (reusedContent && isRecord(body)) Object.assign(body, reusedContent);
+  if (d.has('blind10-extra-members-tolerated-after-acceptance') && isRecord(body) && lenientSubmitters.get(store)?.has(submitter)) {
+    for (const member of Object.keys(body)) if (!['from', 'classification', 'message', 'template_id', 'recipients'].includes(member)) delete body[member];
+  }
   const errors = validateBulkBody(body, d);
+  // (The blind10 defect puts the numbers a refusal named on the business's suppression list.)
+  if (errors.length > 0 && recipients && d.has('blind10-known-bad-numbers-left-out-of-count')) {
+    const list = knownBadNumbers.get(store) ?? knownBadNumbers.set(store, new Map()).get(store)!;
+    for (const e of errors) {
+      const at = /^\/recipients\/(\d+)\/to$/.exec(e.pointer);
+      const to = at ? (recipients[Number(at[1])] as { to?: unknown } | undefined)?.to : undefined;
+      if (typeof to === 'string') list.set(businessId, (list.get(businessId) ?? new Set<string>()).add(to));
+    }
+  }
   // 4.1 rule 2: a refused request leaves the key's record alone (the blind6 defect writes its own fingerprint into it).
   if (errors.length > 0 && key && d.has('blind6-invalid-repeat-rebinds-key')) {
     const bound = [call.app!.clientId, businessId, OPERATION, key].join('\u0000');
@@ -264,7 +290,9 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   // (The blind6 defect normalises the message's white space first.)
   // (The blind7 defect takes the recipients as their count.)
   // (The blind9 defect keeps the first 1024 characters of the canonical payload, the width of its column.)
-  const fullFingerprint = d.has('blind9-fingerprint-first-kilobyte')
+  const fullFingerprint = d.has('blind10-fingerprint-ignores-message')
+    ? canonicalJson({ ...valid, message: undefined })
+    : d.has('blind9-fingerprint-first-kilobyte')
     ? canonicalJson(valid).slice(0, 1024)
     : d.has('blind7-fingerprint-counts-recipients')
     ? canonicalJson({ ...valid, recipients: valid.recipients.length })
@@ -284,7 +312,9 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
   // (Blind defects: from left out of the fingerprint; the X-Request-Id header taken into it.)
   const fingerprint =
     (d.has('blind4-fingerprint-ignores-from') ? canonicalJson({ ...valid, from: undefined }) : fullFingerprint) +
-    (d.has('blind4-fingerprint-includes-request-id') ? `\u0000${String(call.req.headers['x-request-id'] ?? '')}` : '');
+    (d.has('blind4-fingerprint-includes-request-id') ? `\u0000${String(call.req.headers['x-request-id'] ?? '')}` : '') +
+    // (The blind10 defect hashes the Content-Type header with the body.)
+    (d.has('blind10-fingerprint-includes-content-type') ? `\u0000${contentType}` : '');
   // 7: a retry after a refusal is no server fault (the blind9 defect finds the refusal's reservation, without a response, and throws).
   if (scope && key && call.app && !store.idempotency(scope) && reservedKeys.get(store)?.has(`${call.app.clientId}\u0000${businessId}\u0000${key}`)) {
     throw new TypeError("Cannot read properties of undefined (reading 'location')");
@@ -363,7 +393,7 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
         if (d.has('blind5-key-released-after-conflict')) (released.get(store) ?? released.set(store, new Set()).get(store)!).add(scope!);
         const headers: Record<string, string> = d.has('conflict-with-location') ? { Location: previous.response.location } : {};
         // 4.1 rule 4: 409 (the blind defect answers 422).
-        return call.problem('idempotency_conflict', 'This Idempotency-Key was already used with a different payload.', { headers, ...(d.has('blind3-conflict-status-422') ? { status: 422 } : {}) });
+        return call.problem('idempotency_conflict', 'This Idempotency-Key was already used with a different payload.', { headers, ...(d.has('blind3-conflict-status-422') ? { status: 422 } : {}), ...(d.has('blind10-conflict-request-id-of-original') && previous.response.requestId ? { extra: { request_id: previous.response.requestId } } : {}) });
       }
       // 4.1 rule 3: a byte-identical repeat is replayed (the defect refuses it as duplicate numbers).
       if (d.has('identical-repeat-refused-422') && !rewritten) return call.problem('invalid_recipient', 'These recipients were already submitted.');
@@ -536,6 +566,22 @@ export function createBulk(call: Call, businessId: string, rawBody: string): voi
       (sharedContent.get(store) ?? sharedContent.set(store, new Map()).get(store)!).set(call.app!.clientId, { message: accepted.message, classification: accepted.classification, intake: accepted.intake });
     }
     if (d.has('blind-limit-rolling-window')) rememberEntries(call, businessId, valid.recipients.length);
+    // What blind10 defects keep of the acceptance: the numbers sent to and when, the content, the lenient
+    // mode, the acceptance time, the numbers of the business's conversations, the latest pin.
+    if (d.has('blind10-count-excludes-recently-sent-numbers')) {
+      const perBusiness = recentlySent.get(store) ?? recentlySent.set(store, new Map()).get(store)!;
+      const sent = perBusiness.get(businessId) ?? new Map<string, number>();
+      for (const r of valid.recipients) sent.set(r.to, now);
+      perBusiness.set(businessId, sent);
+    }
+    if (d.has('blind10-content-defaulted-from-previous-submission')) (previousContent.get(store) ?? previousContent.set(store, new Map()).get(store)!).set(submitter, valid.template_id !== undefined ? { template_id: valid.template_id } : { message: valid.message! });
+    if (d.has('blind10-extra-members-tolerated-after-acceptance')) (lenientSubmitters.get(store) ?? lenientSubmitters.set(store, new Set()).get(store)!).add(submitter);
+    if (d.has('blind10-unknown-bulk-shimmed-after-acceptance')) (acceptanceTimes.get(store) ?? acceptanceTimes.set(store, new Map()).get(store)!).set(businessId, now);
+    if (d.has('blind10-message-visible-through-shared-number')) {
+      const perBusiness = numbersSentTo.get(store) ?? numbersSentTo.set(store, new Map()).get(store)!;
+      perBusiness.set(businessId, new Set([...(perBusiness.get(businessId) ?? []), ...valid.recipients.map((r) => r.to)]));
+    }
+    if (d.has('blind10-message-pin-of-latest-submission')) (latestPins.get(store) ?? latestPins.set(store, new Map()).get(store)!).set(businessId, bulk.template);
     // What blind9 defects keep of the acceptance: the queued charge posted, the variables of a template-based submission.
     const queuedCharge = pendingCharges.get(store)?.get(businessId);
     if (queuedCharge !== undefined) {
@@ -811,3 +857,13 @@ const recordOwners = new WeakMap<IdempotencyRecord, string>();
 const globalKeys = new WeakMap<object, Map<string, IdempotencyRecord>>();
 /** Sender names that passed the check on any business (the `blind9-sender-verdict-cached-by-name` defect). */
 const authorizedSenderNames = new WeakMap<object, Set<string>>();
+
+/** What blind10 defects keep per reference (faithful code ignores them). */
+/** Numbers a validation refusal named, per business (the `blind10-known-bad-numbers-left-out-of-count` defect). */
+const knownBadNumbers = new WeakMap<object, Map<string, Set<string>>>();
+/** When each business last sent to each number (the `blind10-count-excludes-recently-sent-numbers` defect). */
+const recentlySent = new WeakMap<object, Map<string, Map<string, number>>>();
+/** The content of each application's latest acceptance per business (the `blind10-content-defaulted-from-previous-submission` defect). */
+const previousContent = new WeakMap<object, Map<string, { message?: string; template_id?: string }>>();
+/** Applications past their first acceptance per business (the `blind10-extra-members-tolerated-after-acceptance` defect). */
+const lenientSubmitters = new WeakMap<object, Set<string>>();

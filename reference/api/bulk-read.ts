@@ -5,6 +5,7 @@ import { projectBulk, rowStateAt } from '../lifecycle.ts';
 import { authorize } from './authorize.ts';
 import { isE164 } from './bulk-body.ts';
 import type { Call } from './call.ts';
+import { acceptanceTimes } from './render.ts';
 import { bulkResponseCache, collectedJobs, listedBulks, renderBulk, renderRow, rowsLoaded } from './render.ts';
 
 import { UUID_V7 } from '../ids.ts';
@@ -99,6 +100,12 @@ export function getBulk(call: Call, pathBusinessId: string, bulkId: string): voi
   // 4.2: bulk SMS only (the blind defect's lookup falls through to individual messages of any business,
   // as with one table for every SMS, and shows the message as a bulk).
   const single = call.defects.has('blind-bulk-read-finds-foreign-message') && !call.deps.store.bulk(bulkId) ? call.deps.store.message(bulkId) : undefined;
+  // 5 / 4.2: an id that exists nowhere is not found (the blind10 defect's read-your-writes shim answers it as a
+  // bulk still being written for ten seconds after the business's latest acceptance).
+  const acceptedAt = call.defects.has('blind10-unknown-bulk-shimmed-after-acceptance') && !call.deps.store.bulk(bulkId) && UUID_V7.test(bulkId) ? acceptanceTimes.get(call.deps.store)?.get(businessId) : undefined;
+  if (acceptedAt !== undefined && call.deps.clock.now() - acceptedAt < 10_000) {
+    return call.json(200, { id: bulkId, business_id: businessId, from: '', classification: 'transactional', status: 'queued', settled: false, message: null, template: null, accepted_at: call.time(acceptedAt), intake: null, submission: null, delivery_summary: null, warnings: [] });
+  }
   if (single) {
     return call.json(200, {
       id: single.id,
@@ -166,7 +173,11 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   // 5.6 / 4.3: grant, then ownership (blind defects: the listing skips the grant, or the owner).
   // (The blind5 defect reaches here without a token, on a signed cursor alone.)
   const cursorAsProof = call.app === undefined && d.has('blind5-listing-cursor-skips-auth');
-  if (!d.has('blind-rows-listing-skips-grant') && !cursorAsProof && !authorize(call, businessId, 'sms.bulk.read')) return;
+  // (The blind10 defect checks the grant on the business a presented cursor was issued for.)
+  const cursorGiven = d.has('blind10-listing-grant-from-cursor') ? call.query.get(PARAMS.cursor) : null;
+  const cursorScope = cursorGiven ? call.deps.cursors.decode(cursorGiven) : undefined;
+  const grantBusiness = cursorScope?.ok ? cursorScope.payload.business : businessId;
+  if (!d.has('blind-rows-listing-skips-grant') && !cursorAsProof && !authorize(call, grantBusiness, 'sms.bulk.read')) return;
   // 5.6 step 4: ownership before any page is served (the blind6 defect's page cache, keyed by bulk and
   // query alone, answers first).
   const pageKey = `${bulkId}?${call.query.toString()}`;
@@ -276,6 +287,19 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   if (toText !== null && !isE164(toText) && d.has('invalid-number-filter-ignored')) toText = null;
   if (toText !== null && !isE164(toText) && toText !== lowerHex && !d.has('invalid-number-matches-nothing')) return invalidFilter(PARAMS.to, `${PARAMS.to} must be an E.164 number.`);
 
+  // 4.3: the number filter selects that number's rows (the blind10 defect caches the first number's selection per bulk).
+  if (toText !== null && d.has('blind10-number-filter-results-cached-per-bulk')) {
+    const first = numberSelections.get(bulk);
+    if (first === undefined) numberSelections.set(bulk, toText);
+    else toText = first;
+  }
+  // 4.3: each query's own filters (the blind10 defect's listing session merges a new query with the previous one's).
+  if (d.has('blind10-filters-merged-with-previous-listing') && q.get(PARAMS.cursor) === null) {
+    const previous = previousFilters.get(bulk);
+    statusText ??= previous?.status ?? null;
+    toText ??= previous?.to ?? null;
+    previousFilters.set(bulk, { status: statusText, to: toText });
+  }
   let filters: CursorFilters = { status: statusText, to: toText };
   let start = 0;
   // 4.3: the cursor as the client sent it, percent-decoded (the blind8 defect reads the raw query text
@@ -505,7 +529,8 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   // 4.3: an opaque cursor the client hands back as the cursor parameter (blind8 defects: padded
   // standard base64; the relative URL of the next page).
   const nextCursor = issued === undefined
-    ? noCursor
+    ? // (The blind10 defect gives a last page read with a cursor that cursor back.)
+      reading?.ok && d.has('blind10-last-page-echoes-presented-cursor') ? cursorText : noCursor
     : d.has('blind8-cursor-padded-base64-read-raw')
       ? `${issued.replace(/-/g, '+').replace(/_/g, '/')}=`
       : d.has('blind8-cursor-next-link-url')
@@ -530,7 +555,8 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
       ? { limit: applied }
       : hasMore && d.has('blind3-pagination-camel-case')
         ? { limit: applied, hasMore, nextCursor }
-        : { limit: applied, has_more: hasMore, next_cursor: nextCursor };
+        : // (The blind10 defect writes has_more as a TINYINT, 1 or 0.)
+          { limit: applied, has_more: d.has('blind10-pagination-has-more-numeric') ? Number(hasMore) : hasMore, next_cursor: nextCursor };
   // 4.3: every page is { data, pagination } (the blind defect's later pages, from another
   // serialiser, name the rows items); 2: application/json (the blind defect gives a vendor type).
   // (The blind5 defect serialises an empty page's rows as null.)
@@ -557,7 +583,12 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
     const next = new URLSearchParams({ ...(q.get(PARAMS.limit) !== null ? { [PARAMS.limit]: String(limit) } : {}), ...(typeof nextCursor === 'string' && hasMore ? { [PARAMS.cursor]: nextCursor } : {}) });
     return call.json(200, { data }, hasMore ? { Link: `<${call.path}?${next.toString()}>; rel="next"` } : {});
   }
-  call.json(200, envelope, {}, d.has('blind-listing-media-type-vendor') ? 'application/vnd.api+json' : undefined);
+  // 2: application/json (the blind10 defect's byte cache writes a repeated query's page as application/octet-stream).
+  const repeatKey = `${call.app?.clientId ?? ''}\u0000${bulk.id}?${q.toString()}`;
+  const served = d.has('blind10-cached-listing-page-octet-stream') ? (servedQueries.get(call.deps.store) ?? servedQueries.set(call.deps.store, new Set()).get(call.deps.store)!) : undefined;
+  const repeated = served?.has(repeatKey) ?? false;
+  served?.add(repeatKey);
+  call.json(200, envelope, {}, repeated ? 'application/octet-stream' : d.has('blind-listing-media-type-vendor') ? 'application/vnd.api+json' : undefined);
 }
 
 /** A query parameter's raw text, as sent (the request line, before any decoding). */
@@ -591,3 +622,11 @@ const liveCursor = new WeakMap<BulkRecord, string>();
 const rowCounts = new WeakMap<BulkRecord, number>();
 /** Row ids each status filter selected at its first listing, per bulk (the `blind9-status-filter-results-cached` defect). */
 const statusSelections = new WeakMap<BulkRecord, Map<string, Set<string>>>();
+
+/** What blind10 defects keep (faithful code ignores them). */
+/** The first number filter of each bulk's listings (the `blind10-number-filter-results-cached-per-bulk` defect). */
+const numberSelections = new WeakMap<BulkRecord, string>();
+/** The filters of each bulk's previous listing (the `blind10-filters-merged-with-previous-listing` defect). */
+const previousFilters = new WeakMap<BulkRecord, CursorFilters>();
+/** Listing queries already served, by application, bulk and query (the `blind10-cached-listing-page-octet-stream` defect). */
+const servedQueries = new WeakMap<object, Set<string>>();

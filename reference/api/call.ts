@@ -77,6 +77,8 @@ export class Call {
     // 4.0: an invalid client id is replaced by a generated one (the defect drops it and sends none).
     const given = this.req.headers['x-request-id'];
     if (typeof given === 'string' && given !== this.requestId && this.defects.has('invalid-request-id-dropped')) return extra;
+    // 4.0: the valid client id, unchanged (the blind10 defect's gateway appends a second line of its own to successful answers).
+    if ((status === undefined || status < 400) && given === this.requestId && this.defects.has('blind10-request-id-header-doubled')) return { [this.requestIdHeader]: `${this.requestId}, ${generateRequestId()}`, ...extra };
     return { [this.requestIdHeader]: this.requestId, ...extra };
   }
 
@@ -154,6 +156,12 @@ export class Call {
     if (d.has('blind-problem-instance-with-space') && typeof body.instance === 'string') body.instance = `request ${this.requestId}`;
     // 7: one title per code (the blind defect names the first field at fault in it).
     if (d.has('blind-problem-title-names-field') && errors?.[0]) body.title = `Invalid field ${errors[0].pointer}`;
+    // (The blind10 defect's writer takes the title from a variable the previous problem set.)
+    if (d.has('blind10-problem-title-of-previous-code')) {
+      const previous = previousTitle.get(this.deps.counters);
+      previousTitle.set(this.deps.counters, String(body.title));
+      if (previous !== undefined) body.title = previous;
+    }
     if (options.status !== undefined) body.status = options.status;
     if (d.has('problem-status-mismatch') && body.status === 422) body.status = 400;
     // 7: status is an integer and type ends in the code (blind defects: a string; the code hyphenated).
@@ -196,6 +204,9 @@ export class Call {
 
 /** Field errors of every validation failure so far, per reference (the `blind7-validation-errors-accumulate` defect). */
 const accumulatedErrors = new WeakMap<object, FieldError[]>();
+
+/** The title of the previous problem answered, per reference (the `blind10-problem-title-of-previous-code` defect). */
+const previousTitle = new WeakMap<object, string>();
 
 /** The request id of the previous problem answered, per reference (the `blind6-problem-request-id-of-previous` defect). */
 const previousProblemId = new WeakMap<object, string>();

@@ -3,7 +3,7 @@ import { UUID_V7 } from '../ids.ts';
 import { authorize } from './authorize.ts';
 import type { Call } from './call.ts';
 import type { IndividualMessage, Store } from '../store.ts';
-import { latestSubmissionAt, renderMessage } from './render.ts';
+import { latestSubmissionAt, numbersSentTo, renderMessage } from './render.ts';
 import type { BulkRecord } from '../store.ts';
 import { listedRows } from './bulk-read.ts';
 import { rowStateAt } from '../lifecycle.ts';
@@ -97,6 +97,10 @@ export function getMessage(call: Call, businessId: string, messageId: string): v
   // 4.4: every message of the business is retrieved (the defect searches only the last 24 hours).
   const recent = !stored || call.deps.clock.now() - stored.accepted_at <= DAY_MS;
   const message = recent || !d.has('message-lookup-last-day-only') ? stored : undefined;
+  // 4.4: another business's message is concealed (the blind10 defect shares messages per conversation, by number).
+  if (message && message.business_id !== businessId && d.has('blind10-message-visible-through-shared-number') && numbersSentTo.get(call.deps.store)?.get(businessId)?.has(message.to)) {
+    return call.json(200, renderMessage(call, message));
+  }
   if (message && message.business_id === businessId) {
     // 4.4: every read is a 200 with the message (the blind5 defect's response cache answers a repeat 304).
     if (d.has('blind5-message-repeat-read-304') && call.app) {

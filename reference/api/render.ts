@@ -50,6 +50,16 @@ const firstReportAt = new WeakMap<BulkRecord, number>();
 /** The running total of resolved outcomes per bulk (the `blind9-outcomes-accumulated-per-read` defect). */
 const outcomesTotal = new WeakMap<BulkRecord, number>();
 
+/** What blind10 defects keep (faithful code ignores them). */
+/** The latest acceptance time per business (the `blind10-unknown-bulk-shimmed-after-acceptance` defect, kept by bulk-create). */
+export const acceptanceTimes = new WeakMap<object, Map<string, number>>();
+/** Numbers each business sent to (the `blind10-message-visible-through-shared-number` defect, kept by bulk-create). */
+export const numbersSentTo = new WeakMap<object, Map<string, Set<string>>>();
+/** The template pin of each business's latest submission (the `blind10-message-pin-of-latest-submission` defect, kept by bulk-create). */
+export const latestPins = new WeakMap<object, Map<string, BulkRecord['template']>>();
+/** The warnings list the blind10 defect shares between responses, per reference. */
+const sharedWarnings = new WeakMap<object, Array<{ code: string; detail: string }>>();
+
 /** settled at each bulk's first read (the `blind5-settled-cached-at-first-read` defect). */
 const firstSettled = new WeakMap<BulkRecord, boolean | null>();
 
@@ -114,6 +124,11 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
     submission = { ...submission, processed: behind?.processed ?? 0 };
   }
   // 2.2: settled as of this read (the blind5 defect keeps the value of the bulk's first read).
+  // 2.2: settled is this bulk's (the blind10 defect reads the business's retry queue).
+  if (!options.acceptance && settled === true && d.has('blind10-settled-waits-for-business-retries')) {
+    const others = call.deps.store.allBulks().filter((b) => b !== bulk && b.businessId === bulk.businessId);
+    if (others.some((b) => (projectBulk(b, now, d).submission?.retryable_failed_count ?? 0) > 0)) settled = false;
+  }
   if (!options.acceptance && d.has('blind5-settled-cached-at-first-read')) {
     if (!firstSettled.has(bulk)) firstSettled.set(bulk, settled);
     settled = firstSettled.get(bulk)!;
@@ -129,7 +144,7 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
     // warnings empty (one defect shows intake counting nothing).
     if (d.has('acceptance-intake-zeros')) intake = { good: 0, bad: 0, empty: 0 };
     // (The blind defect shows the record's initial state, created.)
-    status = d.has('acceptance-status-processing') ? 'processing' : d.has('blind3-acceptance-status-created') ? 'created' : 'queued';
+    status = d.has('acceptance-status-processing') ? 'processing' : d.has('blind3-acceptance-status-created') ? 'created' : d.has('blind10-acceptance-status-upper-case') ? 'QUEUED' : 'queued';
     submission = d.has('acceptance-submission-zeros') ? { processed: 0, success: 0, failed: 0, retryable_failed_count: 0, exhausted: 0 } : null;
     settled = d.has('acceptance-settled-null') ? null : false;
     // 4.1: the acceptance response shows the intake counts (the blind defect leaves them null).
@@ -141,7 +156,8 @@ export function renderBulk(call: Call, bulk: BulkRecord, options: { acceptance?:
   if (!options.acceptance && intake && listedBulks.has(bulk) && d.has('blind6-intake-from-rows-after-listing')) intake = { good: bulk.rows.length, bad: 0, empty: 0 };
   // 2.2: intake holds good, bad and empty only (the blind defect adds their total).
   if (intake && d.has('blind-intake-total-member')) intake = { ...intake, total: intake.good! + intake.bad! + intake.empty! };
-  const warnings: Array<{ code: string; detail: string }> = [];
+  // 2.2: this response's warnings (the blind10 defect's list is one default array shared by every response).
+  const warnings: Array<{ code: string; detail: string }> = d.has('blind10-warnings-list-shared-across-responses') ? (sharedWarnings.get(call.deps.store) ?? sharedWarnings.set(call.deps.store, []).get(call.deps.store)!) : [];
   // 2.2: a warning has code and detail only (the blind defect adds a severity).
   const unavailable = {
     code: 'delivery_summary_unavailable',
@@ -328,7 +344,8 @@ export function renderMessage(call: Call, m: IndividualMessage): Record<string, 
     // (The blind6 defect gives a one-element list, from a recipients column.)
     to: d.has('blind6-message-to-as-list') ? [m.to] : d.has('message-to-without-plus') ? m.to.replace(/^\+/, '') : d.has('blind4-message-to-masked') ? `${m.to.slice(0, -4)}****` : d.has('blind3-message-to-formatted') ? m.to.replace(/^(\+\d{2})(\d{4})(\d+)$/, '$1 $2 $3') : m.to,
     // 2.1: the word (the blind5 defect writes the enum's ordinal).
-    classification: d.has('blind5-message-classification-ordinal') ? (m.classification === 'transactional' ? 0 : 1) : m.classification,
+    // (The blind10 defect writes the display label, capitalised.)
+    classification: d.has('blind5-message-classification-ordinal') ? (m.classification === 'transactional' ? 0 : 1) : d.has('blind10-message-classification-capitalized') ? `${m.classification[0]!.toUpperCase()}${m.classification.slice(1)}` : m.classification,
     // 2.4: the content after rendering (the defect shows the pinned template's own text).
     // (The blind9 defect renders the pinned template again with the business's latest submission's variables.)
     message: (d.has('message-unrendered') && m.template && call.deps.store.template(m.template.template_id)?.text) || rerendered(call, m) || m.message,
@@ -336,7 +353,8 @@ export function renderMessage(call: Call, m: IndividualMessage): Record<string, 
     // (The blind5 defect maps it through the bulk processing states: delivered as completed.)
     status: d.has('message-status-provider-code') && m.status === 'delivered' ? 'DELIVRD' : d.has('blind3-message-status-upper-case') ? m.status.toUpperCase() : d.has('blind5-message-status-bulk-vocabulary') && m.status === 'delivered' ? 'completed' : m.status,
     status_reason: m.status_reason,
-    template: d.has('message-template-pin-dropped') ? null : pin,
+    // 2.4: the message's own pin (the blind10 defect reads the business's latest submission's).
+    template: d.has('message-template-pin-dropped') ? null : d.has('blind10-message-pin-of-latest-submission') && latestPins.get(call.deps.store)?.has(m.business_id) ? latestPins.get(call.deps.store)!.get(m.business_id)! : pin,
     // 2.1: UTC with Z (the blind defect writes accepted_at as a local date-time, no offset).
     accepted_at: d.has('blind3-message-accepted-at-local') ? call.time(m.accepted_at).replace(/Z$/, '') : time(m.accepted_at),
     // 2.4: a timestamp (the blind defect writes the date alone, from a DATE column).

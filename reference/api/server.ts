@@ -9,6 +9,7 @@ import { Call, type Deps } from './call.ts';
 import { validateBulkBody } from './bulk-body.ts';
 import { createBulk, replayByBusinessKey } from './bulk-create.ts';
 import { getBulk, listRecipients } from './bulk-read.ts';
+import { refusedBusinesses } from './authorize.ts';
 import { getMessage } from './messages.ts';
 import { acceptedHere, renderBulk } from './render.ts';
 import { getWallet } from './wallet.ts';
@@ -118,6 +119,9 @@ function requestIdFor(req: IncomingMessage, deps: Deps): string {
   // valid client id an earlier request sent).
   const stale = sent === undefined && d.has('blind4-request-id-stale-when-missing') ? lastClientId.get(deps.counters) : undefined;
   if (stale !== undefined) return stale;
+  // (The blind10 defect derives a child id from the previous id seen from the client's address.)
+  const previousId = sent === undefined && d.has('blind10-generated-request-id-derived-from-previous') ? previousIds.get(deps.counters)?.get(req.socket.remoteAddress ?? '') : undefined;
+  if (previousId !== undefined) return `${previousId}.1`;
   // (The blind5 defect takes a submission's Idempotency-Key, as sent, for its request id.)
   const key = req.headers['idempotency-key'];
   if (sent === undefined && req.method === 'POST' && typeof key === 'string' && key !== '' && d.has('blind5-request-id-from-idempotency-key')) return key;
@@ -136,6 +140,7 @@ function requestIdFor(req: IncomingMessage, deps: Deps): string {
  */
 function requestIdOnConnection(req: IncomingMessage, deps: Deps): string {
   const id = requestIdFor(req, deps);
+  if (deps.defects.has('blind10-generated-request-id-derived-from-previous')) (previousIds.get(deps.counters) ?? previousIds.set(deps.counters, new Map()).get(deps.counters)!).set(req.socket.remoteAddress ?? '', id);
   if (!deps.defects.has('blind9-request-id-pinned-to-connection')) return id;
   const pinned = connectionRequestIds.get(req.socket);
   if (pinned !== undefined) return pinned;
@@ -143,6 +148,8 @@ function requestIdOnConnection(req: IncomingMessage, deps: Deps): string {
   return id;
 }
 
+/** The latest request id per client address (the `blind10-generated-request-id-derived-from-previous` defect). */
+const previousIds = new WeakMap<object, Map<string, string>>();
 /** The request id of each connection's first request (the `blind9-request-id-pinned-to-connection` defect). */
 const connectionRequestIds = new WeakMap<object, string>();
 /** The application each connection authenticated as (the `blind9-auth-remembered-on-connection` defect). */
@@ -328,6 +335,10 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
       if (errors.length > 0) return call.validationFailed('The request body is invalid.', errors);
     }
 
+    // 5.6 step 1 / 5.8: authentication first (the blind10 defect's refusal cache, keyed by business, answers before it).
+    if (!authorization && operation && d.has('blind10-grant-refusal-cached-before-auth') && refusedBusinesses.get(deps.counters)?.has(operation.business)) {
+      return call.problem('permission_denied', 'The application has no active grant for this business.');
+    }
     // 4 / 5.4: every operation needs a token (the blind6 defect's idempotency middleware, mounted
     // first, replays a used key by business and key alone).
     const replayKey = req.headers['idempotency-key'];
@@ -437,7 +448,8 @@ async function handle(deps: Deps, req: IncomingMessage, res: ServerResponse): Pr
       else if (++window.count > limit) {
         const left = (window.windowStart + RATE_WINDOW_MS - now) / 1000;
         // (The blind9 defect writes the seconds left in milliseconds.)
-        const retryAfter = d.has('blind5-retry-after-fractional') ? left.toFixed(3) : d.has('blind9-retry-after-milliseconds') ? Math.max(1, Math.ceil(left)) * 1000 : Math.max(1, Math.ceil(left));
+        // (The blind10 defect writes the end of the window as an ISO 8601 timestamp.)
+        const retryAfter = d.has('blind10-retry-after-iso-timestamp') ? new Date(now + Math.max(1, Math.ceil(left)) * 1000).toISOString() : d.has('blind5-retry-after-fractional') ? left.toFixed(3) : d.has('blind9-retry-after-milliseconds') ? Math.max(1, Math.ceil(left)) * 1000 : Math.max(1, Math.ceil(left));
         const headers: Record<string, string> = d.has('rate-limit-without-retry-after') ? {} : { 'Retry-After': String(retryAfter) };
         return call.problem('rate_limit_exceeded', 'Too many requests for this application; retry later.', { headers });
       }

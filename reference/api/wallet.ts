@@ -29,6 +29,11 @@ export function getWallet(call: Call, businessId: string): void {
   // 4.5: the permission is checked on every read (the blind defect serves a per-business cache to
   // any granted application before the permission is asked for).
   const grant = call.app?.grants.find((g) => g.businessId === businessId && g.active);
+  // 4.5: every read is authorized on its own (the blind10 defect's retry cache, keyed by X-Request-Id and path, answers first).
+  const sentId = call.req.headers['x-request-id'];
+  const retryKey = typeof sentId === 'string' && d.has('blind10-wallet-replay-by-request-id') ? `${sentId}\u0000${call.path}` : undefined;
+  const kept = retryKey !== undefined ? retryAnswers.get(store)?.get(retryKey) : undefined;
+  if (kept && call.app) return call.json(200, kept);
   const cached = d.has('blind-wallet-cache-skips-permission') ? walletCache.get(store)?.get(businessId) : undefined;
   if (cached && grant) return call.json(200, cached);
   // 4.5 / 5.8: 403 (the blind defect conceals the balance from an application lacking the permission).
@@ -102,6 +107,7 @@ export function getWallet(call: Call, businessId: string): void {
     body.as_of = call.time(loaded.get(business.id)!);
   }
   if (d.has('blind6-wallet-cache-single-slot')) singleSlot.set(store, body);
+  if (retryKey !== undefined) (retryAnswers.get(store) ?? retryAnswers.set(store, new Map()).get(store)!).set(retryKey, body);
   if (d.has('blind-wallet-cache-skips-permission')) {
     const perStore = walletCache.get(store) ?? new Map<string, Record<string, unknown>>();
     walletCache.set(store, perStore.set(business.id, body));
@@ -130,7 +136,8 @@ function walletBody(call: Call, id: string, name: string, currency: string, curr
   const body: Record<string, unknown> = {
     // 2.5: the business of the path (the defect writes the snapshot's own new id).
     // (The blind8 defect writes the ledger's compact 32-hex form.)
-    business_id: d.has('wallet-business-id-is-snapshot-id') ? uuidv7(now) : d.has('blind8-wallet-business-id-compact') ? id.replace(/-/g, '') : id,
+    // (The blind10 defect writes it in upper-case hex, as the ledger's GUID formatter does.)
+    business_id: d.has('wallet-business-id-is-snapshot-id') ? uuidv7(now) : d.has('blind8-wallet-business-id-compact') ? id.replace(/-/g, '') : d.has('blind10-wallet-business-id-upper-case') ? id.toUpperCase() : id,
     // 2.5: 1 to 256 characters (the defect shows an unset trading name: empty).
     // (The blind7 defect reads it from a CHAR(300) column, padded with spaces.)
     business_name: d.has('wallet-business-name-empty') ? '' : d.has('blind7-wallet-business-name-padded') ? name.padEnd(300, ' ') : name,
@@ -172,3 +179,6 @@ const walletRefusals = new WeakMap<object, Set<string>>();
 
 /** When each business's wallet record was first loaded (the `blind9-wallet-as-of-first-load` defect). */
 const firstLoadedAt = new WeakMap<object, Map<string, number>>();
+
+/** Wallet bodies by X-Request-Id and path (the `blind10-wallet-replay-by-request-id` defect). */
+const retryAnswers = new WeakMap<object, Map<string, Record<string, unknown>>>();

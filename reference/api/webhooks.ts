@@ -77,7 +77,13 @@ export function deactivateWebhookEndpoint(call: Call, businessId: string, endpoi
     if (!endpoint && d.has('blind4-unknown-webhook-403')) return call.problem('permission_denied', 'The webhook endpoint is not one of this business.');
     // 4.6: a refused id leaves nothing behind (the blind9 defect writes a deactivated tombstone for an id that exists nowhere).
     if (!endpoint && d.has('blind9-webhook-404-leaves-tombstone') && UUID_V7.test(endpointId)) store.saveWebhookEndpoint({ id: endpointId, businessId: business, active: false, deactivatedAt: clock.now() });
+    if (!endpoint && d.has('blind10-webhook-negative-cache-by-business')) (notFoundByBusiness.get(store) ?? notFoundByBusiness.set(store, new Set()).get(store)!).add(`${call.app?.clientId ?? ''}\u0000${business}`);
     // 5.6 step 4: another business's endpoint is not found here, like a random id.
+    return call.problem('resource_not_found', 'No webhook endpoint with this id exists for this business.');
+  }
+  // 4.6: each endpoint is looked up by its id (the blind10 defect's not-found cache is keyed by application and business).
+  const negativeKey = `${call.app?.clientId ?? ''}\u0000${business}`;
+  if (d.has('blind10-webhook-negative-cache-by-business') && notFoundByBusiness.get(store)?.has(negativeKey)) {
     return call.problem('resource_not_found', 'No webhook endpoint with this id exists for this business.');
   }
   // 3.4: active -> deactivated. Reference choice: deactivating again is also 204 (idempotent DELETE).
@@ -101,6 +107,13 @@ export function deactivateWebhookEndpoint(call: Call, businessId: string, endpoi
   if (d.has('blind6-unknown-endpoint-204-after-deactivation')) (deactivatedOnce.get(store) ?? deactivatedOnce.set(store, new Set()).get(store)!).add(business);
   if (d.has('blind4-webhook-ownership-skipped-after-first') && call.app) (managers.get(store) ?? managers.set(store, new Set()).get(store)!).add(call.app.clientId);
   if (d.has('webhook-delete-200-with-body')) return call.json(200, { id: endpoint.id, active: false });
+  // 4.6: 204 for each deactivation (the blind10 defect queues an application's deactivation within a minute of its previous one: 202).
+  if (d.has('blind10-webhook-second-deactivation-queued-202') && call.app) {
+    const last = lastDeactivation.get(store) ?? lastDeactivation.set(store, new Map()).get(store)!;
+    const previous = last.get(call.app.clientId);
+    last.set(call.app.clientId, clock.now());
+    if (previous !== undefined && clock.now() - previous < 60_000) return call.empty(202);
+  }
   // 4.6: 204 with no body (the blind7 defect negotiates: a JSON Accept gets the endpoint, 200).
   if (d.has('blind7-delete-accept-json-200') && /\bapplication\/json\b/.test(call.req.headers.accept ?? '')) return call.json(200, { id: endpoint.id, status: 'deactivated' });
   // 3.4: 204 (the blind defect answers 202, as for work still to do).
@@ -111,3 +124,8 @@ export function deactivateWebhookEndpoint(call: Call, businessId: string, endpoi
 /** Until when each business's webhook configuration is locked (the `blind9-webhook-business-lock-409` defect). */
 const configurationLocks = new WeakMap<object, Map<string, number>>();
 const CONFIGURATION_LOCK_MS = 5000;
+
+/** Applications and businesses a deactivation answered 404 for (the `blind10-webhook-negative-cache-by-business` defect). */
+const notFoundByBusiness = new WeakMap<object, Set<string>>();
+/** When each application last deactivated an endpoint (the `blind10-webhook-second-deactivation-queued-202` defect). */
+const lastDeactivation = new WeakMap<object, Map<string, number>>();
