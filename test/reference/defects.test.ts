@@ -1660,6 +1660,70 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const second = (await h.call('GET', h.paths.bulk(h.b, accepted.json.id))).json.delivery_summary;
     return second.as_of === first.as_of;
   },
+  'blind10-fingerprint-ignores-message': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key });
+    return (await h.submit(messageBody(h, { message: 'Another text altogether.' }), { key })).status !== 409;
+  },
+  'blind10-number-filter-results-cached-per-bulk': async (h) => {
+    await rows(h, { to: '+447700900001' });
+    const data = (await rows(h, { to: '+447700900002' })).json.data as Array<{ to: string }>;
+    return data.length !== 1 || data[0]!.to !== '+447700900002';
+  },
+  'blind10-last-page-echoes-presented-cursor': async (h) => {
+    const cursor = (await rows(h, { limit: '200' })).json.pagination.next_cursor;
+    const last = (await rows(h, { limit: '200', cursor })).json.pagination;
+    return last.has_more !== false || last.next_cursor !== null;
+  },
+  'blind10-settled-waits-for-business-retries': async (h) => {
+    const single = await h.submit(messageBody(h, {}, 1));
+    await advance(h, 500);
+    await h.submit(messageBody(h));
+    await advance(h, 200);
+    const bulk = (await h.call('GET', h.paths.bulk(h.b, single.json.id))).json;
+    return bulk.status === 'completed' && bulk.submission.retryable_failed_count === 0 && bulk.settled !== true;
+  },
+  'blind10-acceptance-status-upper-case': async (h) => (await h.submit(messageBody(h))).json.status !== 'queued',
+  'blind10-unknown-bulk-shimmed-after-acceptance': async (h) => {
+    await h.submit(messageBody(h));
+    return (await h.call('GET', h.paths.bulk(h.b, RANDOM_V7))).status !== 404;
+  },
+  'blind10-request-id-header-doubled': async (h) => (await wallet(h, 'primary', { 'x-request-id': 'rid-probe.1' })).headers.get('x-request-id') !== 'rid-probe.1',
+  'blind10-conflict-request-id-of-original': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key, headers: { 'x-request-id': 'original-submission' } });
+    const conflict = await h.submit(messageBody(h, { classification: 'promotional' }), { key, headers: { 'x-request-id': 'conflicting-repeat' } });
+    return conflict.json?.request_id !== conflict.headers.get('x-request-id');
+  },
+  'blind10-problem-title-of-previous-code': async (h) => {
+    await badNumber(h);
+    const first = await h.call('GET', h.paths.bulk(h.b, RANDOM_V7));
+    const second = await h.call('GET', h.paths.bulk(h.b, RANDOM_V7));
+    return first.json.title !== second.json.title;
+  },
+  'blind10-extra-members-tolerated-after-acceptance': async (h) => {
+    await h.submit(messageBody(h));
+    return (await h.submit(messageBody(h, { priority: 'high' }))).status !== 400;
+  },
+  'blind10-pagination-has-more-numeric': async (h) => typeof (await rows(h, { limit: '10' })).json.pagination.has_more !== 'boolean',
+  'blind10-cached-listing-page-octet-stream': async (h) => {
+    await rows(h, { limit: '5' });
+    return !/^application\/json/.test((await rows(h, { limit: '5' })).headers.get('content-type') ?? '');
+  },
+  'blind10-webhook-second-deactivation-queued-202': async (h) => {
+    await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointIds[0]!));
+    return (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointIds[1]!))).status !== 204;
+  },
+  'blind10-webhook-negative-cache-by-business': async (h) => {
+    await h.call('DELETE', h.paths.webhook(h.b, RANDOM_V7));
+    return (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId))).status !== 204;
+  },
+  'blind10-message-classification-capitalized': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.classification !== 'transactional',
+  'blind10-filters-merged-with-previous-listing': async (h) => {
+    await rows(h, { status: 'failed' });
+    const data = (await rows(h, { to: '+447700900000' })).json.data as unknown[];
+    return data.length !== 1;
+  },
 };
 
 describe('defect registry', () => {
