@@ -267,6 +267,8 @@ const registry = [
   { id: 'blind10-message-pin-of-latest-submission', requirement: 'MSG-TEMPLATE-PIN', topic: 'messages', round: 10, description: "A message's template pin is read from the business's latest submission (a settings row): after a message-based submission, a template-based message shows template null." },
   // sequences
   { id: 'blind10-key-released-by-over-limit-repeat', requirement: 'SEQ-KEY-BOUND-TO-FIRST', topic: 'sequences', round: 10, description: 'An over-limit repeat of a used key (422) releases the key as failed: the first body sent again with that key creates a second bulk (new id) instead of replaying the first.' },
+  { id: 'blind10-unknown-bulk-shimmed-after-acceptance', requirement: 'CONC-UNKNOWN-OBJECT', topic: 'concealment', round: 10, description: 'A read-your-writes shim: for ten seconds after a submission of the business was accepted, a bulk id that is not found is taken for one still being written and answered 200 with a queued bulk of that id instead of 404.' },
+  { id: 'blind10-conflict-request-id-of-original', requirement: 'RID-PROBLEM-MATCH', topic: 'request-id', round: 10, description: "The 409 idempotency_conflict problem is built from the key's stored record: its request_id is the original acceptance's request id, while the header carries this request's." },
 ] as const satisfies readonly BlindDefect[];
 
 export type BlindDefectId = (typeof registry)[number]['id'];

@@ -8,6 +8,7 @@ import { checksFor, type CheckContext } from './support/check.ts';
 import { paths } from './support/paths.ts';
 import { codeOf, describeResponse, expectProblem } from './support/problem.ts';
 import { compareAnswers, describeDifference, shapeDifferences } from './support/answers.ts';
+import { TITLE_CONFIRMATION_REQUESTS, onlyTitleDiffers, titleSetAside, titlesFollowObjects } from './support/title-order.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
 import { declareMatrixColumns } from './support/matrix-run.ts';
 import { RESOURCE_FIXTURES, isolationOf, matrixRows, pathOf, type MatrixRow } from './support/authorization.ts';
@@ -116,15 +117,24 @@ describe('concealment (4.4, 5.8)', () => {
       title: "GET another business's message and a nonexistent one under the caller's business: same status, code, problem members and values (ids normalised), header names; no trace of the other business",
       requirements: ['CONC-SAME-AS-MISSING', 'CONC-CROSS-BUSINESS-MESSAGE'],
       needs: ['businessId', 'foreignMessageId'],
-      maxRequests: 0,
+      // The shared reads, and both again where only their titles differ.
+      maxRequests: TITLE_CONFIRMATION_REQUESTS,
     },
     async (t) => {
-      const { foreignId, randomId, foreign, random, control } = await foreignAndRandomMessage(t);
+      const { businessId, foreignId, randomId, foreign, random, control } = await foreignAndRandomMessage(t);
       const other = t.config.fixtures.otherBusinessId;
       if (other && foreign.text.toLowerCase().includes(other.toLowerCase())) {
         t.fail('CONC-SAME-AS-MISSING', 'an answer that does not name the business owning the message', `the answer names the other business ${other}`, foreign, random);
       }
       const { hard, soft } = compareAnswers(foreign, foreignId, random, randomId, control);
+      if (onlyTitleDiffers(hard.map((d) => d.what))) {
+        const get = (id: string, res: ApiResponse) => ({ request: { method: 'GET' as const, path: paths.message(businessId, id) }, res });
+        const { follows, seen } = await titlesFollowObjects(t, get(foreignId, foreign), get(randomId, random));
+        if (!follows) {
+          t.note(titleSetAside("the other business's message and a nonexistent one", seen));
+          hard.length = 0;
+        }
+      }
       const first = hard[0];
       if (first) {
         t.fail(
@@ -275,8 +285,8 @@ describe('concealment (4.4, 5.8)', () => {
       requirements: ['CONC-FOREIGN-LIKE-UNKNOWN', 'CONC-SAME-AS-MISSING', 'CONC-UNKNOWN-OBJECT', ...new Set(QUERIED_READS.map((r) => isolationOf(r.resourceParam)))],
       needs: ['businessId'],
       uses: [...new Set(QUERIED_READS.map((r) => RESOURCE_FIXTURES[r.resourceParam!]!.foreign))],
-      // The foreign id and an unknown one, once per query parameter.
-      maxRequests: QUERIED_READS.reduce((n, r) => n + 2 * r.query.length, 0),
+      // The foreign id and an unknown one, once per query parameter; both again where only their titles differ.
+      maxRequests: QUERIED_READS.reduce((n, r) => n + 2 * r.query.length, 0) + TITLE_CONFIRMATION_REQUESTS,
     },
     async (t) => {
       // Blind defect blind8-foreign-rows-query-validated-before-ownership: a read that loads the
@@ -316,6 +326,16 @@ describe('concealment (4.4, 5.8)', () => {
         if (diffs.length > 0) differences.push({ c, foreign, unknown, diffs });
       }
       t.note(cases.map((c, i) => `${c.row.operation} ${c.what}: ${describeResponse(answers[2 * i]!)}${differences.some((d) => d.c === c) ? ` (unknown id: ${describeResponse(answers[2 * i + 1]!)})` : ''}`).join('; '));
+      const byTitle = differences.filter((d) => onlyTitleDiffers(d.diffs));
+      if (byTitle[0]) {
+        const { c, foreign, unknown } = byTitle[0];
+        const asked = (id: string, res: ApiResponse) => ({ request: { method: 'GET' as const, path: pathOf(c.row, businessId, id), query: [[sentName(t, c.name), c.value]] as Array<[string, string]> }, res });
+        const { follows, seen } = await titlesFollowObjects(t, asked(c.foreignId, foreign), asked(c.unknownId, unknown));
+        if (!follows) {
+          t.note(titleSetAside(byTitle.map((d) => `${d.c.row.operation} ${d.c.what}`).join('; '), seen));
+          differences.splice(0, differences.length, ...differences.filter((d) => !byTitle.includes(d)));
+        }
+      }
       const first = differences[0];
       if (first) {
         const { c, foreign, unknown, diffs } = first;

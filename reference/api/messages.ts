@@ -153,6 +153,8 @@ export function getMessage(call: Call, businessId: string, messageId: string): v
       return call.problem('resource_not_found', NOT_FOUND_DETAIL, { extra: { instance: `/v1/businesses/${message.business_id}/sms/messages/${message.id}` } });
     }
     if (d.has('foreign-message-404-own-detail')) return call.problem('resource_not_found', 'This SMS message is not accessible to this business.');
+    // (The defect's ownership guard titles its 404 itself.)
+    if (d.has('foreign-message-404-own-title')) return call.problem('resource_not_found', NOT_FOUND_DETAIL, { extra: { title: 'Message not accessible' } });
     // (The blind6 defect's ownership guard writes its 404 without an instance member.)
     if (d.has('blind6-foreign-message-404-without-instance')) return call.problem('resource_not_found', NOT_FOUND_DETAIL, { extra: { instance: undefined } });
     // The blind defect's 404 keeps the caching header the message's row provides (its acceptance time).

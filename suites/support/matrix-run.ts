@@ -15,6 +15,7 @@ import { submissionBody, tamper } from './credentials.ts';
 import { codeOf, describeResponse } from './problem.ts';
 import { randomUuidV7 } from './random-ids.ts';
 import { spendFixture } from './spend.ts';
+import { TITLE_CONFIRMATION_REQUESTS, onlyTitleDiffers, titleSetAside, titlesFollowObjects } from './title-order.ts';
 import {
   CALLERS,
   RESOURCE_FIXTURES,
@@ -194,7 +195,7 @@ function variationOf(cells: Cell[]): HeaderVariation {
  * `variation` shows to change per response. The caller's own objects of another kind are judged
  * only: their existence is the caller's to know.
  */
-function compareCells(cells: Cell[], granted: 'own' | 'other', variation: HeaderVariation, foreign: string[]): void {
+function compareCells(cells: Cell[], granted: 'own' | 'other', variation: HeaderVariation, foreign: string[], titleOnly: TitleOnly[]): void {
   for (const business of ['own', 'other'] as const) {
     const group = cells.filter((c) => c.object.business === business);
     const unknown = group.find((c) => c.object.resource === 'unknown' && judged(c));
@@ -215,7 +216,9 @@ function compareCells(cells: Cell[], granted: 'own' | 'other', variation: Header
           : cell.row.concealsExistence
             ? 'CONC-SAME-AS-MISSING'
             : 'CONC-FOREIGN-LIKE-UNKNOWN';
-      mark(cell, requirement, `${label(cell)} told apart from ${label(unknown)}: ${diffs.join('; ')}${names ? ` (naming ${names}, of a business the caller is not granted on)` : ''}`);
+      const found = () => mark(cell, requirement, `${label(cell)} told apart from ${label(unknown)}: ${diffs.join('; ')}${names ? ` (naming ${names}, of a business the caller is not granted on)` : ''}`);
+      if (onlyTitleDiffers(diffs)) titleOnly.push({ cell, unknown, found });
+      else found();
     }
   }
 }
@@ -227,13 +230,36 @@ function compareCells(cells: Cell[], granted: 'own' | 'other', variation: Header
  * alike (status, code, problem members, headers but for `variation`); a difference tells a caller
  * which businesses exist (blind7-unknown-business-404).
  */
-function compareBusinesses(cells: Cell[], granted: 'own' | 'other', variation: HeaderVariation): void {
+function compareBusinesses(cells: Cell[], granted: 'own' | 'other', variation: HeaderVariation, titleOnly: TitleOnly[]): void {
   const plain = cells.filter((c) => !c.object.query && !c.object.idKind && c.object.kind !== 'listed' && judged(c));
   const unknown = plain.find((c) => c.object.business === 'unknown');
   const existing = unknown && plain.find((c) => c.object.business !== granted && c.object.business !== 'unknown' && c.object.business !== 'malformed' && c.object.resource === unknown.object.resource);
   if (!unknown || !existing) return;
   const diffs = [...shapeDifferences(existing.res!, unknown.res!), ...headerDifferences(answerOf(existing), answerOf(unknown), variation)];
-  if (diffs.length > 0) mark(existing, 'CONC-OTHER-BUSINESS-PATH', `${label(existing)} told apart from ${label(unknown)}, a business that exists nowhere: ${diffs.join('; ')}`);
+  if (diffs.length === 0) return;
+  const found = () => mark(existing, 'CONC-OTHER-BUSINESS-PATH', `${label(existing)} told apart from ${label(unknown)}, a business that exists nowhere: ${diffs.join('; ')}`);
+  if (onlyTitleDiffers(diffs)) titleOnly.push({ cell: existing, unknown, found });
+  else found();
+}
+
+/** A pair of cells told apart by their title alone, and how to mark it once confirmed. */
+interface TitleOnly {
+  cell: Cell;
+  unknown: Cell;
+  found: () => void;
+}
+
+/**
+ * Pairs told apart by their title alone are marked only if, asked again in the other order, the
+ * first pair's titles stay with their objects (title-order.ts); one pair answers for the column.
+ */
+async function settleTitleOnly(t: CheckContext, pending: TitleOnly[]): Promise<void> {
+  const first = pending[0];
+  if (!first) return;
+  const asked = (c: Cell) => ({ request: c.request!, res: c.res! });
+  const { follows, seen } = await titlesFollowObjects(t, asked(first.cell), asked(first.unknown));
+  if (follows) for (const p of pending) p.found();
+  else t.note(titleSetAside(pending.map((p) => `${label(p.cell)} and ${label(p.unknown)}`).join('; '), seen));
 }
 
 /** The first id of `foreign` some difference names, beyond the ids the path named. */
@@ -335,8 +361,10 @@ export async function runMatrixColumn(t: CheckContext, caller: CallerKind, rows:
   const warnings: Array<{ requirement: RequirementId; actual: string; responses: ApiResponse[] }> = [];
   if (column.granted) {
     const variation = variationOf(cells);
-    for (const row of rows) compareCells(cells.filter((c) => c.row === row), column.granted, variation, foreign);
-    for (const row of rows) compareBusinesses(cells.filter((c) => c.row === row), column.granted, variation);
+    const titleOnly: TitleOnly[] = [];
+    for (const row of rows) compareCells(cells.filter((c) => c.row === row), column.granted, variation, foreign, titleOnly);
+    for (const row of rows) compareBusinesses(cells.filter((c) => c.row === row), column.granted, variation, titleOnly);
+    await settleTitleOnly(t, titleOnly);
     const mixed = caller === 'limited' ? undefined : uniformity(cells, column.granted);
     if (mixed) warnings.push({ requirement: 'CONC-UNIFORM', actual: `another business's resources answered differently by operation: ${mixed}`, responses: [] });
   }
@@ -627,7 +655,7 @@ export function declareMatrixColumns(check: (spec: CheckSpec, body: (t: CheckCon
         requirements: column.requirements,
         needs: ['businessId', 'otherBusinessId', ...column.needs],
         uses: ['messageId', 'foreignMessageId', 'expiredCursorBulkId', 'foreignBulkId', 'webhookEndpointId', 'foreignWebhookEndpointId', 'recipients'],
-        maxRequests: columnCost(kind),
+        maxRequests: columnCost(kind) + TITLE_CONFIRMATION_REQUESTS,
         writes: 'submits bulk SMS and sends DELETE to webhook endpoints where only a refusal is right (another business, no grant, no valid token); on a host, a DELETE of an endpoint other than the configured one only to a declared sandbox',
         readsInSafe: true,
         timeout: 60_000,

@@ -483,6 +483,16 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     await h.submit(messageBody(h, { recipients: many(h, 1001) }), { key });
     return (await h.submit(messageBody(h), { key })).json?.id !== first.json.id;
   },
+  'blind10-unknown-bulk-shimmed-after-acceptance': async (h) => {
+    await h.submit(messageBody(h));
+    return (await h.call('GET', h.paths.bulk(h.b, RANDOM_V7))).status !== 404;
+  },
+  'blind10-conflict-request-id-of-original': async (h) => {
+    const key = freshKey();
+    await h.submit(messageBody(h), { key, headers: { 'x-request-id': 'original-submission' } });
+    const conflict = await h.submit(messageBody(h, { classification: 'promotional' }), { key, headers: { 'x-request-id': 'conflicting-repeat' } });
+    return conflict.json?.request_id !== conflict.headers.get('x-request-id');
+  },
 };
 
 /** The authoring rounds so far. */

@@ -548,6 +548,8 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   'message-read-before-grant': async (h) => (await h.call('GET', h.paths.message(h.f.otherBusinessId, h.f.foreignMessageId))).status === 200,
   'foreign-message-404-own-detail': async (h) =>
     (await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId))).json.detail !== (await h.call('GET', h.paths.message(h.b, RANDOM_V7))).json.detail,
+  'foreign-message-404-own-title': async (h) =>
+    (await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId))).json.title !== (await h.call('GET', h.paths.message(h.b, RANDOM_V7))).json.title,
   'not-found-detail-names-owner': async (h) =>
     String((await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId))).json.detail).includes(h.f.otherBusinessId),
   'foreign-message-repeat-403': async (h) => {
@@ -1684,17 +1686,7 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     return bulk.status === 'completed' && bulk.submission.retryable_failed_count === 0 && bulk.settled !== true;
   },
   'blind10-acceptance-status-upper-case': async (h) => (await h.submit(messageBody(h))).json.status !== 'queued',
-  'blind10-unknown-bulk-shimmed-after-acceptance': async (h) => {
-    await h.submit(messageBody(h));
-    return (await h.call('GET', h.paths.bulk(h.b, RANDOM_V7))).status !== 404;
-  },
   'blind10-request-id-header-doubled': async (h) => (await wallet(h, 'primary', { 'x-request-id': 'rid-probe.1' })).headers.get('x-request-id') !== 'rid-probe.1',
-  'blind10-conflict-request-id-of-original': async (h) => {
-    const key = freshKey();
-    await h.submit(messageBody(h), { key, headers: { 'x-request-id': 'original-submission' } });
-    const conflict = await h.submit(messageBody(h, { classification: 'promotional' }), { key, headers: { 'x-request-id': 'conflicting-repeat' } });
-    return conflict.json?.request_id !== conflict.headers.get('x-request-id');
-  },
   'blind10-problem-title-of-previous-code': async (h) => {
     await badNumber(h);
     const first = await h.call('GET', h.paths.bulk(h.b, RANDOM_V7));
