@@ -250,7 +250,7 @@ interface TitleOnly {
 }
 
 /**
- * Pairs told apart by their title alone are marked only if, asked again in the other order, the
+ * Pairs told apart by their title alone are marked only if, asked again in both orders, the
  * first pair's titles stay with their objects (title-order.ts); one pair answers for the column.
  */
 async function settleTitleOnly(t: CheckContext, pending: TitleOnly[]): Promise<void> {

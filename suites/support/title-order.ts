@@ -2,7 +2,7 @@
 // only if each title goes with its object. A host that writes a title from the answer before it
 // (blind10-problem-title-of-previous-code) differs by order, not by object: that is
 // problem-details/title-stable's finding, and a concealment check failing a must for it would block
-// a release for a should. Asked again in the other order, a title that goes with its object stays.
+// a release for a should. Asked again in both orders, a title that goes with its object stays.
 import type { ApiRequest, ApiResponse } from '../../harness/client.ts';
 import type { CheckContext } from './check.ts';
 import { codeOf } from './problem.ts';
