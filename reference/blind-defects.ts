@@ -240,8 +240,6 @@ const registry = [
   // sequences
   // Round 10 (blind10-): written from the document and the reference alone.
   // auth-ordering
-  { id: 'blind10-grant-refusal-cached-before-auth', requirement: 'AUTH-401-FIRST', topic: 'auth-ordering', round: 10, description: "A refusal cache keyed by the path's business, consulted before authentication to shed load: once any caller was refused 403 on a business, a request to that business without any Authorization header gets 403 permission_denied instead of 401." },
-  { id: 'blind10-listing-grant-from-cursor', requirement: 'AUTH-ORDER', topic: 'auth-ordering', round: 10, description: "A listing that carries a cursor checks the grant on the business the cursor was issued for (the signed cursor taken as the caller's scope): on a business without grant, a page asked for with a cursor of the caller's own bulk gets 404 resource_not_found instead of 403 permission_denied." },
   // idempotency
   { id: 'blind10-fingerprint-includes-content-type', requirement: 'IDEM-EQUIVALENT-REPLAYED', topic: 'idempotency', round: 10, description: 'The payload fingerprint hashes the Content-Type header with the body: a retry of the same JSON labelled application/json; charset=utf-8 (the first said application/json) gets 409 idempotency_conflict instead of the replay.' },
   // recipient-limits
