@@ -249,8 +249,6 @@ const registry = [
   // bulk-invariants
   { id: 'blind10-warnings-list-shared-across-responses', requirement: 'BULK-ACCEPT-SHAPE', topic: 'bulk-invariants', round: 10, description: "The warnings list is one default array the read path pushes into: once a bulk was read while its delivery summary was unavailable, later responses, the 202 of the next submission included, carry that warning (repeated) instead of an empty list." },
   // wallet
-  { id: 'blind10-wallet-business-id-upper-case', requirement: 'WAL-BUSINESS-ID', topic: 'wallet', round: 10, description: "business_id of the balance is written in upper-case hex (the ledger's GUID formatter), so it no longer equals the business of the path as a string." },
-  { id: 'blind10-wallet-replay-by-request-id', requirement: 'WAL-PERMISSION', topic: 'wallet', round: 10, description: 'Wallet answers are kept for safe retries by X-Request-Id and path, read before the permission check: an application without wallet.balance.read sending the request id of an earlier granted read gets that read\'s 200 with the balance.' },
   // concealment
   { id: 'blind10-message-visible-through-shared-number', requirement: 'CONC-CROSS-BUSINESS-MESSAGE', topic: 'concealment', round: 10, description: "Messages are shared per conversation (by recipient number): once the business sent to a number, another business's message to that number is returned (200) under the caller's business instead of 404." },
   // request-id

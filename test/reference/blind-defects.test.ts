@@ -430,11 +430,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     return !Array.isArray(warnings) || warnings.length !== 0;
   },
   // wallet
-  'blind10-wallet-business-id-upper-case': async (h) => (await wallet(h)).json.business_id !== h.b,
-  'blind10-wallet-replay-by-request-id': async (h) => {
-    await wallet(h, 'primary', { 'x-request-id': 'wallet-read-1' });
-    return (await wallet(h, 'limited', { 'x-request-id': 'wallet-read-1' })).status === 200;
-  },
   // concealment
   'blind10-message-visible-through-shared-number': async (h) => {
     await h.submit(messageBody(h));

@@ -1732,6 +1732,11 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await h.call('GET', h.paths.wallet(h.f.otherBusinessId));
     return (await h.call('GET', h.paths.wallet(h.f.otherBusinessId), { as: 'none' })).status !== 401;
   },
+  'blind10-wallet-replay-by-request-id': async (h) => {
+    await wallet(h, 'primary', { 'x-request-id': 'wallet-read-1' });
+    return (await wallet(h, 'limited', { 'x-request-id': 'wallet-read-1' })).status === 200;
+  },
+  'blind10-wallet-business-id-upper-case': async (h) => (await wallet(h)).json.business_id !== h.b,
 };
 
 describe('defect registry', () => {
