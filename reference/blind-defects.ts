@@ -240,8 +240,6 @@ const registry = [
   // sequences
   // Round 10 (blind10-): written from the document and the reference alone.
   // auth-ordering
-  { id: 'blind10-grant-refusal-cached-before-auth', requirement: 'AUTH-401-FIRST', topic: 'auth-ordering', round: 10, description: "A refusal cache keyed by the path's business, consulted before authentication to shed load: once any caller was refused 403 on a business, a request to that business without any Authorization header gets 403 permission_denied instead of 401." },
-  { id: 'blind10-listing-grant-from-cursor', requirement: 'AUTH-ORDER', topic: 'auth-ordering', round: 10, description: "A listing that carries a cursor checks the grant on the business the cursor was issued for (the signed cursor taken as the caller's scope): on a business without grant, a page asked for with a cursor of the caller's own bulk gets 404 resource_not_found instead of 403 permission_denied." },
   // idempotency
   { id: 'blind10-fingerprint-includes-content-type', requirement: 'IDEM-EQUIVALENT-REPLAYED', topic: 'idempotency', round: 10, description: 'The payload fingerprint hashes the Content-Type header with the body: a retry of the same JSON labelled application/json; charset=utf-8 (the first said application/json) gets 409 idempotency_conflict instead of the replay.' },
   // recipient-limits
@@ -251,8 +249,6 @@ const registry = [
   // bulk-invariants
   { id: 'blind10-warnings-list-shared-across-responses', requirement: 'BULK-ACCEPT-SHAPE', topic: 'bulk-invariants', round: 10, description: "The warnings list is one default array the read path pushes into: once a bulk was read while its delivery summary was unavailable, later responses, the 202 of the next submission included, carry that warning (repeated) instead of an empty list." },
   // wallet
-  { id: 'blind10-wallet-business-id-upper-case', requirement: 'WAL-BUSINESS-ID', topic: 'wallet', round: 10, description: "business_id of the balance is written in upper-case hex (the ledger's GUID formatter), so it no longer equals the business of the path as a string." },
-  { id: 'blind10-wallet-replay-by-request-id', requirement: 'WAL-PERMISSION', topic: 'wallet', round: 10, description: 'Wallet answers are kept for safe retries by X-Request-Id and path, read before the permission check: an application without wallet.balance.read sending the request id of an earlier granted read gets that read\'s 200 with the balance.' },
   // concealment
   { id: 'blind10-message-visible-through-shared-number', requirement: 'CONC-CROSS-BUSINESS-MESSAGE', topic: 'concealment', round: 10, description: "Messages are shared per conversation (by recipient number): once the business sent to a number, another business's message to that number is returned (200) under the caller's business instead of 404." },
   // request-id

@@ -13,7 +13,8 @@ import { spendFixture } from './support/spend.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
 import { MALFORMED_AUTHORIZATIONS, MAX_FORGERIES, forgeries, malformedAuthorizations, submissionBody, tamper } from './support/credentials.ts';
 import { OTHER_TENANT_HEADER, declareMatrixColumns, grantedAfterRefusalsCost, runGrantedAfterRefusals, runMatrixAfterWrite, sendOwnWrite } from './support/matrix-run.ts';
-import { afterWriteCost, writeRowOn } from './support/authorization.ts';
+import { RESOURCE_FIXTURES, afterWriteCost, matrixRows, pathOf, writeRowOn } from './support/authorization.ts';
+import { queryShown, queryValue, sentName } from './support/listings.ts';
 import { openapi } from '../spec/contract.ts';
 
 // Each check sends its own requests and reads nothing another leaves: they may overlap.
@@ -113,6 +114,9 @@ function basicOf(clientId: string, secret: string): string {
   const form = (s: string) => encodeURIComponent(s).replace(/%20/g, '+');
   return `Basic ${Buffer.from(`${form(clientId)}:${form(secret)}`).toString('base64')}`;
 }
+
+/** The reads of the spec that take query parameters (the recipient listing), derived from spec/openapi.yaml. */
+const QUERY_ROWS = matrixRows().filter((row) => !row.writes && row.query.length > 0);
 
 /** The path templates of the document (spec/openapi.yaml). */
 const DOCUMENT_PATHS = Object.keys(openapi.paths);
@@ -397,10 +401,10 @@ describe('auth-ordering (4, 5)', () => {
     {
       id: 'unauthenticated-401-first',
       title:
-        'Without a token, requests that are also wrong otherwise: 401 authentication_required for an ungranted or unknown business and an unknown message; for malformed input (business id, page size, body) 401 too, a validation error first is a warning',
+        "After the application's valid token was refused on a business without grant, without a token, requests that are also wrong otherwise: 401 authentication_required for that business, an unknown business and an unknown message; for malformed input (business id, page size, body) 401 too, a validation error first is a warning",
       requirements: ['AUTH-401-FIRST', 'AUTH-401-BEFORE-VALIDATION', 'AUTH-401-MISSING'],
       needs: ['businessId'],
-      maxRequests: 8,
+      maxRequests: 9,
       writes: 'submits invalid bulk SMS bodies without a token',
       readsInSafe: true,
     },
@@ -429,6 +433,13 @@ describe('auth-ordering (4, 5)', () => {
           request: { method: 'POST', path: paths.bulkMessages(businessId), headers: { 'Idempotency-Key': t.api.idempotencyKey('auth-first'), 'content-type': 'application/json' }, rawBody: '{"from": ' },
         });
       } else t.note('profile safe: the invalid-body cases (POST) left out');
+      // The business without grant is first refused to the application's valid token, sent by the
+      // check itself (on a host's schedule, or this check alone, no other may have come first): a
+      // refusal decided there is no answer to a call without a token, which 5.6 authenticates before
+      // any grant (blind10-grant-refusal-cached-before-auth answered 403 from a refusal cache). Its
+      // answer is only noted (grant-before-resource judges it).
+      const refused = await t.api.send(authorization[0]!.request);
+      t.note(`${authorization[0]!.what} with the application's valid token first: ${describeResponse(refused)}`);
       for (const { what, request } of authorization) {
         const res = await t.api.send({ ...request, as: 'none' });
         expectProblem(t, res, { status: 401, codes: ['authentication_required'], requirement: 'AUTH-401-FIRST', why: `no token, and ${what}` });
@@ -535,6 +546,60 @@ describe('auth-ordering (4, 5)', () => {
         const second = answers.find((a) => a.answer === distinct[1])!;
         t.fail('AUTH-GRANT-UNIFORM', 'every read of one business without grant refused alike', list, first.res, second.res);
       }
+    },
+  );
+
+  check(
+    {
+      id: 'grant-refusal-every-query-form',
+      title:
+        "With a valid token, every read of the spec that takes query parameters (the recipient listing), on a business without grant and naming the caller's own resource: sent plainly, then once with each query parameter as a granted caller sends it (a cursor the run was issued, a page size, a filter value): each form refused as the plain one (or 400 validation_failed for the query), never by a later step",
+      requirements: ['AUTH-ORDER', 'AUTH-GRANT'],
+      needs: ['businessId', 'otherBusinessId'],
+      // Per row: the plain request, one per query parameter, and the run's own listing (for the values it shows).
+      maxRequests: QUERY_ROWS.reduce((n, row) => n + 2 + row.query.length, 0),
+    },
+    async (t) => {
+      // 5.6: the grant on the path's business comes first, and 5.7 makes that business a selector:
+      // nothing else the request carries (a cursor signed for the caller's own business, a page
+      // size, a filter) moves the decision to another business or past the grant, so each form of
+      // a refused request is refused alike. A query may be validated first (AUTH-VALIDATION-ORDER:
+      // a cursor is bound to its business, 4.3), so a 400 validation_failed is the one other answer.
+      // (blind10-listing-grant-from-cursor checked the grant on the business a cursor was issued for.)
+      const other = t.fixture('otherBusinessId');
+      const answers: string[] = [];
+      for (const row of QUERY_ROWS) {
+        const fixture = row.resourceParam ? RESOURCE_FIXTURES[row.resourceParam]?.own : undefined;
+        const resourceId = row.resourceParam ? ((fixture ? (t.config.fixtures[fixture] as string | undefined) : undefined) ?? randomUuidV7(t, `auth/query-forms/${row.resourceParam}`)) : undefined;
+        const path = pathOf(row, other, resourceId);
+        const plain = await t.api.send({ method: row.method, path });
+        const plainAnswer = `${plain.status} ${codeOf(plain.json) ?? ''}`.trim();
+        if (!isProblem(plain, 403, 'permission_denied') && !isProblem(plain, 404, 'resource_not_found')) {
+          t.note(`${row.operation} on a business without grant answered ${describeResponse(plain)} plainly: its refusal is judged by grant-before-resource, its query forms not compared`);
+          continue;
+        }
+        answers.push(`${row.operation} plainly: ${plainAnswer}`);
+        for (const q of row.query) {
+          const { value, missing } = await queryValue(t, row, q.name);
+          if (value === undefined) {
+            t.note(`${row.operation} ?${q.name} not sent: ${missing ?? 'no value'}`);
+            continue;
+          }
+          const res = await t.api.send({ method: row.method, path, query: [[sentName(t, q.name), value]] });
+          const answer = `${res.status} ${codeOf(res.json) ?? ''}`.trim();
+          answers.push(`${queryShown(q.name, value)}: ${answer}`);
+          if (isProblem(res, 400, 'validation_failed')) continue;
+          t.expect(
+            answer === plainAnswer,
+            'AUTH-ORDER',
+            `${row.operation} on a business without grant, with ${queryShown(q.name, value)}: refused as without it (${plainAnswer}), or 400 validation_failed for the query`,
+            `${answer}: the query moved the refusal to another step than the grant on the path's business`,
+            plain,
+            res,
+          );
+        }
+      }
+      t.note(`a business without grant, each form of the request: ${answers.join('; ') || 'none sent'}`);
     },
   );
 

@@ -10,8 +10,9 @@ import { checksFor, type CheckContext } from './support/check.ts';
 import { maySubmit, submitBulk, validBodies } from './support/bulk.ts';
 import { generate } from './support/property.ts';
 import { hasControl, withFaults } from './support/control.ts';
-import { sameId } from './support/ids.ts';
+import { sameId, spelledAsSent } from './support/ids.ts';
 import { paths } from './support/paths.ts';
+import { randomUuidV7 } from './support/random-ids.ts';
 import { codeOf, describeResponse, expectProblem } from './support/problem.ts';
 
 /** Reads of the balance the read-based checks share. */
@@ -269,11 +270,15 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
     async (t) => {
       const { businessId, reads: all } = await reads(t);
       for (const { res, body } of all) {
+        // 2.5 names the business of the path; 2.1 has clients treat ids as opaque, so the one a client
+        // recognises is spelt as it sent it (or in lower case, RFC 9562's output form): the same UUID
+        // in upper case is another string to it (blind10-wallet-business-id-upper-case).
+        const same = sameId(body.business_id, businessId);
         t.expect(
-          sameId(body.business_id, businessId),
+          spelledAsSent(body.business_id, businessId),
           'WAL-BUSINESS-ID',
-          `business_id ${businessId}`,
-          `business_id ${JSON.stringify(body.business_id)}`,
+          `business_id ${businessId} (as the path spells it, or in lower case)`,
+          `business_id ${JSON.stringify(body.business_id)}${same ? ': the same UUID in other letter case, another string to a client treating ids as opaque (2.1)' : ''}`,
           res,
         );
         const name = body.business_name;
@@ -286,19 +291,32 @@ describe('wallet (2.1, 2.5, 4.5)', () => {
   check(
     {
       id: 'permission-required',
-      title: 'GET the wallet balance as the application granted on the business but without wallet.balance.read, right after a read by the primary application: 403 permission_denied; the primary application\'s next read still 200',
+      title:
+        "GET the wallet balance as the application granted on the business but without wallet.balance.read, right after a read by the primary application, plainly and with the primary read's X-Request-Id: 403 permission_denied both times; the primary application's next read still 200",
       requirements: ['WAL-PERMISSION', 'WAL-RETRIEVE'],
       needs: ['businessId', 'limitedApp'],
-      maxRequests: 3,
+      maxRequests: 4,
     },
     async (t) => {
       const businessId = t.fixture('businessId');
       // The permission holds whatever was read before: a balance the primary application just read
       // is still refused to the limited one (blind-wallet-cache-skips-permission served its cache
       // to any granted application, and was caught only where another check had read first).
-      await t.api.send({ method: 'GET', path: paths.walletBalance(businessId) });
-      const res = await t.api.send({ method: 'GET', path: paths.walletBalance(businessId), as: 'limited' });
-      expectProblem(t, res, { status: 403, codes: ['permission_denied'], requirement: 'WAL-PERMISSION', why: '4.5: wallet.balance.read missing' });
+      // The primary's read carries a request id of the check's own, which the limited application
+      // then sends too: 4.0 makes X-Request-Id a correlation value the client chooses, no key to an
+      // answer, so the refusal holds for that form of the request as well
+      // (blind10-wallet-replay-by-request-id kept answers for retries by request id and path).
+      const requestId = `wallet-permission-${randomUuidV7(t, 'wallet/permission/request-id')}`;
+      await t.api.send({ method: 'GET', path: paths.walletBalance(businessId), headers: { 'X-Request-Id': requestId } });
+      const forms = [
+        { how: 'with a request id of its own', headers: {} },
+        { how: "with the X-Request-Id of the primary application's read just before", headers: { 'X-Request-Id': requestId } },
+      ];
+      let res!: ApiResponse;
+      for (const form of forms) {
+        res = await t.api.send({ method: 'GET', path: paths.walletBalance(businessId), as: 'limited', headers: form.headers });
+        expectProblem(t, res, { status: 403, codes: ['permission_denied'], requirement: 'WAL-PERMISSION', why: `4.5: wallet.balance.read missing (${form.how})` });
+      }
       // Each caller's own grant and permission decide (5.6): the refusal just given changes nothing of
       // the primary application's next read (blind8-wallet-refusal-cached-per-business).
       const after = await t.api.send({ method: 'GET', path: paths.walletBalance(businessId) });

@@ -5,3 +5,13 @@
 export function sameId(value: unknown, id: string | undefined): boolean {
   return typeof value === 'string' && id !== undefined && value.toLowerCase() === id.toLowerCase();
 }
+
+/**
+ * True when `value` names the UUID `id` in a spelling a client that treats ids as opaque (2.1)
+ * recognises: as `id` is spelt (the path's spelling, which the client chose), or in lower case, the
+ * form RFC 9562 (section 4) outputs. An upper-case echo of a lower-case id is the same UUID, but
+ * only to a client that parses it, which 2.1 tells clients not to do.
+ */
+export function spelledAsSent(value: unknown, id: string | undefined): boolean {
+  return typeof value === 'string' && id !== undefined && (value === id || (value === value.toLowerCase() && value === id.toLowerCase()));
+}

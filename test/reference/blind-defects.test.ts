@@ -404,14 +404,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   // sequences
   // Round 10 (blind10-).
   // auth-ordering
-  'blind10-grant-refusal-cached-before-auth': async (h) => {
-    await h.call('GET', h.paths.wallet(h.f.otherBusinessId));
-    return (await h.call('GET', h.paths.wallet(h.f.otherBusinessId), { as: 'none' })).status !== 401;
-  },
-  'blind10-listing-grant-from-cursor': async (h) => {
-    const cursor = (await rows(h, { limit: '10' })).json.pagination.next_cursor;
-    return (await rows(h, { cursor }, h.f.expiredCursorBulkId, h.f.otherBusinessId)).status !== 403;
-  },
   // idempotency
   'blind10-fingerprint-includes-content-type': async (h) => {
     const key = freshKey();
@@ -438,11 +430,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     return !Array.isArray(warnings) || warnings.length !== 0;
   },
   // wallet
-  'blind10-wallet-business-id-upper-case': async (h) => (await wallet(h)).json.business_id !== h.b,
-  'blind10-wallet-replay-by-request-id': async (h) => {
-    await wallet(h, 'primary', { 'x-request-id': 'wallet-read-1' });
-    return (await wallet(h, 'limited', { 'x-request-id': 'wallet-read-1' })).status === 200;
-  },
   // concealment
   'blind10-message-visible-through-shared-number': async (h) => {
     await h.submit(messageBody(h));

@@ -1716,6 +1716,19 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const data = (await rows(h, { to: '+447700900000' })).json.data as unknown[];
     return data.length !== 1;
   },
+  'blind10-listing-grant-from-cursor': async (h) => {
+    const cursor = (await rows(h, { limit: '10' })).json.pagination.next_cursor;
+    return (await rows(h, { cursor }, h.f.expiredCursorBulkId, h.f.otherBusinessId)).status !== 403;
+  },
+  'blind10-grant-refusal-cached-before-auth': async (h) => {
+    await h.call('GET', h.paths.wallet(h.f.otherBusinessId));
+    return (await h.call('GET', h.paths.wallet(h.f.otherBusinessId), { as: 'none' })).status !== 401;
+  },
+  'blind10-wallet-replay-by-request-id': async (h) => {
+    await wallet(h, 'primary', { 'x-request-id': 'wallet-read-1' });
+    return (await wallet(h, 'limited', { 'x-request-id': 'wallet-read-1' })).status === 200;
+  },
+  'blind10-wallet-business-id-upper-case': async (h) => (await wallet(h)).json.business_id !== h.b,
 };
 
 describe('defect registry', () => {
