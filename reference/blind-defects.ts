@@ -53,7 +53,6 @@ const registry = [
   { id: 'blind-webhook-malformed-id-204', requirement: 'HOOK-NOT-FOUND', topic: 'webhooks', round: 2, description: 'An endpoint id that is not a UUIDv7 is taken for nothing to do: 204 instead of a refusal.' },
   { id: 'blind-webhook-wallet-permission', requirement: 'HOOK-DEACTIVATE-204', topic: 'webhooks', round: 2, description: 'Deactivation asks for wallet.balance.read (copied from the wallet handler): an application granted on the business without it gets 403 for an active endpoint.' },
   // messages
-  { id: 'blind-message-business-id-uppercase', requirement: 'MSG-BUSINESS', topic: 'messages', round: 2, description: "A retrieved message's business_id is written in upper case, so it differs from the business of the path." },
   // Round 3 (blind3-): written from the document and the reference alone.
   // auth-ordering
   { id: 'blind3-sender-before-grant', requirement: 'AUTH-ORDER', topic: 'auth-ordering', round: 3, description: 'The sender is checked before the grant: a submission on a business without grant naming a sender that business does not own gets 403 sender_not_authorized instead of permission_denied.' },

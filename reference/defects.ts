@@ -608,6 +608,8 @@ const registry = [
   { id: 'blind10-grant-refusal-cached-before-auth', requirement: 'AUTH-401-FIRST', topic: 'auth-ordering', round: 10, description: "A refusal cache keyed by the path's business, consulted before authentication to shed load: once any caller was refused 403 on a business, a request to that business without any Authorization header gets 403 permission_denied instead of 401." },
   { id: 'blind10-wallet-replay-by-request-id', requirement: 'WAL-PERMISSION', topic: 'wallet', round: 10, description: 'Wallet answers are kept for safe retries by X-Request-Id and path, read before the permission check: an application without wallet.balance.read sending the request id of an earlier granted read gets that read\'s 200 with the balance.' },
   { id: 'blind10-wallet-business-id-upper-case', requirement: 'WAL-BUSINESS-ID', topic: 'wallet', round: 10, description: "business_id of the balance is written in upper-case hex (the ledger's GUID formatter), so it no longer equals the business of the path as a string." },
+  // Written blind (round 2), caught once ids echoing the path are compared as a client treating them as opaque would (round 10).
+  { id: 'blind-message-business-id-uppercase', requirement: 'MSG-BUSINESS', topic: 'messages', round: 2, description: "A retrieved message's business_id is written in upper case, so it differs from the business of the path." },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

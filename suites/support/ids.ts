@@ -1,5 +1,6 @@
 // Identifiers as the checks compare them: a UUID is the same value in upper or lower case
-// (RFC 9562), so a target that echoes ids in another case is not told apart.
+// (RFC 9562), so where identity is what counts an id in another case is the same id; where an
+// answer echoes the business of the path, a client treating ids as opaque (2.1) compares strings.
 
 /** True when `value` is a string naming the same UUID as `id`. */
 export function sameId(value: unknown, id: string | undefined): boolean {

@@ -79,7 +79,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
   'blind-webhook-malformed-id-204': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, 'not-an-endpoint-id'))).status < 300,
   'blind-webhook-wallet-permission': async (h) => (await h.call('DELETE', h.paths.webhook(h.b, h.f.webhookEndpointId), { as: 'limited' })).status !== 204,
   // messages
-  'blind-message-business-id-uppercase': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.business_id !== h.b,
   // round 3
   // auth-ordering
   'blind3-sender-before-grant': async (h) => (await h.submit(messageBody(h), { business: h.f.otherBusinessId })).json?.code !== 'permission_denied',

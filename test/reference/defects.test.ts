@@ -1729,6 +1729,7 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     return (await wallet(h, 'limited', { 'x-request-id': 'wallet-read-1' })).status === 200;
   },
   'blind10-wallet-business-id-upper-case': async (h) => (await wallet(h)).json.business_id !== h.b,
+  'blind-message-business-id-uppercase': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.business_id !== h.b,
 };
 
 describe('defect registry', () => {
