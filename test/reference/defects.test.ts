@@ -1724,6 +1724,14 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const data = (await rows(h, { to: '+447700900000' })).json.data as unknown[];
     return data.length !== 1;
   },
+  'blind10-known-bad-numbers-left-out-of-count': async (h) => {
+    await badNumber(h);
+    return (await h.submit(messageBody(h, { recipients: [...many(h, 1000), { to: 'not-a-number' }] }))).status !== 422;
+  },
+  'blind10-count-excludes-recently-sent-numbers': async (h) => {
+    await h.submit(messageBody(h, {}, 4));
+    return (await h.submit(messageBody(h, { recipients: many(h, 1001) }))).status !== 422;
+  },
 };
 
 describe('defect registry', () => {
