@@ -242,8 +242,6 @@ const registry = [
   // idempotency
   { id: 'blind10-fingerprint-includes-content-type', requirement: 'IDEM-EQUIVALENT-REPLAYED', topic: 'idempotency', round: 10, description: 'The payload fingerprint hashes the Content-Type header with the body: a retry of the same JSON labelled application/json; charset=utf-8 (the first said application/json) gets 409 idempotency_conflict instead of the replay.' },
   // recipient-limits
-  { id: 'blind10-known-bad-numbers-left-out-of-count', requirement: 'RLIM-COUNT-INVALID-ENTRIES', topic: 'recipient-limits', round: 10, description: "Numbers a validation refusal named are kept on the business's suppression list and left out of the entry count: after a 400 for a malformed number, 1000 valid entries plus that number get 400 validation_failed instead of 422 recipient_limit_exceeded." },
-  { id: 'blind10-count-excludes-recently-sent-numbers', requirement: 'RLIM-COUNT-ALL-ENTRIES', topic: 'recipient-limits', round: 10, description: "Entries to numbers the business sent to in the last ten minutes are taken for duplicates already counted and left out of the count: right after a submission to a few numbers, 1001 entries over those numbers are accepted (202) instead of 422 recipient_limit_exceeded." },
   // cursors
   // bulk-invariants
   { id: 'blind10-warnings-list-shared-across-responses', requirement: 'BULK-ACCEPT-SHAPE', topic: 'bulk-invariants', round: 10, description: "The warnings list is one default array the read path pushes into: once a bulk was read while its delivery summary was unavailable, later responses, the 202 of the next submission included, carry that warning (repeated) instead of an empty list." },

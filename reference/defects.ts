@@ -610,6 +610,8 @@ const registry = [
   { id: 'blind10-wallet-business-id-upper-case', requirement: 'WAL-BUSINESS-ID', topic: 'wallet', round: 10, description: "business_id of the balance is written in upper-case hex (the ledger's GUID formatter), so it no longer equals the business of the path as a string." },
   // Written blind (round 2), caught once ids echoing the path are compared as a client treating them as opaque would (round 10).
   { id: 'blind-message-business-id-uppercase', requirement: 'MSG-BUSINESS', topic: 'messages', round: 2, description: "A retrieved message's business_id is written in upper case, so it differs from the business of the path." },
+  { id: 'blind10-known-bad-numbers-left-out-of-count', requirement: 'RLIM-COUNT-INVALID-ENTRIES', topic: 'recipient-limits', round: 10, description: "Numbers a validation refusal named are kept on the business's suppression list and left out of the entry count: after a 400 for a malformed number, 1000 valid entries plus that number get 400 validation_failed instead of 422 recipient_limit_exceeded." },
+  { id: 'blind10-count-excludes-recently-sent-numbers', requirement: 'RLIM-COUNT-ALL-ENTRIES', topic: 'recipient-limits', round: 10, description: "Entries to numbers the business sent to in the last ten minutes are taken for duplicates already counted and left out of the count: right after a submission to a few numbers, 1001 entries over those numbers are accepted (202) instead of 422 recipient_limit_exceeded." },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

@@ -248,9 +248,9 @@ describe('recipient-limits (4.1 rule 1, 8)', () => {
   check(
     {
       id: 'duplicates-count',
-      title: 'POST 1001 entries that repeat a few numbers: 422 recipient_limit_exceeded (duplicates are counted, not removed first)',
+      title: 'POST 1001 entries that repeat a few numbers just sent to: 422 recipient_limit_exceeded (duplicates are counted, not removed first)',
       requirements: ['RLIM-COUNT-ALL-ENTRIES', 'RLIM-NO-PARTIAL'],
-      maxRequests: 1,
+      maxRequests: 2,
       writes: CREATES,
     },
     async (t) => {
@@ -259,6 +259,10 @@ describe('recipient-limits (4.1 rule 1, 8)', () => {
       // Message bodies: entries of one number are then identical, duplicates in every sense.
       const body = generate(t, few.chain((pool) => bodiesWithCount(t, max + 1, { pool, content: 'message' })), 'duplicates');
       const distinct = new Set(body.recipients.map((r) => r.to)).size;
+      // The check makes its own prior state: a small accepted submission to those numbers just before, so an
+      // entry to a number the business sent to a moment ago is still counted (blind10-count-excludes-recently-sent-numbers).
+      const once = [...new Map(body.recipients.map((r) => [r.to, r])).values()];
+      await submitBulk(t, { ...body, recipients: once });
       const { result, created } = await createdDuring(t, () => submitBulk(t, body));
       expectProblem(t, result.response, {
         status: 422,
@@ -273,9 +277,9 @@ describe('recipient-limits (4.1 rule 1, 8)', () => {
   check(
     {
       id: 'malformed-entries-count',
-      title: 'POST 1001 entries of which some are malformed numbers, one of them empty: 422 recipient_limit_exceeded (the count comes first), nothing created',
+      title: 'POST 1001 entries of which some are malformed numbers just refused, one of them empty: 422 recipient_limit_exceeded (the count comes first), nothing created',
       requirements: ['RLIM-COUNT-INVALID-ENTRIES', 'RLIM-NO-PARTIAL'],
-      maxRequests: 1,
+      maxRequests: 2,
       writes: CREATES,
       embeddedOnly: { needs: 'sandbox', why: 'a host that wrongly accepted it would send to the allowlisted entries' },
     },
@@ -294,6 +298,9 @@ describe('recipient-limits (4.1 rule 1, 8)', () => {
       );
       const malformed = body.recipients.filter((r) => !/^\+[1-9]\d{7,14}$/.test(r.to)).length;
       const what = `${body.recipients.length} entries, ${malformed} malformed`;
+      // The check makes its own prior state: the malformed entries alone, refused 400 just before, so a number a
+      // refusal named still counts (blind10-known-bad-numbers-left-out-of-count).
+      await submitBulk(t, { ...body, recipients: body.recipients.filter((r) => !/^\+[1-9]\d{7,14}$/.test(r.to)) });
       const { result, created } = await createdDuring(t, () => submitBulk(t, body));
       expectProblem(t, result.response, { status: 422, codes: ['recipient_limit_exceeded'], requirement: 'RLIM-COUNT-INVALID-ENTRIES', why: what });
       expectNothingAccepted(t, result.response, created, what);

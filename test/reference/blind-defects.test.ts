@@ -412,14 +412,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     return again.status !== 202 || again.json?.id !== first.json.id;
   },
   // recipient-limits
-  'blind10-known-bad-numbers-left-out-of-count': async (h) => {
-    await badNumber(h);
-    return (await h.submit(messageBody(h, { recipients: [...many(h, 1000), { to: 'not-a-number' }] }))).status !== 422;
-  },
-  'blind10-count-excludes-recently-sent-numbers': async (h) => {
-    await h.submit(messageBody(h, {}, 4));
-    return (await h.submit(messageBody(h, { recipients: many(h, 1001) }))).status !== 422;
-  },
   // cursors
   // bulk-invariants
   'blind10-warnings-list-shared-across-responses': async (h) => {

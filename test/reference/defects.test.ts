@@ -1730,6 +1730,14 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   },
   'blind10-wallet-business-id-upper-case': async (h) => (await wallet(h)).json.business_id !== h.b,
   'blind-message-business-id-uppercase': async (h) => (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.business_id !== h.b,
+  'blind10-known-bad-numbers-left-out-of-count': async (h) => {
+    await badNumber(h);
+    return (await h.submit(messageBody(h, { recipients: [...many(h, 1000), { to: 'not-a-number' }] }))).status !== 422;
+  },
+  'blind10-count-excludes-recently-sent-numbers': async (h) => {
+    await h.submit(messageBody(h, {}, 4));
+    return (await h.submit(messageBody(h, { recipients: many(h, 1001) }))).status !== 422;
+  },
 };
 
 describe('defect registry', () => {
