@@ -1724,6 +1724,21 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const data = (await rows(h, { to: '+447700900000' })).json.data as unknown[];
     return data.length !== 1;
   },
+  'blind10-generated-request-id-derived-from-previous': async (h) => {
+    await wallet(h, 'primary', { 'x-request-id': 'r'.repeat(128) });
+    const generated = (await wallet(h)).headers.get('x-request-id') ?? '';
+    return !/^[A-Za-z0-9._-]{1,128}$/.test(generated);
+  },
+  'blind10-content-defaulted-from-previous-submission': async (h) => {
+    await h.submit(messageBody(h));
+    const { message: _dropped, ...neither } = messageBody(h);
+    return (await h.submit(neither)).status !== 400;
+  },
+  'blind10-message-pin-of-latest-submission': async (h) => {
+    await h.submit(messageBody(h));
+    const pin = (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.template;
+    return pin?.template_id !== h.f.messageTemplateId;
+  },
 };
 
 describe('defect registry', () => {
