@@ -254,7 +254,6 @@ const registry = [
   { id: 'blind10-wallet-business-id-upper-case', requirement: 'WAL-BUSINESS-ID', topic: 'wallet', round: 10, description: "business_id of the balance is written in upper-case hex (the ledger's GUID formatter), so it no longer equals the business of the path as a string." },
   { id: 'blind10-wallet-replay-by-request-id', requirement: 'WAL-PERMISSION', topic: 'wallet', round: 10, description: 'Wallet answers are kept for safe retries by X-Request-Id and path, read before the permission check: an application without wallet.balance.read sending the request id of an earlier granted read gets that read\'s 200 with the balance.' },
   // concealment
-  { id: 'blind10-message-visible-through-shared-number', requirement: 'CONC-CROSS-BUSINESS-MESSAGE', topic: 'concealment', round: 10, description: "Messages are shared per conversation (by recipient number): once the business sent to a number, another business's message to that number is returned (200) under the caller's business instead of 404." },
   // request-id
   // problem-details
   { id: 'blind10-retry-after-iso-timestamp', requirement: 'PROB-RETRY-AFTER', topic: 'problem-details', round: 10, description: 'Retry-After on 429 is the end of the window as an ISO 8601 timestamp (2026-11-27T10:01:00.000Z), neither seconds nor an HTTP date.' },

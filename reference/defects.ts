@@ -608,6 +608,7 @@ const registry = [
   { id: 'blind10-generated-request-id-derived-from-previous', requirement: 'RID-FORMAT', topic: 'request-id', round: 10, description: "A request without X-Request-Id gets a child id of the previous request id seen from the client's address (<previous>.1): after a request with a 128-character id, the generated id is 130 characters." },
   { id: 'blind10-content-defaulted-from-previous-submission', requirement: 'VAL-EXACTLY-ONE-CONTENT', topic: 'validation', round: 10, description: "The submission form object is reused per application: a body with neither message nor template_id takes the content of the application's previous accepted submission and is accepted (202) instead of 400 validation_failed." },
   { id: 'blind10-message-pin-of-latest-submission', requirement: 'MSG-TEMPLATE-PIN', topic: 'messages', round: 10, description: "A message's template pin is read from the business's latest submission (a settings row): after a message-based submission, a template-based message shows template null." },
+  { id: 'blind10-message-visible-through-shared-number', requirement: 'CONC-CROSS-BUSINESS-MESSAGE', topic: 'concealment', round: 10, description: "Messages are shared per conversation (by recipient number): once the business sent to a number, another business's message to that number is returned (200) under the caller's business instead of 404." },
 ] as const satisfies readonly Defect[];
 
 /** Ids of the main registry (DEFECTS). */

@@ -444,10 +444,6 @@ const probes: Record<BlindDefectId, (h: Harness) => Promise<boolean>> = {
     return (await wallet(h, 'limited', { 'x-request-id': 'wallet-read-1' })).status === 200;
   },
   // concealment
-  'blind10-message-visible-through-shared-number': async (h) => {
-    await h.submit(messageBody(h));
-    return (await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId))).status !== 404;
-  },
   // request-id
   // problem-details
   'blind10-retry-after-iso-timestamp': async (h) => {

@@ -1739,6 +1739,10 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     const pin = (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.template;
     return pin?.template_id !== h.f.messageTemplateId;
   },
+  'blind10-message-visible-through-shared-number': async (h) => {
+    await h.submit(messageBody(h));
+    return (await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId))).status !== 404;
+  },
 };
 
 describe('defect registry', () => {
