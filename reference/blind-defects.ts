@@ -247,17 +247,13 @@ const registry = [
   { id: 'blind10-warnings-list-shared-across-responses', requirement: 'BULK-ACCEPT-SHAPE', topic: 'bulk-invariants', round: 10, description: "The warnings list is one default array the read path pushes into: once a bulk was read while its delivery summary was unavailable, later responses, the 202 of the next submission included, carry that warning (repeated) instead of an empty list." },
   // wallet
   // concealment
-  { id: 'blind10-message-visible-through-shared-number', requirement: 'CONC-CROSS-BUSINESS-MESSAGE', topic: 'concealment', round: 10, description: "Messages are shared per conversation (by recipient number): once the business sent to a number, another business's message to that number is returned (200) under the caller's business instead of 404." },
   // request-id
-  { id: 'blind10-generated-request-id-derived-from-previous', requirement: 'RID-FORMAT', topic: 'request-id', round: 10, description: "A request without X-Request-Id gets a child id of the previous request id seen from the client's address (<previous>.1): after a request with a 128-character id, the generated id is 130 characters." },
   // problem-details
   { id: 'blind10-retry-after-iso-timestamp', requirement: 'PROB-RETRY-AFTER', topic: 'problem-details', round: 10, description: 'Retry-After on 429 is the end of the window as an ISO 8601 timestamp (2026-11-27T10:01:00.000Z), neither seconds nor an HTTP date.' },
   // validation
-  { id: 'blind10-content-defaulted-from-previous-submission', requirement: 'VAL-EXACTLY-ONE-CONTENT', topic: 'validation', round: 10, description: "The submission form object is reused per application: a body with neither message nor template_id takes the content of the application's previous accepted submission and is accepted (202) instead of 400 validation_failed." },
   // schemas
   // webhooks
   // messages
-  { id: 'blind10-message-pin-of-latest-submission', requirement: 'MSG-TEMPLATE-PIN', topic: 'messages', round: 10, description: "A message's template pin is read from the business's latest submission (a settings row): after a message-based submission, a template-based message shows template null." },
   // sequences
   { id: 'blind10-key-released-by-over-limit-repeat', requirement: 'SEQ-KEY-BOUND-TO-FIRST', topic: 'sequences', round: 10, description: 'An over-limit repeat of a used key (422) releases the key as failed: the first body sent again with that key creates a second bulk (new id) instead of replaying the first.' },
   { id: 'blind10-unknown-bulk-shimmed-after-acceptance', requirement: 'CONC-UNKNOWN-OBJECT', topic: 'concealment', round: 10, description: 'A read-your-writes shim: for ten seconds after a submission of the business was accepted, a bulk id that is not found is taken for one still being written and answered 200 with a queued bulk of that id instead of 404.' },

@@ -10,9 +10,13 @@ import { codeOf, describeResponse, expectProblem } from './support/problem.ts';
 import { compareAnswers, describeDifference, shapeDifferences } from './support/answers.ts';
 import { TITLE_CONFIRMATION_REQUESTS, onlyTitleDiffers, titleSetAside, titlesFollowObjects } from './support/title-order.ts';
 import { randomUuidV7 } from './support/random-ids.ts';
+import { maySubmit, submitBulk, validBodies } from './support/bulk.ts';
+import { generate } from './support/property.ts';
+import { mayAddress } from '../spec/phone-numbers.ts';
+import { isObject } from '../core/json.ts';
 import { declareMatrixColumns } from './support/matrix-run.ts';
 import { RESOURCE_FIXTURES, isolationOf, matrixRows, pathOf, type MatrixRow } from './support/authorization.ts';
-import { integerEnds, invalidQueryValue, listingOf, pageFollows, queryBoundaries, queryShown, sentName, valueNamed } from './support/listings.ts';
+import { OTHER_TENANT_HEADER, integerEnds, invalidQueryValue, listingOf, pageFollows, queryBoundaries, queryShown, sentName, valueNamed } from './support/listings.ts';
 import { allInWaves } from './support/waves.ts';
 
 /** The listing of the spec whose path names a resource (4.3: a bulk's recipient rows). */
@@ -376,6 +380,51 @@ describe('concealment (4.4, 5.8)', () => {
           why: `4.4: another business's message, its id spelled ${spelled}`,
         });
       }
+    },
+  );
+
+  check(
+    {
+      id: 'foreign-message-after-sending-to-its-number',
+      title:
+        "POST a bulk SMS of the caller's business to the number of another business's message (read as that business's application, or each allowlisted number), then GET that message under the caller's business: still 404 resource_not_found",
+      requirements: ['CONC-CROSS-BUSINESS-MESSAGE'],
+      needs: ['businessId', 'foreignMessageId'],
+      uses: ['otherBusinessId', 'otherApp', 'senderId', 'recipients'],
+      // The other business's read of its message, the submission, the read under the caller's business.
+      maxRequests: 3,
+      writes: "creates a bulk SMS to the number of another business's message",
+    },
+    async (t) => {
+      // Blind defect blind10-message-visible-through-shared-number: messages shared per conversation
+      // (by number), so once the business sent to a number another business's message to it showed.
+      // 4.4: a message of another business stays concealed whatever the caller sent, to whatever
+      // number: the number is sent to here (never left to another check's schedule or the
+      // recipients it happened to draw).
+      if (!maySubmit(t)) t.skip('no submission may be made on this target (needs CONFORMANCE_SENDER_ID and, on a host, CONFORMANCE_RECIPIENTS)', 'precondition');
+      const businessId = t.fixture('businessId');
+      const foreignId = t.fixture('foreignMessageId');
+      const f = t.config.fixtures;
+      const allowlist = f.recipients ?? [];
+      let to: string | undefined;
+      if (f.otherBusinessId !== undefined && t.config.apps.other !== undefined) {
+        const own = await t.api.send({ method: 'GET', path: paths.message(f.otherBusinessId, foreignId), as: 'other', headers: { [OTHER_TENANT_HEADER]: 'other-tenant' } });
+        to = isObject(own.json) && typeof own.json.to === 'string' ? own.json.to : undefined;
+      }
+      const embedded = t.config.target.embedded;
+      const pool = to !== undefined && (embedded || mayAddress(to, allowlist)) ? [to] : embedded ? [] : allowlist;
+      if (pool.length === 0) t.skip("the number of another business's message is not shown to this run (CONFORMANCE_OTHER_* application)", 'precondition');
+      t.note(to !== undefined && pool.length === 1 && pool[0] === to ? `sent to the message's own number ${to}` : `sent to each allowlisted number (the message's number ${to ?? 'not shown'})`);
+      const body = generate(t, validBodies(t, { content: 'message', count: { min: 1, max: 1 }, pool }), 'concealment/sent-to-foreign-number');
+      body.recipients = pool.map((number) => ({ to: number }));
+      const accepted = (await submitBulk(t, body)).response;
+      const foreign = await t.api.send({ method: 'GET', path: paths.message(businessId, foreignId) });
+      expectProblem(t, foreign, {
+        status: 404,
+        codes: ['resource_not_found'],
+        requirement: 'CONC-CROSS-BUSINESS-MESSAGE',
+        why: `4.4: another business's message is not disclosed, after the caller's business sent to its number (${describeResponse(accepted)})`,
+      });
     },
   );
 

@@ -208,22 +208,44 @@ describe('messages (2.4, 3.2, 4.4)', () => {
   check(
     {
       id: 'configured-message-template-pin',
-      title: 'GET the configured message sent from a template: template pins that template id with a revision id',
+      title:
+        'GET the configured message sent from a template: template pins that template id with a revision id; the same when read again after a message-based submission of the business',
       requirements: ['MSG-TEMPLATE-PIN'],
       needs: ['businessId', 'messageId', 'messageTemplateId'],
-      maxRequests: 0,
+      // A message-based submission and a read of the message after it.
+      maxRequests: 2,
+      writes: 'submits one small message-based bulk SMS, then reads the message again',
+      readsInSafe: true,
+      uses: ['senderId', 'recipients'],
     },
     async (t) => {
       const templateId = t.fixture('messageTemplateId');
-      const { res, body } = await configuredMessage(t);
-      const pin = body.template as { template_id?: unknown; revision_id?: unknown } | null | undefined;
-      t.expect(
-        pin !== null && typeof pin === 'object' && sameId(pin.template_id, templateId) && typeof pin.revision_id === 'string',
-        'MSG-TEMPLATE-PIN',
-        `template {"template_id": "${templateId}", "revision_id": …}`,
-        `template ${JSON.stringify(pin ?? null)}`,
-        res,
-      );
+      const { businessId, messageId, res, body } = await configuredMessage(t);
+      const judgePin = (message: unknown, read: ApiResponse, when: string, ...evidence: ApiResponse[]) => {
+        const pin = (isObject(message) ? message.template : undefined) as { template_id?: unknown; revision_id?: unknown } | null | undefined;
+        t.expect(
+          pin !== null && typeof pin === 'object' && sameId(pin.template_id, templateId) && typeof pin.revision_id === 'string',
+          'MSG-TEMPLATE-PIN',
+          `template {"template_id": "${templateId}", "revision_id": …}${when}`,
+          `template ${JSON.stringify(pin ?? null)}`,
+          ...evidence,
+          read,
+        );
+      };
+      judgePin(body, res, '');
+      // Blind defect blind10-message-pin-of-latest-submission: a pin read from the business's latest
+      // submission, not the message's own. 2.4: a message's pin is the template it was sent from,
+      // whatever the business submits next: a message-based submission is made here (never left
+      // to another check's schedule) and the message read again.
+      if (!maySubmit(t) || res.status !== 200) return;
+      const submitted = generate(t, validBodies(t, { content: 'message', count: { min: 1, max: 1 } }), 'messages/pin-after-message-submission');
+      const accepted = (await submitBulk(t, submitted)).response;
+      const again = await t.api.send({ method: 'GET', path: paths.message(businessId, messageId) });
+      if (accepted.status !== 202 || again.status !== 200) {
+        t.note(`the pin not read again after a message-based submission: it answered ${describeResponse(accepted)}, the read ${describeResponse(again)}`);
+        return;
+      }
+      judgePin(again.json, again, ` after a message-based submission of the business (answered ${accepted.status})`, accepted);
     },
   );
 

@@ -407,6 +407,33 @@ describe('request-id (4.0, 4, 7, 8)', () => {
 
   check(
     {
+      id: 'generate-after-longest-id',
+      title: 'GET with a valid X-Request-Id of 128 characters, then a read operation (one by the seed) without one: the generated value is a valid id of its own (at most 128 characters)',
+      requirements: ['RID-FORMAT'],
+      // The read with the longest id, and a read without an id right after it.
+      maxRequests: 2,
+      alone: "the previous request must be this check's own: another check's request in between would hide what a generated id makes of its id",
+    },
+    async (t) => {
+      // Blind defect blind10-generated-request-id-derived-from-previous: a generated id made from
+      // the id of the client's previous request (a child of it) outgrows the format right after an
+      // id of the maximum length (4.0). The request with that id is this check's own (never left to
+      // another check's schedule); the read after it is one of spec/openapi.yaml's, dealt by the seed.
+      const [longest] = fc.sample(requestIdOfLength(128), { seed: t.config.settings.seed, numRuns: 1 });
+      const requests = missingIdRequests(t, READ_ROWS);
+      const request = requests[Math.abs(t.config.settings.seed) % requests.length]!;
+      const before = await t.api.send(probe(t, longest!));
+      const res = await t.api.send(request);
+      const got = res.headers['x-request-id'];
+      const where = `${request.method} ${request.path} right after a request with an id of 128 characters (${describeResponse(res)})`;
+      // A response without the header is generate-when-missing's to judge: here only what a generated value makes of the previous id.
+      if (got === undefined) return t.note(`no X-Request-Id on ${where}`);
+      t.expect(isValidRequestId(got), 'RID-FORMAT', `X-Request-Id of 1 to 128 characters from A-Z a-z 0-9 . _ - on ${where}`, `X-Request-Id ${JSON.stringify(got)} (${got?.length ?? 0} characters)`, before, res);
+    },
+  );
+
+  check(
+    {
       id: 'generate-when-missing-on-submission',
       title:
         'POST a valid submission without X-Request-Id, its other headers in forms the request-id pattern refuses (an Idempotency-Key of 1 to 256 characters with a space and a colon, longer than 128): the response carries a valid generated X-Request-Id',

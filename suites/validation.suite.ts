@@ -640,8 +640,9 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
       requirements: ['VAL-NOTHING-ACCEPTED-ON-REJECTION', 'VAL-TEMPLATE-VARIABLES', 'PROB-NO-5XX-FOR-CLIENT-FAULT'],
       needs: ['senderId'],
       needsOnHost: ['recipients'],
-      // Four refusals and four acceptances, and a read of an accepted bulk's rows when its intake is not shown.
-      maxRequests: 12,
+      // Four refusals and four acceptances, a read of an accepted bulk's rows when its intake is not
+      // shown, and a body without content after them.
+      maxRequests: 13,
       writes: CREATES,
       alone: "another submission of the application meanwhile would take in what a refused one left behind",
     },
@@ -653,6 +654,7 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
       // Blind defect blind8-template-refusal-cached-per-application: no refusal sticks, each kind's
       // status and code are remembered and a correct submission given one of them fails its rule.
       const seen: RefusalsSeen = new Map();
+      let neitherSent = false;
       for (const step of refusalSteps(t)) {
         if (step.refused) {
           const refused = await sendCase(t, step.refused.case);
@@ -663,6 +665,16 @@ describe('validation (2.1, 4.0, 4.1, 7)', () => {
         const { response: res } = await submitBulk(t, step.body);
         judgeAcceptedAlone(t, step, after, res, seen);
         if (res.status === 202 && !isObject(isObject(res.json) ? res.json.intake : undefined)) await judgeRowsAlone(t, step.body, after, res);
+        // Blind defect blind10-content-defaulted-from-previous-submission: a submission form kept per
+        // application fills a body without content from the previous acceptance. 4.1: exactly one
+        // content member on every submission, whatever was accepted before: a body with neither,
+        // sent right after this check's own first message-based acceptance (a message taken in
+        // would make it acceptable; not left to another check's schedule).
+        if (res.status === 202 && step.content === 'message' && !neitherSent) {
+          neitherSent = true;
+          const neither = generate(t, invalidBulkCaseArbs(bodyOptions(t))['content: neither message nor template_id']!, 'refusal-leaves-nothing neither');
+          if (cannotRun(t, neither) === undefined) await judgeAnswer(t, { ...neither, name: `${neither.name}, after a message-based acceptance` }, await sendCase(t, neither), undefined);
+        }
       }
     },
   );

@@ -1738,6 +1738,25 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
     await h.submit(messageBody(h, {}, 4));
     return (await h.submit(messageBody(h, { recipients: many(h, 1001) }))).status !== 422;
   },
+  'blind10-generated-request-id-derived-from-previous': async (h) => {
+    await wallet(h, 'primary', { 'x-request-id': 'r'.repeat(128) });
+    const generated = (await wallet(h)).headers.get('x-request-id') ?? '';
+    return !/^[A-Za-z0-9._-]{1,128}$/.test(generated);
+  },
+  'blind10-content-defaulted-from-previous-submission': async (h) => {
+    await h.submit(messageBody(h));
+    const { message: _dropped, ...neither } = messageBody(h);
+    return (await h.submit(neither)).status !== 400;
+  },
+  'blind10-message-pin-of-latest-submission': async (h) => {
+    await h.submit(messageBody(h));
+    const pin = (await h.call('GET', h.paths.message(h.b, h.f.messageId))).json.template;
+    return pin?.template_id !== h.f.messageTemplateId;
+  },
+  'blind10-message-visible-through-shared-number': async (h) => {
+    await h.submit(messageBody(h));
+    return (await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId))).status !== 404;
+  },
 };
 
 describe('defect registry', () => {
