@@ -209,6 +209,11 @@ export function listRecipients(call: Call, businessId: string, bulkId: string): 
   if (d.has('blind8-foreign-rows-query-validated-before-ownership') && call.deps.store.bulk(bulkId) && sizeGiven !== null && !(/^\d{1,7}$/.test(sizeGiven) && Number(sizeGiven) >= 1 && Number(sizeGiven) <= MAX_PAGE_SIZE)) {
     return call.validationFailed(`${PARAMS.limit} must be an integer from 1 to ${MAX_PAGE_SIZE}.`, [{ pointer: PARAMS.limit, code: 'field_invalid' }]);
   }
+  // (The defect's query check runs before the owner's and answers an empty page for a page size out of range.)
+  const other = d.has('foreign-rows-invalid-query-empty-page') ? call.deps.store.bulk(bulkId) : undefined;
+  if (other && other.businessId !== businessId && sizeGiven !== null && !(/^\d{1,7}$/.test(sizeGiven) && Number(sizeGiven) >= 1 && Number(sizeGiven) <= MAX_PAGE_SIZE)) {
+    return call.json(200, { data: [], pagination: { limit: DEFAULT_PAGE_SIZE, has_more: false, next_cursor: null } });
+  }
   const bulk = foreign ?? ownedBulk(call, businessId, bulkId, true);
   if (!bulk) return;
   const now = call.deps.clock.now();

@@ -548,6 +548,8 @@ const probes: Record<DefectId, (h: Harness) => Promise<boolean>> = {
   'message-read-before-grant': async (h) => (await h.call('GET', h.paths.message(h.f.otherBusinessId, h.f.foreignMessageId))).status === 200,
   'foreign-message-404-own-detail': async (h) =>
     (await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId))).json.detail !== (await h.call('GET', h.paths.message(h.b, RANDOM_V7))).json.detail,
+  'foreign-rows-invalid-query-empty-page': async (h) =>
+    (await rows(h, { limit: '1001' }, h.ref.extras.otherBusinessBulkId)).status === 200,
   'foreign-message-404-own-title': async (h) =>
     (await h.call('GET', h.paths.message(h.b, h.f.foreignMessageId))).json.title !== (await h.call('GET', h.paths.message(h.b, RANDOM_V7))).json.title,
   'not-found-detail-names-owner': async (h) =>
