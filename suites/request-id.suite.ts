@@ -428,7 +428,7 @@ describe('request-id (4.0, 4, 7, 8)', () => {
       const where = `${request.method} ${request.path} right after a request with an id of 128 characters (${describeResponse(res)})`;
       // A response without the header is generate-when-missing's to judge: here only what a generated value makes of the previous id.
       if (got === undefined) return t.note(`no X-Request-Id on ${where}`);
-      t.expect(isValidRequestId(got), 'RID-FORMAT', `X-Request-Id of 1 to 128 characters from A-Z a-z 0-9 . _ - on ${where}`, `X-Request-Id ${JSON.stringify(got)} (${got?.length ?? 0} characters)`, before, res);
+      t.expect(isValidRequestId(got), 'RID-FORMAT', `X-Request-Id of 1 to 128 characters from A-Z a-z 0-9 . _ - on ${where}`, `X-Request-Id ${JSON.stringify(got)} (${got.length} characters)`, before, res);
     },
   );
 
